@@ -1,0 +1,32 @@
+package org.robostream.cli;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** Entry point of the {@code robostream} command line. */
+@Command(
+    name = "robostream",
+    mixinStandardHelpOptions = true,
+    versionProvider = VersionProvider.class,
+    description = "Streams LeRobot datasets into Java trainers; video tools.",
+    subcommands = {ProbeCommand.class, FramesCommand.class, DecodeBenchCommand.class})
+public final class Main implements Runnable {
+  @Override
+  public void run() {
+    new CommandLine(this).usage(System.out);
+  }
+
+  public static void main(String[] args) {
+    System.exit(run(args));
+  }
+
+  /** Runs the CLI and returns the exit code (for tests). */
+  public static int run(String... args) {
+    CommandLine cli = new CommandLine(new Main());
+    cli.setExecutionExceptionHandler((e, cmd, parsed) -> {
+      cmd.getErr().println("robostream: " + e.getMessage());
+      return e instanceof IllegalArgumentException ? 2 : 1;
+    });
+    return cli.execute(args);
+  }
+}

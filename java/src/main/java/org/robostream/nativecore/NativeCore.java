@@ -1,0 +1,95 @@
+package org.robostream.nativecore;
+
+import org.bytedeco.javacpp.Loader;
+import org.bytedeco.javacpp.annotation.Cast;
+import org.bytedeco.javacpp.annotation.Platform;
+
+/**
+ * Raw JavaCPP binding of the native core's C API ({@code native/include/robostream/robostream.h}).
+ *
+ * <p>Every method mirrors one C function; status codes are turned into exceptions by
+ * {@link NativeStatus#check(int, String)}, the single place where native errors become Java
+ * exceptions. Addresses are plain {@code long}s: the binding deliberately avoids FFmpeg or Arrow
+ * Java types (JavaCPP's build step cannot see them, see BUILD-NOTES). Application code uses the
+ * owning wrappers ({@code Av1Decoder}, {@code NativeFrameBatch}, ...) instead of this class.
+ *
+ * <p>Thread-safety is that of the C functions: handles are confined to one thread at a time; the
+ * counters and availability queries are safe from any thread.
+ */
+@Platform(include = "robostream/robostream.h", link = "robostream_core")
+public final class NativeCore {
+  static {
+    Loader.load();
+  }
+
+  private NativeCore() {}
+
+  /** Forces the native libraries to load; throws {@link UnsatisfiedLinkError} when they cannot. */
+  public static void ensureLoaded() {
+    // The static initializer did the work.
+  }
+
+  public static native @Cast("const char*") String rs_version();
+
+  public static native @Cast("const char*") String rs_last_error();
+
+  public static native @Cast("int64_t") long rs_live_objects();
+
+  public static native @Cast("int64_t") long rs_live_bytes();
+
+  public static native int rs_convert_yuv8(
+      @Cast("const uint8_t*") long y, int yStride,
+      @Cast("const uint8_t*") long u, int uStride,
+      @Cast("const uint8_t*") long v, int vStride,
+      int width, int height, int chroma, int matrix, int fullRange,
+      @Cast("uint8_t*") long dst, int layout);
+
+  public static native int rs_av1_available();
+
+  public static native @Cast("const char*") String rs_av1_unavailable_reason();
+
+  public static native @Cast("const char*") String rs_av1_library_version();
+
+  public static native int rs_av1_open(int threads, @Cast("int64_t*") long[] handleOut);
+
+  public static native int rs_av1_send(
+      @Cast("int64_t") long handle, @Cast("const uint8_t*") long data, int size,
+      @Cast("int64_t") long pts);
+
+  public static native int rs_av1_drain(@Cast("int64_t") long handle);
+
+  public static native int rs_av1_next_picture(
+      @Cast("int64_t") long handle, @Cast("int64_t*") long[] out);
+
+  public static native int rs_av1_convert_current(
+      @Cast("int64_t") long handle, int matrix, int fullRange, @Cast("uint8_t*") long dst,
+      int layout);
+
+  public static native int rs_av1_flush(@Cast("int64_t") long handle);
+
+  public static native void rs_av1_close(@Cast("int64_t") long handle);
+
+  public static native int rs_batch_create(@Cast("int64_t") long rows,
+      @Cast("int64_t*") long[] handleOut);
+
+  public static native int rs_batch_add_frame_column(
+      @Cast("int64_t") long batch, String name, int height, int width, int layout,
+      @Cast("int32_t*") int[] columnOut);
+
+  public static native int rs_batch_frame_slot(
+      @Cast("int64_t") long batch, int column, @Cast("int64_t") long row,
+      @Cast("int64_t*") long[] addressOut);
+
+  public static native int rs_batch_set_frame_info(
+      @Cast("int64_t") long batch, int column, @Cast("int64_t") long row, double ptsSeconds,
+      @Cast("int64_t") long frameIndex);
+
+  public static native int rs_batch_export(
+      @Cast("int64_t") long batch, @Cast("void*") long arrowArray, @Cast("void*") long arrowSchema);
+
+  public static native void rs_batch_free(@Cast("int64_t") long batch);
+
+  public static native int rs_cuda_compiled();
+
+  public static native int rs_cuda_device_count();
+}

@@ -1,0 +1,53 @@
+package org.robostream.nativecore;
+
+/**
+ * A failure reported by the native core. Each subclass mirrors one C++ error type (rs::Error's
+ * subclasses); higher layers wrap them into domain exceptions that name the file concerned.
+ */
+public abstract class NativeException extends RuntimeException {
+  private NativeException(String message) {
+    super(message);
+  }
+
+  /** A caller passed an impossible argument: a bug on the Java side. */
+  public static final class InvalidArgument extends NativeException {
+    InvalidArgument(String message) {
+      super(message);
+    }
+  }
+
+  /** The input is valid but uses a feature the core does not handle (bit depth, chroma...). */
+  public static final class Unsupported extends NativeException {
+    Unsupported(String message) {
+      super(message);
+    }
+  }
+
+  /** The input bytes could not be decoded. */
+  public static final class CorruptData extends NativeException {
+    CorruptData(String message) {
+      super(message);
+    }
+  }
+
+  /** A native allocation failed. */
+  public static final class OutOfMemory extends NativeException {
+    OutOfMemory(String message) {
+      super(message);
+    }
+  }
+
+  /** A run-time-loaded library (dav1d, the CUDA driver) is missing. */
+  public static final class LibraryUnavailable extends NativeException {
+    LibraryUnavailable(String message) {
+      super(message);
+    }
+  }
+
+  /** A defect inside the core. */
+  public static final class Internal extends NativeException {
+    Internal(String message) {
+      super(message);
+    }
+  }
+}

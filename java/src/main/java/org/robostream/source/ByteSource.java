@@ -1,0 +1,28 @@
+package org.robostream.source;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+
+/**
+ * Random-access bytes of one file: the seam through which the demuxer reads local files now and
+ * HTTP range requests later.
+ *
+ * <p>Threading: not thread-safe; one reader (one decoder) at a time. Ownership: whoever opens a
+ * source closes it; a decoder that is handed a source owns it from then on.
+ */
+public interface ByteSource extends AutoCloseable {
+  /** Total size in bytes. */
+  long size() throws IOException;
+
+  /**
+   * Reads up to {@code dst.remaining()} bytes starting at {@code position} into {@code dst}.
+   * Returns the number of bytes read, or -1 at or past the end.
+   */
+  int read(long position, ByteBuffer dst) throws IOException;
+
+  /** The file's name for messages: a path or URL, never a credential. */
+  String name();
+
+  @Override
+  void close() throws IOException;
+}

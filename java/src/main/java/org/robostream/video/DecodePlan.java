@@ -1,0 +1,80 @@
+package org.robostream.video;
+
+import java.util.Arrays;
+
+/**
+ * The frames one decode call needs from one file: every query resolved to its nearest frame (an
+ * error when none lies within the tolerance), then sorted by presentation order and de-duplicated,
+ * so a single forward pass serves each GOP once. Immutable after construction.
+ */
+final class DecodePlan {
+  private final int[] targets; // distinct frame indices, ascending
+  private final int[][] requestsOfTarget; // requests served by each target
+  private final int requestCount;
+
+  private DecodePlan(int[] targets, int[][] requestsOfTarget, int requestCount) {
+    this.targets = targets;
+    this.requestsOfTarget = requestsOfTarget;
+    this.requestCount = requestCount;
+  }
+
+  static DecodePlan resolve(FrameIndex index, double[] queries, double tolerance, String file) {
+    int n = queries.length;
+    long[] keyed = new long[n];
+    for (int r = 0; r < n; r++) {
+      double q = queries[r];
+      if (Double.isNaN(q)) {
+        throw new FrameTimestampException(file, q, index.frameSeconds(0), tolerance);
+      }
+      int frame = index.nearestFrame(q);
+      double pts = index.frameSeconds(frame);
+      if (!(Math.abs(pts - q) <= tolerance)) {
+        throw new FrameTimestampException(file, q, pts, tolerance);
+      }
+      // Sort requests by frame, keeping the request number: frame in the high bits.
+      keyed[r] = ((long) frame << 32) | r;
+    }
+    Arrays.sort(keyed);
+    int[] targets = new int[n];
+    int[][] requests = new int[n][];
+    int t = -1;
+    int i = 0;
+    while (i < n) {
+      int frame = (int) (keyed[i] >>> 32);
+      int j = i;
+      while (j < n && (int) (keyed[j] >>> 32) == frame) {
+        j++;
+      }
+      int[] group = new int[j - i];
+      for (int k = i; k < j; k++) {
+        group[k - i] = (int) keyed[k];
+      }
+      targets[++t] = frame;
+      requests[t] = group;
+      i = j;
+    }
+    return new DecodePlan(Arrays.copyOf(targets, t + 1), Arrays.copyOf(requests, t + 1), n);
+  }
+
+  int targetCount() {
+    return targets.length;
+  }
+
+  int requestCount() {
+    return requestCount;
+  }
+
+  int target(int t) {
+    return targets[t];
+  }
+
+  int[] requestsOf(int t) {
+    return requestsOfTarget[t];
+  }
+
+  /** Position of {@code frame} among the targets, or -1. */
+  int targetPosition(int frame) {
+    int i = Arrays.binarySearch(targets, frame);
+    return i >= 0 ? i : -1;
+  }
+}

@@ -1,0 +1,27 @@
+package org.robostream.video;
+
+/**
+ * Where {@link VideoDecoder#decode} writes frames: one RGB uint8 slot of
+ * {@code height * width * 3} bytes per request, in the destination's layout. Implementations:
+ * {@link HostFrameBuffer} (a direct ByteBuffer) and {@code NativeFrameBatch.Column} (a column of
+ * an Arrow-exportable native batch).
+ *
+ * <p>Threading: a decoder writes slots from its own thread; distinct requests never share a slot.
+ */
+public interface FrameDestination {
+  int width();
+
+  int height();
+
+  FrameLayout layout();
+
+  /** Native address of request {@code request}'s slot. */
+  long slotAddress(int request);
+
+  /** Called once per request after its slot was written. */
+  default void delivered(int request, double ptsSeconds, long frameIndex) {}
+
+  default long frameBytes() {
+    return (long) width() * height() * 3;
+  }
+}

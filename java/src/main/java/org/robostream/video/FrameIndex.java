@@ -1,0 +1,204 @@
+package org.robostream.video;
+
+import java.util.Arrays;
+
+/**
+ * Exact timing of every frame of one video stream, built from the container's packets (demuxed,
+ * never decoded): presentation timestamps, decode order and GOP structure.
+ *
+ * <p>Frames are numbered in presentation order (frame index 0 is the first frame shown). Each
+ * frame knows the GOP it must be decoded from: normally the GOP of its packet, the previous one
+ * for the leading pictures of an open GOP (pts before their keyframe), which a decoder seeking to
+ * that keyframe drops. Immutable and thread-safe.
+ */
+final class FrameIndex {
+  private final long[] packetDts; // decode order
+  private final int[] packetGop; // decode order
+  private final int[] gopStartPacket; // first packet (keyframe) of each GOP
+  private final long[] gopKeyPts;
+  private final long[] framePts; // presentation order, strictly increasing
+  private final double[] frameSeconds;
+  private final int[] frameSeekGop;
+  private final double timeBase;
+
+  private FrameIndex(long[] packetDts, int[] packetGop, int[] gopStartPacket, long[] gopKeyPts,
+      long[] framePts, int[] frameSeekGop, double timeBase) {
+    this.gopKeyPts = gopKeyPts;
+    this.packetDts = packetDts;
+    this.packetGop = packetGop;
+    this.gopStartPacket = gopStartPacket;
+    this.framePts = framePts;
+    this.frameSeekGop = frameSeekGop;
+    this.timeBase = timeBase;
+    this.frameSeconds = new double[framePts.length];
+    for (int i = 0; i < framePts.length; i++) {
+      frameSeconds[i] = framePts[i] * timeBase;
+    }
+  }
+
+  /** Collects packets in decode order, then derives the frame table. */
+  static final class Builder {
+    private long[] pts = new long[1024];
+    private long[] dts = new long[1024];
+    private boolean[] key = new boolean[1024];
+    private boolean[] shown = new boolean[1024];
+    private int count;
+
+    void add(long packetPts, long packetDts, boolean keyframe, boolean presented) {
+      if (count == pts.length) {
+        int n = count * 2;
+        pts = Arrays.copyOf(pts, n);
+        dts = Arrays.copyOf(dts, n);
+        key = Arrays.copyOf(key, n);
+        shown = Arrays.copyOf(shown, n);
+      }
+      pts[count] = packetPts;
+      dts[count] = packetDts;
+      key[count] = keyframe;
+      shown[count] = presented;
+      count++;
+    }
+
+    int count() {
+      return count;
+    }
+
+    FrameIndex build(double timeBase) {
+      int[] gopOf = new int[count];
+      int[] gopStarts = new int[count];
+      int gops = 0;
+      for (int i = 0; i < count; i++) {
+        // A stream that does not start on a keyframe still decodes from its first packet.
+        if (key[i] || i == 0) {
+          gopStarts[gops++] = i;
+        }
+        gopOf[i] = gops - 1;
+      }
+      gopStarts = Arrays.copyOf(gopStarts, gops);
+
+      int shownCount = 0;
+      for (int i = 0; i < count; i++) {
+        if (shown[i]) {
+          shownCount++;
+        }
+      }
+      // Sort presented packets by pts, keeping their GOP.
+      Integer[] order = new Integer[shownCount];
+      int k = 0;
+      for (int i = 0; i < count; i++) {
+        if (shown[i]) {
+          order[k++] = i;
+        }
+      }
+      Arrays.sort(order, (a, b) -> Long.compare(pts[a], pts[b]));
+      long[] framePts = new long[shownCount];
+      int[] seekGop = new int[shownCount];
+      int frames = 0;
+      for (int j = 0; j < shownCount; j++) {
+        int packet = order[j];
+        if (frames > 0 && framePts[frames - 1] == pts[packet]) {
+          continue; // duplicate pts (damaged file): one frame per timestamp
+        }
+        int gop = gopOf[packet];
+        long keyPts = pts[gopStarts[gop]];
+        framePts[frames] = pts[packet];
+        seekGop[frames] = pts[packet] < keyPts && gop > 0 ? gop - 1 : gop;
+        frames++;
+      }
+      long[] keyPts = new long[gops];
+      for (int g = 0; g < gops; g++) {
+        keyPts[g] = pts[gopStarts[g]];
+      }
+      return new FrameIndex(Arrays.copyOf(dts, count), gopOf, gopStarts, keyPts,
+          Arrays.copyOf(framePts, frames), Arrays.copyOf(seekGop, frames), timeBase);
+    }
+  }
+
+  int frameCount() {
+    return framePts.length;
+  }
+
+  int packetCount() {
+    return packetDts.length;
+  }
+
+  int gopCount() {
+    return gopStartPacket.length;
+  }
+
+  long framePts(int frame) {
+    return framePts[frame];
+  }
+
+  double frameSeconds(int frame) {
+    return frameSeconds[frame];
+  }
+
+  /** The GOP whose keyframe a decoder must start from to output {@code frame}. */
+  int seekGop(int frame) {
+    return frameSeekGop[frame];
+  }
+
+  int gopStartPacket(int gop) {
+    return gopStartPacket[gop];
+  }
+
+  long gopStartDts(int gop) {
+    return packetDts[gopStartPacket[gop]];
+  }
+
+  int gopOfPacket(int packet) {
+    return packetGop[packet];
+  }
+
+  /** Decode-order index of the packet with this dts, or -1. */
+  int packetWithDts(long dts) {
+    // dts is non-decreasing in decode order; search the first match.
+    int i = Arrays.binarySearch(packetDts, dts);
+    if (i < 0) {
+      return -1;
+    }
+    while (i > 0 && packetDts[i - 1] == dts) {
+      i--;
+    }
+    return i;
+  }
+
+  /** Presentation index of the frame with exactly this pts, or -1. */
+  int frameWithPts(long pts) {
+    int i = Arrays.binarySearch(framePts, pts);
+    return i >= 0 ? i : -1;
+  }
+
+  /** Presentation index of the frame whose pts is nearest to {@code seconds} (ties: earlier). */
+  int nearestFrame(double seconds) {
+    int i = Arrays.binarySearch(frameSeconds, seconds);
+    if (i >= 0) {
+      return i;
+    }
+    int after = -i - 1;
+    if (after == 0) {
+      return 0;
+    }
+    if (after >= frameSeconds.length) {
+      return frameSeconds.length - 1;
+    }
+    double dBefore = seconds - frameSeconds[after - 1];
+    double dAfter = frameSeconds[after] - seconds;
+    return dAfter < dBefore ? after : after - 1;
+  }
+
+  /** Keyframe pts (seconds) of each GOP, ascending. */
+  double[] keyframeSeconds() {
+    double[] out = new double[gopKeyPts.length];
+    for (int g = 0; g < out.length; g++) {
+      out[g] = gopKeyPts[g] * timeBase;
+    }
+    Arrays.sort(out);
+    return out;
+  }
+
+  double timeBase() {
+    return timeBase;
+  }
+}

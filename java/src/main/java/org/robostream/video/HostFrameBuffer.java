@@ -1,0 +1,81 @@
+package org.robostream.video;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import org.bytedeco.javacpp.Pointer;
+
+/**
+ * A {@link FrameDestination} over a direct ByteBuffer holding {@code capacity} frames back to
+ * back. Not thread-safe. The buffer is garbage-collected memory; for Arrow export use the native
+ * batch instead.
+ */
+public final class HostFrameBuffer implements FrameDestination {
+  private final int width;
+  private final int height;
+  private final FrameLayout layout;
+  private final ByteBuffer buffer;
+  private final long address;
+  private final int capacity;
+
+  public HostFrameBuffer(int capacity, int height, int width, FrameLayout layout) {
+    if (capacity < 0 || width <= 0 || height <= 0) {
+      throw new IllegalArgumentException("bad frame buffer geometry");
+    }
+    this.width = width;
+    this.height = height;
+    this.layout = layout;
+    this.capacity = capacity;
+    long bytes = (long) capacity * width * height * 3;
+    if (bytes > Integer.MAX_VALUE) {
+      throw new IllegalArgumentException("frame buffer of " + bytes + " bytes exceeds 2 GiB");
+    }
+    this.buffer = ByteBuffer.allocateDirect((int) Math.max(1, bytes)).order(ByteOrder.nativeOrder());
+    this.address = new Pointer(buffer).address();
+  }
+
+  public static HostFrameBuffer forVideo(VideoStreamInfo info, int capacity, FrameLayout layout) {
+    return new HostFrameBuffer(capacity, info.height(), info.width(), layout);
+  }
+
+  @Override
+  public int width() {
+    return width;
+  }
+
+  @Override
+  public int height() {
+    return height;
+  }
+
+  @Override
+  public FrameLayout layout() {
+    return layout;
+  }
+
+  public int capacity() {
+    return capacity;
+  }
+
+  @Override
+  public long slotAddress(int request) {
+    if (request < 0 || request >= capacity) {
+      throw new IndexOutOfBoundsException("slot " + request + " of " + capacity);
+    }
+    return address + request * frameBytes();
+  }
+
+  /** A read-only view of frame {@code request}'s bytes. */
+  public ByteBuffer frame(int request) {
+    int bytes = (int) frameBytes();
+    return buffer.duplicate().position(request * bytes).limit((request + 1) * bytes).slice()
+        .asReadOnlyBuffer();
+  }
+
+  /** Frame {@code request} copied into a new array. */
+  public byte[] frameBytes(int request) {
+    ByteBuffer view = frame(request);
+    byte[] out = new byte[view.remaining()];
+    view.get(out);
+    return out;
+  }
+}

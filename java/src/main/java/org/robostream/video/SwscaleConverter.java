@@ -1,0 +1,86 @@
+package org.robostream.video;
+
+import static org.bytedeco.ffmpeg.global.avutil.AV_PIX_FMT_GBRP;
+import static org.bytedeco.ffmpeg.global.avutil.AV_PIX_FMT_RGB24;
+import static org.bytedeco.ffmpeg.global.swscale.SWS_BILINEAR;
+import static org.bytedeco.ffmpeg.global.swscale.SWS_CS_BT2020;
+import static org.bytedeco.ffmpeg.global.swscale.SWS_CS_ITU601;
+import static org.bytedeco.ffmpeg.global.swscale.SWS_CS_ITU709;
+import static org.bytedeco.ffmpeg.global.swscale.sws_freeContext;
+import static org.bytedeco.ffmpeg.global.swscale.sws_getCachedContext;
+import static org.bytedeco.ffmpeg.global.swscale.sws_getCoefficients;
+import static org.bytedeco.ffmpeg.global.swscale.sws_scale;
+import static org.bytedeco.ffmpeg.global.swscale.sws_setColorspaceDetails;
+
+import org.bytedeco.ffmpeg.avutil.AVFrame;
+import org.bytedeco.ffmpeg.swscale.SwsContext;
+import org.bytedeco.javacpp.BytePointer;
+import org.bytedeco.javacpp.DoublePointer;
+import org.bytedeco.javacpp.IntPointer;
+import org.bytedeco.javacpp.PointerPointer;
+import org.robostream.nativecore.NativeAddress;
+
+/**
+ * YUV (any FFmpeg pixel format) to RGB24 with swscale, writing straight into the slot: packed
+ * RGB24 for HWC, planar GBR (planes mapped onto R, G, B) for CHW.
+ *
+ * <p>Not thread-safe: one per decoder. Owns a cached SwsContext; {@link #close()} frees it.
+ */
+public final class SwscaleConverter implements AutoCloseable {
+  private SwsContext context;
+  private int lastKey = Integer.MIN_VALUE;
+  private final PointerPointer<BytePointer> dstPlanes = new PointerPointer<>(4);
+  private final IntPointer dstStrides = new IntPointer(4);
+
+  /** Converts {@code frame} into {@code dst} (width*height*3 bytes). */
+  public void convert(AVFrame frame, ColorSpec color, long dst, FrameLayout layout) {
+    int w = frame.width();
+    int h = frame.height();
+    int dstFormat = layout == FrameLayout.HWC ? AV_PIX_FMT_RGB24 : AV_PIX_FMT_GBRP;
+    context = sws_getCachedContext(context, w, h, frame.format(), w, h, dstFormat, SWS_BILINEAR,
+        null, null, (DoublePointer) null);
+    if (context == null || context.isNull()) {
+      throw new IllegalStateException("swscale cannot convert pixel format " + frame.format());
+    }
+    int key = (color.matrix().ordinal() * 2 + (color.fullRange() ? 1 : 0)) * 1000 + dstFormat;
+    if (key != lastKey) {
+      IntPointer coefficients = sws_getCoefficients(swsColorSpace(color.matrix()));
+      sws_setColorspaceDetails(context, coefficients, color.fullRange() ? 1 : 0, coefficients, 1,
+          0, 1 << 16, 1 << 16);
+      lastKey = key;
+    }
+    long plane = (long) w * h;
+    if (layout == FrameLayout.HWC) {
+      dstPlanes.put(0, NativeAddress.bytesAt(dst, plane * 3));
+      dstStrides.put(0, w * 3);
+    } else {
+      // GBRP plane order is G, B, R; CHW wants R, G, B.
+      dstPlanes.put(0, NativeAddress.bytesAt(dst + plane, plane * 3));
+      dstPlanes.put(1, NativeAddress.bytesAt(dst + 2 * plane, plane * 3));
+      dstPlanes.put(2, NativeAddress.bytesAt(dst, plane * 3));
+      dstStrides.put(0, w).put(1, w).put(2, w);
+    }
+    int rows = sws_scale(context, frame.data(), frame.linesize(), 0, h, dstPlanes, dstStrides);
+    if (rows != h) {
+      throw new IllegalStateException("swscale converted " + rows + " of " + h + " rows");
+    }
+  }
+
+  private static int swsColorSpace(ColorSpec.Matrix matrix) {
+    return switch (matrix) {
+      case BT709 -> SWS_CS_ITU709;
+      case BT2020 -> SWS_CS_BT2020;
+      case BT601 -> SWS_CS_ITU601;
+    };
+  }
+
+  @Override
+  public void close() {
+    if (context != null) {
+      sws_freeContext(context);
+      context = null;
+    }
+    dstPlanes.close();
+    dstStrides.close();
+  }
+}

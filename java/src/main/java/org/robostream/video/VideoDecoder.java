@@ -1,0 +1,359 @@
+package org.robostream.video;
+
+import static org.bytedeco.ffmpeg.global.avcodec.AV_CODEC_ID_AV1;
+
+import java.nio.file.Path;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.bytedeco.ffmpeg.avcodec.AVCodecParameters;
+import org.bytedeco.ffmpeg.avcodec.AVPacket;
+import org.bytedeco.ffmpeg.avformat.AVStream;
+import org.bytedeco.ffmpeg.global.avcodec;
+import org.bytedeco.ffmpeg.global.avutil;
+import org.bytedeco.javacpp.BytePointer;
+import org.robostream.nativecore.Av1Decoder;
+import org.robostream.nativecore.NativeAddress;
+import org.robostream.nativecore.NativeCore;
+import org.robostream.source.ByteSource;
+import org.robostream.source.LocalFileByteSource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Frame-exact CPU decoding of one video file: open through a {@link ByteSource}, read the stream's
+ * timing from its packets (no decoding), then decode the frames nearest to a list of timestamps
+ * straight into a caller's {@link FrameDestination}.
+ *
+ * <p>Exactness: each query gets the frame whose pts is nearest to it, and a query farther than
+ * {@code toleranceSeconds} from every frame is a {@link FrameTimestampException}. Frames are
+ * located by pts from the container (never by average fps), so variable frame rate is exact.
+ *
+ * <p>Planning: one call's queries are sorted and de-duplicated; each GOP costs at most one seek,
+ * and a decoder already positioned before the target inside the same GOP (or right before the
+ * target's GOP) continues without seeking. {@link #stats()} counts frames decoded versus
+ * delivered (decode amplification).
+ *
+ * <p>Threading: <b>not thread-safe</b>. Use one decoder per worker thread (a
+ * {@link DecoderCache} per worker). Ownership: the decoder owns its source, demuxer and codec
+ * state; {@link #close()} releases them and is idempotent.
+ */
+public final class VideoDecoder implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(VideoDecoder.class);
+  private static final AtomicBoolean LIBAOM_WARNING_LOGGED = new AtomicBoolean();
+
+  private final String file;
+  private final VideoDecoderOptions options;
+  private final Demuxer demuxer;
+  private final FrameIndex index;
+  private final FrameBackend backend;
+  private final VideoStreamInfo info;
+
+  // Decoder position. nextPacket is the decode-order index of the next packet to be read.
+  private int nextPacket;
+  private boolean resyncAfterSeek;
+  private int lastOutputFrame = -1;
+  private boolean drained;
+  private boolean closed;
+
+  private long framesDecoded;
+  private long framesDelivered;
+  private long seeks;
+  private long packetsRead;
+
+  private VideoDecoder(Demuxer demuxer, VideoDecoderOptions options, long sizeBytes) {
+    this.demuxer = demuxer;
+    this.file = demuxer.file();
+    this.options = options;
+    this.index = demuxer.scanIndex();
+    this.backend = createBackend(file, demuxer.stream().codecpar(), options);
+    this.info = describe(sizeBytes);
+    this.resyncAfterSeek = true;
+  }
+
+  /** Opens a local file with default options. */
+  public static VideoDecoder open(Path file) {
+    return open(file, VideoDecoderOptions.defaults());
+  }
+
+  public static VideoDecoder open(Path file, VideoDecoderOptions options) {
+    return open(LocalFileByteSource.open(file), options);
+  }
+
+  /**
+   * Opens a video over {@code source}; the decoder owns the source from now on (also on failure,
+   * when it is closed).
+   */
+  public static VideoDecoder open(ByteSource source, VideoDecoderOptions options) {
+    NativeCore.ensureLoaded();
+    long size;
+    try {
+      size = source.size();
+    } catch (java.io.IOException e) {
+      closeQuietly(source);
+      throw new VideoNotFoundException(source.name(), "cannot read size: " + e.getMessage(), e);
+    }
+    Demuxer demuxer = new Demuxer(source);
+    try {
+      return new VideoDecoder(demuxer, options, size);
+    } catch (RuntimeException e) {
+      demuxer.close();
+      throw e;
+    }
+  }
+
+  private static FrameBackend createBackend(String file, AVCodecParameters parameters,
+      VideoDecoderOptions options) {
+    if (parameters.codec_id() != AV_CODEC_ID_AV1) {
+      return new AvcodecBackend(file, parameters, null, options.threads(), options.converter());
+    }
+    switch (options.av1Backend()) {
+      case DAV1D -> {
+        if (!Av1Decoder.isAvailable()) {
+          throw new UnsupportedVideoException(file,
+              "dav1d was requested for AV1 but is unavailable: " + Av1Decoder.unavailabilityCause());
+        }
+        return new Dav1dBackend(file, parameters, options.threads());
+      }
+      case LIBAOM -> {
+        return new AvcodecBackend(file, parameters, "libaom-av1", options.threads(),
+            options.converter());
+      }
+      default -> {
+        if (Av1Decoder.isAvailable()) {
+          return new Dav1dBackend(file, parameters, options.threads());
+        }
+        if (LIBAOM_WARNING_LOGGED.compareAndSet(false, true)) {
+          LOG.warn("dav1d unavailable ({}); decoding AV1 with libaom-av1, which is 1.5-3x slower."
+              + " Install libdav1d6 for full speed.", Av1Decoder.unavailabilityCause());
+        }
+        return new AvcodecBackend(file, parameters, "libaom-av1", options.threads(),
+            options.converter());
+      }
+    }
+  }
+
+  private VideoStreamInfo describe(long sizeBytes) {
+    AVStream stream = demuxer.stream();
+    AVCodecParameters p = stream.codecpar();
+    String codec = avcodec.avcodec_get_name(p.codec_id()).getString();
+    BytePointer pixName = avutil.av_get_pix_fmt_name(p.format());
+    BytePointer spaceName = avutil.av_color_space_name(p.color_space());
+    BytePointer rangeName = avutil.av_color_range_name(p.color_range());
+    int frames = index.frameCount();
+    double first = index.frameSeconds(0);
+    double last = index.frameSeconds(frames - 1);
+    double lastDuration = frames > 1 ? last - index.frameSeconds(frames - 2) : 0.0;
+    double fps = stream.avg_frame_rate().den() != 0 && stream.avg_frame_rate().num() != 0
+        ? stream.avg_frame_rate().num() / (double) stream.avg_frame_rate().den()
+        : (frames > 1 ? (frames - 1) / (last - first) : 0.0);
+    return new VideoStreamInfo(file, codec, p.width(), p.height(),
+        pixName == null || pixName.isNull() ? "unknown" : pixName.getString(),
+        stream.time_base().num(), stream.time_base().den(), fps, frames,
+        last - first + lastDuration, first, last, index.keyframeSeconds(),
+        spaceName == null || spaceName.isNull() ? "unknown" : spaceName.getString(),
+        rangeName == null || rangeName.isNull() ? "unknown" : rangeName.getString(),
+        sizeBytes);
+  }
+
+  /** Stream information from the container (no decoding happened to produce it). */
+  public VideoStreamInfo info() {
+    return info;
+  }
+
+  public String file() {
+    return file;
+  }
+
+  /** The codec backend in use, e.g. "dav1d 1.0.0" or "avcodec h264". */
+  public String backendDescription() {
+    return backend.description();
+  }
+
+  /** pts (seconds) of every frame in presentation order. */
+  public double[] framePtsSeconds() {
+    double[] out = new double[index.frameCount()];
+    for (int i = 0; i < out.length; i++) {
+      out[i] = index.frameSeconds(i);
+    }
+    return out;
+  }
+
+  public DecodeStats stats() {
+    return new DecodeStats(framesDecoded, framesDelivered, seeks, packetsRead, demuxer.bytesRead());
+  }
+
+  /**
+   * Decodes the frames nearest to {@code timestampsSeconds} (any order, repeats allowed) into
+   * {@code destination}: request i goes to slot i.
+   *
+   * @throws FrameTimestampException when a query has no frame within the tolerance; nothing is
+   *     decoded then
+   * @throws VideoException for corrupt or unsupported content
+   */
+  public DecodeResult decode(double[] timestampsSeconds, FrameDestination destination) {
+    ensureOpen();
+    if (destination.width() != info.width() || destination.height() != info.height()) {
+      throw new IllegalArgumentException("destination is " + destination.width() + "x"
+          + destination.height() + " but " + file + " is " + info.width() + "x" + info.height());
+    }
+    DecodePlan plan = DecodePlan.resolve(index, timestampsSeconds, options.toleranceSeconds(),
+        file);
+    double[] pts = new double[plan.requestCount()];
+    long[] frames = new long[plan.requestCount()];
+    boolean[] done = new boolean[plan.targetCount()];
+    for (int t = 0; t < plan.targetCount(); t++) {
+      if (!done[t]) {
+        decodeTarget(plan, t, destination, done, pts, frames);
+      }
+    }
+    return new DecodeResult(pts, frames);
+  }
+
+  private void decodeTarget(DecodePlan plan, int t, FrameDestination dst, boolean[] done,
+      double[] pts, long[] frames) {
+    int frame = plan.target(t);
+    int seekGop = index.seekGop(frame);
+    boolean retried = false;
+    if (!canContinueTo(frame)) {
+      seek(seekGop);
+    }
+    while (!done[t]) {
+      while (backend.receive()) {
+        framesDecoded++;
+        int out = index.frameWithPts(backend.currentPts());
+        if (out < 0) {
+          continue; // a frame the container does not present (e.g. before an edit list start)
+        }
+        lastOutputFrame = out;
+        int position = plan.targetPosition(out);
+        if (position >= 0 && !done[position]) {
+          deliver(plan, position, out, dst, pts, frames);
+          done[position] = true;
+        }
+        if (out >= frame) {
+          break;
+        }
+      }
+      if (done[t]) {
+        return;
+      }
+      boolean missed = lastOutputFrame >= frame;
+      if (!missed) {
+        AVPacket packet = drained ? null : readPacket();
+        if (packet != null) {
+          backend.send(packet);
+          continue;
+        }
+        if (!drained) {
+          backend.drain();
+          drained = true;
+          continue;
+        }
+        missed = true;
+      }
+      // The decoder passed the target (or ended) without producing it: start one GOP earlier
+      // once, which covers streams whose GOP structure the packet flags do not show.
+      if (retried || seekGop == 0) {
+        throw new CorruptVideoException(file, "decoder produced no frame for pts "
+            + index.frameSeconds(frame) + " s (frame " + frame + ")");
+      }
+      retried = true;
+      seekGop--;
+      seek(seekGop);
+    }
+  }
+
+  private boolean canContinueTo(int frame) {
+    if (drained || lastOutputFrame >= frame) {
+      return false;
+    }
+    int gop = index.seekGop(frame);
+    if (nextPacket < index.packetCount() && nextPacket == index.gopStartPacket(gop)) {
+      return true; // the target's GOP starts with the very next packet
+    }
+    return nextPacket > 0 && index.gopOfPacket(nextPacket - 1) == gop;
+  }
+
+  private void seek(int gop) {
+    demuxer.seekToGop(index, gop);
+    backend.flush();
+    seeks++;
+    drained = false;
+    lastOutputFrame = -1;
+    nextPacket = index.gopStartPacket(gop);
+    resyncAfterSeek = true;
+  }
+
+  private AVPacket readPacket() {
+    while (true) {
+      AVPacket packet = demuxer.next();
+      if (packet == null) {
+        nextPacket = index.packetCount();
+        return null;
+      }
+      if (packet.size() <= 0) {
+        continue;
+      }
+      if (resyncAfterSeek) {
+        int actual = index.packetWithDts(Demuxer.dtsOf(packet));
+        if (actual >= 0) {
+          nextPacket = actual;
+        }
+        resyncAfterSeek = false;
+      }
+      nextPacket++;
+      packetsRead++;
+      return packet;
+    }
+  }
+
+  private void deliver(DecodePlan plan, int position, int frame, FrameDestination dst,
+      double[] pts, long[] frames) {
+    if (backend.currentWidth() != dst.width() || backend.currentHeight() != dst.height()) {
+      throw new UnsupportedVideoException(file, "frame " + frame + " is "
+          + backend.currentWidth() + "x" + backend.currentHeight()
+          + " but the stream declares " + dst.width() + "x" + dst.height()
+          + " (size changes inside a stream are not supported)");
+    }
+    int[] requests = plan.requestsOf(position);
+    long first = dst.slotAddress(requests[0]);
+    backend.convertCurrent(first, dst.layout());
+    double seconds = index.frameSeconds(frame);
+    for (int i = 0; i < requests.length; i++) {
+      int request = requests[i];
+      if (i > 0) {
+        NativeAddress.copy(dst.slotAddress(request), first, dst.frameBytes());
+      }
+      pts[request] = seconds;
+      frames[request] = frame;
+      dst.delivered(request, seconds, frame);
+    }
+    framesDelivered += requests.length;
+  }
+
+  private void ensureOpen() {
+    if (closed) {
+      throw new IllegalStateException("decoder for " + file + " is closed");
+    }
+  }
+
+  @Override
+  public void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    try {
+      backend.close();
+    } finally {
+      demuxer.close();
+    }
+  }
+
+  private static void closeQuietly(AutoCloseable c) {
+    try {
+      c.close();
+    } catch (Exception ignored) {
+      // The original failure is the one worth reporting.
+    }
+  }
+}

@@ -1,0 +1,46 @@
+package org.robostream.video;
+
+/**
+ * Options of a {@link VideoDecoder}. Immutable; build with {@link #defaults()} and the
+ * {@code with*} methods.
+ *
+ * @param threads decoder threads per decoder (1: one worker thread drives one single-threaded
+ *     decoder, the best total throughput when several workers decode; 0: the codec's default)
+ * @param toleranceSeconds largest allowed distance between a query and the frame's pts
+ * @param converter colour converter for FFmpeg-decoded frames
+ * @param av1Backend AV1 decoder choice
+ */
+public record VideoDecoderOptions(int threads, double toleranceSeconds,
+    ColorConverterKind converter, Av1Backend av1Backend) {
+  public static final double DEFAULT_TOLERANCE_S = 1e-4;
+
+  public VideoDecoderOptions {
+    if (threads < 0) {
+      throw new IllegalArgumentException("threads must be >= 0, got " + threads);
+    }
+    if (!(toleranceSeconds >= 0) || Double.isInfinite(toleranceSeconds)) {
+      throw new IllegalArgumentException("tolerance_s must be a finite value >= 0");
+    }
+  }
+
+  public static VideoDecoderOptions defaults() {
+    return new VideoDecoderOptions(1, DEFAULT_TOLERANCE_S, ColorConverterKind.AUTO,
+        Av1Backend.AUTO);
+  }
+
+  public VideoDecoderOptions withThreads(int n) {
+    return new VideoDecoderOptions(n, toleranceSeconds, converter, av1Backend);
+  }
+
+  public VideoDecoderOptions withTolerance(double seconds) {
+    return new VideoDecoderOptions(threads, seconds, converter, av1Backend);
+  }
+
+  public VideoDecoderOptions withConverter(ColorConverterKind kind) {
+    return new VideoDecoderOptions(threads, toleranceSeconds, kind, av1Backend);
+  }
+
+  public VideoDecoderOptions withAv1Backend(Av1Backend backend) {
+    return new VideoDecoderOptions(threads, toleranceSeconds, converter, backend);
+  }
+}

@@ -1,0 +1,162 @@
+/*
+ * robostream native core: the C API that the Java bindings (JavaCPP, org.robostream.nativecore)
+ * parse. It is deliberately plain C with opaque handles so that no dav1d, libyuv, CUDA or
+ * ffnvcodec type leaks into the binding layer.
+ *
+ * Error contract: every function that can fail returns an int status (RS_OK on success, else one of
+ * the RS_ERR_* codes); the message of the last failure on the calling thread is read with
+ * rs_last_error(). Internally the core throws a small C++ exception hierarchy (rs::Error and its
+ * subclasses); the functions of this header are the single place where those exceptions are caught
+ * and turned into codes, so no C++ exception ever unwinds through JNI.
+ *
+ * Threading: handles are not thread-safe (one per worker thread) unless stated otherwise; the
+ * process-wide counters (rs_live_objects, rs_live_bytes) are atomic.
+ */
+#ifndef ROBOSTREAM_ROBOSTREAM_H
+#define ROBOSTREAM_ROBOSTREAM_H
+
+#include <stdint.h>
+
+#if defined(ROBOSTREAM_BUILDING_CORE)
+#define RS_API __attribute__((visibility("default")))
+#else
+#define RS_API
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Status codes. Keep in sync with org.robostream.nativecore.NativeStatus. */
+#define RS_OK 0
+#define RS_ERR_INVALID_ARGUMENT 1
+#define RS_ERR_UNSUPPORTED 2
+#define RS_ERR_CORRUPT_DATA 3
+#define RS_ERR_OUT_OF_MEMORY 4
+#define RS_ERR_LIBRARY_UNAVAILABLE 5
+#define RS_ERR_INTERNAL 6
+
+/* Colour matrices (values match FFmpeg's AVColorSpace where they overlap). */
+#define RS_MATRIX_BT709 1
+#define RS_MATRIX_BT601 6
+#define RS_MATRIX_BT2020 9
+
+/* Frame layouts of an RGB uint8 slot. */
+#define RS_LAYOUT_HWC 0
+#define RS_LAYOUT_CHW 1
+
+/* Chroma subsampling of a planar YUV source. */
+#define RS_CHROMA_420 420
+#define RS_CHROMA_422 422
+#define RS_CHROMA_444 444
+
+/** Version string of the native core (static storage). */
+RS_API const char* rs_version(void);
+
+/** Message of the last failed call on this thread ("" when none). Valid until the next call. */
+RS_API const char* rs_last_error(void);
+
+/** Number of live native objects (decoders, batches, exported Arrow arrays): leak checks. */
+RS_API int64_t rs_live_objects(void);
+
+/** Bytes held by live batch buffers: leak checks. */
+RS_API int64_t rs_live_bytes(void);
+
+/* ---------------------------------------------------------------- colour conversion (libyuv) */
+
+/**
+ * Converts one 8-bit planar YUV picture to RGB24 (R,G,B byte order) straight into dst, which holds
+ * width*height*3 bytes laid out as HWC (packed rows) or CHW (three planes R, G, B).
+ * matrix: RS_MATRIX_*; full_range: 0 limited (16-235), 1 full (0-255).
+ */
+RS_API int rs_convert_yuv8(const uint8_t* y, int y_stride, const uint8_t* u, int u_stride,
+                           const uint8_t* v, int v_stride, int width, int height, int chroma,
+                           int matrix, int full_range, uint8_t* dst, int layout);
+
+/* ---------------------------------------------------------------- AV1 decoding (dav1d, dlopen) */
+
+/** 1 when libdav1d could be loaded, else 0 (rs_av1_unavailable_reason tells why). Thread-safe. */
+RS_API int rs_av1_available(void);
+
+/** Why dav1d is unavailable ("" when it is available). Static storage. Thread-safe. */
+RS_API const char* rs_av1_unavailable_reason(void);
+
+/** dav1d's version string, or "" when unavailable. Thread-safe. */
+RS_API const char* rs_av1_library_version(void);
+
+/** Opens a dav1d decoder with the given thread count (0: dav1d's default). handle_out[0] gets it. */
+RS_API int rs_av1_open(int threads, int64_t* handle_out);
+
+/**
+ * Feeds one demuxed packet (low-overhead OBUs, as stored in MP4). The bytes are copied, so the
+ * caller may free the packet when the call returns. Decoded pictures are queued inside the decoder.
+ */
+RS_API int rs_av1_send(int64_t handle, const uint8_t* data, int size, int64_t pts);
+
+/** Signals the end of input so that every picture still held back is queued. */
+RS_API int rs_av1_drain(int64_t handle);
+
+/**
+ * Makes the next queued picture current. out[0] = 1 when a picture was available, else 0;
+ * out[1] = its pts; out[2] = width; out[3] = height; out[4] = chroma (RS_CHROMA_*);
+ * out[5] = bit depth; out[6] = matrix (RS_MATRIX_*, 0 unspecified); out[7] = full range (0/1).
+ */
+RS_API int rs_av1_next_picture(int64_t handle, int64_t* out);
+
+/** Converts the current picture to RGB24 into dst (see rs_convert_yuv8). */
+RS_API int rs_av1_convert_current(int64_t handle, int matrix, int full_range, uint8_t* dst,
+                                  int layout);
+
+/** Drops queued pictures and decoder state (after a seek). */
+RS_API int rs_av1_flush(int64_t handle);
+
+/** Closes the decoder. Idempotent for handle 0. */
+RS_API void rs_av1_close(int64_t handle);
+
+/* ---------------------------------------------------------------- frame batches (Arrow C Data) */
+
+/** Creates an empty batch of `rows` samples. handle_out[0] gets it. */
+RS_API int rs_batch_create(int64_t rows, int64_t* handle_out);
+
+/**
+ * Adds a frame column (extension type arrow.fixed_shape_tensor over FixedSizeList<uint8>) named
+ * `name` with per-row shape [height, width, 3] (HWC) or [3, height, width] (CHW), plus the
+ * columns "<name>.pts" (float64 seconds) and "<name>.frame_index" (int64). Returns the column's
+ * index in column_out[0]. Buffers are 64-byte aligned and uninitialised: fill every row.
+ */
+RS_API int rs_batch_add_frame_column(int64_t batch, const char* name, int height, int width,
+                                     int layout, int32_t* column_out);
+
+/** Address of row `row`'s frame slot in frame column `column`. */
+RS_API int rs_batch_frame_slot(int64_t batch, int column, int64_t row, int64_t* address_out);
+
+/** Records the pts (seconds) and frame index delivered in a row of a frame column. */
+RS_API int rs_batch_set_frame_info(int64_t batch, int column, int64_t row, double pts_seconds,
+                                   int64_t frame_index);
+
+/**
+ * Exports the batch as a struct-typed ArrowArray + ArrowSchema (Arrow C Data interface) into the
+ * caller-allocated structs. Ownership of the batch moves into the exported array: the batch handle
+ * must not be used or freed afterwards; the consumer's release callbacks free everything.
+ */
+RS_API int rs_batch_export(int64_t batch, void* arrow_array, void* arrow_schema);
+
+/** Frees a batch that was never exported. Idempotent for handle 0. */
+RS_API void rs_batch_free(int64_t batch);
+
+/* ---------------------------------------------------------------- CUDA probe */
+
+/** 1 when the core was compiled with CUDA support. */
+RS_API int rs_cuda_compiled(void);
+
+/**
+ * Number of CUDA devices usable by the runtime, or a negative value when none can be used;
+ * rs_last_error() then names the cause (no driver, no device, built without CUDA).
+ */
+RS_API int rs_cuda_device_count(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* ROBOSTREAM_ROBOSTREAM_H */

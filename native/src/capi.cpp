@@ -1,0 +1,153 @@
+// The C API of robostream.h: the single boundary where C++ exceptions become status codes.
+#include <memory>
+
+#include "arrow/frame_batch.hpp"
+#include "core/errors.hpp"
+#include "core/live_objects.hpp"
+#include "cpu/color_convert.hpp"
+#include "cpu/dav1d_decoder.hpp"
+#include "robostream/robostream.h"
+
+namespace {
+
+template <typename T>
+T* from_handle(int64_t handle, const char* what) {
+  if (handle == 0) throw rs::InvalidArgument(std::string("null ") + what + " handle");
+  return reinterpret_cast<T*>(static_cast<intptr_t>(handle));
+}
+
+template <typename T>
+int64_t to_handle(T* object) {
+  return static_cast<int64_t>(reinterpret_cast<intptr_t>(object));
+}
+
+void require_out(const void* out) {
+  if (!out) throw rs::InvalidArgument("null output pointer");
+}
+
+}  // namespace
+
+extern "C" {
+
+const char* rs_version(void) { return ROBOSTREAM_VERSION; }
+
+const char* rs_last_error(void) { return rs::last_error(); }
+
+int64_t rs_live_objects(void) { return rs::live_objects().load(); }
+
+int64_t rs_live_bytes(void) { return rs::live_bytes().load(); }
+
+int rs_convert_yuv8(const uint8_t* y, int y_stride, const uint8_t* u, int u_stride,
+                    const uint8_t* v, int v_stride, int width, int height, int chroma, int matrix,
+                    int full_range, uint8_t* dst, int layout) {
+  return rs::guarded([&] {
+    rs::YuvPlanes planes{y, y_stride, u, u_stride, v, v_stride, width, height, chroma};
+    rs::convert_yuv8_to_rgb(planes, matrix, full_range != 0, dst, layout);
+  });
+}
+
+int rs_av1_available(void) { return rs::Dav1dLibrary::get() != nullptr; }
+
+const char* rs_av1_unavailable_reason(void) {
+  return rs::Dav1dLibrary::unavailable_reason().c_str();
+}
+
+const char* rs_av1_library_version(void) {
+  const rs::Dav1dLibrary* lib = rs::Dav1dLibrary::get();
+  return lib ? lib->version() : "";
+}
+
+int rs_av1_open(int threads, int64_t* handle_out) {
+  return rs::guarded([&] {
+    require_out(handle_out);
+    handle_out[0] = to_handle(new rs::Dav1dDecoder(threads));
+  });
+}
+
+int rs_av1_send(int64_t handle, const uint8_t* data, int size, int64_t pts) {
+  return rs::guarded(
+      [&] { from_handle<rs::Dav1dDecoder>(handle, "AV1 decoder")->send(data, size, pts); });
+}
+
+int rs_av1_drain(int64_t handle) {
+  return rs::guarded([&] { from_handle<rs::Dav1dDecoder>(handle, "AV1 decoder")->drain(); });
+}
+
+int rs_av1_next_picture(int64_t handle, int64_t* out) {
+  return rs::guarded([&] {
+    require_out(out);
+    rs::PictureInfo info{};
+    const bool available = from_handle<rs::Dav1dDecoder>(handle, "AV1 decoder")->next(info);
+    out[0] = available ? 1 : 0;
+    out[1] = info.pts;
+    out[2] = info.width;
+    out[3] = info.height;
+    out[4] = info.chroma;
+    out[5] = info.bit_depth;
+    out[6] = info.matrix;
+    out[7] = info.full_range ? 1 : 0;
+  });
+}
+
+int rs_av1_convert_current(int64_t handle, int matrix, int full_range, uint8_t* dst, int layout) {
+  return rs::guarded([&] {
+    from_handle<rs::Dav1dDecoder>(handle, "AV1 decoder")
+        ->convert_current(matrix, full_range != 0, dst, layout);
+  });
+}
+
+int rs_av1_flush(int64_t handle) {
+  return rs::guarded([&] { from_handle<rs::Dav1dDecoder>(handle, "AV1 decoder")->flush(); });
+}
+
+void rs_av1_close(int64_t handle) {
+  if (handle != 0) delete reinterpret_cast<rs::Dav1dDecoder*>(static_cast<intptr_t>(handle));
+}
+
+int rs_batch_create(int64_t rows, int64_t* handle_out) {
+  return rs::guarded([&] {
+    require_out(handle_out);
+    handle_out[0] = to_handle(new rs::FrameBatch(rows));
+  });
+}
+
+int rs_batch_add_frame_column(int64_t batch, const char* name, int height, int width, int layout,
+                              int32_t* column_out) {
+  return rs::guarded([&] {
+    require_out(column_out);
+    if (!name) throw rs::InvalidArgument("null column name");
+    column_out[0] =
+        from_handle<rs::FrameBatch>(batch, "batch")->add_frame_column(name, height, width, layout);
+  });
+}
+
+int rs_batch_frame_slot(int64_t batch, int column, int64_t row, int64_t* address_out) {
+  return rs::guarded([&] {
+    require_out(address_out);
+    address_out[0] = to_handle(from_handle<rs::FrameBatch>(batch, "batch")->slot(column, row));
+  });
+}
+
+int rs_batch_set_frame_info(int64_t batch, int column, int64_t row, double pts_seconds,
+                            int64_t frame_index) {
+  return rs::guarded([&] {
+    from_handle<rs::FrameBatch>(batch, "batch")->set_frame_info(column, row, pts_seconds,
+                                                                frame_index);
+  });
+}
+
+int rs_batch_export(int64_t batch, void* arrow_array, void* arrow_schema) {
+  return rs::guarded([&] {
+    // Check the structs before taking ownership: on failure the caller still owns the batch.
+    if (!arrow_array || !arrow_schema) throw rs::InvalidArgument("null ArrowArray or ArrowSchema");
+    std::unique_ptr<rs::FrameBatch> owned(from_handle<rs::FrameBatch>(batch, "batch"));
+    rs::FrameBatch::export_to(std::move(owned), static_cast<ArrowArray*>(arrow_array),
+                              static_cast<ArrowSchema*>(arrow_schema));
+  });
+}
+
+void rs_batch_free(int64_t batch) {
+  if (batch != 0) delete reinterpret_cast<rs::FrameBatch*>(static_cast<intptr_t>(batch));
+}
+
+}  // extern "C"

@@ -199,6 +199,12 @@ final class AvcodecBackend implements FrameBackend {
     av_frame_unref(frame);
     hasFrame = false;
     avcodec_flush_buffers(context);
+    // FFmpeg 8's HEVC decoder can still return a frame it had queued before the flush when the
+    // stream was drained; such a frame belongs to the old position and must not surface after
+    // a seek.
+    while (avcodec_receive_frame(context, frame) == 0) {
+      av_frame_unref(frame);
+    }
   }
 
   @Override

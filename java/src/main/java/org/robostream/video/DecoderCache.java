@@ -1,0 +1,193 @@
+package org.robostream.video;
+
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.OptionalInt;
+
+/**
+ * A bounded LRU of open {@link VideoDecoder}s keyed by (file, device), so that a worker reading
+ * many samples of the same videos does not reopen (and re-index) them. Evicted decoders are
+ * closed.
+ *
+ * <p>Capacity: the constructor's argument, else the environment variable
+ * {@code ROBOSTREAM_VIDEO_DECODER_CACHE_SIZE} (or LeRobot's {@code LEROBOT_VIDEO_DECODER_CACHE_SIZE}),
+ * else {@value #DEFAULT_CAPACITY}; {@code none} or {@code -1} means unbounded.
+ *
+ * <p>Threading: the cache itself is thread-safe (one lock), but the decoders it hands out are not:
+ * a decoder returned by {@link #get} must only be used by one thread at a time, which is why the
+ * loader gives every worker thread a cache of its own and shares only the
+ * {@link DecoderCacheCounters}. A returned decoder stays valid until it is evicted by a later
+ * {@code get} on the same cache or the cache is closed.
+ */
+public final class DecoderCache implements AutoCloseable {
+  public static final int DEFAULT_CAPACITY = 100;
+  public static final String ENV = "ROBOSTREAM_VIDEO_DECODER_CACHE_SIZE";
+  public static final String LEROBOT_ENV = "LEROBOT_VIDEO_DECODER_CACHE_SIZE";
+  static final int UNBOUNDED = Integer.MAX_VALUE;
+
+  /** Opens a decoder for a key on a miss. */
+  @FunctionalInterface
+  public interface Opener {
+    VideoDecoder open(String file, Device device);
+  }
+
+  private record Key(String file, Device device) {}
+
+  private final int capacity;
+  private final Opener opener;
+  private final DecoderCacheCounters counters;
+  private final LinkedHashMap<Key, VideoDecoder> entries = new LinkedHashMap<>(16, 0.75f, true);
+  private boolean closed;
+
+  /**
+   * @param capacity explicit capacity (empty: from the environment or the default)
+   * @param opener how to open a decoder on a miss
+   * @param counters counters to update, possibly shared with other caches
+   */
+  public DecoderCache(OptionalInt capacity, Opener opener, DecoderCacheCounters counters) {
+    this.capacity = capacity.isPresent() ? checkCapacity(capacity.getAsInt(), "capacity")
+        : capacityFromEnvironment(System.getenv());
+    this.opener = Objects.requireNonNull(opener);
+    this.counters = Objects.requireNonNull(counters);
+  }
+
+  /** A cache of local files opened with {@code options}, with counters of its own. */
+  public static DecoderCache forLocalFiles(OptionalInt capacity, VideoDecoderOptions options) {
+    return new DecoderCache(capacity,
+        (file, device) -> VideoDecoder.open(java.nio.file.Path.of(file), options),
+        new DecoderCacheCounters());
+  }
+
+  /** Resolves the capacity from environment variables (ROBOSTREAM_ first, then LEROBOT_). */
+  static int capacityFromEnvironment(Map<String, String> env) {
+    for (String name : List.of(ENV, LEROBOT_ENV)) {
+      String value = env.get(name);
+      if (value != null) {
+        return parseCapacity(value, name);
+      }
+    }
+    return DEFAULT_CAPACITY;
+  }
+
+  /** Parses a capacity: a positive integer, or none / unbounded / -1 for no bound. */
+  public static int parseCapacity(String text, String source) {
+    String t = text.strip().toLowerCase(java.util.Locale.ROOT);
+    if (t.equals("none") || t.equals("unbounded") || t.equals("-1")) {
+      return UNBOUNDED;
+    }
+    try {
+      return checkCapacity(Integer.parseInt(t), source);
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(source + " must be a positive integer, none or -1; got \""
+          + text + "\"");
+    }
+  }
+
+  private static int checkCapacity(int value, String source) {
+    if (value == -1) {
+      return UNBOUNDED;
+    }
+    if (value <= 0) {
+      throw new IllegalArgumentException(source + " must be a positive integer, none or -1; got "
+          + value);
+    }
+    return value;
+  }
+
+  /** The bound, or {@link Integer#MAX_VALUE} when unbounded. */
+  public int capacity() {
+    return capacity;
+  }
+
+  public boolean isUnbounded() {
+    return capacity == UNBOUNDED;
+  }
+
+  /**
+   * The open decoder for (file, device): a hit moves it to most-recently-used; a miss opens it
+   * (outside the cache's bookkeeping if opening fails: nothing is inserted) and evicts the least
+   * recently used decoders beyond the capacity.
+   */
+  public synchronized VideoDecoder get(String file, Device device) {
+    if (closed) {
+      throw new IllegalStateException("decoder cache is closed");
+    }
+    Key key = new Key(file, device);
+    VideoDecoder decoder = entries.get(key);
+    if (decoder != null) {
+      counters.hit();
+      return decoder;
+    }
+    counters.miss();
+    decoder = opener.open(file, device);
+    entries.put(key, decoder);
+    evictBeyondCapacity();
+    return decoder;
+  }
+
+  private void evictBeyondCapacity() {
+    Iterator<Map.Entry<Key, VideoDecoder>> it = entries.entrySet().iterator();
+    while (entries.size() > capacity && it.hasNext()) {
+      VideoDecoder eldest = it.next().getValue();
+      it.remove();
+      counters.eviction();
+      eldest.close();
+    }
+  }
+
+  public synchronized boolean contains(String file, Device device) {
+    return entries.containsKey(new Key(file, device));
+  }
+
+  public synchronized int size() {
+    return entries.size();
+  }
+
+  /** This cache's size with the (possibly shared) counters. */
+  public synchronized DecoderCacheStats stats() {
+    return new DecoderCacheStats(counters.hits(), counters.misses(), counters.evictions(),
+        entries.size());
+  }
+
+  public DecoderCacheCounters counters() {
+    return counters;
+  }
+
+  /** Decode statistics summed over the decoders currently open. */
+  public synchronized DecodeStats openDecoderStats() {
+    DecodeStats sum = DecodeStats.ZERO;
+    for (VideoDecoder d : entries.values()) {
+      sum = sum.plus(d.stats());
+    }
+    return sum;
+  }
+
+  /** Closes every open decoder; the counters are kept. */
+  public synchronized void clear() {
+    List<VideoDecoder> open = new ArrayList<>(entries.values());
+    entries.clear();
+    RuntimeException failure = null;
+    for (VideoDecoder d : open) {
+      try {
+        d.close();
+      } catch (RuntimeException e) {
+        failure = failure == null ? e : failure;
+      }
+    }
+    if (failure != null) {
+      throw failure;
+    }
+  }
+
+  @Override
+  public synchronized void close() {
+    if (!closed) {
+      clear();
+      closed = true;
+    }
+  }
+}

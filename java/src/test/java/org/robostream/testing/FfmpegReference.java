@@ -1,0 +1,56 @@
+package org.robostream.testing;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Reference frames and timestamps from the ffmpeg/ffprobe CLI, the ground truth of the tests. */
+public final class FfmpegReference {
+  private FfmpegReference() {}
+
+  /** pts (seconds) of every decoded frame, in presentation order, as ffprobe reports them. */
+  public static double[] framePts(Path file) {
+    String out = new String(exec("ffprobe", "-v", "error", "-select_streams", "v:0",
+        "-show_entries", "frame=best_effort_timestamp_time", "-of", "csv=p=0", file.toString()),
+        StandardCharsets.UTF_8);
+    List<Double> pts = new ArrayList<>();
+    for (String line : out.split("\n")) {
+      String t = line.strip().replace(",", "");
+      if (!t.isEmpty() && !t.equals("N/A")) {
+        pts.add(Double.parseDouble(t));
+      }
+    }
+    return pts.stream().mapToDouble(Double::doubleValue).toArray();
+  }
+
+  /** Every frame as RGB24 (HWC), decoded by the ffmpeg CLI; frame i at offset i*w*h*3. */
+  public static byte[] allFramesRgb(Path file) {
+    return exec("ffmpeg", "-hide_banner", "-loglevel", "error", "-nostdin", "-i", file.toString(),
+        "-fps_mode", "passthrough", "-f", "rawvideo", "-pix_fmt", "rgb24", "-");
+  }
+
+  /** Frames whose index is a multiple of {@code step}, as RGB24 (HWC), in order. */
+  public static byte[] everyNthFrameRgb(Path file, int step) {
+    return exec("ffmpeg", "-hide_banner", "-loglevel", "error", "-nostdin", "-i", file.toString(),
+        "-vf", "select=not(mod(n\\," + step + "))", "-fps_mode", "passthrough", "-f", "rawvideo",
+        "-pix_fmt", "rgb24", "-");
+  }
+
+  static byte[] exec(String... command) {
+    try {
+      Process p = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+      byte[] out = p.getInputStream().readAllBytes();
+      if (p.waitFor() != 0) {
+        throw new IllegalStateException("failed: " + String.join(" ", command));
+      }
+      return out;
+    } catch (IOException e) {
+      throw new IllegalStateException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+}

@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # Generates the video fixtures of the tests and benchmarks with the ffmpeg CLI (nothing large is
-# committed). Idempotent: a fixture that exists is kept. Usage: make-fixtures.sh OUT_DIR
+# committed). Idempotent: a fixture that exists is kept. Usage: make-fixtures.sh OUT_DIR [all|camera]
 #
 # Content kinds:
 #   pattern  frame identity: the frame number is written as 10 bars (bit i = bar i bright/dark)
 #            over a moving gradient, so a test can read which frame it got
 #   camera   noisy, camera-like content (slow to decode, like real footage): for speed work
 set -euo pipefail
-out=${1:?usage: make-fixtures.sh OUT_DIR}
+out=${1:?usage: make-fixtures.sh OUT_DIR [all|camera]}
+only=${2:-all}
 mkdir -p "$out"
 
 export SVT_LOG=1  # SVT-AV1: errors only
@@ -31,6 +32,7 @@ make() { # name then ffmpeg output args, with input spec in $input
   mv "$out/$name.tmp.${name##*.}" "$out/$name"
 }
 
+if [ "$only" = all ]; then
 input=$(pattern 300 160x120 30)
 make h264_g1.mp4   -c:v libx264 -preset veryfast -crf 18 -g 1 -pix_fmt yuv420p
 make h264_g2.mp4   -c:v libx264 -preset veryfast -crf 18 -g 2 -pix_fmt yuv420p
@@ -46,6 +48,8 @@ make h264_bt709_full.mp4 -c:v libx264 -preset veryfast -crf 18 -g 30 -pix_fmt yu
 # Variable frame rate: irregular gaps (every 7th frame waits 3 periods) in a 1/90000 time base.
 input=$(pattern 120 160x120 30)
 make vfr_h264.mp4 -vf "setpts='(N+2*floor(N/7))/30/TB'" -fps_mode vfr -video_track_timescale 90000 -c:v libx264 -preset veryfast -crf 18 -g 15 -pix_fmt yuv420p
+
+fi
 
 # Camera-like 640x480 for speed work (decode-bench, JMH).
 input=$(camera 300 640x480 30)

@@ -175,12 +175,22 @@ final class Demuxer implements AutoCloseable {
     if (builder.count() == 0) {
       throw new CorruptVideoException(file, "video stream has no packets (truncated?)");
     }
+    // MP4's index lists every sample; fewer readable packets means the media data is cut short.
+    int indexed = avformat.avformat_index_get_entries_count(stream);
+    if (indexed > builder.count() && isMp4Family()) {
+      throw new CorruptVideoException(file, "truncated: the container index lists " + indexed
+          + " samples but only " + builder.count() + " could be read");
+    }
     FrameIndex index = builder.build(timeBase());
     if (index.frameCount() == 0) {
       throw new CorruptVideoException(file, "video stream presents no frames");
     }
     seekToGop(index, 0);
     return index;
+  }
+
+  private boolean isMp4Family() {
+    return format.iformat() != null && format.iformat().name().getString().contains("mp4");
   }
 
   /** Positions the demuxer at or before the keyframe starting {@code gop}. */

@@ -37,7 +37,9 @@ public final class SwscaleConverter implements AutoCloseable {
     int w = frame.width();
     int h = frame.height();
     int dstFormat = layout == FrameLayout.HWC ? AV_PIX_FMT_RGB24 : AV_PIX_FMT_GBRP;
-    context = sws_getCachedContext(context, w, h, frame.format(), w, h, dstFormat, SWS_BILINEAR,
+    // The deprecated yuvj formats make swscale apply its own range handling on top of ours.
+    int srcFormat = nonJpegFormat(frame.format());
+    context = sws_getCachedContext(context, w, h, srcFormat, w, h, dstFormat, SWS_BILINEAR,
         null, null, (DoublePointer) null);
     if (context == null || context.isNull()) {
       throw new IllegalStateException("swscale cannot convert pixel format " + frame.format());
@@ -64,6 +66,19 @@ public final class SwscaleConverter implements AutoCloseable {
     if (rows != h) {
       throw new IllegalStateException("swscale converted " + rows + " of " + h + " rows");
     }
+  }
+
+  private static int nonJpegFormat(int format) {
+    if (format == org.bytedeco.ffmpeg.global.avutil.AV_PIX_FMT_YUVJ420P) {
+      return org.bytedeco.ffmpeg.global.avutil.AV_PIX_FMT_YUV420P;
+    }
+    if (format == org.bytedeco.ffmpeg.global.avutil.AV_PIX_FMT_YUVJ422P) {
+      return org.bytedeco.ffmpeg.global.avutil.AV_PIX_FMT_YUV422P;
+    }
+    if (format == org.bytedeco.ffmpeg.global.avutil.AV_PIX_FMT_YUVJ444P) {
+      return org.bytedeco.ffmpeg.global.avutil.AV_PIX_FMT_YUV444P;
+    }
+    return format;
   }
 
   private static int swsColorSpace(ColorSpec.Matrix matrix) {

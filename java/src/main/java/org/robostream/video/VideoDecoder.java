@@ -51,6 +51,7 @@ public final class VideoDecoder implements AutoCloseable {
   private int nextPacket;
   private boolean resyncAfterSeek;
   private int lastOutputFrame = -1;
+  private int continuousFromGop; // GOP whose keyframe the decoder last started from
   private boolean drained;
   private boolean closed;
 
@@ -63,6 +64,7 @@ public final class VideoDecoder implements AutoCloseable {
     this.demuxer = demuxer;
     this.file = demuxer.file();
     this.options = options;
+    checkFrameSize(demuxer);
     this.index = demuxer.scanIndex();
     this.backend = createBackend(file, demuxer.stream().codecpar(), options);
     this.info = describe(sizeBytes);
@@ -97,6 +99,18 @@ public final class VideoDecoder implements AutoCloseable {
     } catch (RuntimeException e) {
       demuxer.close();
       throw e;
+    }
+  }
+
+  /** Larger frames are either damaged headers or far beyond robot camera sizes. */
+  static final int MAX_DIMENSION = 8192;
+
+  private static void checkFrameSize(Demuxer demuxer) {
+    AVCodecParameters p = demuxer.stream().codecpar();
+    if (p.width() <= 0 || p.height() <= 0 || p.width() > MAX_DIMENSION
+        || p.height() > MAX_DIMENSION) {
+      throw new UnsupportedVideoException(demuxer.file(), "frame size " + p.width() + "x"
+          + p.height() + " is outside 1.." + MAX_DIMENSION);
     }
   }
 
@@ -262,15 +276,27 @@ public final class VideoDecoder implements AutoCloseable {
     }
   }
 
+  /**
+   * Whether decoding on from the current position reaches {@code frame} without wasted work: the
+   * decoder has decoded continuously since a keyframe at or before the frame's GOP, has not
+   * output the frame yet, and is inside that GOP (or the GOP starts with the next packet).
+   */
   private boolean canContinueTo(int frame) {
-    if (drained || lastOutputFrame >= frame) {
+    // A drained decoder still hands out the frames it holds, so draining does not force a seek.
+    if (lastOutputFrame >= frame) {
       return false;
     }
     int gop = index.seekGop(frame);
-    if (nextPacket < index.packetCount() && nextPacket == index.gopStartPacket(gop)) {
-      return true; // the target's GOP starts with the very next packet
+    if (gop < continuousFromGop) {
+      return false;
     }
-    return nextPacket > 0 && index.gopOfPacket(nextPacket - 1) == gop;
+    int current = nextPacket > 0
+        ? Math.max(continuousFromGop, index.gopOfPacket(nextPacket - 1))
+        : continuousFromGop;
+    if (gop <= current) {
+      return true;
+    }
+    return gop == current + 1 && nextPacket == index.gopStartPacket(gop);
   }
 
   private void seek(int gop) {
@@ -280,6 +306,7 @@ public final class VideoDecoder implements AutoCloseable {
     drained = false;
     lastOutputFrame = -1;
     nextPacket = index.gopStartPacket(gop);
+    continuousFromGop = gop;
     resyncAfterSeek = true;
   }
 

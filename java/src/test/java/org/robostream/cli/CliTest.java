@@ -1,0 +1,90 @@
+package org.robostream.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.robostream.testing.FfmpegReference;
+import org.robostream.testing.Fixtures;
+import org.robostream.testing.FrameCompare;
+
+class CliTest {
+  @TempDir Path tmp;
+
+  static String capture(Runnable r) {
+    PrintStream old = System.out;
+    ByteArrayOutputStream buf = new ByteArrayOutputStream();
+    System.setOut(new PrintStream(buf, true, StandardCharsets.UTF_8));
+    try {
+      r.run();
+    } finally {
+      System.setOut(old);
+    }
+    return buf.toString(StandardCharsets.UTF_8);
+  }
+
+  @Test
+  void probePrintsStreamInfo() throws Exception {
+    Path file = Fixtures.video("h264_g30.mp4");
+    String out = capture(() -> assertEquals(0, Main.run("probe", file.toString())));
+    JsonNode json = Json.MAPPER.readTree(out);
+    assertEquals("h264", json.get("codec").asText());
+    assertEquals(160, json.get("width").asInt());
+    assertEquals(300, json.get("frameCount").asInt());
+    assertEquals(10, json.get("keyframeTimestamps").size());
+    assertEquals(15360, json.get("timeBaseDenominator").asInt());
+  }
+
+  @Test
+  void framesWritesRawRgbAndMetadata() throws Exception {
+    Path file = Fixtures.video("hevc_g30.mp4");
+    Path out = tmp.resolve("frames");
+    capture(() -> assertEquals(0, Main.run("frames", file.toString(), "--at", "2.0,0.5,2.0",
+        "--layout", "chw", "--out", out.toString())));
+    JsonNode frames = Json.MAPPER.readTree(out.resolve("frames.json").toFile());
+    assertEquals(3, frames.size());
+    assertEquals(0.5, frames.get(1).get("pts").asDouble(), 1e-9);
+    assertEquals(15, frames.get(1).get("frame_index").asInt());
+    assertEquals("chw", frames.get(0).get("layout").asText());
+    byte[] chw = Files.readAllBytes(out.resolve("1.rgb"));
+    assertEquals(160 * 120 * 3, chw.length);
+    byte[] ref = FfmpegReference.allFramesRgb(file);
+    double diff = FrameCompare.meanAbsDiff(FrameCompare.chwToHwc(chw, 120, 160), ref,
+        15 * 160 * 120 * 3);
+    assertTrue(diff < 1.5, "diff " + diff);
+  }
+
+  @Test
+  void badInputExitsNonZeroWithTheFileNamed() {
+    PrintStream oldErr = System.err;
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+    try {
+      int rc = Main.run("probe", tmp.resolve("missing.mp4").toString());
+      assertEquals(1, rc);
+    } finally {
+      System.setErr(oldErr);
+    }
+    assertTrue(err.toString(StandardCharsets.UTF_8).contains("missing.mp4"));
+  }
+
+  @Test
+  void decodeBenchReportsBothRatesAndTheRatio() throws Exception {
+    Path json = tmp.resolve("bench.json");
+    capture(() -> assertEquals(0, Main.run("decode-bench", "--repeat", "1", "--random", "20",
+        "--json", json.toString(), Fixtures.video("av1_g2.mp4").toString())));
+    JsonNode r = Json.MAPPER.readTree(json.toFile()).get("results").get(0);
+    assertTrue(r.get("ffmpeg_fps").asDouble() > 0);
+    assertTrue(r.get("robostream_fps").asDouble() > 0);
+    assertEquals(r.get("ffmpeg_fps").asDouble() / r.get("robostream_fps").asDouble(),
+        1 / r.get("ratio").asDouble(), 1e-6);
+    assertEquals(20, r.get("random_frames").asInt());
+  }
+}

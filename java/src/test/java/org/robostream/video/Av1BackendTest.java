@@ -1,0 +1,33 @@
+package org.robostream.video;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.robostream.testing.Fixtures;
+import org.robostream.testing.FrameCompare;
+import org.robostream.testing.NativeLeakCheck;
+
+/** libaom-av1 (the fallback when dav1d is missing) delivers the same frames as dav1d. */
+@ExtendWith(NativeLeakCheck.class)
+class Av1BackendTest {
+  @Test
+  void libaomFallbackMatchesDav1d() {
+    VideoDecoderOptions aom = VideoDecoderOptions.defaults().withAv1Backend(Av1Backend.LIBAOM);
+    try (VideoDecoder dav1d = VideoDecoder.open(Fixtures.video("av1_g2.mp4"));
+        VideoDecoder libaom = VideoDecoder.open(Fixtures.video("av1_g2.mp4"), aom)) {
+      assertTrue(dav1d.backendDescription().startsWith("dav1d"));
+      assertEquals("avcodec libaom-av1", libaom.backendDescription());
+      double[] pts = dav1d.framePtsSeconds();
+      double[] q = {pts[77], pts[3], pts[200]};
+      HostFrameBuffer a = HostFrameBuffer.forVideo(dav1d.info(), 3, FrameLayout.HWC);
+      HostFrameBuffer b = HostFrameBuffer.forVideo(libaom.info(), 3, FrameLayout.HWC);
+      dav1d.decode(q, a);
+      libaom.decode(q, b);
+      for (int i = 0; i < 3; i++) {
+        assertTrue(FrameCompare.meanAbsDiff(a.frameBytes(i), b.frameBytes(i), 0) < 0.5);
+      }
+    }
+  }
+}

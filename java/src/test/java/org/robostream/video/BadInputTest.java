@@ -1,0 +1,156 @@
+package org.robostream.video;
+
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+import org.robostream.testing.Fixtures;
+import org.robostream.testing.NativeLeakCheck;
+
+/** Each kind of bad input is a typed exception naming the file and the problem. */
+@ExtendWith(NativeLeakCheck.class)
+class BadInputTest {
+  @TempDir Path tmp;
+
+  private static <T extends VideoException> T expect(Class<T> type, Path file, String words) {
+    T e = assertThrows(type, () -> {
+      try (VideoDecoder d = VideoDecoder.open(file)) {
+        double[] pts = d.framePtsSeconds();
+        d.decode(pts, HostFrameBuffer.forVideo(d.info(), pts.length, FrameLayout.HWC));
+      }
+    });
+    assertTrue(e.getMessage().contains(file.toString()), e.getMessage());
+    assertTrue(e.getMessage().toLowerCase().contains(words), e.getMessage());
+    return e;
+  }
+
+  @Test
+  void missingFile() {
+    expect(VideoNotFoundException.class, tmp.resolve("nope.mp4"), "does not exist");
+  }
+
+  @Test
+  void emptyFile() throws IOException {
+    Path f = Files.createFile(tmp.resolve("empty.mp4"));
+    expect(NotAVideoException.class, f, "empty");
+  }
+
+  @Test
+  void htmlPageInsteadOfVideo() throws IOException {
+    Path f = Files.writeString(tmp.resolve("page.mp4"),
+        "<!DOCTYPE html><html><body>Sign in to continue</body></html>");
+    expect(NotAVideoException.class, f, "html");
+  }
+
+  @Test
+  void jsonAnswerInsteadOfVideo() throws IOException {
+    Path f = Files.writeString(tmp.resolve("err.mp4"), "{\"error\":\"Entry not found\"}");
+    expect(NotAVideoException.class, f, "json");
+  }
+
+  @Test
+  void randomBytes() throws IOException {
+    byte[] junk = new byte[20000];
+    new Random(1).nextBytes(junk);
+    Path f = Files.write(tmp.resolve("junk.mp4"), junk);
+    expect(NotAVideoException.class, f, "not a readable video container");
+  }
+
+  @Test
+  void truncatedBeforeTheIndex() throws IOException {
+    // LeRobot-style files keep the moov box at the end: cutting the tail loses the index.
+    byte[] full = Files.readAllBytes(Fixtures.video("av1_g2.mp4"));
+    Path f = Files.write(tmp.resolve("cut.mp4"), Arrays.copyOf(full, full.length / 2));
+    VideoException e = assertThrows(VideoException.class, () -> {
+      try (VideoDecoder d = VideoDecoder.open(f)) {
+        double[] pts = d.framePtsSeconds();
+        d.decode(pts, HostFrameBuffer.forVideo(d.info(), pts.length, FrameLayout.HWC));
+      }
+    });
+    assertTrue(e instanceof NotAVideoException || e instanceof CorruptVideoException,
+        e.toString());
+    assertTrue(e.getMessage().contains(f.toString()));
+  }
+
+  @Test
+  void truncatedMediaData() throws IOException {
+    // moov first (faststart), then half of the samples: the index promises frames that are gone.
+    Path faststart = tmp.resolve("fast.mp4");
+    run("ffmpeg", "-hide_banner", "-loglevel", "error", "-y", "-i",
+        Fixtures.video("h264_g30.mp4").toString(), "-c", "copy", "-movflags", "+faststart",
+        faststart.toString());
+    byte[] full = Files.readAllBytes(faststart);
+    Path f = Files.write(tmp.resolve("halfdata.mp4"), Arrays.copyOf(full, full.length * 2 / 3));
+    expect(CorruptVideoException.class, f, "truncated");
+  }
+
+  @Test
+  void audioOnlyFileHasNoVideoStream() throws IOException {
+    Path f = tmp.resolve("tone.m4a");
+    run("ffmpeg", "-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i",
+        "sine=frequency=440:duration=1", "-c:a", "aac", f.toString());
+    expect(NotAVideoException.class, f, "no video stream");
+  }
+
+  @Test
+  void unsupportedPixelDepthForLibyuvOnlyIsReported() throws IOException {
+    Path f = tmp.resolve("gray10.mp4");
+    run("ffmpeg", "-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i",
+        "testsrc2=s=64x48:d=0.2", "-c:v", "libx264", "-pix_fmt", "yuv420p10le", f.toString());
+    VideoDecoderOptions libyuvOnly =
+        VideoDecoderOptions.defaults().withConverter(ColorConverterKind.LIBYUV);
+    UnsupportedVideoException e = assertThrows(UnsupportedVideoException.class, () -> {
+      try (VideoDecoder d = VideoDecoder.open(f, libyuvOnly)) {
+        d.decode(new double[] {0}, HostFrameBuffer.forVideo(d.info(), 1, FrameLayout.HWC));
+      }
+    });
+    assertTrue(e.getMessage().contains("yuv420p10le"), e.getMessage());
+    // AUTO falls back to swscale for it and decodes.
+    try (VideoDecoder d = VideoDecoder.open(f)) {
+      d.decode(new double[] {0}, HostFrameBuffer.forVideo(d.info(), 1, FrameLayout.HWC));
+    }
+  }
+
+  @Test
+  void closedDecoderRefusesWork() {
+    VideoDecoder d = VideoDecoder.open(Fixtures.video("h264_g2.mp4"));
+    HostFrameBuffer one = HostFrameBuffer.forVideo(d.info(), 1, FrameLayout.HWC);
+    d.close();
+    d.close(); // idempotent
+    assertThrows(IllegalStateException.class, () -> d.decode(new double[] {0}, one));
+  }
+
+  @Test
+  void destinationOfAnotherSizeIsRejected() {
+    try (VideoDecoder d = VideoDecoder.open(Fixtures.video("h264_g2.mp4"))) {
+      assertThrows(IllegalArgumentException.class,
+          () -> d.decode(new double[] {0}, new HostFrameBuffer(1, 10, 10, FrameLayout.HWC)));
+    }
+  }
+
+  static void run(String... command) throws IOException {
+    try {
+      Process p = new ProcessBuilder(command).inheritIO().start();
+      if (p.waitFor() != 0) {
+        throw new IOException("failed: " + String.join(" ", command));
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException(e);
+    }
+  }
+
+  @Test
+  void messagesNeverComeWithoutTheFileName() {
+    VideoException e = new CorruptVideoException("x.mp4", "bad");
+    assertTrue(e.getMessage().startsWith("x.mp4: "));
+    assertTrue(e.file().equals("x.mp4"));
+  }
+}

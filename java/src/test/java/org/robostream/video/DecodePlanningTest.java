@@ -1,0 +1,90 @@
+package org.robostream.video;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.robostream.testing.Fixtures;
+import org.robostream.testing.NativeLeakCheck;
+
+/** Seeks, continuation and decode amplification of the decode planner. */
+@ExtendWith(NativeLeakCheck.class)
+class DecodePlanningTest {
+  @Test
+  void forwardSingleFrameCallsNeverSeek() {
+    try (VideoDecoder d = VideoDecoder.open(Fixtures.video("h264_g30.mp4"))) {
+      double[] pts = d.framePtsSeconds();
+      HostFrameBuffer one = HostFrameBuffer.forVideo(d.info(), 1, FrameLayout.HWC);
+      for (double t : pts) {
+        d.decode(new double[] {t}, one);
+      }
+      DecodeStats s = d.stats();
+      assertEquals(0, s.seeks(), "sequential reading crosses GOPs without seeking");
+      assertEquals(pts.length, s.framesDelivered());
+      assertEquals(1.0, s.decodeAmplification(), 1e-9);
+    }
+  }
+
+  @Test
+  void continuesInsideTheGopInsteadOfSeeking() {
+    try (VideoDecoder d = VideoDecoder.open(Fixtures.video("h264_g250.mp4"))) {
+      double[] pts = d.framePtsSeconds();
+      HostFrameBuffer one = HostFrameBuffer.forVideo(d.info(), 1, FrameLayout.HWC);
+      d.decode(new double[] {pts[10]}, one);
+      d.decode(new double[] {pts[20]}, one);
+      assertEquals(0, d.stats().seeks());
+      assertEquals(21, d.stats().framesDecoded(), "frames 0..20 decoded once each");
+      d.decode(new double[] {pts[5]}, one); // behind the position: one seek back to the keyframe
+      assertEquals(1, d.stats().seeks());
+    }
+  }
+
+  @Test
+  void oneCallCostsAtMostOneSeekPerGop() {
+    try (VideoDecoder d = VideoDecoder.open(Fixtures.video("h264_g30.mp4"))) {
+      double[] pts = d.framePtsSeconds();
+      // 12 requests spread over GOPs 2, 5 and 8, shuffled, with duplicates.
+      int[] frames = {275 - 20, 62, 155, 61, 62, 250, 154, 67, 156, 65, 251, 60};
+      double[] q = new double[frames.length];
+      for (int i = 0; i < q.length; i++) {
+        q[i] = pts[frames[i]];
+      }
+      HostFrameBuffer buf = HostFrameBuffer.forVideo(d.info(), q.length, FrameLayout.HWC);
+      DecodeResult r = d.decode(q, buf);
+      for (int i = 0; i < q.length; i++) {
+        assertEquals(frames[i], r.frameIndex(i));
+      }
+      assertTrue(d.stats().seeks() <= 3, "seeks: " + d.stats().seeks());
+      assertEquals(frames.length, d.stats().framesDelivered());
+    }
+  }
+
+  @Test
+  void keyframeEveryTwoFramesKeepsShuffledAccessCheap() {
+    try (VideoDecoder d = VideoDecoder.open(Fixtures.video("av1_g2.mp4"))) {
+      double[] pts = d.framePtsSeconds();
+      HostFrameBuffer one = HostFrameBuffer.forVideo(d.info(), 1, FrameLayout.HWC);
+      java.util.Random rng = new java.util.Random(3);
+      for (int i = 0; i < 60; i++) {
+        d.decode(new double[] {pts[rng.nextInt(pts.length)]}, one);
+      }
+      // Any frame needs at most its keyframe plus itself.
+      assertTrue(d.stats().decodeAmplification() <= 2.0, d.stats().toString());
+    }
+  }
+
+  @Test
+  void lastFrameAfterDrainAndBackToTheFirst() {
+    for (String name : new String[] {"h264_g30.mp4", "hevc_g30.mp4", "av1_g2.mp4"}) {
+      try (VideoDecoder d = VideoDecoder.open(Fixtures.video(name))) {
+        double[] pts = d.framePtsSeconds();
+        HostFrameBuffer one = HostFrameBuffer.forVideo(d.info(), 1, FrameLayout.HWC);
+        int n = pts.length;
+        for (int f : new int[] {n - 1, 0, n - 1, n - 2, 1}) {
+          assertEquals(f, d.decode(new double[] {pts[f]}, one).frameIndex(0), name);
+        }
+      }
+    }
+  }
+}

@@ -57,10 +57,10 @@ const char* rs_av1_library_version(void) {
   return lib ? lib->version() : "";
 }
 
-int rs_av1_open(int threads, int64_t* handle_out) {
+int rs_av1_open(int threads, int max_frame_delay, int64_t* handle_out) {
   return rs::guarded([&] {
     require_out(handle_out);
-    handle_out[0] = to_handle(new rs::Dav1dDecoder(threads));
+    handle_out[0] = to_handle(new rs::Dav1dDecoder(threads, max_frame_delay));
   });
 }
 
@@ -93,6 +93,13 @@ int rs_av1_convert_current(int64_t handle, int matrix, int full_range, uint8_t* 
   return rs::guarded([&] {
     from_handle<rs::Dav1dDecoder>(handle, "AV1 decoder")
         ->convert_current(matrix, full_range != 0, dst, layout);
+  });
+}
+
+int rs_av1_current_planes(int64_t handle, int64_t* out) {
+  return rs::guarded([&] {
+    require_out(out);
+    from_handle<rs::Dav1dDecoder>(handle, "AV1 decoder")->current_planes(out);
   });
 }
 

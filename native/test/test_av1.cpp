@@ -17,7 +17,8 @@ RS_TEST(av1_garbage_packet_is_a_typed_error) {
   if (!rs_av1_available()) return;
   const int64_t objects_before = rs_live_objects();
   int64_t decoder = 0;
-  RS_CHECK_EQ(rs_av1_open(1, &decoder), RS_OK);
+  RS_CHECK_EQ(rs_av1_open(1, 1, &decoder), RS_OK);
+  RS_CHECK_EQ(rs_av1_open(1, -1, &decoder), RS_ERR_INVALID_ARGUMENT);
   // An OBU header claiming a sequence header with a truncated, invalid payload.
   std::vector<uint8_t> junk = {0x0a, 0x0b, 0x00, 0x00, 0x00, 0x24, 0xff, 0xff, 0xff, 0xff,
                                0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff};

@@ -84,8 +84,12 @@ RS_API const char* rs_av1_unavailable_reason(void);
 /** dav1d's version string, or "" when unavailable. Thread-safe. */
 RS_API const char* rs_av1_library_version(void);
 
-/** Opens a dav1d decoder with the given thread count (0: dav1d's default). handle_out[0] gets it. */
-RS_API int rs_av1_open(int threads, int64_t* handle_out);
+/**
+ * Opens a dav1d decoder with the given thread count (0: dav1d's default). max_frame_delay 1 gives
+ * each picture right after its packet (best for random access); 0 lets dav1d pipeline frames
+ * across threads (best for sequential throughput with threads > 1). handle_out[0] gets it.
+ */
+RS_API int rs_av1_open(int threads, int max_frame_delay, int64_t* handle_out);
 
 /**
  * Feeds one demuxed packet (low-overhead OBUs, as stored in MP4). The bytes are copied, so the
@@ -106,6 +110,15 @@ RS_API int rs_av1_next_picture(int64_t handle, int64_t* out);
 /** Converts the current picture to RGB24 into dst (see rs_convert_yuv8). */
 RS_API int rs_av1_convert_current(int64_t handle, int matrix, int full_range, uint8_t* dst,
                                   int layout);
+
+/**
+ * Plane layout of the current picture, for converters outside the core (swscale):
+ * out[0..2] = Y, U, V plane addresses; out[3] = luma stride; out[4] = chroma stride (bytes);
+ * out[5] = width; out[6] = height; out[7] = chroma (RS_CHROMA_*, 0 for monochrome);
+ * out[8] = bit depth (samples above 8 bits are 16-bit little-endian words).
+ * The planes stay valid until the next rs_av1_next_picture, rs_av1_flush or rs_av1_close.
+ */
+RS_API int rs_av1_current_planes(int64_t handle, int64_t* out);
 
 /** Drops queued pictures and decoder state (after a seek). */
 RS_API int rs_av1_flush(int64_t handle);

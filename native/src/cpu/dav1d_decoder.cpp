@@ -46,15 +46,16 @@ void Dav1dDecoder::log_callback(void* cookie, const char* format, va_list args) 
   }
 }
 
-Dav1dDecoder::Dav1dDecoder(int threads) : lib_(Dav1dLibrary::get()) {
+Dav1dDecoder::Dav1dDecoder(int threads, int max_frame_delay) : lib_(Dav1dLibrary::get()) {
   if (!lib_) throw LibraryUnavailable(Dav1dLibrary::unavailable_reason());
   if (threads < 0) throw InvalidArgument("negative dav1d thread count");
+  if (max_frame_delay < 0) throw InvalidArgument("negative dav1d frame delay");
   Dav1dSettings settings;
   lib_->default_settings(&settings);
   settings.n_threads = threads;
-  // Low latency: each picture comes out right after its packet, so random access never waits
-  // for frames held back by frame threading.
-  settings.max_frame_delay = 1;
+  // 1 = low latency: each picture comes out right after its packet, so random access never
+  // decodes frames past its target; 0 = dav1d's automatic frame pipelining.
+  settings.max_frame_delay = max_frame_delay;
   settings.frame_size_limit = kFrameSizeLimit;
   settings.logger.cookie = this;
   settings.logger.callback = &Dav1dDecoder::log_callback;
@@ -113,7 +114,7 @@ void Dav1dDecoder::send(const uint8_t* data, int size, int64_t pts) {
 }
 
 void Dav1dDecoder::drain() {
-  // With max_frame_delay = 1 dav1d holds nothing back, but draining keeps the contract explicit.
+  // After the last packet dav1d returns the pictures it still holds, then EAGAIN.
   collect_pictures();
 }
 
@@ -154,6 +155,17 @@ void Dav1dDecoder::convert_current(int matrix, bool full_range, uint8_t* dst, in
                    current_.p.h,
                    chroma};
   convert_yuv8_to_rgb(planes, matrix, full_range, dst, layout);
+}
+
+void Dav1dDecoder::current_planes(int64_t* out) const {
+  if (!has_current_) throw InvalidArgument("no current AV1 picture");
+  for (int i = 0; i < 3; ++i) out[i] = reinterpret_cast<intptr_t>(current_.data[i]);
+  out[3] = current_.stride[0];
+  out[4] = current_.stride[1];
+  out[5] = current_.p.w;
+  out[6] = current_.p.h;
+  out[7] = chroma_of(current_.p.layout);
+  out[8] = current_.p.bpc;
 }
 
 void Dav1dDecoder::flush() {

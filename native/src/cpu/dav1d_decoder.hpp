@@ -22,7 +22,7 @@ struct PictureInfo {
 
 class Dav1dDecoder {
  public:
-  explicit Dav1dDecoder(int threads);
+  Dav1dDecoder(int threads, int max_frame_delay);
   ~Dav1dDecoder();
   Dav1dDecoder(const Dav1dDecoder&) = delete;
   Dav1dDecoder& operator=(const Dav1dDecoder&) = delete;
@@ -35,6 +35,8 @@ class Dav1dDecoder {
   bool next(PictureInfo& info);
   // Converts the current picture to RGB24. Throws when there is none or it is not 8-bit.
   void convert_current(int matrix, bool full_range, uint8_t* dst, int layout) const;
+  // See rs_av1_current_planes. Throws when there is no current picture.
+  void current_planes(int64_t* out) const;
   void flush();
 
  private:

@@ -20,11 +20,16 @@ public final class Av1Decoder implements AutoCloseable {
 
   private long handle;
   private final long[] info = new long[8];
+  private final long[] planes = new long[9];
 
-  /** Opens a decoder; {@code threads} 0 lets dav1d choose. */
-  public Av1Decoder(int threads) {
+  /**
+   * Opens a decoder; {@code threads} 0 lets dav1d choose. {@code lowLatency} (max_frame_delay 1)
+   * returns each picture right after its packet; otherwise dav1d pipelines frames across threads.
+   */
+  public Av1Decoder(int threads, boolean lowLatency) {
     long[] out = new long[1];
-    NativeStatus.check(NativeCore.rs_av1_open(threads, out), "cannot open the dav1d AV1 decoder");
+    NativeStatus.check(NativeCore.rs_av1_open(threads, lowLatency ? 1 : 0, out),
+        "cannot open the dav1d AV1 decoder");
     handle = out[0];
   }
 
@@ -65,6 +70,12 @@ public final class Av1Decoder implements AutoCloseable {
     NativeStatus.check(
         NativeCore.rs_av1_convert_current(live(), matrix, fullRange ? 1 : 0, dst, layout),
         "AV1 colour conversion");
+  }
+
+  /** Plane layout of the current picture (see rs_av1_current_planes); the array is reused. */
+  public long[] currentPlanes() {
+    NativeStatus.check(NativeCore.rs_av1_current_planes(live(), planes), "AV1 planes");
+    return planes;
   }
 
   public void flush() {

@@ -50,7 +50,8 @@ public final class NativeCore {
 
   public static native @Cast("const char*") String rs_av1_library_version();
 
-  public static native int rs_av1_open(int threads, @Cast("int64_t*") long[] handleOut);
+  public static native int rs_av1_open(int threads, int maxFrameDelay,
+      @Cast("int64_t*") long[] handleOut);
 
   public static native int rs_av1_send(
       @Cast("int64_t") long handle, @Cast("const uint8_t*") long data, int size,
@@ -64,6 +65,9 @@ public final class NativeCore {
   public static native int rs_av1_convert_current(
       @Cast("int64_t") long handle, int matrix, int fullRange, @Cast("uint8_t*") long dst,
       int layout);
+
+  public static native int rs_av1_current_planes(
+      @Cast("int64_t") long handle, @Cast("int64_t*") long[] out);
 
   public static native int rs_av1_flush(@Cast("int64_t") long handle);
 

@@ -148,7 +148,7 @@ final class AvcodecBackend implements FrameBackend {
     ColorSpec color = ColorSpec.resolve(ColorSpec.fromAvColorSpace(frame.colorspace()),
         containerMatrix, frameFull || jpegFormat || containerFullRange);
     int chroma = libyuvChroma(format);
-    if (chroma != 0 && converterKind != ColorConverterKind.SWSCALE) {
+    if (chroma != 0 && converterKind == ColorConverterKind.LIBYUV) {
       try {
         NativeStatus.check(NativeCore.rs_convert_yuv8(
             frame.data(0).address(), frame.linesize(0),

@@ -2,6 +2,7 @@ package org.robostream.video;
 
 import org.bytedeco.ffmpeg.avcodec.AVCodecParameters;
 import org.bytedeco.ffmpeg.avcodec.AVPacket;
+import org.bytedeco.ffmpeg.global.avutil;
 import org.robostream.nativecore.Av1Decoder;
 import org.robostream.nativecore.NativeException;
 
@@ -15,12 +16,18 @@ final class Dav1dBackend implements FrameBackend {
   private final boolean containerFullRange;
   private final Av1Decoder decoder;
   private long[] current;
+  private final ColorConverterKind converter;
+  private SwscaleConverter swscale;
+  private final long[] planeAddresses = new long[3];
+  private final int[] planeStrides = new int[3];
 
-  Dav1dBackend(String file, AVCodecParameters parameters, int threads) {
+  Dav1dBackend(String file, AVCodecParameters parameters, int threads, boolean lowLatency,
+      ColorConverterKind converter) {
     this.file = file;
+    this.converter = converter;
     this.containerMatrix = ColorSpec.fromAvColorSpace(parameters.color_space());
     this.containerFullRange = ColorSpec.isFullRange(parameters.color_range());
-    this.decoder = new Av1Decoder(threads);
+    this.decoder = new Av1Decoder(threads, lowLatency);
   }
 
   @Override
@@ -75,6 +82,10 @@ final class Dav1dBackend implements FrameBackend {
         ColorSpec.Matrix.fromNative((int) current[Av1Decoder.INFO_MATRIX]);
     boolean full = current[Av1Decoder.INFO_FULL_RANGE] != 0 || containerFullRange;
     ColorSpec color = ColorSpec.resolve(streamMatrix, containerMatrix, full);
+    if (converter != ColorConverterKind.LIBYUV) {
+      convertWithSwscale(color, dst, layout);
+      return;
+    }
     try {
       decoder.convertCurrent(color.matrix().nativeCode(), color.fullRange(), dst,
           layout.nativeCode());
@@ -83,6 +94,45 @@ final class Dav1dBackend implements FrameBackend {
     } catch (NativeException e) {
       throw new CorruptVideoException(file, e.getMessage(), e);
     }
+  }
+
+  private void convertWithSwscale(ColorSpec color, long dst, FrameLayout layout) {
+    long[] p = decoder.currentPlanes();
+    int chroma = (int) p[7];
+    int depth = (int) p[8];
+    int format = swscaleFormat(chroma, depth);
+    if (format < 0) {
+      throw new UnsupportedVideoException(file, "AV1 picture with chroma " + chroma + " and "
+          + depth + "-bit samples is not supported");
+    }
+    for (int i = 0; i < 3; i++) {
+      planeAddresses[i] = p[i];
+      planeStrides[i] = (int) (i == 0 ? p[3] : p[4]);
+    }
+    if (swscale == null) {
+      swscale = new SwscaleConverter();
+    }
+    try {
+      swscale.convert(planeAddresses, planeStrides, (int) p[5], (int) p[6], format, color, dst,
+          layout);
+    } catch (IllegalStateException e) {
+      throw new UnsupportedVideoException(file, e.getMessage(), e);
+    }
+  }
+
+  /** FFmpeg pixel format of a dav1d picture layout, or -1. */
+  private static int swscaleFormat(int chroma, int depth) {
+    boolean eight = depth == 8;
+    boolean ten = depth == 10;
+    if (!eight && !ten) {
+      return -1;
+    }
+    return switch (chroma) {
+      case 420 -> eight ? avutil.AV_PIX_FMT_YUV420P : avutil.AV_PIX_FMT_YUV420P10LE;
+      case 422 -> eight ? avutil.AV_PIX_FMT_YUV422P : avutil.AV_PIX_FMT_YUV422P10LE;
+      case 444 -> eight ? avutil.AV_PIX_FMT_YUV444P : avutil.AV_PIX_FMT_YUV444P10LE;
+      default -> -1;
+    };
   }
 
   @Override
@@ -98,6 +148,10 @@ final class Dav1dBackend implements FrameBackend {
 
   @Override
   public void close() {
+    if (swscale != null) {
+      swscale.close();
+      swscale = null;
+    }
     decoder.close();
   }
 }

@@ -32,17 +32,39 @@ public final class SwscaleConverter implements AutoCloseable {
   private final PointerPointer<BytePointer> dstPlanes = new PointerPointer<>(4);
   private final IntPointer dstStrides = new IntPointer(4);
 
+  private final PointerPointer<BytePointer> srcPlanes = new PointerPointer<>(4);
+  private final IntPointer srcStrides = new IntPointer(4);
+
   /** Converts {@code frame} into {@code dst} (width*height*3 bytes). */
   public void convert(AVFrame frame, ColorSpec color, long dst, FrameLayout layout) {
-    int w = frame.width();
-    int h = frame.height();
+    convert(frame.data(), frame.linesize(), frame.width(), frame.height(), frame.format(), color,
+        dst, layout);
+  }
+
+  /**
+   * Converts a picture given by raw plane addresses (Y, U, V) and strides in FFmpeg pixel format
+   * {@code format} (for example dav1d's pictures).
+   */
+  public void convert(long[] planes, int[] strides, int w, int h, int format, ColorSpec color,
+      long dst, FrameLayout layout) {
+    for (int i = 0; i < 3; i++) {
+      srcPlanes.put(i, NativeAddress.bytesAt(planes[i], (long) strides[i] * h));
+      srcStrides.put(i, strides[i]);
+    }
+    srcPlanes.put(3, (BytePointer) null);
+    srcStrides.put(3, 0);
+    convert(srcPlanes, srcStrides, w, h, format, color, dst, layout);
+  }
+
+  private void convert(PointerPointer<?> data, IntPointer linesize, int w, int h, int format,
+      ColorSpec color, long dst, FrameLayout layout) {
     int dstFormat = layout == FrameLayout.HWC ? AV_PIX_FMT_RGB24 : AV_PIX_FMT_GBRP;
     // The deprecated yuvj formats make swscale apply its own range handling on top of ours.
-    int srcFormat = nonJpegFormat(frame.format());
+    int srcFormat = nonJpegFormat(format);
     context = sws_getCachedContext(context, w, h, srcFormat, w, h, dstFormat, SWS_BILINEAR,
         null, null, (DoublePointer) null);
     if (context == null || context.isNull()) {
-      throw new IllegalStateException("swscale cannot convert pixel format " + frame.format());
+      throw new IllegalStateException("swscale cannot convert pixel format " + format);
     }
     int key = (color.matrix().ordinal() * 2 + (color.fullRange() ? 1 : 0)) * 1000 + dstFormat;
     if (key != lastKey) {
@@ -62,7 +84,7 @@ public final class SwscaleConverter implements AutoCloseable {
       dstPlanes.put(2, NativeAddress.bytesAt(dst, plane * 3));
       dstStrides.put(0, w).put(1, w).put(2, w);
     }
-    int rows = sws_scale(context, frame.data(), frame.linesize(), 0, h, dstPlanes, dstStrides);
+    int rows = sws_scale(context, (PointerPointer) data, linesize, 0, h, dstPlanes, dstStrides);
     if (rows != h) {
       throw new IllegalStateException("swscale converted " + rows + " of " + h + " rows");
     }
@@ -97,5 +119,7 @@ public final class SwscaleConverter implements AutoCloseable {
     }
     dstPlanes.close();
     dstStrides.close();
+    srcPlanes.close();
+    srcStrides.close();
   }
 }

@@ -125,7 +125,8 @@ public final class VideoDecoder implements AutoCloseable {
           throw new UnsupportedVideoException(file,
               "dav1d was requested for AV1 but is unavailable: " + Av1Decoder.unavailabilityCause());
         }
-        return new Dav1dBackend(file, parameters, options.threads());
+        return new Dav1dBackend(file, parameters, options.threads(), options.lowLatency(),
+            options.converter());
       }
       case LIBAOM -> {
         return new AvcodecBackend(file, parameters, "libaom-av1", options.threads(),
@@ -133,7 +134,8 @@ public final class VideoDecoder implements AutoCloseable {
       }
       default -> {
         if (Av1Decoder.isAvailable()) {
-          return new Dav1dBackend(file, parameters, options.threads());
+          return new Dav1dBackend(file, parameters, options.threads(), options.lowLatency(),
+            options.converter());
         }
         if (LIBAOM_WARNING_LOGGED.compareAndSet(false, true)) {
           LOG.warn("dav1d unavailable ({}); decoding AV1 with libaom-av1, which is 1.5-3x slower."

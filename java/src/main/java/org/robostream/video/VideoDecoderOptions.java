@@ -9,9 +9,12 @@ package org.robostream.video;
  * @param toleranceSeconds largest allowed distance between a query and the frame's pts
  * @param converter colour converter for FFmpeg-decoded frames
  * @param av1Backend AV1 decoder choice
+ * @param lowLatency true (default): frames come out right after their packet, best for random
+ *     access; false: the codec may pipeline frames across its threads, best for long sequential
+ *     reads with threads &gt; 1
  */
 public record VideoDecoderOptions(int threads, double toleranceSeconds,
-    ColorConverterKind converter, Av1Backend av1Backend) {
+    ColorConverterKind converter, Av1Backend av1Backend, boolean lowLatency) {
   public static final double DEFAULT_TOLERANCE_S = 1e-4;
 
   public VideoDecoderOptions {
@@ -25,22 +28,26 @@ public record VideoDecoderOptions(int threads, double toleranceSeconds,
 
   public static VideoDecoderOptions defaults() {
     return new VideoDecoderOptions(1, DEFAULT_TOLERANCE_S, ColorConverterKind.AUTO,
-        Av1Backend.AUTO);
+        Av1Backend.AUTO, true);
   }
 
   public VideoDecoderOptions withThreads(int n) {
-    return new VideoDecoderOptions(n, toleranceSeconds, converter, av1Backend);
+    return new VideoDecoderOptions(n, toleranceSeconds, converter, av1Backend, lowLatency);
   }
 
   public VideoDecoderOptions withTolerance(double seconds) {
-    return new VideoDecoderOptions(threads, seconds, converter, av1Backend);
+    return new VideoDecoderOptions(threads, seconds, converter, av1Backend, lowLatency);
   }
 
   public VideoDecoderOptions withConverter(ColorConverterKind kind) {
-    return new VideoDecoderOptions(threads, toleranceSeconds, kind, av1Backend);
+    return new VideoDecoderOptions(threads, toleranceSeconds, kind, av1Backend, lowLatency);
   }
 
   public VideoDecoderOptions withAv1Backend(Av1Backend backend) {
-    return new VideoDecoderOptions(threads, toleranceSeconds, converter, backend);
+    return new VideoDecoderOptions(threads, toleranceSeconds, converter, backend, lowLatency);
+  }
+
+  public VideoDecoderOptions withLowLatency(boolean value) {
+    return new VideoDecoderOptions(threads, toleranceSeconds, converter, av1Backend, value);
   }
 }

@@ -49,9 +49,11 @@ class ColorConversionTest {
     }
   }
 
-  @Test
-  void libyuvAndSwscaleAgreeOnCameraContent() {
-    Path file = Fixtures.video("camera_h264_640x480.mp4");
+  @org.junit.jupiter.params.ParameterizedTest
+  @org.junit.jupiter.params.provider.ValueSource(strings = {"camera_h264_640x480.mp4",
+      "camera_av1_640x480.mp4"})
+  void libyuvAndSwscaleAgreeOnCameraContent(String name) {
+    Path file = Fixtures.video(name);
     try (VideoDecoder a = VideoDecoder.open(file,
             VideoDecoderOptions.defaults().withConverter(ColorConverterKind.LIBYUV));
         VideoDecoder b = VideoDecoder.open(file,

@@ -2,7 +2,7 @@
 
 #include <dlfcn.h>
 
-#include <mutex>
+#include <cstdlib>
 
 namespace rs {
 namespace {
@@ -26,8 +26,10 @@ bool bind(void* handle, const char* name, Fn& slot, std::string& reason) {
 
 Loaded load() {
   Loaded out;
-  // The SONAME of the dav1d 1.x ABI; an override helps on machines with a private build.
-  const char* name = "libdav1d.so.6";
+  // The SONAME of the dav1d 1.x ABI. ROBOSTREAM_DAV1D_LIBRARY overrides it (a private build, or
+  // a missing name to exercise the libaom fallback in tests).
+  const char* override_name = std::getenv("ROBOSTREAM_DAV1D_LIBRARY");
+  const char* name = override_name && *override_name ? override_name : "libdav1d.so.6";
   void* handle = dlopen(name, RTLD_NOW | RTLD_LOCAL);
   if (!handle) {
     const char* err = dlerror();

@@ -8,6 +8,7 @@ import org.apache.arrow.c.Data;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.robostream.nativecore.NativeCore;
+import org.robostream.nativecore.NativeHandle;
 import org.robostream.nativecore.NativeStatus;
 import org.robostream.video.FrameDestination;
 import org.robostream.video.FrameLayout;
@@ -25,7 +26,7 @@ import org.robostream.video.FrameLayout;
  * different threads concurrently.
  */
 public final class NativeFrameBatch implements AutoCloseable {
-  private long handle;
+  private final NativeHandle handle;
   private final long rows;
   private final List<Column> columns = new ArrayList<>();
 
@@ -33,7 +34,7 @@ public final class NativeFrameBatch implements AutoCloseable {
     NativeCore.ensureLoaded();
     long[] out = new long[1];
     NativeStatus.check(NativeCore.rs_batch_create(rows, out), "cannot create a frame batch");
-    this.handle = out[0];
+    this.handle = new NativeHandle(this, out[0], NativeCore::rs_batch_free, "frame batch");
     this.rows = rows;
   }
 
@@ -49,7 +50,7 @@ public final class NativeFrameBatch implements AutoCloseable {
     long base = 0;
     if (rows > 0) {
       long[] address = new long[1];
-      NativeStatus.check(NativeCore.rs_batch_frame_slot(handle, out[0], 0, address), "slot");
+      NativeStatus.check(NativeCore.rs_batch_frame_slot(live(), out[0], 0, address), "slot");
       base = address[0];
     }
     Column column = new Column(out[0], name, height, width, layout, base);
@@ -79,26 +80,19 @@ public final class NativeFrameBatch implements AutoCloseable {
    * ArrowSchema}); the consumer must call their release callbacks.
    */
   public void exportTo(long arrowArrayAddress, long arrowSchemaAddress) {
-    long h = live();
-    NativeStatus.check(NativeCore.rs_batch_export(h, arrowArrayAddress, arrowSchemaAddress),
+    // On failure the core leaves the batch with us; on success the exported array owns it.
+    NativeStatus.check(NativeCore.rs_batch_export(live(), arrowArrayAddress, arrowSchemaAddress),
         "cannot export the frame batch");
-    handle = 0;
+    handle.release();
   }
 
   private long live() {
-    if (handle == 0) {
-      throw new IllegalStateException("frame batch was exported or closed");
-    }
-    return handle;
+    return handle.get();
   }
 
   @Override
   public void close() {
-    long h = handle;
-    handle = 0;
-    if (h != 0) {
-      NativeCore.rs_batch_free(h);
-    }
+    handle.close();
   }
 
   /** One frame column, usable as a decoder's {@link FrameDestination}. */

@@ -18,7 +18,7 @@ public final class Av1Decoder implements AutoCloseable {
   public static final int INFO_MATRIX = 6;
   public static final int INFO_FULL_RANGE = 7;
 
-  private long handle;
+  private final NativeHandle handle;
   private final long[] info = new long[8];
   private final long[] planes = new long[9];
 
@@ -30,7 +30,7 @@ public final class Av1Decoder implements AutoCloseable {
     long[] out = new long[1];
     NativeStatus.check(NativeCore.rs_av1_open(threads, lowLatency ? 1 : 0, out),
         "cannot open the dav1d AV1 decoder");
-    handle = out[0];
+    handle = new NativeHandle(this, out[0], NativeCore::rs_av1_close, "dav1d decoder");
   }
 
   /** Whether libdav1d could be loaded in this process. */
@@ -83,18 +83,11 @@ public final class Av1Decoder implements AutoCloseable {
   }
 
   private long live() {
-    if (handle == 0) {
-      throw new IllegalStateException("AV1 decoder is closed");
-    }
-    return handle;
+    return handle.get();
   }
 
   @Override
   public void close() {
-    long h = handle;
-    handle = 0;
-    if (h != 0) {
-      NativeCore.rs_av1_close(h);
-    }
+    handle.close();
   }
 }

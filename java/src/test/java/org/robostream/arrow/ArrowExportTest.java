@@ -118,4 +118,20 @@ class ArrowExportTest {
         () -> t.deserialize(new org.apache.arrow.vector.types.pojo.ArrowType.FixedSizeList(7),
             t.serialize()));
   }
+
+  @Test
+  void anUnclosedBatchIsFreedByTheSafetyNet() throws InterruptedException {
+    long before = NativeResources.liveObjects();
+    leakOneBatch();
+    long deadline = System.nanoTime() + 20_000_000_000L;
+    while (NativeResources.liveObjects() != before && System.nanoTime() < deadline) {
+      System.gc();
+      Thread.sleep(20);
+    }
+    assertEquals(before, NativeResources.liveObjects(), "the Cleaner freed the leaked batch");
+  }
+
+  private static void leakOneBatch() {
+    new NativeFrameBatch(2).addFrameColumn("leaked", 4, 4, FrameLayout.HWC);
+  }
 }

@@ -86,5 +86,8 @@ class CliTest {
     assertEquals(r.get("ffmpeg_fps").asDouble() / r.get("robostream_fps").asDouble(),
         1 / r.get("ratio").asDouble(), 1e-6);
     assertEquals(20, r.get("random_frames").asInt());
+    assertTrue(r.get("random_single_decode_amplification").asDouble() >= 1.0);
+    assertTrue(r.get("random_batch_decode_amplification").asDouble()
+        <= r.get("random_single_decode_amplification").asDouble());
   }
 }

@@ -104,7 +104,12 @@ void Dav1dDecoder::send(const uint8_t* data, int size, int64_t pts) {
       fail("AV1 packet rejected", rc);
     }
     try {
+      const size_t queued = queue_.size();
       collect_pictures();
+      // With frame threading, EAGAIN from send_data means dav1d wants a picture taken out
+      // first. Its first get_picture after a send never waits; the second one blocks until a
+      // frame thread finishes, so ask again instead of spinning on send_data.
+      if (rc == DAV1D_ERR(EAGAIN) && queue_.size() == queued) collect_pictures();
     } catch (...) {
       lib_->data_unref(&in);
       throw;
@@ -114,7 +119,9 @@ void Dav1dDecoder::send(const uint8_t* data, int size, int64_t pts) {
 }
 
 void Dav1dDecoder::drain() {
-  // After the last packet dav1d returns the pictures it still holds, then EAGAIN.
+  // The first get_picture after a send does not wait for frame threads; from the second on,
+  // dav1d hands out every picture it still holds and then EAGAIN.
+  collect_pictures();
   collect_pictures();
 }
 

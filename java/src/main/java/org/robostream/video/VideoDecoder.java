@@ -151,7 +151,8 @@ public final class VideoDecoder implements AutoCloseable {
     AVStream stream = demuxer.stream();
     AVCodecParameters p = stream.codecpar();
     String codec = avcodec.avcodec_get_name(p.codec_id()).getString();
-    BytePointer pixName = avutil.av_get_pix_fmt_name(p.format());
+    int pixelFormat = ExtradataPixelFormat.of(p);
+    BytePointer pixName = pixelFormat < 0 ? null : avutil.av_get_pix_fmt_name(pixelFormat);
     BytePointer spaceName = avutil.av_color_space_name(p.color_space());
     BytePointer rangeName = avutil.av_color_range_name(p.color_range());
     int frames = index.frameCount();

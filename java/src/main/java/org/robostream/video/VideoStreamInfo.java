@@ -7,7 +7,8 @@ import java.util.Arrays;
  * thread-safe. Timestamps are seconds (pts in the stream's time base times the time base).
  *
  * @param codec FFmpeg's codec name (h264, hevc, av1, mpeg4, vp9, ...)
- * @param pixelFormat FFmpeg's pixel format name ("unknown" when the container does not say)
+ * @param pixelFormat FFmpeg's pixel format name, from the container or the codec configuration
+ *     record (av1C, hvcC, avcC); "unknown" when neither says (VP9 in WebM, for example)
  * @param averageFps the container's average frame rate; informational only, never used to locate
  *     frames
  * @param frameCount number of presented frames found in the packet index

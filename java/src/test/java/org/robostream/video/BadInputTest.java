@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -116,6 +117,31 @@ class BadInputTest {
     try (VideoDecoder d = VideoDecoder.open(f)) {
       d.decode(new double[] {0}, HostFrameBuffer.forVideo(d.info(), 1, FrameLayout.HWC));
     }
+  }
+
+  @Test
+  void unknownCodecIsUnsupported() throws IOException {
+    // Rename the sample entry's fourcc (avc1 -> zzzz): a container FFmpeg reads, a codec it lacks.
+    byte[] b = Files.readAllBytes(Fixtures.video("h264_g30.mp4"));
+    int stsd = indexOf(b, "stsd".getBytes(StandardCharsets.US_ASCII), 0);
+    int entry = indexOf(b, "avc1".getBytes(StandardCharsets.US_ASCII), stsd);
+    assertTrue(stsd > 0 && entry > stsd);
+    System.arraycopy("zzzz".getBytes(StandardCharsets.US_ASCII), 0, b, entry, 4);
+    Path f = Files.write(tmp.resolve("zzzz.mp4"), b);
+    expect(UnsupportedVideoException.class, f, "no decoder");
+  }
+
+  private static int indexOf(byte[] haystack, byte[] needle, int from) {
+    outer:
+    for (int i = Math.max(0, from); i + needle.length <= haystack.length; i++) {
+      for (int j = 0; j < needle.length; j++) {
+        if (haystack[i + j] != needle[j]) {
+          continue outer;
+        }
+      }
+      return i;
+    }
+    return -1;
   }
 
   @Test

@@ -15,6 +15,7 @@ import org.robostream.testing.FfmpegReference;
 import org.robostream.testing.Fixtures;
 import org.robostream.testing.FrameCompare;
 
+@org.junit.jupiter.api.extension.ExtendWith(org.robostream.testing.NativeLeakCheck.class)
 class CliTest {
   @TempDir Path tmp;
 

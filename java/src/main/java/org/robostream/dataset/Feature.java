@@ -1,0 +1,46 @@
+package org.robostream.dataset;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One entry of info.json's {@code features}. Immutable.
+ *
+ * @param names per-element names flattened to strings (LeRobot writes a list, a nested list or a
+ *     dict of lists); empty when absent or null
+ * @param videoInfo the {@code info} (or third-party {@code video_info}) map of video features;
+ *     empty for other features
+ */
+public record Feature(String name, String dtype, int[] shape, List<String> names,
+    Map<String, Object> videoInfo) {
+  public Feature {
+    shape = shape.clone();
+    names = List.copyOf(names);
+    videoInfo = Map.copyOf(videoInfo);
+  }
+
+  @Override
+  public int[] shape() {
+    return shape.clone();
+  }
+
+  public boolean isVideo() {
+    return dtype.equals("video");
+  }
+
+  public boolean isImage() {
+    return dtype.equals("image");
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof Feature f && name.equals(f.name) && dtype.equals(f.dtype)
+        && Arrays.equals(shape, f.shape) && names.equals(f.names);
+  }
+
+  @Override
+  public int hashCode() {
+    return name.hashCode() * 31 + Arrays.hashCode(shape);
+  }
+}

@@ -1,23 +1,15 @@
 package org.robostream.dataset;
 
-import org.robostream.RobostreamException;
+import org.robostream.FileException;
 
 /** A LeRobot dataset problem: {@link #file()} names the file or folder, the message the problem. */
-public class DatasetException extends RobostreamException {
-  private final String file;
-
+public class DatasetException extends FileException {
   public DatasetException(String file, String problem) {
-    super(file + ": " + problem);
-    this.file = file;
+    super(file, problem);
   }
 
   public DatasetException(String file, String problem, Throwable cause) {
-    super(file + ": " + problem, cause);
-    this.file = file;
-  }
-
-  public String file() {
-    return file;
+    super(file, problem, cause);
   }
 
   /** A file the metadata refers to does not exist. */

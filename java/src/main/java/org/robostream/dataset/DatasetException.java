@@ -19,6 +19,13 @@ public class DatasetException extends FileException {
     }
   }
 
+  /** A data file (Parquet) that cannot be read. */
+  public static final class CorruptFile extends DatasetException {
+    public CorruptFile(String file, String problem, Throwable cause) {
+      super(file, problem, cause);
+    }
+  }
+
   /** Metadata that cannot be parsed or contradicts itself. */
   public static final class BadMetadata extends DatasetException {
     public BadMetadata(String file, String problem) {

@@ -9,7 +9,8 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     versionProvider = VersionProvider.class,
     description = "Streams LeRobot datasets into Java trainers; video tools.",
-    subcommands = {ProbeCommand.class, FramesCommand.class, DecodeBenchCommand.class})
+    subcommands = {ProbeCommand.class, FramesCommand.class, DecodeBenchCommand.class,
+        InspectCommand.class})
 public final class Main implements Runnable {
   @Override
   public void run() {

@@ -116,6 +116,11 @@ public final class LeRobotMetadata {
     return List.copyOf(episodes.values());
   }
 
+  /** Every task, by task index. */
+  public Map<Integer, String> tasks() {
+    return new java.util.TreeMap<>(tasks);
+  }
+
   public String task(int taskIndex) {
     String t = tasks.get(taskIndex);
     if (t == null) {

@@ -91,4 +91,25 @@ class CliTest {
     assertTrue(r.get("random_batch_decode_amplification").asDouble()
         <= r.get("random_single_decode_amplification").asDouble());
   }
+
+  @Test
+  void inspectDescribesTheSharedDataset() throws Exception {
+    String out = capture(() -> assertEquals(0, Main.run("inspect",
+        Fixtures.sharedDataset().toString(), "--json")));
+    JsonNode json = Json.MAPPER.readTree(out);
+    assertEquals("v2.1", json.get("codebase_version").asText());
+    assertEquals(30, json.get("fps").asInt());
+    assertEquals(100, json.get("episodes").asInt());
+    assertEquals(35965, json.get("frames").asLong());
+    assertEquals(1, json.get("tasks").asInt());
+    assertEquals(3, json.get("data_files_present").asInt());
+    JsonNode camera = json.get("cameras").get(0);
+    assertEquals("observation.images.cam_high", camera.get("key").asText());
+    assertEquals("av1", camera.get("codec").asText());
+    assertEquals(640, camera.get("width").asInt());
+    assertEquals(3, camera.get("video_files_present").asInt());
+    String text = capture(() -> assertEquals(0, Main.run("inspect",
+        Fixtures.sharedDataset().toString())));
+    assertTrue(text.contains("camera observation.images.cam_high: av1 640x480"), text);
+  }
 }

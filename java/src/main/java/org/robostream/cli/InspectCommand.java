@@ -1,0 +1,107 @@
+package org.robostream.cli;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import org.robostream.dataset.EpisodeInfo;
+import org.robostream.dataset.Feature;
+import org.robostream.dataset.LeRobotMetadata;
+import org.robostream.video.VideoDecoder;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code robostream inspect ROOT}: what a local LeRobot dataset holds. Cameras report the codec
+ * and size probed from their first present video file (info.json's claims are shown next to it).
+ */
+@Command(name = "inspect", mixinStandardHelpOptions = true,
+    description = "Describe a local LeRobot dataset (v2.1): features, cameras, episodes, files.")
+final class InspectCommand implements Callable<Integer> {
+  @Parameters(index = "0", paramLabel = "ROOT", description = "dataset root (holds meta/)")
+  Path root;
+
+  @Option(names = "--json", description = "print JSON instead of text")
+  boolean json;
+
+  @Override
+  public Integer call() throws Exception {
+    LeRobotMetadata m = LeRobotMetadata.open(root, Optional.empty());
+    Map<String, Object> out = new LinkedHashMap<>();
+    out.put("root", root.toString());
+    out.put("codebase_version", m.info().codebaseVersion());
+    out.put("robot_type", m.info().robotType());
+    out.put("fps", m.info().fps());
+    List<Map<String, Object>> features = new ArrayList<>();
+    for (Feature f : m.info().features().values()) {
+      Map<String, Object> e = new LinkedHashMap<>();
+      e.put("name", f.name());
+      e.put("dtype", f.dtype());
+      e.put("shape", f.shape());
+      features.add(e);
+    }
+    out.put("features", features);
+    List<EpisodeInfo> episodes = m.episodes();
+    int dataPresent = 0;
+    Map<String, Integer> videosPresent = new LinkedHashMap<>();
+    Map<String, Path> firstVideo = new LinkedHashMap<>();
+    for (EpisodeInfo e : episodes) {
+      if (Files.isRegularFile(m.dataFile(e.index()))) {
+        dataPresent++;
+      }
+      for (String camera : m.info().videoKeys()) {
+        Path v = m.videoFile(e.index(), camera);
+        if (Files.isRegularFile(v)) {
+          videosPresent.merge(camera, 1, Integer::sum);
+          firstVideo.putIfAbsent(camera, v);
+        }
+      }
+    }
+    List<Map<String, Object>> cameras = new ArrayList<>();
+    for (String camera : m.info().videoKeys()) {
+      Map<String, Object> c = new LinkedHashMap<>();
+      c.put("key", camera);
+      c.put("declared_codec", m.info().features().get(camera).videoInfo().get("video.codec"));
+      Path v = firstVideo.get(camera);
+      if (v != null) {
+        try (VideoDecoder d = VideoDecoder.open(v)) {
+          c.put("codec", d.info().codec());
+          c.put("width", d.info().width());
+          c.put("height", d.info().height());
+          c.put("pixel_format", d.info().pixelFormat());
+        }
+      }
+      c.put("video_files_present", videosPresent.getOrDefault(camera, 0));
+      cameras.add(c);
+    }
+    out.put("cameras", cameras);
+    out.put("episodes", episodes.size());
+    out.put("frames", episodes.stream().mapToLong(EpisodeInfo::length).sum());
+    out.put("tasks", m.tasks().size());
+    out.put("data_files_present", dataPresent);
+    if (json) {
+      System.out.println(Json.MAPPER.writeValueAsString(out));
+      return 0;
+    }
+    System.out.printf("%s  LeRobot %s, %d fps, robot %s%n", root, out.get("codebase_version"),
+        m.info().fps(), m.info().robotType());
+    System.out.printf("episodes %d, frames %d, tasks %d, data files present %d/%d%n",
+        episodes.size(), out.get("frames"), m.tasks().size(), dataPresent, episodes.size());
+    for (Map<String, Object> c : cameras) {
+      System.out.printf("camera %s: %s %sx%s %s (declared %s), video files present %s/%d%n",
+          c.get("key"), c.getOrDefault("codec", "?"), c.getOrDefault("width", "?"),
+          c.getOrDefault("height", "?"), c.getOrDefault("pixel_format", ""),
+          c.get("declared_codec"), c.get("video_files_present"), episodes.size());
+    }
+    for (Map<String, Object> f : features) {
+      System.out.printf("  %-32s %-8s %s%n", f.get("name"), f.get("dtype"),
+          java.util.Arrays.toString((int[]) f.get("shape")));
+    }
+    return 0;
+  }
+}

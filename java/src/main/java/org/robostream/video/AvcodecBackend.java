@@ -189,11 +189,6 @@ final class AvcodecBackend implements FrameBackend {
     return 0;
   }
 
-  /** The current frame itself (valid until the next receive), for converter benchmarks. */
-  AVFrame currentFrame() {
-    return frame;
-  }
-
   @Override
   public void flush() {
     av_frame_unref(frame);

@@ -122,10 +122,6 @@ final class FrameIndex {
     return packetDts.length;
   }
 
-  int gopCount() {
-    return gopStartPacket.length;
-  }
-
   long framePts(int frame) {
     return framePts[frame];
   }
@@ -196,9 +192,5 @@ final class FrameIndex {
     }
     Arrays.sort(out);
     return out;
-  }
-
-  double timeBase() {
-    return timeBase;
   }
 }

@@ -46,6 +46,8 @@ class DecoderCacheTest {
       assertEquals(0.25, s.hitRate(), 1e-12);
       assertTrue(cache.contains(path(0), Device.CPU) && !cache.contains(path(0), Device.CUDA),
           "the device is part of the key");
+      a.decode(new double[] {0.0, 0.1}, HostFrameBuffer.forVideo(a.info(), 2, FrameLayout.HWC));
+      assertEquals(2, cache.openDecoderStats().framesDelivered(), "summed over open decoders");
     }
   }
 

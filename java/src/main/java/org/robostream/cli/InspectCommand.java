@@ -21,7 +21,8 @@ import picocli.CommandLine.Parameters;
  * and size probed from their first present video file (info.json's claims are shown next to it).
  */
 @Command(name = "inspect", mixinStandardHelpOptions = true,
-    description = "Describe a local LeRobot dataset (v2.1): features, cameras, episodes, files.")
+    description = "Describe a local LeRobot dataset (v3.0 or v2.1): features, cameras, episodes,"
+        + " frames, tasks, files.")
 final class InspectCommand implements Callable<Integer> {
   @Parameters(index = "0", paramLabel = "ROOT", description = "dataset root (holds meta/)")
   Path root;

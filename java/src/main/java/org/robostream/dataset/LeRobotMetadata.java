@@ -1,8 +1,6 @@
 package org.robostream.dataset;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -12,99 +10,93 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * The metadata of a local LeRobot dataset: info.json, tasks and episodes, and the files each
- * episode lives in. This slice reads the v2.1 layout (jsonl metadata, one Parquet and one MP4 per
- * episode); v3.0 episode tables are Parquet files and arrive with the Parquet reader. Immutable
- * after {@link #open}, thread-safe.
+ * The metadata of a local LeRobot dataset, layouts v3.0 and v2.1: info.json, tasks, episodes with
+ * their data file and per-camera video spans, and statistics. Metadata comes from one root; data
+ * and videos may come from a second one ({@code data_files_root}). Immutable after
+ * {@link #open}, thread-safe.
  */
 public final class LeRobotMetadata {
-  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final Logger LOG = LoggerFactory.getLogger(LeRobotMetadata.class);
 
   private final Path root;
+  private final Path dataRoot;
   private final DatasetInfo info;
-  private final Map<Integer, String> tasks;
+  private final MetadataTables tables;
   private final Map<Integer, EpisodeInfo> episodes;
 
-  private LeRobotMetadata(Path root, DatasetInfo info, Map<Integer, String> tasks,
+  private LeRobotMetadata(Path root, Path dataRoot, DatasetInfo info, MetadataTables tables,
       Map<Integer, EpisodeInfo> episodes) {
     this.root = root;
+    this.dataRoot = dataRoot;
     this.info = info;
-    this.tasks = tasks;
+    this.tables = tables;
     this.episodes = episodes;
   }
 
+  /** Opens the dataset at {@code root}; see {@link #open(Path, Path, Optional)}. */
+  public static LeRobotMetadata open(Path root, Optional<? extends Collection<Integer>> filter) {
+    return open(root, root, filter);
+  }
+
   /**
-   * Opens the dataset at {@code root}. With an episode filter, only those episodes are kept, each
-   * must be listed in the metadata, and its data and video files must exist.
+   * Opens the dataset whose {@code meta/} is under {@code root} and whose {@code data/} and
+   * {@code videos/} are under {@code dataRoot}. With an episode filter only those episodes are
+   * kept; each must be listed in the metadata and its data and video files must exist.
    */
-  public static LeRobotMetadata open(Path root, Optional<Collection<Integer>> episodeFilter) {
-    Path meta = root.resolve("meta");
-    DatasetInfo info = DatasetInfo.read(meta.resolve("info.json"));
-    if (info.majorVersion() != 2) {
-      throw new DatasetException.BadMetadata(meta.resolve("info.json").toString(),
-          "codebase_version " + info.codebaseVersion() + " is not supported by this reader yet"
-              + " (v2.x only; v3.0 needs the Parquet episode tables)");
-    }
-    Map<Integer, String> tasks = new LinkedHashMap<>();
-    for (JsonNode row : jsonl(meta.resolve("tasks.jsonl"))) {
-      tasks.put(row.path("task_index").asInt(), row.path("task").asText());
+  public static LeRobotMetadata open(Path root, Path dataRoot,
+      Optional<? extends Collection<Integer>> filter) {
+    Path infoFile = root.resolve("meta").resolve("info.json");
+    DatasetInfo info = DatasetInfo.read(infoFile);
+    MetadataTables tables = switch (info.majorVersion()) {
+      case 2 -> V21MetadataReader.read(root, dataRoot, info);
+      case 3 -> V30MetadataReader.read(root, dataRoot, info);
+      default -> throw new DatasetException.BadMetadata(infoFile.toString(), "codebase_version "
+          + info.codebaseVersion() + " is not supported (v2.1 and v3.x are)");
+    };
+    if (info.majorVersion() == 3 && !info.codebaseVersion().startsWith("v3.0")) {
+      LOG.warn("{}: codebase_version {} is newer than v3.0; reading it as v3.0", infoFile,
+          info.codebaseVersion());
     }
     Map<Integer, EpisodeInfo> all = new LinkedHashMap<>();
-    for (JsonNode row : jsonl(meta.resolve("episodes.jsonl"))) {
-      List<String> episodeTasks = new ArrayList<>();
-      row.path("tasks").forEach(t -> episodeTasks.add(t.asText()));
-      EpisodeInfo e = new EpisodeInfo(row.path("episode_index").asInt(-1),
-          row.path("length").asInt(-1), episodeTasks);
-      all.put(e.index(), e);
+    for (EpisodeInfo e : tables.episodes()) {
+      if (all.put(e.index(), e) != null) {
+        throw new DatasetException.BadMetadata(tables.episodesSource(), "episode " + e.index()
+            + " is listed twice");
+      }
     }
-    Map<Integer, EpisodeInfo> kept = all;
-    if (episodeFilter.isPresent()) {
-      kept = new LinkedHashMap<>();
-      for (int index : Set.copyOf(episodeFilter.get()).stream().sorted().toList()) {
+    Map<Integer, EpisodeInfo> kept = new TreeMap<>(all);
+    if (filter.isPresent()) {
+      kept = new TreeMap<>();
+      for (int index : Set.copyOf(filter.get())) {
         EpisodeInfo e = all.get(index);
         if (e == null) {
-          throw new DatasetException.BadMetadata(meta.resolve("episodes.jsonl").toString(),
-              "episode " + index + " is not listed (the dataset has " + all.size() + ")");
+          throw new DatasetException.BadMetadata(tables.episodesSource(), "episode " + index
+              + " is not listed (the dataset has " + all.size() + " episodes)");
         }
         kept.put(index, e);
       }
     }
-    LeRobotMetadata m = new LeRobotMetadata(root, info, Map.copyOf(tasks), kept);
-    if (episodeFilter.isPresent()) {
+    LeRobotMetadata m = new LeRobotMetadata(root, dataRoot, info, tables,
+        java.util.Collections.unmodifiableMap(new LinkedHashMap<>(kept)));
+    if (filter.isPresent()) {
       kept.keySet().forEach(m::requireFiles);
     }
     return m;
   }
 
-  private static List<JsonNode> jsonl(Path file) {
-    List<String> lines;
-    try {
-      lines = Files.readAllLines(file);
-    } catch (java.nio.file.NoSuchFileException e) {
-      throw new DatasetException.MissingFile(file.toString(), "metadata file does not exist");
-    } catch (IOException e) {
-      throw new DatasetException.BadMetadata(file.toString(), "cannot read: " + e.getMessage(), e);
-    }
-    List<JsonNode> rows = new ArrayList<>();
-    for (int i = 0; i < lines.size(); i++) {
-      String line = lines.get(i).strip();
-      if (line.isEmpty()) {
-        continue;
-      }
-      try {
-        rows.add(JSON.readTree(line));
-      } catch (IOException e) {
-        throw new DatasetException.BadMetadata(file.toString(), "line " + (i + 1)
-            + " is not JSON: " + e.getMessage(), e);
-      }
-    }
-    return rows;
-  }
-
+  /** The root holding {@code meta/}. */
   public Path root() {
     return root;
+  }
+
+  /** The root holding {@code data/} and {@code videos/} (the same as {@link #root()} by default). */
+  public Path dataRoot() {
+    return dataRoot;
   }
 
   public DatasetInfo info() {
@@ -116,51 +108,61 @@ public final class LeRobotMetadata {
     return List.copyOf(episodes.values());
   }
 
+  /** The kept episode {@code index}; an {@link IllegalArgumentException} if it is not kept. */
+  public EpisodeInfo episode(int index) {
+    EpisodeInfo e = episodes.get(index);
+    if (e == null) {
+      throw new IllegalArgumentException("episode " + index + " is not part of this dataset view"
+          + " (" + episodes.size() + " episodes kept)");
+    }
+    return e;
+  }
+
   /** Every task, by task index. */
   public Map<Integer, String> tasks() {
-    return new java.util.TreeMap<>(tasks);
+    return new TreeMap<>(tables.tasks());
   }
 
   public String task(int taskIndex) {
-    String t = tasks.get(taskIndex);
+    String t = tables.tasks().get(taskIndex);
     if (t == null) {
-      throw new DatasetException.BadMetadata(root.resolve("meta/tasks.jsonl").toString(),
+      throw new DatasetException.BadMetadata(root.resolve("meta").toString(),
           "no task with index " + taskIndex);
     }
     return t;
   }
 
-  private Map<String, Object> fields(int episode) {
-    Map<String, Object> f = new LinkedHashMap<>();
-    f.put("episode_index", episode);
-    f.put("episode_chunk", episode / Math.max(1, info.chunksSize()));
-    return f;
+  /** meta/stats.json, when the dataset has one. */
+  public Optional<JsonNode> stats() {
+    return tables.stats();
+  }
+
+  /** v2.1 per-episode statistics (episodes_stats.jsonl) by episode index; empty for v3.0. */
+  public Map<Integer, JsonNode> episodeStats() {
+    return tables.episodeStats();
   }
 
   /** The Parquet file holding the frames of {@code episode}. */
   public Path dataFile(int episode) {
-    return info.dataPath().resolve(root, fields(episode));
+    return episode(episode).dataFile();
   }
 
-  /** The MP4 of camera {@code videoKey} for {@code episode}. */
+  /** The MP4 of camera {@code videoKey} holding {@code episode}. */
   public Path videoFile(int episode, String videoKey) {
     Feature f = info.features().get(videoKey);
     if (f == null || !f.isVideo()) {
       throw new IllegalArgumentException(videoKey + " is not a video feature; cameras: "
           + info.videoKeys());
     }
-    Map<String, Object> fields = fields(episode);
-    fields.put("video_key", videoKey);
-    return info.videoPath().resolve(root, fields);
+    return episode(episode).video(videoKey).file();
   }
 
   /** Throws {@link DatasetException.MissingFile} naming the first file of the episode missing. */
   public void requireFiles(int episode) {
+    EpisodeInfo e = episode(episode);
     List<Path> files = new ArrayList<>();
-    files.add(dataFile(episode));
-    for (String camera : info.videoKeys()) {
-      files.add(videoFile(episode, camera));
-    }
+    files.add(e.dataFile());
+    e.videos().values().forEach(v -> files.add(v.file()));
     for (Path p : files) {
       if (!Files.isRegularFile(p)) {
         throw new DatasetException.MissingFile(p.toString(), "file of episode " + episode

@@ -1,0 +1,26 @@
+package org.robostream.dataset;
+
+import java.nio.file.Path;
+
+/**
+ * Where one episode of one camera lives: its MP4 and the episode's time span inside it. In v2.1
+ * every episode has its own file ({@code fromTimestamp} 0); in v3.0 episodes are concatenated into
+ * shared files. Immutable.
+ *
+ * @param camera the video feature name, e.g. {@code observation.images.top}
+ * @param file the MP4 (under the data root)
+ * @param fromTimestamp seconds inside the file where the episode starts, from the episode table
+ * @param toTimestamp seconds inside the file where the episode ends
+ * @param frameOffset frames of the episodes stored before this one in the same file (ordered by
+ *     {@code fromTimestamp}): the position of the episode's frame 0 in the file
+ * @param fileFrames the frames the metadata puts into this file, all its episodes together; when
+ *     the file's real frame count equals it, frames are addressed by position (DESIGN.md §4)
+ */
+public record VideoSpan(String camera, Path file, double fromTimestamp, double toTimestamp,
+    int frameOffset, int fileFrames) {
+  public VideoSpan {
+    if (frameOffset < 0 || fileFrames < 0) {
+      throw new IllegalArgumentException("negative frame offset or count for " + file);
+    }
+  }
+}

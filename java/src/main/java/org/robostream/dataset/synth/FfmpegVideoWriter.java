@@ -1,0 +1,85 @@
+package org.robostream.dataset.synth;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Encodes RGB24 frames into an MP4 through the ffmpeg CLI (frames go to its stdin), and
+ * concatenates MP4 pieces without re-encoding, as LeRobot's writer does for v3.0 files. Errors
+ * carry ffmpeg's own message. Stateless.
+ */
+final class FfmpegVideoWriter {
+  private FfmpegVideoWriter() {}
+
+  /** Produces one frame: fills {@code rgb} (HWC) with frame {@code frame}. */
+  interface FramePainter {
+    void paint(byte[] rgb, int frame);
+  }
+
+  static void encode(Path out, int width, int height, int fps, int frames,
+      VideoCodecChoice codec, int gop, int crf, FramePainter painter) throws IOException {
+    List<String> command = new ArrayList<>(List.of("ffmpeg", "-hide_banner", "-v", "error", "-y",
+        "-f", "rawvideo", "-pix_fmt", "rgb24", "-s", width + "x" + height, "-r",
+        String.valueOf(fps), "-i", "pipe:0"));
+    command.addAll(codec.ffmpegArguments(gop, crf));
+    command.add(out.toString());
+    Path log = Files.createTempFile("robostream-ffmpeg", ".log");
+    try {
+      Process p = new ProcessBuilder(command).redirectError(log.toFile())
+          .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+      byte[] rgb = new byte[width * height * 3];
+      try (OutputStream stdin = p.getOutputStream()) {
+        for (int f = 0; f < frames; f++) {
+          painter.paint(rgb, f);
+          stdin.write(rgb);
+        }
+      } catch (IOException e) {
+        // ffmpeg exited early; its log says why.
+      }
+      finish(p, log, "encoding " + out);
+    } finally {
+      Files.deleteIfExists(log);
+    }
+  }
+
+  /** Concatenates {@code pieces} (same codec and size) into {@code out}, moov at the front. */
+  static void concatenate(List<Path> pieces, Path out) throws IOException {
+    Path list = Files.createTempFile("robostream-concat", ".txt");
+    Path log = Files.createTempFile("robostream-ffmpeg", ".log");
+    try {
+      StringBuilder text = new StringBuilder();
+      for (Path piece : pieces) {
+        text.append("file '").append(piece.toAbsolutePath().toString().replace("'", "'\\''"))
+            .append("'\n");
+      }
+      Files.writeString(list, text);
+      Process p = new ProcessBuilder("ffmpeg", "-nostdin", "-hide_banner", "-v", "error", "-y",
+          "-f", "concat", "-safe", "0", "-i", list.toString(), "-c", "copy", "-movflags",
+          "+faststart", out.toString()).redirectError(log.toFile())
+          .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+      finish(p, log, "concatenating into " + out);
+    } finally {
+      Files.deleteIfExists(list);
+      Files.deleteIfExists(log);
+    }
+  }
+
+  private static void finish(Process p, Path log, String what) throws IOException {
+    int rc;
+    try {
+      rc = p.waitFor();
+    } catch (InterruptedException e) {
+      p.destroyForcibly();
+      Thread.currentThread().interrupt();
+      throw new IOException(what + " was interrupted", e);
+    }
+    if (rc != 0) {
+      throw new IOException("ffmpeg failed (exit " + rc + ") " + what + ": "
+          + Files.readString(log).strip());
+    }
+  }
+}

@@ -1,0 +1,89 @@
+package org.robostream.dataset.synth;
+
+import java.util.List;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.Float4Vector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.complex.FixedSizeListVector;
+import org.apache.arrow.vector.types.FloatingPointPrecision;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.FieldType;
+import org.apache.arrow.vector.types.pojo.Schema;
+
+/**
+ * Frame rows of generated episodes in LeRobot's data schema: {@code action} and
+ * {@code observation.state} as fixed-size float32 lists, {@code timestamp} float32 and int64
+ * indices. Not thread-safe.
+ */
+final class FrameTables {
+  private final BufferAllocator allocator;
+  private final SyntheticDatasetSpec spec;
+  private final Schema schema;
+
+  FrameTables(BufferAllocator allocator, SyntheticDatasetSpec spec) {
+    this.allocator = allocator;
+    this.spec = spec;
+    ArrowType f32 = new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE);
+    ArrowType i64 = new ArrowType.Int(64, true);
+    this.schema = new Schema(List.of(vector("action"), vector("observation.state"),
+        Field.notNullable("timestamp", f32), Field.notNullable("frame_index", i64),
+        Field.notNullable("episode_index", i64), Field.notNullable("index", i64),
+        Field.notNullable("task_index", i64)));
+  }
+
+  private Field vector(String name) {
+    Field item = Field.notNullable("item",
+        new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE));
+    return new Field(name, FieldType.notNullable(
+        new ArrowType.FixedSizeList(spec.stateDimension())), List.of(item));
+  }
+
+  /** Estimated Parquet bytes per row, for the data-file rollover. */
+  long bytesPerRow() {
+    return 2L * spec.stateDimension() * 4 + 4 + 4 * 8;
+  }
+
+  /** The rows of episode {@code e}, whose first frame has global index {@code firstIndex}. */
+  VectorSchemaRoot episode(int e, long firstIndex) {
+    int n = spec.length(e);
+    int d = spec.stateDimension();
+    VectorSchemaRoot root = VectorSchemaRoot.create(schema, allocator);
+    try {
+      root.allocateNew();
+      FixedSizeListVector action = (FixedSizeListVector) root.getVector("action");
+      FixedSizeListVector state = (FixedSizeListVector) root.getVector("observation.state");
+      Float4Vector actionItems = (Float4Vector) action.getDataVector();
+      Float4Vector stateItems = (Float4Vector) state.getDataVector();
+      actionItems.allocateNew(n * d);
+      stateItems.allocateNew(n * d);
+      Float4Vector timestamp = (Float4Vector) root.getVector("timestamp");
+      BigIntVector frameIndex = (BigIntVector) root.getVector("frame_index");
+      BigIntVector episodeIndex = (BigIntVector) root.getVector("episode_index");
+      BigIntVector index = (BigIntVector) root.getVector("index");
+      BigIntVector taskIndex = (BigIntVector) root.getVector("task_index");
+      int task = SyntheticValues.taskIndex(e, spec.tasks());
+      for (int f = 0; f < n; f++) {
+        action.setNotNull(f);
+        state.setNotNull(f);
+        for (int j = 0; j < d; j++) {
+          actionItems.set(f * d + j, SyntheticValues.action(e, f, j));
+          stateItems.set(f * d + j, SyntheticValues.state(e, f, j));
+        }
+        timestamp.set(f, (float) (f / (double) spec.fps()));
+        frameIndex.set(f, f);
+        episodeIndex.set(f, e);
+        index.set(f, firstIndex + f);
+        taskIndex.set(f, task);
+      }
+      actionItems.setValueCount(n * d);
+      stateItems.setValueCount(n * d);
+      root.setRowCount(n);
+      return root;
+    } catch (RuntimeException ex) {
+      root.close();
+      throw ex;
+    }
+  }
+}

@@ -20,7 +20,7 @@ final class DecodePlan {
 
   static DecodePlan resolve(FrameIndex index, double[] queries, double tolerance, String file) {
     int n = queries.length;
-    long[] keyed = new long[n];
+    int[] frames = new int[n];
     for (int r = 0; r < n; r++) {
       double q = queries[r];
       if (Double.isNaN(q)) {
@@ -31,8 +31,28 @@ final class DecodePlan {
       if (!(Math.abs(pts - q) <= tolerance)) {
         throw new FrameTimestampException(file, q, pts, tolerance);
       }
+      frames[r] = frame;
+    }
+    return group(frames);
+  }
+
+  /** A plan for requests given as presentation frame indices (position addressing). */
+  static DecodePlan ofFrames(FrameIndex index, int[] frames, String file) {
+    for (int frame : frames) {
+      if (frame < 0 || frame >= index.frameCount()) {
+        throw new IllegalArgumentException("frame " + frame + " is outside 0.."
+            + (index.frameCount() - 1) + " of " + file);
+      }
+    }
+    return group(frames);
+  }
+
+  private static DecodePlan group(int[] frameOfRequest) {
+    int n = frameOfRequest.length;
+    long[] keyed = new long[n];
+    for (int r = 0; r < n; r++) {
       // Sort requests by frame, keeping the request number: frame in the high bits.
-      keyed[r] = ((long) frame << 32) | r;
+      keyed[r] = ((long) frameOfRequest[r] << 32) | r;
     }
     Arrays.sort(keyed);
     int[] targets = new int[n];

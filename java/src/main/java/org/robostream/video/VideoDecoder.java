@@ -208,12 +208,32 @@ public final class VideoDecoder implements AutoCloseable {
    */
   public DecodeResult decode(double[] timestampsSeconds, FrameDestination destination) {
     ensureOpen();
+    checkDestination(destination);
+    return execute(DecodePlan.resolve(index, timestampsSeconds, options.toleranceSeconds(), file),
+        destination);
+  }
+
+  /**
+   * Decodes frames by presentation index (0 = first frame), any order, repeats allowed, into
+   * {@code destination}: request i goes to slot i. For callers that know a frame's position, such
+   * as episodes inside concatenated files (DESIGN.md §4).
+   *
+   * @throws IllegalArgumentException when an index is outside the stream; nothing is decoded then
+   */
+  public DecodeResult decodeFrames(int[] frameIndices, FrameDestination destination) {
+    ensureOpen();
+    checkDestination(destination);
+    return execute(DecodePlan.ofFrames(index, frameIndices, file), destination);
+  }
+
+  private void checkDestination(FrameDestination destination) {
     if (destination.width() != info.width() || destination.height() != info.height()) {
       throw new IllegalArgumentException("destination is " + destination.width() + "x"
           + destination.height() + " but " + file + " is " + info.width() + "x" + info.height());
     }
-    DecodePlan plan = DecodePlan.resolve(index, timestampsSeconds, options.toleranceSeconds(),
-        file);
+  }
+
+  private DecodeResult execute(DecodePlan plan, FrameDestination destination) {
     double[] pts = new double[plan.requestCount()];
     long[] frames = new long[plan.requestCount()];
     boolean[] done = new boolean[plan.targetCount()];

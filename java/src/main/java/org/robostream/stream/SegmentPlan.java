@@ -1,0 +1,190 @@
+package org.robostream.stream;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * How one stretch of an epoch (a segment: the whole epoch, or what is left of it after an
+ * elastic resume) is split over {@code world} ranks x {@code workers} worker threads. A pure
+ * function of its inputs; immutable.
+ *
+ * <p>Episode order: with shuffle, the pool permuted with {@code SplitMix64(derive(seed, epoch,
+ * segment))} ({@link SplitMix64#shuffle}); otherwise ascending episode index. Assignment: in that
+ * order each piece goes to the slot ({@code rank * workers + worker}) with the fewest frames so
+ * far, the lowest slot on ties — whole episodes, disjoint and complete, and while there are at
+ * least as many pieces as slots every slot gets one. Each slot then runs a {@link SlotSampler}
+ * seeded with {@code derive(seed, epoch, segment, world, workers, slot)} and cuts its delivery
+ * order into batches of {@code batchSize} (a short last batch unless {@code dropLast}).
+ *
+ * <p>A rank's batches interleave its workers round-robin (batch i of every worker that has one,
+ * in worker order, then batch i + 1), like a data loader over worker processes. Every rank then
+ * yields the same number of batches: {@link PlanParameters.RankBalance#PAD} appends padding
+ * batches (samples of the rank's own order repeated from its start, or the pool's natural order
+ * if it has none, flagged as padding) to the ranks below the maximum, dealt round-robin over its
+ * workers; {@link PlanParameters.RankBalance#DROP} cuts every rank to the minimum.
+ */
+public final class SegmentPlan {
+  private final PlanParameters params;
+  private final long epoch;
+  private final int segment;
+  private final int world;
+  private final int workers;
+  private final List<EpisodePiece> pool;
+  private final List<List<EpisodePiece>> slots;
+  private final long[] slotFrames;
+  private final int batchesPerRank;
+
+  public SegmentPlan(List<EpisodePiece> pool, PlanParameters params, long epoch, int segment,
+      int world, int workers) {
+    if (world < 1 || workers < 1) {
+      throw new IllegalArgumentException("world size and workers must be >= 1");
+    }
+    this.params = params;
+    this.epoch = epoch;
+    this.segment = segment;
+    this.world = world;
+    this.workers = workers;
+    this.pool = List.copyOf(pool);
+    List<EpisodePiece> order = new ArrayList<>(this.pool);
+    order.sort((a, b) -> Integer.compare(a.episode(), b.episode()));
+    if (params.shuffle()) {
+      long[] idx = new long[order.size()];
+      for (int i = 0; i < idx.length; i++) {
+        idx[i] = i;
+      }
+      new SplitMix64(SplitMix64.derive(params.seed(), epoch, segment)).shuffle(idx, idx.length);
+      List<EpisodePiece> shuffled = new ArrayList<>(order.size());
+      for (long i : idx) {
+        shuffled.add(order.get((int) i));
+      }
+      order = shuffled;
+    }
+    int n = world * workers;
+    slots = new ArrayList<>(n);
+    slotFrames = new long[n];
+    for (int s = 0; s < n; s++) {
+      slots.add(new ArrayList<>());
+    }
+    for (EpisodePiece piece : order) {
+      int best = 0;
+      for (int s = 1; s < n; s++) {
+        if (slotFrames[s] < slotFrames[best]) {
+          best = s;
+        }
+      }
+      slots.get(best).add(piece);
+      slotFrames[best] += piece.size();
+    }
+    int max = 0;
+    int min = Integer.MAX_VALUE;
+    for (int r = 0; r < world; r++) {
+      int b = realBatches(r);
+      max = Math.max(max, b);
+      min = Math.min(min, b);
+    }
+    batchesPerRank = params.rankBalance() == PlanParameters.RankBalance.PAD ? max : min;
+  }
+
+  public int world() {
+    return world;
+  }
+
+  public int workers() {
+    return workers;
+  }
+
+  public int segment() {
+    return segment;
+  }
+
+  /** Batches every rank yields in this segment. */
+  public int batchesPerRank() {
+    return batchesPerRank;
+  }
+
+  /** The pieces of (rank, worker), in the order its streams open them. */
+  public List<EpisodePiece> piecesOf(int rank, int worker) {
+    return List.copyOf(slots.get(slot(rank, worker)));
+  }
+
+  /** A fresh sampler for (rank, worker), positioned before its first event. */
+  public SlotSampler sampler(int rank, int worker) {
+    return new SlotSampler(slots.get(slot(rank, worker)), params.shuffle(), params.bufferSize(),
+        params.maxNumShards(), new SplitMix64(SplitMix64.derive(params.seed(), epoch, segment,
+            world, workers, slot(rank, worker))));
+  }
+
+  private int slot(int rank, int worker) {
+    if (rank < 0 || rank >= world || worker < 0 || worker >= workers) {
+      throw new IllegalArgumentException("rank " + rank + " / worker " + worker
+          + " outside world " + world + " x workers " + workers);
+    }
+    return rank * workers + worker;
+  }
+
+  private int workerBatches(int rank, int worker) {
+    long frames = slotFrames[slot(rank, worker)];
+    long b = params.dropLast() ? frames / params.batchSize()
+        : (frames + params.batchSize() - 1) / params.batchSize();
+    return (int) b;
+  }
+
+  private int realBatches(int rank) {
+    int sum = 0;
+    for (int w = 0; w < workers; w++) {
+      sum += workerBatches(rank, w);
+    }
+    return sum;
+  }
+
+  /** The batches of {@code rank} in delivery order, with their samples (simulated, no decode). */
+  public RankSchedule schedule(int rank) {
+    int[] counts = new int[workers];
+    List<long[]> perWorkerOrder = new ArrayList<>();
+    for (int w = 0; w < workers; w++) {
+      counts[w] = workerBatches(rank, w);
+      perWorkerOrder.add(SlotSampler.deliveryOrder(slots.get(slot(rank, w)), params.shuffle(),
+          params.bufferSize(), params.maxNumShards(), new SplitMix64(SplitMix64.derive(
+              params.seed(), epoch, segment, world, workers, slot(rank, w)))));
+    }
+    List<RankSchedule.Batch> batches = new ArrayList<>();
+    int bs = params.batchSize();
+    for (int round = 0; batches.size() < batchesPerRank; round++) {
+      boolean any = false;
+      for (int w = 0; w < workers && batches.size() < batchesPerRank; w++) {
+        if (round < counts[w]) {
+          long[] order = perWorkerOrder.get(w);
+          int from = round * bs;
+          int to = Math.min(order.length, from + bs);
+          batches.add(new RankSchedule.Batch(w, round, Arrays.copyOfRange(order, from, to),
+              false));
+          any = true;
+        }
+      }
+      if (!any) {
+        break;
+      }
+    }
+    int[] jobs = counts.clone();
+    long[] real = batches.stream().flatMapToLong(b -> Arrays.stream(b.samples())).toArray();
+    long[] source = real.length > 0 ? real : naturalPoolOrder();
+    int next = 0;
+    for (int p = 0; batches.size() < batchesPerRank; p++) {
+      int w = p % workers;
+      long[] samples = new long[bs];
+      for (int i = 0; i < bs; i++) {
+        samples[i] = source[next++ % source.length];
+      }
+      batches.add(new RankSchedule.Batch(w, jobs[w]++, samples, true));
+    }
+    return new RankSchedule(rank, batches);
+  }
+
+  private long[] naturalPoolOrder() {
+    List<EpisodePiece> sorted = new ArrayList<>(pool);
+    sorted.sort((a, b) -> Integer.compare(a.episode(), b.episode()));
+    return sorted.stream().flatMapToLong(p -> Arrays.stream(p.frames())
+        .mapToLong(f -> Samples.of(p.episode(), f))).toArray();
+  }
+}

@@ -32,10 +32,15 @@ public final class DecoderCache implements AutoCloseable {
   /** Opens a decoder for a key on a miss. */
   @FunctionalInterface
   public interface Opener {
-    VideoDecoder open(String file, Device device);
+    /**
+     * @param sibling an open decoder of the same file in this cache (another reader's), whose
+     *     frame table a new decoder may reuse instead of scanning the file again; or null
+     */
+    VideoDecoder open(String file, Device device, VideoDecoder sibling);
   }
 
-  private record Key(String file, Device device) {}
+  /** reader tells apart decoders of one file kept at different positions (one per stream). */
+  private record Key(String file, Device device, long reader) {}
 
   private final int capacity;
   private final Opener opener;
@@ -58,7 +63,9 @@ public final class DecoderCache implements AutoCloseable {
   /** A cache of local files opened with {@code options}, with counters of its own. */
   public static DecoderCache forLocalFiles(OptionalInt capacity, VideoDecoderOptions options) {
     return new DecoderCache(capacity,
-        (file, device) -> VideoDecoder.open(java.nio.file.Path.of(file), options),
+        (file, device, sibling) -> VideoDecoder.open(
+            org.robostream.source.LocalFileByteSource.open(java.nio.file.Path.of(file)), options,
+            sibling),
         new DecoderCacheCounters());
   }
 
@@ -113,17 +120,33 @@ public final class DecoderCache implements AutoCloseable {
    * recently used decoders beyond the capacity.
    */
   public synchronized VideoDecoder get(String file, Device device) {
+    return get(file, device, 0);
+  }
+
+  /**
+   * Like {@link #get(String, Device)} for one of several readers of the same file: each reader
+   * (e.g. each live episode stream of a shared v3.0 file) gets its own decoder, so readers at
+   * different positions do not make each other seek.
+   */
+  public synchronized VideoDecoder get(String file, Device device, long reader) {
     if (closed) {
       throw new IllegalStateException("decoder cache is closed");
     }
-    Key key = new Key(file, device);
+    Key key = new Key(file, device, reader);
     VideoDecoder decoder = entries.get(key);
     if (decoder != null) {
       counters.hit();
       return decoder;
     }
     counters.miss();
-    decoder = opener.open(file, device);
+    VideoDecoder sibling = null;
+    for (Map.Entry<Key, VideoDecoder> e : entries.entrySet()) {
+      if (e.getKey().file().equals(file)) {
+        sibling = e.getValue();
+        break;
+      }
+    }
+    decoder = opener.open(file, device, sibling);
     entries.put(key, decoder);
     evictBeyondCapacity();
     return decoder;
@@ -140,7 +163,7 @@ public final class DecoderCache implements AutoCloseable {
   }
 
   public synchronized boolean contains(String file, Device device) {
-    return entries.containsKey(new Key(file, device));
+    return entries.containsKey(new Key(file, device, 0));
   }
 
   public synchronized int size() {

@@ -60,12 +60,13 @@ public final class VideoDecoder implements AutoCloseable {
   private long seeks;
   private long packetsRead;
 
-  private VideoDecoder(Demuxer demuxer, VideoDecoderOptions options, long sizeBytes) {
+  private VideoDecoder(Demuxer demuxer, VideoDecoderOptions options, long sizeBytes,
+      FrameIndex knownIndex) {
     this.demuxer = demuxer;
     this.file = demuxer.file();
     this.options = options;
     checkFrameSize(demuxer);
-    this.index = demuxer.scanIndex();
+    this.index = knownIndex != null ? knownIndex : demuxer.scanIndex();
     this.backend = createBackend(file, demuxer.stream().codecpar(), options);
     this.info = describe(sizeBytes);
     this.resyncAfterSeek = true;
@@ -85,6 +86,16 @@ public final class VideoDecoder implements AutoCloseable {
    * when it is closed).
    */
   public static VideoDecoder open(ByteSource source, VideoDecoderOptions options) {
+    return open(source, options, null);
+  }
+
+  /**
+   * Opens a video over {@code source}, reusing the frame table of {@code sibling} (an open
+   * decoder of the same file and size, or null) instead of scanning every packet again: opening
+   * a second reader of a large shared file then costs only its headers.
+   */
+  public static VideoDecoder open(ByteSource source, VideoDecoderOptions options,
+      VideoDecoder sibling) {
     NativeCore.ensureLoaded();
     long size;
     try {
@@ -95,7 +106,9 @@ public final class VideoDecoder implements AutoCloseable {
     }
     Demuxer demuxer = new Demuxer(source);
     try {
-      return new VideoDecoder(demuxer, options, size);
+      FrameIndex known = sibling != null && !sibling.closed && sibling.file.equals(source.name())
+          && sibling.info.sizeBytes() == size ? sibling.index : null;
+      return new VideoDecoder(demuxer, options, size, known);
     } catch (RuntimeException e) {
       demuxer.close();
       throw e;

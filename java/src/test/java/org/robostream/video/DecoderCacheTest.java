@@ -96,7 +96,7 @@ class DecoderCacheTest {
       for (int w = 0; w < workers; w++) {
         futures.add(pool.submit(() -> {
           try (DecoderCache cache = new DecoderCache(OptionalInt.of(1),
-              (file, device) -> VideoDecoder.open(java.nio.file.Path.of(file)), shared)) {
+              (file, device, sibling) -> VideoDecoder.open(java.nio.file.Path.of(file)), shared)) {
             for (int i = 0; i < lookups; i++) {
               cache.get(path(i % 20 == 19 ? 1 : 0), Device.CPU);
             }

@@ -1,0 +1,192 @@
+package org.robostream.stream;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.List;
+import org.apache.arrow.c.ArrowArray;
+import org.apache.arrow.c.ArrowSchema;
+import org.apache.arrow.c.Data;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.BaseIntVector;
+import org.apache.arrow.vector.BitVector;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.Float4Vector;
+import org.apache.arrow.vector.Float8Vector;
+import org.apache.arrow.vector.ValueVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.complex.FixedSizeListVector;
+import org.robostream.arrow.FixedShapeTensorType;
+import org.robostream.arrow.FixedShapeTensorVector;
+
+/**
+ * One batch of samples as an Arrow record batch: every declared table column (windowed keys
+ * stacked to [T, ...] with {@code <key>_is_pad}), one {@code arrow.fixed_shape_tensor} frame
+ * column per camera ([C,H,W] or [T,C,H,W] per sample; HWC on request; uint8, or float32 in
+ * [0, 1]), {@code task} strings and {@code is_padding}.
+ *
+ * <p>Ownership: the batch owns its memory until {@link #close()} (or until {@link #exportTo}
+ * hands it to a consumer, who then releases it). Threading: not thread-safe; a batch is handed to
+ * one consumer thread.
+ */
+public final class Batch implements AutoCloseable {
+  private final VectorSchemaRoot root;
+  private final BufferAllocator allocator;
+  private final long epoch;
+  private final int index;
+  private boolean closed;
+
+  Batch(VectorSchemaRoot root, BufferAllocator allocator, long epoch, int index) {
+    this.root = root;
+    this.allocator = allocator;
+    this.epoch = epoch;
+    this.index = index;
+  }
+
+  /** Frames of one camera: the tensor memory (no copy) and its shape, batch dimension first. */
+  public record Frames(ByteBuffer data, int[] shape, boolean uint8) {
+    /** Sample {@code i}'s frames as bytes (uint8) or float32 little-endian values. */
+    public ByteBuffer sample(int i) {
+      int per = 1;
+      for (int d = 1; d < shape.length; d++) {
+        per *= shape[d];
+      }
+      int bytes = per * (uint8 ? 1 : 4);
+      return data.duplicate().position(i * bytes).limit((i + 1) * bytes).slice()
+          .order(ByteOrder.LITTLE_ENDIAN);
+    }
+  }
+
+  public int size() {
+    ensureOpen();
+    return root.getRowCount();
+  }
+
+  /** The epoch this batch belongs to. */
+  public long epoch() {
+    return epoch;
+  }
+
+  /** Position of this batch in its epoch on this rank (0-based). */
+  public int index() {
+    return index;
+  }
+
+  /** The underlying record batch (owned by this batch). */
+  public VectorSchemaRoot root() {
+    ensureOpen();
+    return root;
+  }
+
+  public List<String> columnNames() {
+    return root().getSchema().getFields().stream().map(f -> f.getName()).toList();
+  }
+
+  public FieldVector column(String name) {
+    FieldVector v = root().getVector(name);
+    if (v == null) {
+      throw new IllegalArgumentException("no column " + name + "; columns: " + columnNames());
+    }
+    return v;
+  }
+
+  /** A numeric column flattened (row-major over [batch, T?, D?]) as doubles. */
+  public double[] doubles(String name) {
+    ValueVector items = innermost(column(name));
+    double[] out = new double[items.getValueCount()];
+    for (int i = 0; i < out.length; i++) {
+      if (items instanceof Float4Vector f) {
+        out[i] = f.get(i);
+      } else if (items instanceof Float8Vector f) {
+        out[i] = f.get(i);
+      } else if (items instanceof BaseIntVector n) {
+        out[i] = n.getValueAsLong(i);
+      } else if (items instanceof BitVector b) {
+        out[i] = b.get(i);
+      } else {
+        throw new IllegalArgumentException(name + " is not numeric");
+      }
+    }
+    return out;
+  }
+
+  /** An integer column (e.g. {@code index}, {@code episode_index}) flattened as longs. */
+  public long[] longs(String name) {
+    ValueVector items = innermost(column(name));
+    long[] out = new long[items.getValueCount()];
+    for (int i = 0; i < out.length; i++) {
+      if (items instanceof BaseIntVector n) {
+        out[i] = n.getValueAsLong(i);
+      } else {
+        throw new IllegalArgumentException(name + " is not an integer column");
+      }
+    }
+    return out;
+  }
+
+  /** A boolean column ({@code is_padding}, {@code <key>_is_pad}) flattened. */
+  public boolean[] booleans(String name) {
+    ValueVector items = innermost(column(name));
+    boolean[] out = new boolean[items.getValueCount()];
+    for (int i = 0; i < out.length; i++) {
+      out[i] = ((BitVector) items).get(i) != 0;
+    }
+    return out;
+  }
+
+  public String[] strings(String name) {
+    FieldVector v = column(name);
+    String[] out = new String[v.getValueCount()];
+    for (int i = 0; i < out.length; i++) {
+      out[i] = String.valueOf(v.getObject(i));
+    }
+    return out;
+  }
+
+  /** The frames of {@code camera}. */
+  public Frames frames(String camera) {
+    FieldVector v = column(camera);
+    if (!(v instanceof FixedShapeTensorVector t)) {
+      throw new IllegalArgumentException(camera + " is not a frame column");
+    }
+    FixedShapeTensorType type = t.tensorType();
+    int[] tensor = type.shape();
+    int[] shape = new int[tensor.length + 1];
+    shape[0] = size();
+    System.arraycopy(tensor, 0, shape, 1, tensor.length);
+    boolean uint8 = type.valueType() instanceof org.apache.arrow.vector.types.pojo.ArrowType.Int;
+    FieldVector data = t.getUnderlyingVector().getDataVector();
+    long bytes = (long) data.getValueCount() * (uint8 ? 1 : 4);
+    return new Frames(data.getDataBuffer().nioBuffer(0, (int) bytes).asReadOnlyBuffer(), shape,
+        uint8);
+  }
+
+  /**
+   * Exports the batch through the Arrow C Data interface; the consumer's release callback frees
+   * it. This batch may be closed afterwards (the exported buffers stay alive until released).
+   */
+  public void exportTo(ArrowArray array, ArrowSchema schema) {
+    Data.exportVectorSchemaRoot(allocator, root(), null, array, schema);
+  }
+
+  private static ValueVector innermost(FieldVector v) {
+    ValueVector items = v;
+    while (items instanceof FixedSizeListVector f) {
+      items = f.getDataVector();
+    }
+    return items;
+  }
+
+  private void ensureOpen() {
+    if (closed) {
+      throw new IllegalStateException("batch " + index + " is closed");
+    }
+  }
+
+  @Override
+  public void close() {
+    if (!closed) {
+      closed = true;
+      root.close();
+    }
+  }
+}

@@ -1,0 +1,118 @@
+package org.robostream.stream;
+
+import org.apache.arrow.vector.BaseIntVector;
+import org.apache.arrow.vector.BitVector;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.Float4Vector;
+import org.apache.arrow.vector.Float8Vector;
+import org.apache.arrow.vector.ValueVector;
+import org.apache.arrow.vector.complex.FixedSizeListVector;
+import org.apache.arrow.vector.complex.ListVector;
+import org.robostream.dataset.DatasetException;
+
+/**
+ * One declared column of one episode as a flat primitive array ({@code width} values per row),
+ * taken out of the data file's Arrow vectors so windows can gather rows cheaply. Immutable after
+ * construction.
+ */
+final class ColumnValues {
+  /** Element types a data column can have. */
+  enum Kind { FLOAT32, FLOAT64, INT64, BOOL, STRING }
+
+  final String name;
+  final Kind kind;
+  final int width;
+  final boolean scalar; // shape (1,) stored as a plain column
+  final float[] f32;
+  final double[] f64;
+  final long[] i64;
+  final boolean[] bool;
+  final String[] str;
+
+  private ColumnValues(String name, Kind kind, int width, boolean scalar, int rows) {
+    this.name = name;
+    this.kind = kind;
+    this.width = width;
+    this.scalar = scalar;
+    int n = rows * width;
+    f32 = kind == Kind.FLOAT32 ? new float[n] : null;
+    f64 = kind == Kind.FLOAT64 ? new double[n] : null;
+    i64 = kind == Kind.INT64 ? new long[n] : null;
+    bool = kind == Kind.BOOL ? new boolean[n] : null;
+    str = kind == Kind.STRING ? new String[n] : null;
+  }
+
+  /** Copies rows [from, from + rows) of {@code vector}. */
+  static ColumnValues extract(FieldVector vector, int from, int rows, String file) {
+    ValueVector items = vector;
+    int width = 1;
+    boolean scalar = true;
+    if (vector instanceof FixedSizeListVector f) {
+      items = f.getDataVector();
+      width = f.getListSize();
+      scalar = false;
+    } else if (vector instanceof ListVector l) {
+      items = l.getDataVector();
+      scalar = false;
+      width = rows == 0 ? 0 : l.getElementEndIndex(from) - l.getElementStartIndex(from);
+      for (int r = from; r < from + rows; r++) {
+        if (l.getElementEndIndex(r) - l.getElementStartIndex(r) != width) {
+          throw new DatasetException.BadMetadata(file, "column " + vector.getName()
+              + " has rows of different lengths (" + width + " and "
+              + (l.getElementEndIndex(r) - l.getElementStartIndex(r)) + ")");
+        }
+      }
+    }
+    Kind kind = kindOf(items, vector.getName(), file);
+    ColumnValues c = new ColumnValues(vector.getName(), kind, width, scalar, rows);
+    for (int r = 0; r < rows; r++) {
+      int base = vector instanceof ListVector l ? l.getElementStartIndex(from + r)
+          : (from + r) * width;
+      if (scalar) {
+        base = from + r;
+      }
+      for (int j = 0; j < width; j++) {
+        int at = base + j;
+        int out = r * width + j;
+        if (items.isNull(at)) {
+          throw new DatasetException.BadMetadata(file, "null in column " + vector.getName()
+              + " row " + (from + r));
+        }
+        switch (kind) {
+          case FLOAT32 -> c.f32[out] = ((Float4Vector) items).get(at);
+          case FLOAT64 -> c.f64[out] = ((Float8Vector) items).get(at);
+          case INT64 -> c.i64[out] = ((BaseIntVector) items).getValueAsLong(at);
+          case BOOL -> c.bool[out] = ((BitVector) items).get(at) != 0;
+          case STRING -> c.str[out] = String.valueOf(items.getObject(at));
+          default -> throw new IllegalStateException();
+        }
+      }
+    }
+    return c;
+  }
+
+  private static Kind kindOf(ValueVector items, String column, String file) {
+    if (items instanceof Float4Vector) {
+      return Kind.FLOAT32;
+    }
+    if (items instanceof Float8Vector) {
+      return Kind.FLOAT64;
+    }
+    if (items instanceof BaseIntVector) {
+      return Kind.INT64;
+    }
+    if (items instanceof BitVector) {
+      return Kind.BOOL;
+    }
+    if (items instanceof org.apache.arrow.vector.VarCharVector
+        || items instanceof org.apache.arrow.vector.LargeVarCharVector) {
+      return Kind.STRING;
+    }
+    throw new DatasetException.BadMetadata(file, "column " + column + " has unsupported type "
+        + items.getField().getType());
+  }
+
+  long longAt(int row) {
+    return i64[row * width];
+  }
+}

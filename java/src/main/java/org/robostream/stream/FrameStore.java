@@ -1,0 +1,60 @@
+package org.robostream.stream;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import org.bytedeco.javacpp.Pointer;
+
+/**
+ * Decoded frames of samples waiting in a worker's shuffle buffer: fixed-size slots (all cameras
+ * and window positions of one sample, uint8 in the output layout), allocated on first use up to
+ * a capacity derived from the memory budget. Not thread-safe: one per worker.
+ */
+final class FrameStore {
+  private final long slotBytes;
+  private final int capacity;
+  private final List<ByteBuffer> buffers = new ArrayList<>();
+  private final List<Long> addresses = new ArrayList<>();
+  private final Deque<Integer> free = new ArrayDeque<>();
+
+  FrameStore(long slotBytes, int capacity) {
+    if (slotBytes > Integer.MAX_VALUE) {
+      throw new IllegalArgumentException("one sample's frames exceed 2 GiB");
+    }
+    this.slotBytes = slotBytes;
+    this.capacity = capacity;
+  }
+
+  /** A free slot, or -1 when all {@code capacity} slots are taken. */
+  int take() {
+    if (!free.isEmpty()) {
+      return free.pop();
+    }
+    if (buffers.size() >= capacity) {
+      return -1;
+    }
+    ByteBuffer b = ByteBuffer.allocateDirect((int) Math.max(1, slotBytes));
+    buffers.add(b);
+    addresses.add(new Pointer(b).address());
+    return buffers.size() - 1;
+  }
+
+  void release(int slot) {
+    free.push(slot);
+  }
+
+  long address(int slot) {
+    return addresses.get(slot);
+  }
+
+  ByteBuffer buffer(int slot) {
+    return buffers.get(slot);
+  }
+
+  /** Bytes allocated so far. */
+  long allocatedBytes() {
+    return buffers.size() * slotBytes;
+  }
+}

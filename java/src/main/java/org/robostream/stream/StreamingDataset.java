@@ -1,0 +1,485 @@
+package org.robostream.stream;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.NoSuchElementException;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.robostream.arrow.FixedShapeTensorType;
+import org.robostream.dataset.EpisodeInfo;
+import org.robostream.dataset.Feature;
+import org.robostream.dataset.LeRobotMetadata;
+import org.robostream.video.DecoderCache;
+import org.robostream.video.DecoderCacheCounters;
+import org.robostream.video.DecoderCacheStats;
+import org.robostream.video.Device;
+import org.robostream.video.FrameLayout;
+import org.robostream.video.VideoDecoderOptions;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Streams a LeRobot dataset as Arrow {@link Batch}es: episodes sharded over (rank, worker),
+ * shuffled with live episode streams and a reservoir buffer, windows with padding masks, frames
+ * decoded on worker threads, and an exact resumable {@link #state()}.
+ *
+ * <p>Iteration: each {@link #iterator()} continues from the current position; when an epoch's
+ * batches are all delivered the epoch advances, so {@code for (epoch...) for (Batch b : ds)}
+ * walks epochs. Every rank yields {@link #batchesPerEpoch()} batches per epoch.
+ *
+ * <p>Threading: the dataset and its iterator are used from one consumer thread; decoding runs on
+ * {@code workers} threads it owns. Ownership: batches belong to the consumer, who closes each;
+ * {@link #close()} stops the workers and frees everything else.
+ */
+public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(StreamingDataset.class);
+
+  private final LeRobotMetadata metadata;
+  private final PlanParameters params;
+  private final RankWorld rankWorld;
+  private final int workers;
+  private final StreamContext ctx;
+  private final List<EpisodePiece> episodes;
+  private final long fingerprint;
+  private final BufferAllocator allocator = new RootAllocator();
+  private final DecoderCacheCounters cacheCounters = new DecoderCacheCounters();
+  private final StreamCounters counters = new StreamCounters();
+  private final long memoryBudget;
+
+  private long epoch;
+  private List<StreamState.Segment> segments = List.of();
+  private Run run;
+  private boolean closed;
+
+  private StreamingDataset(Builder b) {
+    this.metadata = LeRobotMetadata.open(b.root, b.dataFilesRoot == null ? b.root
+        : b.dataFilesRoot, Optional.ofNullable(b.episodes));
+    this.params = new PlanParameters(b.seed, b.shuffle, b.bufferSize, b.maxNumShards,
+        b.batchSize, b.dropLast, b.rankBalance);
+    this.rankWorld = RankWorld.resolve(b.rank, b.world, System.getenv());
+    this.workers = b.workers;
+    if (b.device != Device.CPU) {
+      throw new IllegalArgumentException("decode device " + b.device + " is not available in"
+          + " this build yet; use cpu");
+    }
+    if (workers < 1) {
+      throw new IllegalArgumentException("workers must be >= 1");
+    }
+    Windows windows = b.preset != null ? Windows.preset(b.preset, metadata.info())
+        : Windows.fromDeltaTimestamps(b.deltaTimestamps, metadata.info());
+    List<String> cameras = metadata.info().videoKeys();
+    int height = 0;
+    int width = 0;
+    for (String c : cameras) {
+      Feature f = metadata.info().features().get(c);
+      int[] shape = f.shape();
+      if (shape.length != 3) {
+        throw new IllegalArgumentException("camera " + c + " has shape " + java.util.Arrays
+            .toString(shape) + ", expected [H, W, C]");
+      }
+      if (height != 0 && (height != shape[0] || width != shape[1])) {
+        throw new IllegalArgumentException("cameras of different sizes are not supported yet ("
+            + c + " is " + shape[1] + "x" + shape[0] + ")");
+      }
+      height = shape[0];
+      width = shape[1];
+    }
+    this.memoryBudget = b.memoryBudgetBytes;
+    int prefetch = 2;
+    StreamContext probe = new StreamContext(metadata, windows, cameras, b.returnUint8, b.layout,
+        b.device, VideoDecoderOptions.defaults().withTolerance(b.toleranceSeconds), 1, prefetch,
+        1, height, width);
+    long sampleBytes = Math.max(1, probe.sampleFrameBytes());
+    long batchBytes = sampleBytes * b.batchSize * (b.returnUint8 ? 1 : 5); // staging + float32
+    long perWorker = memoryBudget / workers - prefetch * batchBytes;
+    long slots = Math.min(perWorker / sampleBytes, (long) b.bufferSize + b.batchSize + 1);
+    if (slots < b.batchSize) {
+      throw new IllegalArgumentException("memory budget " + memoryBudget + " bytes is too small"
+          + " for " + workers + " workers x (" + prefetch + " prefetched batches of "
+          + batchBytes + " bytes + one batch of decoded samples); raise it or lower"
+          + " batch_size/workers");
+    }
+    if (slots < (long) b.bufferSize + b.batchSize) {
+      LOG.info("memory budget holds {} decoded samples per worker, buffer_size is {}: the rest"
+          + " decode when delivered (higher decode amplification)", slots, b.bufferSize);
+    }
+    int cacheSize = b.decoderCacheSize.orElse((b.maxNumShards + 1) * Math.max(1, cameras.size())
+        + Math.max(1, cameras.size()));
+    this.ctx = new StreamContext(metadata, windows, cameras, b.returnUint8, b.layout, b.device,
+        probe.decoderOptions(), (int) slots, prefetch, cacheSize, height, width);
+    List<EpisodePiece> pieces = new ArrayList<>();
+    for (EpisodeInfo e : metadata.episodes()) {
+      pieces.add(EpisodePiece.whole(e.index(), e.length()));
+    }
+    this.episodes = List.copyOf(pieces);
+    this.fingerprint = StreamState.fingerprint(episodes);
+    FixedShapeTensorType.register();
+    if (b.resumeState != null) {
+      restore(StreamState.fromJson(b.resumeState));
+    } else {
+      this.epoch = b.epoch;
+    }
+  }
+
+  public static Builder builder(Path root) {
+    return new Builder(root);
+  }
+
+  private void restore(StreamState s) {
+    if (s.episodesFingerprint() != fingerprint) {
+      throw new IllegalArgumentException("the state was saved for another dataset view"
+          + " (different episodes or lengths)");
+    }
+    if (!s.params().equals(params)) {
+      throw new IllegalArgumentException("the state was saved with " + s.params()
+          + " but this stream has " + params);
+    }
+    this.epoch = s.epoch();
+    this.segments = s.segments();
+  }
+
+  public LeRobotMetadata metadata() {
+    return metadata;
+  }
+
+  public RankWorld rankWorld() {
+    return rankWorld;
+  }
+
+  public long epoch() {
+    return epoch;
+  }
+
+  /** Moves to the start of {@code epoch} (stops a running iteration). */
+  public void setEpoch(long epoch) {
+    stopRun();
+    this.epoch = epoch;
+    this.segments = List.of();
+  }
+
+  /** Batches this rank yields in the current epoch (all of it, consumed or not). */
+  public int batchesPerEpoch() {
+    return position().plan().batchesPerRank();
+  }
+
+  private ResumePlanner.Position position() {
+    return ResumePlanner.resolve(episodes, params, epoch, segments, rankWorld.world(), workers);
+  }
+
+  /**
+   * The position as small JSON: which batches of this epoch every rank has consumed. Resume with
+   * {@link Builder#resumeFrom}; all ranks of one checkpoint return the same state.
+   */
+  public String state() {
+    List<StreamState.Segment> s = new ArrayList<>(segments);
+    if (run != null) {
+      s = new ArrayList<>(run.position.prior());
+      s.add(new StreamState.Segment(rankWorld.world(), workers, run.next));
+    }
+    return new StreamState(epoch, s, params, fingerprint).toJson();
+  }
+
+  /** Decoder-cache counters summed over every worker. */
+  public DecoderCacheStats decoderCacheStats() {
+    return cacheCounters.snapshot();
+  }
+
+  /** Decode and delivery counters summed over every worker. */
+  public StreamCounters.Snapshot stats() {
+    return counters.snapshot();
+  }
+
+  /** The memory budget for decoded frames held by the workers, in bytes. */
+  public long memoryBudgetBytes() {
+    return memoryBudget;
+  }
+
+  @Override
+  public Iterator<Batch> iterator() {
+    if (closed) {
+      throw new IllegalStateException("stream is closed");
+    }
+    stopRun();
+    run = new Run(position());
+    return run;
+  }
+
+  private void stopRun() {
+    if (run != null) {
+      Run r = run;
+      segments = new ArrayList<>(r.position.prior());
+      segments.add(new StreamState.Segment(rankWorld.world(), workers, r.next));
+      r.stop();
+      run = null;
+    }
+  }
+
+  /** One pass over the rest of the current epoch. */
+  private final class Run implements Iterator<Batch> {
+    final ResumePlanner.Position position;
+    final RankSchedule schedule;
+    final List<BlockingQueue<StreamWorker.Output>> queues = new ArrayList<>();
+    final List<StreamWorker> tasks = new ArrayList<>();
+    final List<Thread> threads = new ArrayList<>();
+    int next;
+
+    Run(ResumePlanner.Position position) {
+      this.position = position;
+      this.schedule = position.plan().schedule(rankWorld.rank());
+      this.next = position.consumedBatches();
+      for (int w = 0; w < workers; w++) {
+        BlockingQueue<StreamWorker.Output> q = new ArrayBlockingQueue<>(ctx.prefetch() + 1);
+        queues.add(q);
+        DecoderCache cache = new DecoderCache(OptionalInt.of(ctx.decoderCacheSize()),
+            (file, device, sibling) -> org.robostream.video.VideoDecoder.open(
+                org.robostream.source.LocalFileByteSource.open(Path.of(file)),
+                ctx.decoderOptions(), sibling), cacheCounters);
+        StreamWorker task = new StreamWorker(ctx, position.plan(), schedule, rankWorld.rank(), w,
+            next, epoch, q, allocator, cache, counters);
+        tasks.add(task);
+        Thread t = new Thread(task, "robostream-worker-" + rankWorld.rank() + "-" + w);
+        t.setDaemon(true);
+        threads.add(t);
+      }
+      if (next < schedule.size()) {
+        threads.forEach(Thread::start);
+      }
+    }
+
+    @Override
+    public boolean hasNext() {
+      if (run != this) {
+        return false;
+      }
+      if (next >= schedule.size()) {
+        finishEpoch();
+        return false;
+      }
+      return true;
+    }
+
+    @Override
+    public Batch next() {
+      if (!hasNext()) {
+        throw new NoSuchElementException();
+      }
+      int w = schedule.batches().get(next).worker();
+      StreamWorker.Output out;
+      try {
+        out = queues.get(w).take();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("interrupted while waiting for a batch", e);
+      }
+      if (out instanceof StreamWorker.Failed f) {
+        stopRun();
+        throw f.error();
+      }
+      if (!(out instanceof StreamWorker.Built built) || built.position() != next) {
+        stopRun();
+        throw new IllegalStateException("worker " + w + " delivered " + out + " for batch "
+            + next);
+      }
+      next++;
+      return built.batch();
+    }
+
+    private void finishEpoch() {
+      stop();
+      run = null;
+      epoch++;
+      segments = List.of();
+    }
+
+    void stop() {
+      tasks.forEach(StreamWorker::stop);
+      threads.forEach(Thread::interrupt);
+      for (Thread t : threads) {
+        try {
+          t.join(10_000);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      }
+      for (BlockingQueue<StreamWorker.Output> q : queues) {
+        for (StreamWorker.Output o : q) {
+          if (o instanceof StreamWorker.Built b) {
+            b.batch().close();
+          }
+        }
+        q.clear();
+      }
+    }
+  }
+
+  @Override
+  public void close() {
+    if (closed) {
+      return;
+    }
+    stopRun();
+    closed = true;
+    if (allocator.getAllocatedMemory() == 0) {
+      allocator.close();
+    } else {
+      LOG.warn("{} bytes of batches are still open; they stay valid until closed",
+          allocator.getAllocatedMemory());
+    }
+  }
+
+  /** Configures a {@link StreamingDataset}; defaults are the reference's. Not thread-safe. */
+  public static final class Builder {
+    private final Path root;
+    private Path dataFilesRoot;
+    private Map<String, double[]> deltaTimestamps = Map.of();
+    private Windows.Preset preset;
+    private double toleranceSeconds = 1e-4;
+    private int bufferSize = 1000;
+    private int maxNumShards = 16;
+    private long seed = 42;
+    private boolean shuffle = true;
+    private boolean returnUint8;
+    private FrameLayout layout = FrameLayout.CHW;
+    private OptionalInt rank = OptionalInt.empty();
+    private OptionalInt world = OptionalInt.empty();
+    private int workers = 1;
+    private int batchSize = 1;
+    private boolean dropLast;
+    private PlanParameters.RankBalance rankBalance = PlanParameters.RankBalance.PAD;
+    private Device device = Device.CPU;
+    private OptionalInt decoderCacheSize = OptionalInt.empty();
+    private Collection<Integer> episodes;
+    private long memoryBudgetBytes = 1L << 30;
+    private String resumeState;
+    private long epoch;
+
+    private Builder(Path root) {
+      this.root = root;
+    }
+
+    /** Second root for data/ and videos/ (metadata still from the first). */
+    public Builder dataFilesRoot(Path p) {
+      this.dataFilesRoot = p;
+      return this;
+    }
+
+    /** Windows per key in seconds (LeRobot's delta_timestamps). */
+    public Builder deltaTimestamps(Map<String, double[]> d) {
+      this.deltaTimestamps = Map.copyOf(d);
+      this.preset = null;
+      return this;
+    }
+
+    public Builder preset(Windows.Preset p) {
+      this.preset = p;
+      return this;
+    }
+
+    public Builder toleranceSeconds(double s) {
+      this.toleranceSeconds = s;
+      return this;
+    }
+
+    public Builder bufferSize(int n) {
+      this.bufferSize = n;
+      return this;
+    }
+
+    public Builder maxNumShards(int n) {
+      this.maxNumShards = n;
+      return this;
+    }
+
+    public Builder seed(long s) {
+      this.seed = s;
+      return this;
+    }
+
+    public Builder shuffle(boolean s) {
+      this.shuffle = s;
+      return this;
+    }
+
+    /** uint8 frames (0..255) instead of float32 in [0, 1]. */
+    public Builder returnUint8(boolean u) {
+      this.returnUint8 = u;
+      return this;
+    }
+
+    public Builder layout(FrameLayout l) {
+      this.layout = l;
+      return this;
+    }
+
+    public Builder rank(int r, int worldSize) {
+      this.rank = OptionalInt.of(r);
+      this.world = OptionalInt.of(worldSize);
+      return this;
+    }
+
+    public Builder workers(int n) {
+      this.workers = n;
+      return this;
+    }
+
+    public Builder batchSize(int n) {
+      this.batchSize = n;
+      return this;
+    }
+
+    public Builder dropLast(boolean d) {
+      this.dropLast = d;
+      return this;
+    }
+
+    public Builder rankBalance(PlanParameters.RankBalance b) {
+      this.rankBalance = b;
+      return this;
+    }
+
+    public Builder decodeDevice(Device d) {
+      this.device = d;
+      return this;
+    }
+
+    public Builder decoderCacheSize(int n) {
+      this.decoderCacheSize = OptionalInt.of(n);
+      return this;
+    }
+
+    public Builder episodes(Collection<Integer> e) {
+      this.episodes = List.copyOf(e);
+      return this;
+    }
+
+    /** Bytes of decoded frames the workers may hold (default 1 GiB). */
+    public Builder memoryBudgetBytes(long b) {
+      this.memoryBudgetBytes = b;
+      return this;
+    }
+
+    /** Continue from a {@link StreamingDataset#state()}. */
+    public Builder resumeFrom(String stateJson) {
+      this.resumeState = stateJson;
+      return this;
+    }
+
+    /** Start at {@code e} (ignored when resuming). */
+    public Builder epoch(long e) {
+      this.epoch = e;
+      return this;
+    }
+
+    public StreamingDataset build() {
+      return new StreamingDataset(this);
+    }
+  }
+}

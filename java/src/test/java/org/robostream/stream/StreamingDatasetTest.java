@@ -1,0 +1,112 @@
+package org.robostream.stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.robostream.dataset.EpisodeInfo;
+import org.robostream.dataset.LeRobotMetadata;
+import org.robostream.dataset.synth.PatternCode;
+import org.robostream.dataset.synth.SyntheticValues;
+import org.robostream.testing.Datasets;
+import org.robostream.video.FrameLayout;
+
+/** Every decoded frame and row of the pattern datasets is the one the sample names. */
+class StreamingDatasetTest {
+
+  /** Checks a batch's rows and frames against the closed-form content; returns its samples. */
+  static List<Long> check(Batch b, List<String> cameras, int width, int height, boolean chw,
+      int stateDim) {
+    long[] episode = b.longs("episode_index");
+    long[] frame = b.longs("frame_index");
+    double[] action = b.doubles("action");
+    String[] tasks = b.strings("task");
+    List<Long> samples = new java.util.ArrayList<>();
+    for (int i = 0; i < b.size(); i++) {
+      int e = (int) episode[i];
+      int f = (int) frame[i];
+      samples.add(Samples.of(e, f));
+      for (int j = 0; j < stateDim; j++) {
+        assertEquals(SyntheticValues.action(e, f, j), action[i * stateDim + j], 0.0,
+            "action of episode " + e + " frame " + f);
+      }
+      assertEquals(SyntheticValues.task(SyntheticValues.taskIndex(e, 3 == stateDim ? 2 : 3)),
+          tasks[i]);
+      for (int k = 0; k < cameras.size(); k++) {
+        Batch.Frames frames = b.frames(cameras.get(k));
+        ByteBuffer pixels = frames.sample(i);
+        if (!frames.uint8()) {
+          ByteBuffer bytes = ByteBuffer.allocate(pixels.remaining() / 4);
+          for (int p = 0; p < bytes.capacity(); p++) {
+            float v = pixels.order(ByteOrder.LITTLE_ENDIAN).getFloat(p * 4);
+            assertTrue(v >= 0f && v <= 1f);
+            bytes.put(p, (byte) Math.round(v * 255));
+          }
+          pixels = bytes;
+        }
+        PatternCode.Identity id = PatternCode.read(pixels, width, height, chw);
+        assertNotNull(id, "unreadable pattern, episode " + e + " frame " + f);
+        assertEquals(new PatternCode.Identity(e, f, k), id, cameras.get(k));
+      }
+    }
+    return samples;
+  }
+
+  static int totalFrames(Path root) {
+    return LeRobotMetadata.open(root, Optional.empty()).episodes().stream()
+        .mapToInt(EpisodeInfo::length).sum();
+  }
+
+  @Test
+  void everyFrameOfAV30PatternDatasetOnceShuffledWithTwoWorkers() {
+    Path root = Datasets.patternV30();
+    Set<Long> seen = new HashSet<>();
+    try (StreamingDataset ds = StreamingDataset.builder(root).batchSize(8).workers(2)
+        .bufferSize(20).maxNumShards(3).returnUint8(true).layout(FrameLayout.HWC).build()) {
+      List<String> cameras = ds.metadata().info().videoKeys();
+      int expected = ds.batchesPerEpoch();
+      int batches = 0;
+      for (Batch b : ds) {
+        try (b) {
+          assertFalse(b.booleans("is_padding")[0]);
+          for (long s : check(b, cameras, 64, 64, false, 4)) {
+            assertTrue(seen.add(s), "twice: " + Samples.toString(s));
+          }
+          batches++;
+        }
+      }
+      assertEquals(expected, batches);
+      assertEquals(totalFrames(root), seen.size());
+      StreamCounters.Snapshot stats = ds.stats();
+      assertTrue(stats.amplification() <= 1.1, "amplification " + stats.amplification());
+      assertEquals(1, ds.epoch());
+    }
+  }
+
+  @Test
+  void everyFrameOfAV21PatternDatasetInNaturalOrderAsFloat() {
+    Path root = Datasets.patternV21();
+    List<Long> order = new java.util.ArrayList<>();
+    try (StreamingDataset ds = StreamingDataset.builder(root).batchSize(5).shuffle(false)
+        .build()) {
+      for (Batch b : ds) {
+        try (b) {
+          order.addAll(check(b, ds.metadata().info().videoKeys(), 64, 48, true, 3));
+        }
+      }
+    }
+    assertEquals(totalFrames(root), order.size());
+    for (int i = 1; i < order.size(); i++) {
+      assertTrue(order.get(i) > order.get(i - 1), "natural order");
+    }
+  }
+}

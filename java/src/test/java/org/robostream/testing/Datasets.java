@@ -26,4 +26,11 @@ public final class Datasets {
         0.2, 1, 64, 48, 20, VideoCodecChoice.H264, 4, -1, Layout.V21, 100, 200,
         Content.PATTERN, 3, 2));
   }
+
+  /** No cameras, one 300-frame episode at 30 fps: long table windows (SARM horizon). */
+  public static Path longEpisode() {
+    return Fixtures.dataset("long-episode", new SyntheticDatasetSpec(Path.of("unused"), 2, 300,
+        0.0, 0, 64, 64, 30, VideoCodecChoice.AV1, 2, -1, Layout.V30, 100, 200,
+        Content.PATTERN, 2, 1));
+  }
 }

@@ -1,0 +1,128 @@
+package org.robostream.stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.robostream.testing.Datasets;
+
+/** state() and resume: same world exactly, other world size exactly once, across workers. */
+class StreamingResumeTest {
+  static StreamingDataset.Builder base(int rank, int world, int workers) {
+    return StreamingDataset.builder(Datasets.patternV30()).batchSize(6).bufferSize(15)
+        .maxNumShards(2).workers(workers).rank(rank, world).returnUint8(true);
+  }
+
+  /** (sample, padding) per delivered batch, as strings. */
+  static List<String> take(StreamingDataset ds, int limit) {
+    List<String> out = new ArrayList<>();
+    var it = ds.iterator();
+    for (int i = 0; i < limit && it.hasNext(); i++) {
+      try (Batch b = it.next()) {
+        long[] e = b.longs("episode_index");
+        long[] f = b.longs("frame_index");
+        boolean pad = b.booleans("is_padding")[0];
+        StringBuilder s = new StringBuilder(pad ? "pad:" : "");
+        for (int j = 0; j < b.size(); j++) {
+          s.append(e[j]).append('/').append(f[j]).append(' ');
+        }
+        out.add(s.toString());
+      }
+    }
+    return out;
+  }
+
+  @Test
+  void sameWorldResumeEqualsTheUninterruptedRun() {
+    List<String> full;
+    try (StreamingDataset ds = base(1, 2, 2).build()) {
+      full = take(ds, Integer.MAX_VALUE);
+    }
+    for (int k : new int[] {1, 3, full.size() - 1}) {
+      String state;
+      List<String> head;
+      try (StreamingDataset ds = base(1, 2, 2).build()) {
+        head = take(ds, k);
+        state = ds.state();
+      }
+      assertTrue(state.length() < 400, state);
+      List<String> rest;
+      try (StreamingDataset ds = base(1, 2, 2).resumeFrom(state).build()) {
+        rest = take(ds, Integer.MAX_VALUE);
+      }
+      List<String> joined = new ArrayList<>(head);
+      joined.addAll(rest);
+      assertEquals(full, joined, "resume after " + k + " batches");
+    }
+  }
+
+  @Test
+  void elasticResumeFromTwoToThreeRanksDeliversTheRestExactlyOnce() {
+    int k = 2;
+    Set<String> seen = new HashSet<>();
+    String state = null;
+    for (int r = 0; r < 2; r++) {
+      try (StreamingDataset ds = base(r, 2, 2).build()) {
+        for (String batch : take(ds, k)) {
+          addAll(seen, batch);
+        }
+        String s = ds.state();
+        if (state != null) {
+          assertEquals(state, s, "every rank of a checkpoint has the same state");
+        }
+        state = s;
+      }
+    }
+    for (int r = 0; r < 3; r++) {
+      try (StreamingDataset ds = base(r, 3, 1).resumeFrom(state).build()) {
+        for (String batch : take(ds, Integer.MAX_VALUE)) {
+          addAll(seen, batch);
+        }
+        assertEquals(1, ds.epoch(), "the resumed epoch ended");
+      }
+    }
+    assertEquals(StreamingDatasetTest.totalFrames(Datasets.patternV30()), seen.size());
+  }
+
+  private static void addAll(Set<String> seen, String batch) {
+    if (batch.startsWith("pad:")) {
+      return;
+    }
+    for (String s : batch.strip().split(" ")) {
+      assertTrue(seen.add(s), "delivered twice: " + s);
+    }
+  }
+
+  @Test
+  void aStateForOtherParametersIsRefused() {
+    String state;
+    try (StreamingDataset ds = base(0, 1, 1).build()) {
+      take(ds, 1);
+      state = ds.state();
+    }
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> base(0, 1, 1).seed(7).resumeFrom(state).build());
+    assertTrue(e.getMessage().contains("seed"), e.getMessage());
+    assertThrows(IllegalArgumentException.class,
+        () -> base(0, 1, 1).episodes(List.of(0, 1)).resumeFrom(state).build());
+    assertThrows(IllegalArgumentException.class,
+        () -> base(0, 1, 1).resumeFrom("{\"format\":\"other\"}").build());
+  }
+
+  @Test
+  void epochsAdvanceAndShuffleDiffersPerEpoch() {
+    try (StreamingDataset ds = base(0, 1, 1).build()) {
+      List<String> first = take(ds, Integer.MAX_VALUE);
+      assertEquals(1, ds.epoch());
+      List<String> second = take(ds, Integer.MAX_VALUE);
+      assertEquals(2, ds.epoch());
+      assertFalse(first.equals(second));
+    }
+  }
+}

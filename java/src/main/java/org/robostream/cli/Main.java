@@ -10,7 +10,8 @@ import picocli.CommandLine.Command;
     versionProvider = VersionProvider.class,
     description = "Streams LeRobot datasets into Java trainers; video tools.",
     subcommands = {ProbeCommand.class, FramesCommand.class, DecodeBenchCommand.class,
-        InspectCommand.class, MakeDatasetCommand.class})
+        InspectCommand.class, MakeDatasetCommand.class,
+        StreamBenchCommand.class})
 public final class Main implements Runnable {
   @Override
   public void run() {

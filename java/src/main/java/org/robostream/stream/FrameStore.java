@@ -1,6 +1,5 @@
 package org.robostream.stream;
 
-import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -10,12 +9,14 @@ import org.bytedeco.javacpp.Pointer;
 /**
  * Decoded frames of samples waiting in a worker's shuffle buffer: fixed-size slots (all cameras
  * and window positions of one sample, uint8 in the output layout), allocated on first use up to
- * a capacity derived from the memory budget. Not thread-safe: one per worker.
+ * a capacity derived from the memory budget. Slots are malloc'ed, not zeroed (the decoder
+ * overwrites every byte), which matters at hundreds of megabytes. Not thread-safe: one per
+ * worker; {@link #close()} frees the memory.
  */
-final class FrameStore {
+final class FrameStore implements AutoCloseable {
   private final long slotBytes;
   private final int capacity;
-  private final List<ByteBuffer> buffers = new ArrayList<>();
+  private final List<Pointer> buffers = new ArrayList<>();
   private final List<Long> addresses = new ArrayList<>();
   private final Deque<Integer> free = new ArrayDeque<>();
 
@@ -35,9 +36,12 @@ final class FrameStore {
     if (buffers.size() >= capacity) {
       return -1;
     }
-    ByteBuffer b = ByteBuffer.allocateDirect((int) Math.max(1, slotBytes));
-    buffers.add(b);
-    addresses.add(new Pointer(b).address());
+    Pointer p = Pointer.malloc(Math.max(1, slotBytes));
+    if (p == null || p.isNull()) {
+      throw new OutOfMemoryError("cannot allocate " + slotBytes + " bytes for decoded frames");
+    }
+    buffers.add(p);
+    addresses.add(p.address());
     return buffers.size() - 1;
   }
 
@@ -49,12 +53,16 @@ final class FrameStore {
     return addresses.get(slot);
   }
 
-  ByteBuffer buffer(int slot) {
-    return buffers.get(slot);
-  }
-
   /** Bytes allocated so far. */
   long allocatedBytes() {
     return buffers.size() * slotBytes;
+  }
+
+  @Override
+  public void close() {
+    buffers.forEach(Pointer::free);
+    buffers.clear();
+    addresses.clear();
+    free.clear();
   }
 }

@@ -41,7 +41,11 @@ final class StreamWorker implements Runnable {
   private final BufferAllocator allocator;
   private final DecoderCache decoders;
   private final StreamCounters counters;
+  private final Map<Integer, int[]> pieceFrames = new HashMap<>();
   private volatile boolean stopped;
+
+  /** Frames of a stream decoded together when the first of them enters the buffer. */
+  static final int READ_AHEAD = 8;
 
   StreamWorker(StreamContext ctx, SegmentPlan plan, RankSchedule schedule, int rank, int worker,
       int consumed, long epoch, BlockingQueue<Output> out, BufferAllocator allocator,
@@ -56,6 +60,9 @@ final class StreamWorker implements Runnable {
     this.allocator = allocator;
     this.decoders = decoders;
     this.counters = counters;
+    for (EpisodePiece p : plan.piecesOf(rank, worker)) {
+      pieceFrames.put(p.episode(), p.frames());
+    }
     this.jobs = new ArrayList<>();
     this.positions = new ArrayList<>();
     for (int p = 0; p < schedule.size(); p++) {
@@ -72,12 +79,12 @@ final class StreamWorker implements Runnable {
 
   @Override
   public void run() {
-    try (EpisodeRowSource rows = new EpisodeRowSource(allocator, ctx.metadata().info(),
-        256)) {
+    try (EpisodeRowSource rows = new EpisodeRowSource(allocator, ctx.metadata().info(), 256);
+        FrameStore store = new FrameStore(ctx.sampleFrameBytes(), ctx.storeSlots());
+        FrameStore scratch = new FrameStore(ctx.sampleFrameBytes(), jobsMaxSize())) {
       FrameFetcher fetcher = new FrameFetcher(decoders, ctx.device(),
           ctx.metadata().info().fps(), ctx.decoderOptions().toleranceSeconds(), ctx.layout(),
           counters);
-      FrameStore store = new FrameStore(ctx.sampleFrameBytes(), ctx.storeSlots());
       BatchAssembler assembler = new BatchAssembler(ctx, allocator);
       SlotSampler sampler = plan.sampler(rank, worker);
       Map<Long, Integer> decoded = new HashMap<>();
@@ -93,14 +100,8 @@ final class StreamWorker implements Runnable {
                   + " ended before its batch " + positions.get(j));
             }
             long entered = sampler.entered();
-            if (entered >= 0 && !skip) {
-              int slot = store.take();
-              if (slot >= 0) {
-                decodeInto(entered, store.address(slot), fetcher, rows, Samples.episode(entered));
-                decoded.put(entered, slot);
-                counters.decodedOnEntry.incrementAndGet();
-                counters.held(store.allocatedBytes());
-              }
+            if (entered >= 0 && !skip && !decoded.containsKey(entered)) {
+              decodeAhead(entered, decoded, store, fetcher);
             }
             long emitted = sampler.emitted();
             if (emitted >= 0) {
@@ -122,7 +123,8 @@ final class StreamWorker implements Runnable {
           }
           continue;
         }
-        Batch batch = build(job, decoded, store, fetcher, rows, assembler, positions.get(j));
+        Batch batch = build(job, decoded, store, scratch, fetcher, rows, assembler,
+            positions.get(j));
         try {
           out.put(new Built(positions.get(j), batch));
         } catch (InterruptedException e) {
@@ -151,29 +153,88 @@ final class StreamWorker implements Runnable {
     }
   }
 
+  /** The largest batch of this worker: the scratch store holds one batch's samples. */
+  private int jobsMaxSize() {
+    return jobs.stream().mapToInt(b -> b.samples().length).max().orElse(1);
+  }
+
+  /**
+   * Assembles a batch: samples decoded on entry come from the store; the others (no room at
+   * entry, produced while skipping, padding) are decoded now into the scratch store.
+   */
   private Batch build(RankSchedule.Batch job, Map<Long, Integer> decoded, FrameStore store,
-      FrameFetcher fetcher, EpisodeRowSource rows, BatchAssembler assembler, int position) {
+      FrameStore scratch, FrameFetcher fetcher, EpisodeRowSource rows, BatchAssembler assembler,
+      int position) {
     List<BatchAssembler.Item> items = new ArrayList<>();
-    List<Integer> borrowed = new ArrayList<>();
+    List<Integer> fromStore = new ArrayList<>();
+    List<Integer> fromScratch = new ArrayList<>();
     try {
       for (long s : job.samples()) {
         EpisodeInfo e = ctx.metadata().episode(Samples.episode(s));
         Integer slot = job.padding() ? null : decoded.remove(s);
-        if (slot == null) {
-          slot = store.take();
-          if (slot < 0) {
-            throw new IllegalStateException("frame store exhausted; memory budget too small");
+        long address;
+        if (slot != null) {
+          fromStore.add(slot);
+          address = store.address(slot);
+        } else {
+          int t = scratch.take();
+          if (t < 0) {
+            throw new IllegalStateException("scratch store smaller than a batch");
           }
-          decodeInto(s, store.address(slot), fetcher, rows, -1);
+          fromScratch.add(t);
+          address = scratch.address(t);
+          decodeInto(new long[] {s}, new long[] {address}, fetcher, -1);
           counters.decodedOnExit.incrementAndGet();
         }
-        borrowed.add(slot);
-        items.add(new BatchAssembler.Item(s, e, rowsOf(rows, e), store.address(slot)));
+        items.add(new BatchAssembler.Item(s, e, rowsOf(rows, e), address));
       }
       return new Batch(assembler.build(items, job.padding()), allocator, epoch, position);
     } finally {
-      borrowed.forEach(store::release);
+      fromStore.forEach(store::release);
+      fromScratch.forEach(scratch::release);
     }
+  }
+
+  /**
+   * Decodes {@code entered} and the next frames of its stream (up to {@link #READ_AHEAD}, as the
+   * store has room) in one call per camera: a stream's frames enter in order, so decoding a run
+   * of them keeps one decoder hot instead of switching between every live stream per frame.
+   */
+  private void decodeAhead(long entered, Map<Long, Integer> decoded, FrameStore store,
+      FrameFetcher fetcher) {
+    int episode = Samples.episode(entered);
+    int[] frames = pieceFrames.get(episode);
+    int at = java.util.Arrays.binarySearch(frames, Samples.frame(entered));
+    List<Long> run = new ArrayList<>();
+    List<Integer> slots = new ArrayList<>();
+    for (int i = at; i < frames.length && run.size() < READ_AHEAD; i++) {
+      long s = Samples.of(episode, frames[i]);
+      if (decoded.containsKey(s)) {
+        break;
+      }
+      int slot = store.take();
+      if (slot < 0) {
+        break;
+      }
+      run.add(s);
+      slots.add(slot);
+    }
+    if (run.isEmpty()) {
+      return; // no room: decoded when delivered
+    }
+    long[] samples = run.stream().mapToLong(Long::longValue).toArray();
+    long[] addresses = slots.stream().mapToLong(store::address).toArray();
+    try {
+      decodeInto(samples, addresses, fetcher, episode);
+    } catch (RuntimeException e) {
+      slots.forEach(store::release);
+      throw e;
+    }
+    for (int i = 0; i < samples.length; i++) {
+      decoded.put(samples[i], slots.get(i));
+    }
+    counters.decodedOnEntry.addAndGet(samples.length);
+    counters.held(store.allocatedBytes());
   }
 
   private EpisodeRows rowsOf(EpisodeRowSource rows, EpisodeInfo e) {
@@ -184,20 +245,27 @@ final class StreamWorker implements Runnable {
     }
   }
 
-  /** Decodes every camera and window position of {@code sample} to {@code address}. */
-  private void decodeInto(long sample, long address, FrameFetcher fetcher, EpisodeRowSource rows,
+  /**
+   * Decodes every camera and window position of {@code samples} (all of one episode) to their
+   * slot addresses, one decode call per camera. {@code reader} picks the decoder: the episode's
+   * own stream decoder, or -1 for the shared one of out-of-order (delivery-time) decoding.
+   */
+  private void decodeInto(long[] samples, long[] slotAddresses, FrameFetcher fetcher,
       long reader) {
-    EpisodeInfo e = ctx.metadata().episode(Samples.episode(sample));
-    int frame = Samples.frame(sample);
+    EpisodeInfo e = ctx.metadata().episode(Samples.episode(samples[0]));
     for (int k = 0; k < ctx.cameras().size(); k++) {
       String camera = ctx.cameras().get(k);
       int[] offsets = ctx.windows().offsets(camera);
       int n = offsets == null ? 1 : offsets.length;
-      int[] frames = new int[n];
-      long[] addresses = new long[n];
-      for (int t = 0; t < n; t++) {
-        frames[t] = offsets == null ? frame : Windows.clampedFrame(frame, offsets[t], e.length());
-        addresses[t] = address + ctx.cameraOffset(k) + t * ctx.frameBytes();
+      int[] frames = new int[n * samples.length];
+      long[] addresses = new long[n * samples.length];
+      for (int i = 0; i < samples.length; i++) {
+        int frame = Samples.frame(samples[i]);
+        for (int t = 0; t < n; t++) {
+          frames[i * n + t] = offsets == null ? frame
+              : Windows.clampedFrame(frame, offsets[t], e.length());
+          addresses[i * n + t] = slotAddresses[i] + ctx.cameraOffset(k) + t * ctx.frameBytes();
+        }
       }
       fetcher.fetch(e, camera, frames, addresses, reader == -1 ? -1 : reader * 64 + k);
     }

@@ -99,9 +99,12 @@ public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
         1, height, width);
     long sampleBytes = Math.max(1, probe.sampleFrameBytes());
     long batchBytes = sampleBytes * b.batchSize * (b.returnUint8 ? 1 : 5); // staging + float32
-    long perWorker = memoryBudget / workers - prefetch * batchBytes;
-    long slots = Math.min(perWorker / sampleBytes, (long) b.bufferSize + b.batchSize + 1);
-    if (slots < b.batchSize) {
+    // Per worker: prefetched batches, one batch of scratch samples, then the frame store.
+    long perWorker = memoryBudget / workers - prefetch * batchBytes
+        - sampleBytes * b.batchSize;
+    long slots = Math.min(perWorker / sampleBytes,
+        (long) b.bufferSize + b.batchSize + 1 + (long) StreamWorker.READ_AHEAD * b.maxNumShards);
+    if (slots < 1) {
       throw new IllegalArgumentException("memory budget " + memoryBudget + " bytes is too small"
           + " for " + workers + " workers x (" + prefetch + " prefetched batches of "
           + batchBytes + " bytes + one batch of decoded samples); raise it or lower"

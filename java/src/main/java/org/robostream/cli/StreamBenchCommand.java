@@ -1,0 +1,187 @@
+package org.robostream.cli;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeSet;
+import java.util.concurrent.Callable;
+import org.robostream.bench.ProcessMemory;
+import org.robostream.bench.SequentialDecodeBaseline;
+import org.robostream.dataset.EpisodeInfo;
+import org.robostream.dataset.synth.SyntheticDatasetSpec;
+import org.robostream.dataset.synth.SyntheticDatasetWriter;
+import org.robostream.dataset.synth.VideoCodecChoice;
+import org.robostream.stream.Batch;
+import org.robostream.stream.StreamCounters;
+import org.robostream.stream.StreamingDataset;
+import org.robostream.stream.Windows;
+import org.robostream.video.FrameLayout;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code robostream stream-bench [ROOT]}: streams one epoch and prints frames/s next to the pure
+ * sequential decode + convert rate of the same videos measured in the same run, with the ratio
+ * (the loader's overhead), decode amplification, cache statistics and peak RSS. Without ROOT it
+ * generates (once) a camera-like default dataset: 3 cameras 256x256 at 20 fps, AV1 keyframe every
+ * 2 frames.
+ */
+@Command(name = "stream-bench", mixinStandardHelpOptions = true,
+    description = "Stream a dataset epoch and compare with sequential decoding of its videos.")
+final class StreamBenchCommand implements Callable<Integer> {
+  @Parameters(index = "0", arity = "0..1", paramLabel = "ROOT", description = "dataset root")
+  Path root;
+
+  @Option(names = "--episodes", defaultValue = "16",
+      description = "episodes of the generated default dataset")
+  int defaultEpisodes;
+
+  @Option(names = "--frames-per-episode", defaultValue = "100") int defaultFrames;
+
+  @Option(names = "--batch-size", defaultValue = "32") int batchSize;
+
+  @Option(names = "--workers", defaultValue = "2") int workers;
+
+  @Option(names = "--buffer-size", defaultValue = "1000") int bufferSize;
+
+  @Option(names = "--max-num-shards", defaultValue = "16") int maxNumShards;
+
+  @Option(names = "--mode", defaultValue = "single", description = "single, sarm-bench or sarm")
+  String mode;
+
+  @Option(names = "--no-shuffle", description = "natural order") boolean noShuffle;
+
+  @Option(names = "--memory-budget-mb", defaultValue = "1024") long budgetMb;
+
+  @Option(names = "--warmup-batches", defaultValue = "2") int warmup;
+
+  @Option(names = "--json", paramLabel = "FILE", description = "also write the results as JSON")
+  Path json;
+
+  @Override
+  public Integer call() throws Exception {
+    Path dataset = root != null ? root : defaultDataset();
+    StreamingDataset.Builder builder = StreamingDataset.builder(dataset).batchSize(batchSize)
+        .workers(workers).bufferSize(bufferSize).maxNumShards(maxNumShards)
+        .shuffle(!noShuffle).returnUint8(true).memoryBudgetBytes(budgetMb << 20)
+        .preset(Windows.Preset.valueOf(mode.toUpperCase(Locale.ROOT).replace('-', '_')));
+    Map<String, Object> out = new LinkedHashMap<>();
+    try (StreamingDataset ds = builder.build()) {
+      List<Path> videos = new ArrayList<>();
+      for (String camera : ds.metadata().info().videoKeys()) {
+        TreeSet<Path> files = new TreeSet<>();
+        for (EpisodeInfo e : ds.metadata().episodes()) {
+          files.add(e.video(camera).file());
+        }
+        videos.addAll(files);
+      }
+      // Twice, keeping the faster: the first run also warms the JIT and the page cache.
+      SequentialDecodeBaseline.Result baseline =
+          SequentialDecodeBaseline.run(videos, workers, FrameLayout.CHW);
+      SequentialDecodeBaseline.Result again =
+          SequentialDecodeBaseline.run(videos, workers, FrameLayout.CHW);
+      if (again.framesPerSecond() > baseline.framesPerSecond()) {
+        baseline = again;
+      }
+      long start = System.nanoTime();
+      long measuredFrom = 0;
+      long frames = 0;
+      long samples = 0;
+      long allFrames = 0;
+      double firstBatch = -1;
+      int cameras = ds.metadata().info().videoKeys().size();
+      int batches = 0;
+      for (Batch b : ds) {
+        try (b) {
+          if (firstBatch < 0) {
+            firstBatch = (System.nanoTime() - start) / 1e9;
+          }
+          batches++;
+          long perSampleAll = 0;
+          for (String c : ds.metadata().info().videoKeys()) {
+            int[] shape = b.frames(c).shape();
+            perSampleAll += shape.length == 5 ? shape[1] : 1;
+          }
+          allFrames += b.size() * perSampleAll;
+          if (batches == warmup) {
+            measuredFrom = System.nanoTime();
+          } else if (batches > warmup) {
+            samples += b.size();
+            frames += b.size() * perSampleAll;
+          }
+        }
+      }
+      if (measuredFrom == 0 || frames == 0) {
+        throw new IllegalStateException("0 frames measured: the epoch has " + batches
+            + " batches, fewer than --warmup-batches " + warmup + " + 1");
+      }
+      double epochSeconds = (System.nanoTime() - start) / 1e9;
+      double seconds = (System.nanoTime() - measuredFrom) / 1e9;
+      // The ratio uses the whole epoch, buffer warm-up included: after warm-up the reservoir
+      // delivers frames decoded earlier, which would flatter the rate on short epochs.
+      double streamFps = allFrames / epochSeconds;
+      StreamCounters.Snapshot stats = ds.stats();
+      out.put("dataset", dataset.toString());
+      out.put("mode", mode);
+      out.put("cameras", cameras);
+      out.put("episodes", ds.metadata().episodes().size());
+      out.put("batch_size", batchSize);
+      out.put("workers", workers);
+      out.put("buffer_size", bufferSize);
+      out.put("shuffle", !noShuffle);
+      out.put("sequential_decode_fps", baseline.framesPerSecond());
+      out.put("stream_frames_per_s", streamFps);
+      out.put("epoch_seconds", epochSeconds);
+      out.put("post_warmup_frames_per_s", frames / seconds);
+      out.put("samples_per_s", samples / seconds);
+      out.put("ratio", streamFps / baseline.framesPerSecond());
+      out.put("decode_amplification", stats.amplification());
+      out.put("samples_decoded_on_entry", stats.samplesDecodedOnEntry());
+      out.put("samples_decoded_on_exit", stats.samplesDecodedOnExit());
+      out.put("first_batch_s", firstBatch);
+      out.put("batches", batches);
+      out.put("decoder_cache", ds.decoderCacheStats());
+      out.put("memory_budget_bytes", ds.memoryBudgetBytes());
+      out.put("peak_held_frame_bytes", stats.peakHeldFrameBytes());
+      out.put("peak_rss_bytes", ProcessMemory.peakRssBytes());
+      out.put("max_pts_drift_s", stats.maxDriftSeconds());
+    }
+    System.out.printf(Locale.ROOT, "sequential decode+convert: %.1f frames/s | streaming (whole"
+        + " epoch): %.1f frames/s (post-warm-up %.1f samples/s) | ratio %.2f | decode amplification %.3f | peak RSS %d MiB"
+        + " | first batch %.2f s%n", out.get("sequential_decode_fps"),
+        out.get("stream_frames_per_s"), out.get("samples_per_s"), out.get("ratio"),
+        out.get("decode_amplification"), ((Long) out.get("peak_rss_bytes")) >> 20,
+        out.get("first_batch_s"));
+    if (json != null) {
+      Json.MAPPER.writeValue(json.toFile(), out);
+    }
+    return 0;
+  }
+
+  private Path defaultDataset() throws Exception {
+    Path base = Path.of(System.getenv().getOrDefault("ROBOSTREAM_SAMPLES",
+        System.getProperty("user.home") + "/.cache/robostream/samples"));
+    Path dir = base.resolve("camera-3x256-e" + defaultEpisodes + "-f" + defaultFrames);
+    Path marker = base.resolve(dir.getFileName() + ".complete");
+    if (!Files.exists(marker)) {
+      if (Files.exists(dir)) {
+        try (var walk = Files.walk(dir)) {
+          for (Path p : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
+            Files.delete(p);
+          }
+        }
+      }
+      System.err.printf("generating the default dataset in %s (once)...%n", dir);
+      SyntheticDatasetWriter.write(new SyntheticDatasetSpec(dir, defaultEpisodes, defaultFrames,
+          0.2, 3, 256, 256, 20, VideoCodecChoice.AV1, 2, -1, SyntheticDatasetSpec.Layout.V30, 100,
+          200, SyntheticDatasetSpec.Content.CAMERA, 6, 3));
+      Files.writeString(marker, "ok");
+    }
+    return dir;
+  }
+}

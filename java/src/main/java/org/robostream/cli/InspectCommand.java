@@ -48,21 +48,25 @@ final class InspectCommand implements Callable<Integer> {
     }
     out.put("features", features);
     List<EpisodeInfo> episodes = m.episodes();
-    int dataPresent = 0;
+    // Files are counted once each: v3.0 episodes share them.
+    java.util.Set<Path> dataFiles = new java.util.TreeSet<>();
+    Map<String, java.util.Set<Path>> videoFiles = new LinkedHashMap<>();
+    for (EpisodeInfo e : episodes) {
+      dataFiles.add(e.dataFile());
+      e.videos().forEach((camera, span) -> videoFiles
+          .computeIfAbsent(camera, c -> new java.util.TreeSet<>()).add(span.file()));
+    }
+    int dataPresent = (int) dataFiles.stream().filter(Files::isRegularFile).count();
     Map<String, Integer> videosPresent = new LinkedHashMap<>();
     Map<String, Path> firstVideo = new LinkedHashMap<>();
-    for (EpisodeInfo e : episodes) {
-      if (Files.isRegularFile(m.dataFile(e.index()))) {
-        dataPresent++;
-      }
-      for (String camera : m.info().videoKeys()) {
-        Path v = m.videoFile(e.index(), camera);
+    videoFiles.forEach((camera, files) -> {
+      for (Path v : files) {
         if (Files.isRegularFile(v)) {
           videosPresent.merge(camera, 1, Integer::sum);
           firstVideo.putIfAbsent(camera, v);
         }
       }
-    }
+    });
     List<Map<String, Object>> cameras = new ArrayList<>();
     for (String camera : m.info().videoKeys()) {
       Map<String, Object> c = new LinkedHashMap<>();
@@ -77,6 +81,7 @@ final class InspectCommand implements Callable<Integer> {
           c.put("pixel_format", d.info().pixelFormat());
         }
       }
+      c.put("video_files", videoFiles.getOrDefault(camera, java.util.Set.of()).size());
       c.put("video_files_present", videosPresent.getOrDefault(camera, 0));
       cameras.add(c);
     }
@@ -84,6 +89,7 @@ final class InspectCommand implements Callable<Integer> {
     out.put("episodes", episodes.size());
     out.put("frames", episodes.stream().mapToLong(EpisodeInfo::length).sum());
     out.put("tasks", m.tasks().size());
+    out.put("data_files", dataFiles.size());
     out.put("data_files_present", dataPresent);
     if (json) {
       System.out.println(Json.MAPPER.writeValueAsString(out));
@@ -92,12 +98,12 @@ final class InspectCommand implements Callable<Integer> {
     System.out.printf("%s  LeRobot %s, %d fps, robot %s%n", root, out.get("codebase_version"),
         m.info().fps(), m.info().robotType());
     System.out.printf("episodes %d, frames %d, tasks %d, data files present %d/%d%n",
-        episodes.size(), out.get("frames"), m.tasks().size(), dataPresent, episodes.size());
+        episodes.size(), out.get("frames"), m.tasks().size(), dataPresent, dataFiles.size());
     for (Map<String, Object> c : cameras) {
       System.out.printf("camera %s: %s %sx%s %s (declared %s), video files present %s/%d%n",
           c.get("key"), c.getOrDefault("codec", "?"), c.getOrDefault("width", "?"),
           c.getOrDefault("height", "?"), c.getOrDefault("pixel_format", ""),
-          c.get("declared_codec"), c.get("video_files_present"), episodes.size());
+          c.get("declared_codec"), c.get("video_files_present"), c.get("video_files"));
     }
     for (Map<String, Object> f : features) {
       System.out.printf("  %-32s %-8s %s%n", f.get("name"), f.get("dtype"),

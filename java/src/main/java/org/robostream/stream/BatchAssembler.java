@@ -15,6 +15,7 @@ import org.apache.arrow.vector.UInt1Vector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.complex.FixedSizeListVector;
+import org.apache.arrow.vector.ipc.message.ArrowFieldNode;
 import org.apache.arrow.vector.types.FloatingPointPrecision;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
@@ -35,10 +36,12 @@ final class BatchAssembler {
 
   private final StreamContext ctx;
   private final BufferAllocator allocator;
+  private final TensorMemoryPool pool;
 
-  BatchAssembler(StreamContext ctx, BufferAllocator allocator) {
+  BatchAssembler(StreamContext ctx, BufferAllocator allocator, TensorMemoryPool pool) {
     this.ctx = ctx;
     this.allocator = allocator;
+    this.pool = pool;
   }
 
   /** One sample: its rows, its episode, and where its frames are. */
@@ -210,11 +213,21 @@ final class BatchAssembler {
         FieldType.notNullable(type), allocator);
     try {
       FixedSizeListVector storage = vector.getUnderlyingVector();
-      storage.addOrGetVector(FieldType.notNullable(value));
+      FieldVector leaf = (FieldVector) storage.addOrGetVector(FieldType.notNullable(value))
+          .getVector();
       int n = items.size();
-      FieldVector leaf = leafOf(storage, n);
+      storage.setInitialCapacity(n);
+      storage.allocateNew();
+      for (int i = 0; i < n; i++) {
+        storage.setNotNull(i);
+      }
       long frameBytes = ctx.frameBytes();
       long total = (long) n * positions * frameBytes;
+      // Pixels go into recycled, uninitialised memory: every byte is written below.
+      try (ArrowBuf pixels = pool.take(allocator, total * (ctx.uint8() ? 1 : 4))) {
+        leaf.loadFieldBuffers(new ArrowFieldNode(total, 0),
+            List.of(allocator.getEmpty(), pixels));
+      }
       ArrowBuf data = leaf.getDataBuffer();
       long cameraOffset = ctx.cameraOffset(k);
       for (int i = 0; i < n; i++) {
@@ -231,7 +244,6 @@ final class BatchAssembler {
           }
         }
       }
-      leaf.setValueCount((int) total);
       vector.setValueCount(n);
       return vector;
     } catch (RuntimeException e) {

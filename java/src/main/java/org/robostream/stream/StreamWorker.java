@@ -41,6 +41,7 @@ final class StreamWorker implements Runnable {
   private final BufferAllocator allocator;
   private final DecoderCache decoders;
   private final StreamCounters counters;
+  private final TensorMemoryPool tensorPool;
   private final Map<Integer, int[]> pieceFrames = new HashMap<>();
   private volatile boolean stopped;
 
@@ -49,8 +50,9 @@ final class StreamWorker implements Runnable {
 
   StreamWorker(StreamContext ctx, SegmentPlan plan, RankSchedule schedule, int rank, int worker,
       int consumed, long epoch, BlockingQueue<Output> out, BufferAllocator allocator,
-      DecoderCache decoders, StreamCounters counters) {
+      DecoderCache decoders, StreamCounters counters, TensorMemoryPool tensorPool) {
     this.ctx = ctx;
+    this.tensorPool = tensorPool;
     this.plan = plan;
     this.rank = rank;
     this.worker = worker;
@@ -85,7 +87,7 @@ final class StreamWorker implements Runnable {
       FrameFetcher fetcher = new FrameFetcher(decoders, ctx.device(),
           ctx.metadata().info().fps(), ctx.decoderOptions().toleranceSeconds(), ctx.layout(),
           counters);
-      BatchAssembler assembler = new BatchAssembler(ctx, allocator);
+      BatchAssembler assembler = new BatchAssembler(ctx, allocator, tensorPool);
       SlotSampler sampler = plan.sampler(rank, worker);
       Map<Long, Integer> decoded = new HashMap<>();
       for (int j = 0; j < jobs.size() && !stopped; j++) {

@@ -53,6 +53,7 @@ public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
   private final DecoderCacheCounters cacheCounters = new DecoderCacheCounters();
   private final StreamCounters counters = new StreamCounters();
   private final long memoryBudget;
+  private final TensorMemoryPool tensorPool;
 
   private long epoch;
   private List<StreamState.Segment> segments = List.of();
@@ -124,6 +125,8 @@ public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
     }
     this.episodes = List.copyOf(pieces);
     this.fingerprint = StreamState.fingerprint(episodes);
+    this.tensorPool = new TensorMemoryPool(workers * (prefetch + 3) * Math.max(1,
+        cameras.size()));
     FixedShapeTensorType.register();
     if (b.resumeState != null) {
       restore(StreamState.fromJson(b.resumeState));
@@ -200,6 +203,11 @@ public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
     return counters.snapshot();
   }
 
+  /** Bytes of batches created and not closed yet (including prefetched ones). */
+  public long outstandingBatchBytes() {
+    return allocator.getAllocatedMemory();
+  }
+
   /** The memory budget for decoded frames held by the workers, in bytes. */
   public long memoryBudgetBytes() {
     return memoryBudget;
@@ -246,7 +254,7 @@ public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
                 org.robostream.source.LocalFileByteSource.open(Path.of(file)),
                 ctx.decoderOptions(), sibling), cacheCounters);
         StreamWorker task = new StreamWorker(ctx, position.plan(), schedule, rankWorld.rank(), w,
-            next, epoch, q, allocator, cache, counters);
+            next, epoch, q, allocator, cache, counters, tensorPool);
         tasks.add(task);
         Thread t = new Thread(task, "robostream-worker-" + rankWorld.rank() + "-" + w);
         t.setDaemon(true);
@@ -330,6 +338,7 @@ public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
     }
     stopRun();
     closed = true;
+    tensorPool.close();
     if (allocator.getAllocatedMemory() == 0) {
       allocator.close();
     } else {

@@ -112,4 +112,28 @@ class CliTest {
         Fixtures.sharedDataset().toString())));
     assertTrue(text.contains("camera observation.images.cam_high: av1 640x480"), text);
   }
+
+  @Test
+  void makeDatasetWritesAV30DatasetThatInspectDescribes() throws Exception {
+    Path out = tmp.resolve("made");
+    capture(() -> assertEquals(0, Main.run("make-dataset", "--out", out.toString(),
+        "--episodes", "3", "--frames-per-episode", "10", "--cameras", "1", "--size", "64x48",
+        "--codec", "h264", "--gop", "4", "--layout", "v3.0", "--video-files-size-mb",
+        "0.004")));
+    String text = capture(() -> assertEquals(0, Main.run("inspect", out.toString(), "--json")));
+    JsonNode json = Json.MAPPER.readTree(text);
+    assertEquals("v3.0", json.get("codebase_version").asText());
+    assertEquals(3, json.get("episodes").asInt());
+    assertEquals(30, json.get("frames").asLong());
+    assertEquals(1, json.get("data_files").asInt(), "one shared data file");
+    JsonNode camera = json.get("cameras").get(0);
+    assertEquals("h264", camera.get("codec").asText());
+    assertEquals(48, camera.get("height").asInt());
+    assertTrue(camera.get("video_files").asInt() > 1, "video files rolled over: " + camera);
+    assertEquals(camera.get("video_files").asInt(), camera.get("video_files_present").asInt());
+    // Refuses a non-empty folder and bad sizes with exit code != 0.
+    assertTrue(Main.run("make-dataset", "--out", out.toString()) != 0);
+    assertEquals(2, Main.run("make-dataset", "--out", tmp.resolve("x").toString(), "--size",
+        "32x32"));
+  }
 }

@@ -89,7 +89,34 @@ class StreamingDatasetTest {
       StreamCounters.Snapshot stats = ds.stats();
       assertTrue(stats.amplification() <= 1.1, "amplification " + stats.amplification());
       assertEquals(1, ds.epoch());
+      assertEquals(0, ds.outstandingBatchBytes(), "every batch closed: nothing left allocated");
     }
+  }
+
+  @Test
+  void rankAndWorldResolveFromArgumentsThenSlurmThenTorchThenOpenMpi() {
+    java.util.Map<String, String> env = new java.util.HashMap<>();
+    assertEquals(new RankWorld(0, 1, "default"),
+        RankWorld.resolve(java.util.OptionalInt.empty(), java.util.OptionalInt.empty(), env));
+    env.put("OMPI_COMM_WORLD_RANK", "1");
+    env.put("OMPI_COMM_WORLD_SIZE", "2");
+    assertEquals(1, RankWorld.resolve(java.util.OptionalInt.empty(),
+        java.util.OptionalInt.empty(), env).rank());
+    env.put("RANK", "2");
+    env.put("WORLD_SIZE", "4");
+    assertEquals(2, RankWorld.resolve(java.util.OptionalInt.empty(),
+        java.util.OptionalInt.empty(), env).rank());
+    env.put("SLURM_PROCID", "3");
+    env.put("SLURM_NTASKS", "8");
+    RankWorld slurm = RankWorld.resolve(java.util.OptionalInt.empty(),
+        java.util.OptionalInt.empty(), env);
+    assertEquals(new RankWorld(3, 8, "SLURM_PROCID/SLURM_NTASKS"), slurm);
+    assertEquals(5, RankWorld.resolve(java.util.OptionalInt.of(5), java.util.OptionalInt.of(6),
+        env).rank(), "explicit arguments win");
+    env.put("SLURM_PROCID", "9");
+    org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+        () -> RankWorld.resolve(java.util.OptionalInt.empty(), java.util.OptionalInt.empty(),
+            env));
   }
 
   @Test

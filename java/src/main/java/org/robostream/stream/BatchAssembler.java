@@ -23,8 +23,8 @@ import org.apache.arrow.vector.types.pojo.FieldType;
 import org.robostream.arrow.FixedShapeTensorType;
 import org.robostream.arrow.FixedShapeTensorVector;
 import org.robostream.dataset.EpisodeInfo;
-import org.robostream.nativecore.NativeAddress;
 import org.robostream.video.FrameLayout;
+import org.robostream.video.PackedPicture;
 
 /**
  * Builds one {@link Batch}'s record batch from samples whose rows and decoded frames are at
@@ -45,9 +45,9 @@ final class BatchAssembler {
   }
 
   /** One sample: its rows, its episode, and where its frames are. */
-  record Item(long sample, EpisodeInfo episode, EpisodeRows rows, long frameAddress) {}
+  record Item(long sample, EpisodeInfo episode, EpisodeRows rows, PackedFrame[] frames) {}
 
-  VectorSchemaRoot build(List<Item> items, boolean padding) {
+  VectorSchemaRoot build(List<Item> items, boolean padding, PackedPicture packer) {
     List<FieldVector> vectors = new ArrayList<>();
     try {
       int n = items.size();
@@ -60,10 +60,12 @@ final class BatchAssembler {
           vectors.add(padColumn(name + "_is_pad", offsets, items));
         }
       }
+      int frameBase = 0; // index of the camera's first picture in Item.frames
       for (int k = 0; k < ctx.cameras().size(); k++) {
         String camera = ctx.cameras().get(k);
         int[] offsets = ctx.windows().offsets(camera);
-        vectors.add(frameColumn(camera, k, offsets, items));
+        vectors.add(frameColumn(camera, frameBase, offsets, items, packer));
+        frameBase += offsets == null ? 1 : offsets.length;
         if (offsets != null) {
           vectors.add(padColumn(camera + "_is_pad", offsets, items));
         }
@@ -194,7 +196,8 @@ final class BatchAssembler {
     return vector;
   }
 
-  private FieldVector frameColumn(String camera, int k, int[] offsets, List<Item> items) {
+  private FieldVector frameColumn(String camera, int frameBase, int[] offsets, List<Item> items,
+      PackedPicture packer) {
     int h = ctx.height();
     int w = ctx.width();
     int[] frame = ctx.layout() == FrameLayout.CHW ? new int[] {3, h, w} : new int[] {h, w, 3};
@@ -229,18 +232,25 @@ final class BatchAssembler {
             List.of(allocator.getEmpty(), pixels));
       }
       ArrowBuf data = leaf.getDataBuffer();
-      long cameraOffset = ctx.cameraOffset(k);
       for (int i = 0; i < n; i++) {
-        long src = items.get(i).frameAddress() + cameraOffset;
-        long bytes = positions * frameBytes;
-        long dstOffset = i * bytes;
-        if (ctx.uint8()) {
-          NativeAddress.copy(data.memoryAddress() + dstOffset, src, bytes);
-        } else {
-          ByteBuffer in = NativeAddress.bytesAt(src, bytes).asByteBuffer();
-          long base = dstOffset * 4;
-          for (int b = 0; b < bytes; b++) {
-            data.setFloat(base + 4L * b, (in.get(b) & 0xFF) / 255f);
+        for (int t = 0; t < positions; t++) {
+          PackedFrame f = items.get(i).frames()[frameBase + t];
+          if (f.width() != w || f.height() != h) {
+            throw new IllegalStateException(camera + " frame is " + f.width() + "x"
+                + f.height() + " but info.json declares " + w + "x" + h);
+          }
+          long slot = (long) i * positions + t;
+          if (ctx.uint8()) {
+            packer.toRgb(f.address(), w, h, f.pixelFormat(), f.color(),
+                data.memoryAddress() + slot * frameBytes, ctx.layout());
+          } else {
+            packer.toRgb(f.address(), w, h, f.pixelFormat(), f.color(), rgbScratch(frameBytes),
+                ctx.layout());
+            ByteBuffer in = rgbScratchBuffer;
+            long base = slot * frameBytes * 4;
+            for (int b = 0; b < frameBytes; b++) {
+              data.setFloat(base + 4L * b, (in.get(b) & 0xFF) / 255f);
+            }
           }
         }
       }
@@ -250,5 +260,17 @@ final class BatchAssembler {
       vector.close();
       throw e;
     }
+  }
+
+  private ByteBuffer rgbScratchBuffer;
+  private long rgbScratchAddress;
+
+  /** A reusable RGB frame for float output (converted to RGB here, then scaled). */
+  private long rgbScratch(long frameBytes) {
+    if (rgbScratchBuffer == null || rgbScratchBuffer.capacity() < frameBytes) {
+      rgbScratchBuffer = ByteBuffer.allocateDirect((int) frameBytes);
+      rgbScratchAddress = new org.bytedeco.javacpp.Pointer(rgbScratchBuffer).address();
+    }
+    return rgbScratchAddress;
   }
 }

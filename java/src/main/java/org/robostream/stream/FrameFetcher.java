@@ -10,6 +10,7 @@ import org.robostream.video.DecodeResult;
 import org.robostream.video.DecoderCache;
 import org.robostream.video.Device;
 import org.robostream.video.FrameLayout;
+import org.robostream.video.PictureSink;
 import org.robostream.video.VideoDecoder;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -44,7 +45,8 @@ final class FrameFetcher {
     this.counters = counters;
   }
 
-  void fetch(EpisodeInfo episode, String camera, int[] frames, long[] addresses, long reader) {
+  /** Decodes {@code frames} (episode-local) of {@code camera}; request i goes to the sink as i. */
+  void fetch(EpisodeInfo episode, String camera, int[] frames, PictureSink sink, long reader) {
     VideoSpan span = episode.video(camera);
     String file = span.file().toString();
     try {
@@ -58,8 +60,6 @@ final class FrameFetcher {
         }
         return match;
       });
-      AddressDestination dst = new AddressDestination(decoder.info().width(),
-          decoder.info().height(), layout, addresses);
       long before = decoder.stats().framesDecoded();
       double first = decoder.info().firstPtsSeconds();
       if (positions) {
@@ -67,7 +67,7 @@ final class FrameFetcher {
         for (int i = 0; i < frames.length; i++) {
           at[i] = span.frameOffset() + frames[i];
         }
-        DecodeResult r = decoder.decodeFrames(at, dst);
+        DecodeResult r = decoder.decodeFrames(at, sink);
         for (int i = 0; i < frames.length; i++) {
           double expected = first + span.fromTimestamp() + frames[i] / (double) fps;
           double drift = r.ptsSeconds(i) - expected;
@@ -83,7 +83,7 @@ final class FrameFetcher {
         for (int i = 0; i < frames.length; i++) {
           at[i] = first + span.fromTimestamp() + frames[i] / (double) fps;
         }
-        decoder.decode(at, dst);
+        decoder.decode(at, sink);
       }
       counters.framesDecoded.addAndGet(decoder.stats().framesDecoded() - before);
       counters.framesDelivered.addAndGet(frames.length);

@@ -1,68 +1,73 @@
 package org.robostream.stream;
 
 import java.util.ArrayDeque;
-import java.util.ArrayList;
 import java.util.Deque;
-import java.util.List;
+import java.util.HashMap;
+import java.util.Map;
 import org.bytedeco.javacpp.Pointer;
 
 /**
- * Decoded frames of samples waiting in a worker's shuffle buffer: fixed-size slots (all cameras
- * and window positions of one sample, uint8 in the output layout), allocated on first use up to
- * a capacity derived from the memory budget. Slots are malloc'ed, not zeroed (the decoder
- * overwrites every byte), which matters at hundreds of megabytes. Not thread-safe: one per
- * worker; {@link #close()} frees the memory.
+ * Memory for decoded pictures waiting in a worker's shuffle buffer, kept packed as the codec
+ * produced them (YUV 4:2:0 is half the bytes of RGB) and converted to RGB only when their batch
+ * is built. Blocks are malloc'ed (not zeroed: every byte is written) and recycled by size, so a
+ * steady stream touches the same pages again instead of faulting in new ones. The budget is
+ * checked before a run of samples is decoded ({@link #canHold}); blocks themselves are never
+ * refused. Not thread-safe: one per worker; {@link #close()} frees everything.
  */
 final class FrameStore implements AutoCloseable {
-  private final long slotBytes;
-  private final int capacity;
-  private final List<Pointer> buffers = new ArrayList<>();
-  private final List<Long> addresses = new ArrayList<>();
-  private final Deque<Integer> free = new ArrayDeque<>();
+  private final long budgetBytes;
+  private final Map<Long, Deque<Pointer>> idle = new HashMap<>();
+  private final Map<Long, Pointer> live = new HashMap<>();
+  private long heldBytes;
+  private long allocatedBytes;
 
-  FrameStore(long slotBytes, int capacity) {
-    if (slotBytes > Integer.MAX_VALUE) {
-      throw new IllegalArgumentException("one sample's frames exceed 2 GiB");
-    }
-    this.slotBytes = slotBytes;
-    this.capacity = capacity;
+  FrameStore(long budgetBytes) {
+    this.budgetBytes = budgetBytes;
   }
 
-  /** A free slot, or -1 when all {@code capacity} slots are taken. */
-  int take() {
-    if (!free.isEmpty()) {
-      return free.pop();
-    }
-    if (buffers.size() >= capacity) {
-      return -1;
-    }
-    Pointer p = Pointer.malloc(Math.max(1, slotBytes));
-    if (p == null || p.isNull()) {
-      throw new OutOfMemoryError("cannot allocate " + slotBytes + " bytes for decoded frames");
-    }
-    buffers.add(p);
-    addresses.add(p.address());
-    return buffers.size() - 1;
+  /** Whether {@code bytes} more fit the budget. */
+  boolean canHold(long bytes) {
+    return heldBytes + bytes <= budgetBytes;
   }
 
-  void release(int slot) {
-    free.push(slot);
+  long take(long bytes) {
+    Deque<Pointer> q = idle.get(bytes);
+    Pointer p = q == null ? null : q.poll();
+    if (p == null) {
+      p = Pointer.malloc(Math.max(1, bytes));
+      if (p == null || p.isNull()) {
+        throw new OutOfMemoryError("cannot allocate " + bytes + " bytes for decoded frames");
+      }
+      allocatedBytes += bytes;
+    }
+    live.put(p.address(), p);
+    heldBytes += bytes;
+    return p.address();
   }
 
-  long address(int slot) {
-    return addresses.get(slot);
+  void release(long address, long bytes) {
+    Pointer p = live.remove(address);
+    if (p == null) {
+      throw new IllegalStateException("block " + address + " is not held");
+    }
+    heldBytes -= bytes;
+    idle.computeIfAbsent(bytes, b -> new ArrayDeque<>()).push(p);
   }
 
-  /** Bytes allocated so far. */
+  long heldBytes() {
+    return heldBytes;
+  }
+
+  /** Bytes malloc'ed so far (held + idle). */
   long allocatedBytes() {
-    return buffers.size() * slotBytes;
+    return allocatedBytes;
   }
 
   @Override
   public void close() {
-    buffers.forEach(Pointer::free);
-    buffers.clear();
-    addresses.clear();
-    free.clear();
+    live.values().forEach(Pointer::free);
+    idle.values().forEach(q -> q.forEach(Pointer::free));
+    live.clear();
+    idle.clear();
   }
 }

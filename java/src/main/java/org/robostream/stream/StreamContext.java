@@ -10,13 +10,13 @@ import org.robostream.video.VideoDecoderOptions;
  * What every worker of a stream shares: metadata, windows, output format and limits. Immutable
  * (the metadata is immutable and thread-safe).
  *
- * @param storeSlots decoded samples a worker may hold in its shuffle buffer (memory budget)
+ * @param storeBytes bytes of packed decoded pictures a worker may hold (its memory budget share)
  * @param prefetch batches a worker may have built ahead of the consumer
  * @param decoderCacheSize decoders per worker
  */
 record StreamContext(LeRobotMetadata metadata, Windows windows, List<String> cameras,
     boolean uint8, FrameLayout layout, Device device, VideoDecoderOptions decoderOptions,
-    int storeSlots, int prefetch, int decoderCacheSize, int height, int width) {
+    long storeBytes, int prefetch, int decoderCacheSize, int height, int width) {
 
   /** Window positions of {@code key} (1 when not windowed). */
   int positions(String key) {
@@ -28,20 +28,11 @@ record StreamContext(LeRobotMetadata metadata, Windows windows, List<String> cam
     return (long) height * width * 3;
   }
 
-  /** Bytes of one sample's frames: every camera and window position, uint8. */
+  /** Bytes of one sample's frames as RGB: every camera and window position, uint8. */
   long sampleFrameBytes() {
     long sum = 0;
     for (String c : cameras) {
       sum += positions(c) * frameBytes();
-    }
-    return sum;
-  }
-
-  /** Offset of camera {@code k}'s frames inside a sample slot. */
-  long cameraOffset(int k) {
-    long sum = 0;
-    for (int i = 0; i < k; i++) {
-      sum += positions(cameras.get(i)) * frameBytes();
     }
     return sum;
   }

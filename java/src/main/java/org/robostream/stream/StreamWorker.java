@@ -9,6 +9,7 @@ import org.apache.arrow.memory.BufferAllocator;
 import org.robostream.dataset.DatasetException;
 import org.robostream.dataset.EpisodeInfo;
 import org.robostream.video.DecoderCache;
+import org.robostream.video.PackedPicture;
 
 /**
  * One worker thread of a rank: replays its slot's {@link SlotSampler}, decodes each sample's
@@ -43,6 +44,7 @@ final class StreamWorker implements Runnable {
   private final StreamCounters counters;
   private final TensorMemoryPool tensorPool;
   private final Map<Integer, int[]> pieceFrames = new HashMap<>();
+  private long estimatedSampleBytes; // packed bytes of a sample, learned from the first ones
   private volatile boolean stopped;
 
   /** Frames of a stream decoded together when the first of them enters the buffer. */
@@ -62,6 +64,7 @@ final class StreamWorker implements Runnable {
     this.allocator = allocator;
     this.decoders = decoders;
     this.counters = counters;
+    this.estimatedSampleBytes = ctx.sampleFrameBytes(); // RGB size until one is measured
     for (EpisodePiece p : plan.piecesOf(rank, worker)) {
       pieceFrames.put(p.episode(), p.frames());
     }
@@ -82,14 +85,15 @@ final class StreamWorker implements Runnable {
   @Override
   public void run() {
     try (EpisodeRowSource rows = new EpisodeRowSource(allocator, ctx.metadata().info(), 256);
-        FrameStore store = new FrameStore(ctx.sampleFrameBytes(), ctx.storeSlots());
-        FrameStore scratch = new FrameStore(ctx.sampleFrameBytes(), jobsMaxSize())) {
+        FrameStore store = new FrameStore(ctx.storeBytes());
+        FrameStore scratch = new FrameStore(Long.MAX_VALUE);
+        PackedPicture packer = new PackedPicture()) {
       FrameFetcher fetcher = new FrameFetcher(decoders, ctx.device(),
           ctx.metadata().info().fps(), ctx.decoderOptions().toleranceSeconds(), ctx.layout(),
           counters);
       BatchAssembler assembler = new BatchAssembler(ctx, allocator, tensorPool);
       SlotSampler sampler = plan.sampler(rank, worker);
-      Map<Long, Integer> decoded = new HashMap<>();
+      Map<Long, PackedFrame[]> decoded = new HashMap<>();
       for (int j = 0; j < jobs.size() && !stopped; j++) {
         RankSchedule.Batch job = jobs.get(j);
         boolean skip = positions.get(j) < consumed;
@@ -103,7 +107,7 @@ final class StreamWorker implements Runnable {
             }
             long entered = sampler.entered();
             if (entered >= 0 && !skip && !decoded.containsKey(entered)) {
-              decodeAhead(entered, decoded, store, fetcher);
+              decodeAhead(entered, decoded, store, fetcher, packer);
             }
             long emitted = sampler.emitted();
             if (emitted >= 0) {
@@ -118,14 +122,14 @@ final class StreamWorker implements Runnable {
         }
         if (skip) {
           for (long s : job.samples()) {
-            Integer slot = decoded.remove(s);
-            if (slot != null) {
-              store.release(slot);
+            PackedFrame[] frames = decoded.remove(s);
+            if (frames != null) {
+              release(store, frames);
             }
           }
           continue;
         }
-        Batch batch = build(job, decoded, store, scratch, fetcher, rows, assembler,
+        Batch batch = build(job, decoded, store, scratch, fetcher, packer, rows, assembler,
             positions.get(j));
         try {
           out.put(new Built(positions.get(j), batch));
@@ -155,88 +159,80 @@ final class StreamWorker implements Runnable {
     }
   }
 
-  /** The largest batch of this worker: the scratch store holds one batch's samples. */
-  private int jobsMaxSize() {
-    return jobs.stream().mapToInt(b -> b.samples().length).max().orElse(1);
+  private static void release(FrameStore store, PackedFrame[] frames) {
+    for (PackedFrame f : frames) {
+      if (f != null) {
+        store.release(f.address(), f.bytes());
+      }
+    }
   }
 
   /**
    * Assembles a batch: samples decoded on entry come from the store; the others (no room at
    * entry, produced while skipping, padding) are decoded now into the scratch store.
    */
-  private Batch build(RankSchedule.Batch job, Map<Long, Integer> decoded, FrameStore store,
-      FrameStore scratch, FrameFetcher fetcher, EpisodeRowSource rows, BatchAssembler assembler,
-      int position) {
+  private Batch build(RankSchedule.Batch job, Map<Long, PackedFrame[]> decoded,
+      FrameStore store, FrameStore scratch, FrameFetcher fetcher, PackedPicture packer,
+      EpisodeRowSource rows, BatchAssembler assembler, int position) {
     List<BatchAssembler.Item> items = new ArrayList<>();
-    List<Integer> fromStore = new ArrayList<>();
-    List<Integer> fromScratch = new ArrayList<>();
+    List<PackedFrame[]> fromStore = new ArrayList<>();
+    List<PackedFrame[]> fromScratch = new ArrayList<>();
     try {
       for (long s : job.samples()) {
         EpisodeInfo e = ctx.metadata().episode(Samples.episode(s));
-        Integer slot = job.padding() ? null : decoded.remove(s);
-        long address;
-        if (slot != null) {
-          fromStore.add(slot);
-          address = store.address(slot);
+        PackedFrame[] frames = job.padding() ? null : decoded.remove(s);
+        if (frames != null) {
+          fromStore.add(frames);
         } else {
-          int t = scratch.take();
-          if (t < 0) {
-            throw new IllegalStateException("scratch store smaller than a batch");
-          }
-          fromScratch.add(t);
-          address = scratch.address(t);
-          decodeInto(new long[] {s}, new long[] {address}, fetcher, -1);
+          frames = decodeInto(new long[] {s}, scratch, fetcher, packer, -1).get(0);
+          fromScratch.add(frames);
           counters.decodedOnExit.incrementAndGet();
         }
-        items.add(new BatchAssembler.Item(s, e, rowsOf(rows, e), address));
+        items.add(new BatchAssembler.Item(s, e, rowsOf(rows, e), frames));
       }
-      return new Batch(assembler.build(items, job.padding()), allocator, epoch, position);
+      return new Batch(assembler.build(items, job.padding(), packer), allocator, epoch,
+          position);
     } finally {
-      fromStore.forEach(store::release);
-      fromScratch.forEach(scratch::release);
+      fromStore.forEach(f -> release(store, f));
+      fromScratch.forEach(f -> release(scratch, f));
     }
   }
 
   /**
    * Decodes {@code entered} and the next frames of its stream (up to {@link #READ_AHEAD}, as the
-   * store has room) in one call per camera: a stream's frames enter in order, so decoding a run
-   * of them keeps one decoder hot instead of switching between every live stream per frame.
+   * budget allows) in one call per camera: a stream's frames enter in order, so decoding a run
+   * keeps one decoder hot instead of switching between every live stream per frame.
    */
-  private void decodeAhead(long entered, Map<Long, Integer> decoded, FrameStore store,
-      FrameFetcher fetcher) {
+  private void decodeAhead(long entered, Map<Long, PackedFrame[]> decoded, FrameStore store,
+      FrameFetcher fetcher, PackedPicture packer) {
     int episode = Samples.episode(entered);
     int[] frames = pieceFrames.get(episode);
     int at = java.util.Arrays.binarySearch(frames, Samples.frame(entered));
     List<Long> run = new ArrayList<>();
-    List<Integer> slots = new ArrayList<>();
+    long need = 0;
     for (int i = at; i < frames.length && run.size() < READ_AHEAD; i++) {
       long s = Samples.of(episode, frames[i]);
-      if (decoded.containsKey(s)) {
-        break;
-      }
-      int slot = store.take();
-      if (slot < 0) {
+      if (decoded.containsKey(s) || !store.canHold(need + estimatedSampleBytes)) {
         break;
       }
       run.add(s);
-      slots.add(slot);
+      need += estimatedSampleBytes;
     }
     if (run.isEmpty()) {
-      return; // no room: decoded when delivered
+      return; // over budget: decoded when delivered
     }
     long[] samples = run.stream().mapToLong(Long::longValue).toArray();
-    long[] addresses = slots.stream().mapToLong(store::address).toArray();
-    try {
-      decodeInto(samples, addresses, fetcher, episode);
-    } catch (RuntimeException e) {
-      slots.forEach(store::release);
-      throw e;
-    }
+    List<PackedFrame[]> result = decodeInto(samples, store, fetcher, packer, episode);
+    long bytes = 0;
     for (int i = 0; i < samples.length; i++) {
-      decoded.put(samples[i], slots.get(i));
+      decoded.put(samples[i], result.get(i));
+      for (PackedFrame f : result.get(i)) {
+        bytes += f.bytes();
+      }
     }
+    estimatedSampleBytes = Math.max(1, bytes / samples.length);
     counters.decodedOnEntry.addAndGet(samples.length);
-    counters.held(store.allocatedBytes());
+    counters.held(store.heldBytes());
   }
 
   private EpisodeRows rowsOf(EpisodeRowSource rows, EpisodeInfo e) {
@@ -248,28 +244,51 @@ final class StreamWorker implements Runnable {
   }
 
   /**
-   * Decodes every camera and window position of {@code samples} (all of one episode) to their
-   * slot addresses, one decode call per camera. {@code reader} picks the decoder: the episode's
-   * own stream decoder, or -1 for the shared one of out-of-order (delivery-time) decoding.
+   * Decodes every camera and window position of {@code samples} (all of one episode) into packed
+   * blocks of {@code store}, one decode call per camera; per sample, frames ordered camera by
+   * camera, window position by position. {@code reader} picks the decoder: the episode's own
+   * stream decoder, or -1 for the shared one of out-of-order (delivery-time) decoding.
    */
-  private void decodeInto(long[] samples, long[] slotAddresses, FrameFetcher fetcher,
-      long reader) {
+  private List<PackedFrame[]> decodeInto(long[] samples, FrameStore store,
+      FrameFetcher fetcher, PackedPicture packer, long reader) {
     EpisodeInfo e = ctx.metadata().episode(Samples.episode(samples[0]));
-    for (int k = 0; k < ctx.cameras().size(); k++) {
-      String camera = ctx.cameras().get(k);
-      int[] offsets = ctx.windows().offsets(camera);
-      int n = offsets == null ? 1 : offsets.length;
-      int[] frames = new int[n * samples.length];
-      long[] addresses = new long[n * samples.length];
-      for (int i = 0; i < samples.length; i++) {
-        int frame = Samples.frame(samples[i]);
-        for (int t = 0; t < n; t++) {
-          frames[i * n + t] = offsets == null ? frame
-              : Windows.clampedFrame(frame, offsets[t], e.length());
-          addresses[i * n + t] = slotAddresses[i] + ctx.cameraOffset(k) + t * ctx.frameBytes();
-        }
-      }
-      fetcher.fetch(e, camera, frames, addresses, reader == -1 ? -1 : reader * 64 + k);
+    int perSample = 0;
+    for (String camera : ctx.cameras()) {
+      perSample += ctx.positions(camera);
     }
+    List<PackedFrame[]> out = new ArrayList<>();
+    for (int i = 0; i < samples.length; i++) {
+      out.add(new PackedFrame[perSample]);
+    }
+    int base = 0;
+    try {
+      for (int k = 0; k < ctx.cameras().size(); k++) {
+        String camera = ctx.cameras().get(k);
+        int[] offsets = ctx.windows().offsets(camera);
+        int n = offsets == null ? 1 : offsets.length;
+        int[] frames = new int[n * samples.length];
+        for (int i = 0; i < samples.length; i++) {
+          int frame = Samples.frame(samples[i]);
+          for (int t = 0; t < n; t++) {
+            frames[i * n + t] = offsets == null ? frame
+                : Windows.clampedFrame(frame, offsets[t], e.length());
+          }
+        }
+        int cameraBase = base;
+        fetcher.fetch(e, camera, frames, (request, picture, pts) -> {
+          long bytes = PackedPicture.packedBytes(picture.width(), picture.height(),
+              picture.pixelFormat());
+          long address = store.take(bytes);
+          out.get(request / n)[cameraBase + request % n] = new PackedFrame(address, bytes,
+              picture.width(), picture.height(), picture.pixelFormat(), picture.color());
+          packer.pack(picture, address);
+        }, reader == -1 ? -1 : reader * 64 + k);
+        base += n;
+      }
+    } catch (RuntimeException ex) {
+      out.forEach(f -> release(store, f));
+      throw ex;
+    }
+    return out;
   }
 }

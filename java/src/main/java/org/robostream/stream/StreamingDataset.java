@@ -98,27 +98,19 @@ public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
     StreamContext probe = new StreamContext(metadata, windows, cameras, b.returnUint8, b.layout,
         b.device, VideoDecoderOptions.defaults().withTolerance(b.toleranceSeconds), 1, prefetch,
         1, height, width);
-    long sampleBytes = Math.max(1, probe.sampleFrameBytes());
-    long batchBytes = sampleBytes * b.batchSize * (b.returnUint8 ? 1 : 5); // staging + float32
-    // Per worker: prefetched batches, one batch of scratch samples, then the frame store.
-    long perWorker = memoryBudget / workers - prefetch * batchBytes
-        - sampleBytes * b.batchSize;
-    long slots = Math.min(perWorker / sampleBytes,
-        (long) b.bufferSize + b.batchSize + 1 + (long) StreamWorker.READ_AHEAD * b.maxNumShards);
-    if (slots < 1) {
+    long sampleBytes = Math.max(1, probe.sampleFrameBytes()); // RGB; held packed (YUV) is less
+    long batchBytes = sampleBytes * b.batchSize * (b.returnUint8 ? 1 : 4);
+    // Per worker: prefetched batches, then packed pictures waiting in the shuffle buffer.
+    long perWorker = memoryBudget / workers - prefetch * batchBytes;
+    if (perWorker < sampleBytes) {
       throw new IllegalArgumentException("memory budget " + memoryBudget + " bytes is too small"
-          + " for " + workers + " workers x (" + prefetch + " prefetched batches of "
-          + batchBytes + " bytes + one batch of decoded samples); raise it or lower"
-          + " batch_size/workers");
-    }
-    if (slots < (long) b.bufferSize + b.batchSize) {
-      LOG.info("memory budget holds {} decoded samples per worker, buffer_size is {}: the rest"
-          + " decode when delivered (higher decode amplification)", slots, b.bufferSize);
+          + " for " + workers + " workers x " + prefetch + " prefetched batches of "
+          + batchBytes + " bytes; raise it or lower batch_size/workers");
     }
     int cacheSize = b.decoderCacheSize.orElse((b.maxNumShards + 1) * Math.max(1, cameras.size())
         + Math.max(1, cameras.size()));
     this.ctx = new StreamContext(metadata, windows, cameras, b.returnUint8, b.layout, b.device,
-        probe.decoderOptions(), (int) slots, prefetch, cacheSize, height, width);
+        probe.decoderOptions(), perWorker, prefetch, cacheSize, height, width);
     List<EpisodePiece> pieces = new ArrayList<>();
     for (EpisodeInfo e : metadata.episodes()) {
       pieces.add(EpisodePiece.whole(e.index(), e.length()));

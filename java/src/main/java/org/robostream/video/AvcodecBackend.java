@@ -137,16 +137,37 @@ final class AvcodecBackend implements FrameBackend {
   }
 
   @Override
-  public void convertCurrent(long dst, FrameLayout layout) {
+  public RawPicture currentPicture() {
     if (!hasFrame) {
       throw new IllegalStateException("no current frame");
     }
+    long[] planes = new long[4];
+    int[] strides = new int[4];
+    for (int i = 0; i < 4; i++) {
+      org.bytedeco.javacpp.BytePointer plane = frame.data(i);
+      planes[i] = plane == null ? 0 : plane.address();
+      strides[i] = frame.linesize(i);
+    }
+    return new RawPicture(planes, strides, frame.width(), frame.height(), frame.format(),
+        currentColor());
+  }
+
+  private ColorSpec currentColor() {
     boolean frameFull = ColorSpec.isFullRange(frame.color_range());
     int format = frame.format();
     boolean jpegFormat = format == AV_PIX_FMT_YUVJ420P || format == AV_PIX_FMT_YUVJ422P
         || format == AV_PIX_FMT_YUVJ444P;
-    ColorSpec color = ColorSpec.resolve(ColorSpec.fromAvColorSpace(frame.colorspace()),
+    return ColorSpec.resolve(ColorSpec.fromAvColorSpace(frame.colorspace()),
         containerMatrix, frameFull || jpegFormat || containerFullRange);
+  }
+
+  @Override
+  public void convertCurrent(long dst, FrameLayout layout) {
+    if (!hasFrame) {
+      throw new IllegalStateException("no current frame");
+    }
+    int format = frame.format();
+    ColorSpec color = currentColor();
     int chroma = libyuvChroma(format);
     if (chroma != 0 && converterKind == ColorConverterKind.LIBYUV) {
       try {

@@ -76,12 +76,29 @@ final class Dav1dBackend implements FrameBackend {
     return (int) current[Av1Decoder.INFO_HEIGHT];
   }
 
-  @Override
-  public void convertCurrent(long dst, FrameLayout layout) {
+  private ColorSpec currentColor() {
     ColorSpec.Matrix streamMatrix =
         ColorSpec.Matrix.fromNative((int) current[Av1Decoder.INFO_MATRIX]);
     boolean full = current[Av1Decoder.INFO_FULL_RANGE] != 0 || containerFullRange;
-    ColorSpec color = ColorSpec.resolve(streamMatrix, containerMatrix, full);
+    return ColorSpec.resolve(streamMatrix, containerMatrix, full);
+  }
+
+  @Override
+  public RawPicture currentPicture() {
+    long[] p = decoder.currentPlanes();
+    int format = swscaleFormat((int) p[7], (int) p[8]);
+    if (format < 0) {
+      throw new UnsupportedVideoException(file, "AV1 picture with chroma " + p[7] + " and "
+          + p[8] + "-bit samples is not supported");
+    }
+    return new RawPicture(new long[] {p[0], p[1], p[2]},
+        new int[] {(int) p[3], (int) p[4], (int) p[4]}, (int) p[5], (int) p[6], format,
+        currentColor());
+  }
+
+  @Override
+  public void convertCurrent(long dst, FrameLayout layout) {
+    ColorSpec color = currentColor();
     if (converter != ColorConverterKind.LIBYUV) {
       convertWithSwscale(color, dst, layout);
       return;

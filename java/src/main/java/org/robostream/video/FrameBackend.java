@@ -29,6 +29,9 @@ interface FrameBackend extends AutoCloseable {
   /** Converts the current frame to RGB24 into the slot at {@code dst}. */
   void convertCurrent(long dst, FrameLayout layout);
 
+  /** The current frame's planes, unconverted; valid until the next {@link #receive()}. */
+  RawPicture currentPicture();
+
   /** Forgets all decoder state (before a seek). */
   void flush();
 

@@ -239,6 +239,37 @@ public final class VideoDecoder implements AutoCloseable {
     return execute(DecodePlan.ofFrames(index, frameIndices, file), destination);
   }
 
+  /**
+   * Decodes frames by presentation index like {@link #decodeFrames(int[], FrameDestination)} but
+   * hands each request's picture to {@code sink} unconverted (planes valid only during the call).
+   */
+  public DecodeResult decodeFrames(int[] frameIndices, PictureSink sink) {
+    ensureOpen();
+    return execute(DecodePlan.ofFrames(index, frameIndices, file),
+        new SinkDestination(info.width(), info.height(), sink));
+  }
+
+  /** Like {@link #decode(double[], FrameDestination)}, handing pictures to {@code sink}. */
+  public DecodeResult decode(double[] timestampsSeconds, PictureSink sink) {
+    ensureOpen();
+    return execute(DecodePlan.resolve(index, timestampsSeconds, options.toleranceSeconds(), file),
+        new SinkDestination(info.width(), info.height(), sink));
+  }
+
+  /** Marks a decode whose frames go to a {@link PictureSink} instead of being converted. */
+  private record SinkDestination(int width, int height, PictureSink sink)
+      implements FrameDestination {
+    @Override
+    public FrameLayout layout() {
+      return FrameLayout.HWC;
+    }
+
+    @Override
+    public long slotAddress(int request) {
+      throw new UnsupportedOperationException("pictures go to a sink");
+    }
+  }
+
   private void checkDestination(FrameDestination destination) {
     if (destination.width() != info.width() || destination.height() != info.height()) {
       throw new IllegalArgumentException("destination is " + destination.width() + "x"
@@ -378,6 +409,17 @@ public final class VideoDecoder implements AutoCloseable {
           + " (size changes inside a stream are not supported)");
     }
     int[] requests = plan.requestsOf(position);
+    if (dst instanceof SinkDestination sink) {
+      RawPicture picture = backend.currentPicture();
+      double seconds = index.frameSeconds(frame);
+      for (int request : requests) {
+        sink.sink().accept(request, picture, seconds);
+        pts[request] = seconds;
+        frames[request] = frame;
+      }
+      framesDelivered += requests.length;
+      return;
+    }
     long first = dst.slotAddress(requests[0]);
     backend.convertCurrent(first, dst.layout());
     double seconds = index.frameSeconds(frame);

@@ -1,0 +1,72 @@
+package org.robostream.video;
+
+import static org.bytedeco.ffmpeg.global.avutil.av_image_copy_to_buffer;
+import static org.bytedeco.ffmpeg.global.avutil.av_image_fill_arrays;
+import static org.bytedeco.ffmpeg.global.avutil.av_image_get_buffer_size;
+
+import org.bytedeco.javacpp.BytePointer;
+import org.bytedeco.javacpp.IntPointer;
+import org.bytedeco.javacpp.PointerPointer;
+import org.robostream.nativecore.NativeAddress;
+
+/**
+ * A picture packed into one block (FFmpeg's image layout with alignment 1: planes back to back,
+ * no padding), to be held compactly and converted to RGB later. Not thread-safe: one per thread
+ * (it keeps JavaCPP scratch pointers).
+ */
+public final class PackedPicture implements AutoCloseable {
+  private final PointerPointer<BytePointer> planes = new PointerPointer<>(4);
+  private final IntPointer strides = new IntPointer(4);
+  private final SwscaleConverter converter = new SwscaleConverter();
+
+  /** Bytes {@code picture} takes packed. */
+  public static long packedBytes(int width, int height, int pixelFormat) {
+    int n = av_image_get_buffer_size(pixelFormat, width, height, 1);
+    if (n < 0) {
+      throw new IllegalArgumentException("pixel format " + pixelFormat + " cannot be packed");
+    }
+    return n;
+  }
+
+  /** Copies {@code picture}'s planes into {@code dst} (at least {@link #packedBytes} bytes). */
+  public void pack(RawPicture p, long dst) {
+    long size = packedBytes(p.width(), p.height(), p.pixelFormat());
+    for (int i = 0; i < 4; i++) {
+      boolean present = i < p.planes().length && p.planes()[i] != 0;
+      planes.put(i, present ? NativeAddress.bytesAt(p.planes()[i],
+          (long) p.strides()[i] * p.height()) : null);
+      strides.put(i, present ? p.strides()[i] : 0);
+    }
+    int rc = av_image_copy_to_buffer(NativeAddress.bytesAt(dst, size), (int) size, planes,
+        strides, p.pixelFormat(), p.width(), p.height(), 1);
+    if (rc < 0) {
+      throw new IllegalStateException("cannot pack pixel format " + p.pixelFormat());
+    }
+  }
+
+  /** Converts a packed picture at {@code src} to RGB24 in {@code layout} at {@code dst}. */
+  public void toRgb(long src, int width, int height, int pixelFormat, ColorSpec color, long dst,
+      FrameLayout layout) {
+    long size = packedBytes(width, height, pixelFormat);
+    int rc = av_image_fill_arrays(planes, strides, NativeAddress.bytesAt(src, size),
+        pixelFormat, width, height, 1);
+    if (rc < 0) {
+      throw new IllegalStateException("cannot unpack pixel format " + pixelFormat);
+    }
+    long[] addresses = new long[3];
+    int[] s = new int[3];
+    for (int i = 0; i < 3; i++) {
+      BytePointer plane = planes.get(BytePointer.class, i);
+      addresses[i] = plane == null ? 0 : plane.address();
+      s[i] = strides.get(i);
+    }
+    converter.convert(addresses, s, width, height, pixelFormat, color, dst, layout);
+  }
+
+  @Override
+  public void close() {
+    converter.close();
+    planes.close();
+    strides.close();
+  }
+}

@@ -227,9 +227,9 @@ final class BatchAssembler {
       long frameBytes = ctx.frameBytes();
       long total = (long) n * positions * frameBytes;
       // Pixels go into recycled, uninitialised memory: every byte is written below.
-      try (ArrowBuf pixels = pool.take(allocator, total * (ctx.uint8() ? 1 : 4))) {
-        leaf.loadFieldBuffers(new ArrowFieldNode(total, 0),
-            List.of(allocator.getEmpty(), pixels));
+      try (ArrowBuf pixels = pool.take(allocator, total * (ctx.uint8() ? 1 : 4));
+          ArrowBuf valid = pool.takeAllValid(allocator, (total + 7) / 8)) {
+        leaf.loadFieldBuffers(new ArrowFieldNode(total, 0), List.of(valid, pixels));
       }
       ArrowBuf data = leaf.getDataBuffer();
       for (int i = 0; i < n; i++) {

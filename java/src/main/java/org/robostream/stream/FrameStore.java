@@ -12,7 +12,9 @@ import org.bytedeco.javacpp.Pointer;
  * is built. Blocks are malloc'ed (not zeroed: every byte is written) and recycled by size, so a
  * steady stream touches the same pages again instead of faulting in new ones. The budget is
  * checked before a run of samples is decoded ({@link #canHold}); blocks themselves are never
- * refused. Not thread-safe: one per worker; {@link #close()} frees everything.
+ * refused. Kept across epochs (the dataset hands worker i the same store every epoch, so later
+ * epochs reuse the pages). Not thread-safe: used by one worker thread at a time;
+ * {@link #close()} frees everything.
  */
 final class FrameStore implements AutoCloseable {
   private final long budgetBytes;
@@ -38,6 +40,7 @@ final class FrameStore implements AutoCloseable {
       if (p == null || p.isNull()) {
         throw new OutOfMemoryError("cannot allocate " + bytes + " bytes for decoded frames");
       }
+      p.capacity(bytes); // remembered for releaseAll()
       allocatedBytes += bytes;
     }
     live.put(p.address(), p);
@@ -52,6 +55,14 @@ final class FrameStore implements AutoCloseable {
     }
     heldBytes -= bytes;
     idle.computeIfAbsent(bytes, b -> new ArrayDeque<>()).push(p);
+  }
+
+  /** Returns every held block to the idle lists (end of an epoch, or a stopped run). */
+  void releaseAll() {
+    live.forEach((address, p) -> idle.computeIfAbsent(p.capacity(), b -> new ArrayDeque<>())
+        .push(p));
+    live.clear();
+    heldBytes = 0;
   }
 
   long heldBytes() {

@@ -43,6 +43,7 @@ final class StreamWorker implements Runnable {
   private final DecoderCache decoders;
   private final StreamCounters counters;
   private final TensorMemoryPool tensorPool;
+  private final FrameStore store; // the dataset's store for this worker index, kept across epochs
   private final Map<Integer, int[]> pieceFrames = new HashMap<>();
   private long estimatedSampleBytes; // packed bytes of a sample, learned from the first ones
   private volatile boolean stopped;
@@ -52,8 +53,10 @@ final class StreamWorker implements Runnable {
 
   StreamWorker(StreamContext ctx, SegmentPlan plan, RankSchedule schedule, int rank, int worker,
       int consumed, long epoch, BlockingQueue<Output> out, BufferAllocator allocator,
-      DecoderCache decoders, StreamCounters counters, TensorMemoryPool tensorPool) {
+      DecoderCache decoders, StreamCounters counters, TensorMemoryPool tensorPool,
+      FrameStore store) {
     this.ctx = ctx;
+    this.store = store;
     this.tensorPool = tensorPool;
     this.plan = plan;
     this.rank = rank;
@@ -85,7 +88,6 @@ final class StreamWorker implements Runnable {
   @Override
   public void run() {
     try (EpisodeRowSource rows = new EpisodeRowSource(allocator, ctx.metadata().info(), 256);
-        FrameStore store = new FrameStore(ctx.storeBytes());
         FrameStore scratch = new FrameStore(Long.MAX_VALUE);
         PackedPicture packer = new PackedPicture()) {
       FrameFetcher fetcher = new FrameFetcher(decoders, ctx.device(),
@@ -147,6 +149,7 @@ final class StreamWorker implements Runnable {
     } catch (Error e) {
       fail(new IllegalStateException("worker " + worker + " failed: " + e, e));
     } finally {
+      store.releaseAll();
       decoders.clear();
     }
   }

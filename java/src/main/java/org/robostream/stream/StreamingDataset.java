@@ -54,6 +54,9 @@ public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
   private final StreamCounters counters = new StreamCounters();
   private final long memoryBudget;
   private final TensorMemoryPool tensorPool;
+  private final List<FrameStore> stores = new ArrayList<>(); // one per worker index
+  private final java.util.concurrent.ConcurrentHashMap<String, org.robostream.video.FrameTable>
+      frameTables = new java.util.concurrent.ConcurrentHashMap<>();
 
   private long epoch;
   private List<StreamState.Segment> segments = List.of();
@@ -117,6 +120,9 @@ public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
     }
     this.episodes = List.copyOf(pieces);
     this.fingerprint = StreamState.fingerprint(episodes);
+    for (int w = 0; w < workers; w++) {
+      stores.add(new FrameStore(ctx.storeBytes()));
+    }
     this.tensorPool = new TensorMemoryPool(workers * (prefetch + 3) * Math.max(1,
         cameras.size()));
     FixedShapeTensorType.register();
@@ -225,6 +231,24 @@ public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
     }
   }
 
+  /**
+   * Opens a decoder, reusing a frame table that any worker built for the file: every live
+   * stream of a shared v3.0 file has its own decoder, but the file's packets are scanned once.
+   */
+  private org.robostream.video.VideoDecoder openSharingTables(String file,
+      org.robostream.video.VideoDecoder sibling) {
+    org.robostream.video.FrameTable known = frameTables.get(file);
+    org.robostream.video.VideoDecoder d = known != null
+        ? org.robostream.video.VideoDecoder.open(
+            org.robostream.source.LocalFileByteSource.open(Path.of(file)), ctx.decoderOptions(),
+            known)
+        : org.robostream.video.VideoDecoder.open(
+            org.robostream.source.LocalFileByteSource.open(Path.of(file)), ctx.decoderOptions(),
+            sibling);
+    frameTables.putIfAbsent(file, d.frameTable());
+    return d;
+  }
+
   /** One pass over the rest of the current epoch. */
   private final class Run implements Iterator<Batch> {
     final ResumePlanner.Position position;
@@ -242,11 +266,9 @@ public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
         BlockingQueue<StreamWorker.Output> q = new ArrayBlockingQueue<>(ctx.prefetch() + 1);
         queues.add(q);
         DecoderCache cache = new DecoderCache(OptionalInt.of(ctx.decoderCacheSize()),
-            (file, device, sibling) -> org.robostream.video.VideoDecoder.open(
-                org.robostream.source.LocalFileByteSource.open(Path.of(file)),
-                ctx.decoderOptions(), sibling), cacheCounters);
+            (file, device, sibling) -> openSharingTables(file, sibling), cacheCounters);
         StreamWorker task = new StreamWorker(ctx, position.plan(), schedule, rankWorld.rank(), w,
-            next, epoch, q, allocator, cache, counters, tensorPool);
+            next, epoch, q, allocator, cache, counters, tensorPool, stores.get(w));
         tasks.add(task);
         Thread t = new Thread(task, "robostream-worker-" + rankWorld.rank() + "-" + w);
         t.setDaemon(true);
@@ -305,11 +327,17 @@ public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
     void stop() {
       tasks.forEach(StreamWorker::stop);
       threads.forEach(Thread::interrupt);
-      for (Thread t : threads) {
+      for (int w = 0; w < threads.size(); w++) {
+        Thread t = threads.get(w);
         try {
           t.join(10_000);
         } catch (InterruptedException e) {
           Thread.currentThread().interrupt();
+        }
+        if (t.isAlive()) {
+          // Never share a store with a thread that may still run: give the index a new one.
+          LOG.warn("worker {} did not stop within 10 s; its frame store is abandoned", w);
+          stores.set(w, new FrameStore(ctx.storeBytes()));
         }
       }
       for (BlockingQueue<StreamWorker.Output> q : queues) {
@@ -331,6 +359,7 @@ public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
     stopRun();
     closed = true;
     tensorPool.close();
+    stores.forEach(FrameStore::close);
     if (allocator.getAllocatedMemory() == 0) {
       allocator.close();
     } else {

@@ -20,6 +20,7 @@ import org.bytedeco.javacpp.Pointer;
 final class TensorMemoryPool implements AutoCloseable {
   private final int maxIdle;
   private final Map<Long, Deque<Pointer>> idle = new HashMap<>();
+  private final Map<Long, Deque<Pointer>> idleOnes = new HashMap<>();
   private boolean closed;
 
   TensorMemoryPool(int maxIdle) {
@@ -28,9 +29,23 @@ final class TensorMemoryPool implements AutoCloseable {
 
   /** An uninitialised buffer of {@code bytes} accounted to {@code allocator}. */
   ArrowBuf take(BufferAllocator allocator, long bytes) {
+    return take(allocator, bytes, idle, false);
+  }
+
+  /**
+   * A buffer of {@code bytes} with every bit set: the validity bitmap of a column without nulls
+   * (Arrow would otherwise allocate and fill a fresh one per column and batch). Consumers must
+   * not write into it; its blocks only ever hold ones.
+   */
+  ArrowBuf takeAllValid(BufferAllocator allocator, long bytes) {
+    return take(allocator, bytes, idleOnes, true);
+  }
+
+  private ArrowBuf take(BufferAllocator allocator, long bytes, Map<Long, Deque<Pointer>> from,
+      boolean ones) {
     Pointer block;
     synchronized (this) {
-      Deque<Pointer> q = idle.get(bytes);
+      Deque<Pointer> q = from.get(bytes);
       block = q == null ? null : q.poll();
     }
     if (block == null) {
@@ -38,18 +53,21 @@ final class TensorMemoryPool implements AutoCloseable {
       if (block == null || block.isNull()) {
         throw new OutOfMemoryError("cannot allocate " + bytes + " bytes for a frame column");
       }
+      if (ones) {
+        Pointer.memset(block, 0xFF, bytes);
+      }
     }
     Pointer owned = block;
     return allocator.wrapForeignAllocation(new ForeignAllocation(bytes, owned.address()) {
       @Override
       protected void release0() {
-        giveBack(bytes, owned);
+        giveBack(from, bytes, owned);
       }
     });
   }
 
-  private synchronized void giveBack(long bytes, Pointer block) {
-    Deque<Pointer> q = idle.computeIfAbsent(bytes, b -> new ArrayDeque<>());
+  private synchronized void giveBack(Map<Long, Deque<Pointer>> to, long bytes, Pointer block) {
+    Deque<Pointer> q = to.computeIfAbsent(bytes, b -> new ArrayDeque<>());
     if (closed || q.size() >= maxIdle) {
       Pointer.free(block);
     } else {
@@ -61,6 +79,8 @@ final class TensorMemoryPool implements AutoCloseable {
   public synchronized void close() {
     closed = true;
     idle.values().forEach(q -> q.forEach(Pointer::free));
+    idleOnes.values().forEach(q -> q.forEach(Pointer::free));
     idle.clear();
+    idleOnes.clear();
   }
 }

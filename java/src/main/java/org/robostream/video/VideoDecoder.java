@@ -86,7 +86,7 @@ public final class VideoDecoder implements AutoCloseable {
    * when it is closed).
    */
   public static VideoDecoder open(ByteSource source, VideoDecoderOptions options) {
-    return open(source, options, null);
+    return open(source, options, (FrameTable) null);
   }
 
   /**
@@ -96,6 +96,16 @@ public final class VideoDecoder implements AutoCloseable {
    */
   public static VideoDecoder open(ByteSource source, VideoDecoderOptions options,
       VideoDecoder sibling) {
+    return open(source, options,
+        sibling == null || sibling.closed ? null : sibling.frameTable());
+  }
+
+  /**
+   * Opens a video over {@code source} with a frame table built earlier for the same file and
+   * size (possibly on another thread), or null to scan the packets.
+   */
+  public static VideoDecoder open(ByteSource source, VideoDecoderOptions options,
+      FrameTable known) {
     NativeCore.ensureLoaded();
     long size;
     try {
@@ -106,9 +116,9 @@ public final class VideoDecoder implements AutoCloseable {
     }
     Demuxer demuxer = new Demuxer(source);
     try {
-      FrameIndex known = sibling != null && !sibling.closed && sibling.file.equals(source.name())
-          && sibling.info.sizeBytes() == size ? sibling.index : null;
-      return new VideoDecoder(demuxer, options, size, known);
+      FrameIndex index = known != null && known.describes(source.name(), size) ? known.index
+          : null;
+      return new VideoDecoder(demuxer, options, size, index);
     } catch (RuntimeException e) {
       demuxer.close();
       throw e;
@@ -182,6 +192,11 @@ public final class VideoDecoder implements AutoCloseable {
         spaceName == null || spaceName.isNull() ? "unknown" : spaceName.getString(),
         rangeName == null || rangeName.isNull() ? "unknown" : rangeName.getString(),
         sizeBytes);
+  }
+
+  /** This file's frame table, to open more decoders of it without scanning again. */
+  public FrameTable frameTable() {
+    return new FrameTable(index, file, info.sizeBytes());
   }
 
   /** Stream information from the container (no decoding happened to produce it). */

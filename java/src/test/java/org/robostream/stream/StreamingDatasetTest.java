@@ -94,6 +94,30 @@ class StreamingDatasetTest {
   }
 
   @Test
+  void aSmallMemoryBudgetBoundsHeldFramesAndStillDeliversTheRightFrames() {
+    Path root = Datasets.patternV30();
+    long budget = 600_000; // a few dozen packed 64x64 pictures per worker
+    Set<Long> seen = new HashSet<>();
+    try (StreamingDataset ds = StreamingDataset.builder(root).batchSize(4).workers(2)
+        .bufferSize(50).returnUint8(true).layout(FrameLayout.HWC).memoryBudgetBytes(budget)
+        .build()) {
+      for (Batch b : ds) {
+        try (b) {
+          seen.addAll(check(b, ds.metadata().info().videoKeys(), 64, 64, false, 4));
+        }
+      }
+      StreamCounters.Snapshot stats = ds.stats();
+      assertTrue(stats.peakHeldFrameBytes() <= budget / 2,
+          "held " + stats.peakHeldFrameBytes() + " of a per-worker share of " + budget / 2);
+      assertTrue(stats.samplesDecodedOnExit() > 0, "over budget: decoded at delivery");
+      assertTrue(stats.samplesDecodedOnEntry() > 0);
+    }
+    assertEquals(totalFrames(root), seen.size());
+    org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+        () -> StreamingDataset.builder(root).batchSize(64).memoryBudgetBytes(1000).build());
+  }
+
+  @Test
   void rankAndWorldResolveFromArgumentsThenSlurmThenTorchThenOpenMpi() {
     java.util.Map<String, String> env = new java.util.HashMap<>();
     assertEquals(new RankWorld(0, 1, "default"),

@@ -1,0 +1,29 @@
+package org.robostream.video;
+
+/**
+ * The frame table of one video file (every frame's pts, GOP structure), built when a decoder
+ * opens the file by reading its packets. Immutable and thread-safe: decoders on other threads
+ * may open the same file with it ({@link VideoDecoder#open(org.robostream.source.ByteSource,
+ * VideoDecoderOptions, FrameTable)}) and skip the packet scan, which for a shared v3.0 file of
+ * thousands of frames is most of the opening cost.
+ */
+public final class FrameTable {
+  final FrameIndex index;
+  final String file;
+  final long sizeBytes;
+
+  FrameTable(FrameIndex index, String file, long sizeBytes) {
+    this.index = index;
+    this.file = file;
+    this.sizeBytes = sizeBytes;
+  }
+
+  /** Whether this table describes {@code file} of {@code sizeBytes} bytes. */
+  boolean describes(String otherFile, long otherSize) {
+    return file.equals(otherFile) && sizeBytes == otherSize;
+  }
+
+  public int frameCount() {
+    return index.frameCount();
+  }
+}

@@ -181,17 +181,31 @@ final class StreamWorker implements Runnable {
     List<PackedFrame[]> fromStore = new ArrayList<>();
     List<PackedFrame[]> fromScratch = new ArrayList<>();
     try {
-      for (long s : job.samples()) {
-        EpisodeInfo e = ctx.metadata().episode(Samples.episode(s));
-        PackedFrame[] frames = job.padding() ? null : decoded.remove(s);
-        if (frames != null) {
-          fromStore.add(frames);
+      long[] samples = job.samples();
+      PackedFrame[][] frames = new PackedFrame[samples.length][];
+      // Samples without decoded pictures: planned over the batch, one decode call per episode
+      // and camera (sorted, de-duplicated, one pass per GOP inside the file).
+      Map<Integer, List<Integer>> missing = new java.util.TreeMap<>();
+      for (int i = 0; i < samples.length; i++) {
+        frames[i] = job.padding() ? null : decoded.remove(samples[i]);
+        if (frames[i] != null) {
+          fromStore.add(frames[i]);
         } else {
-          frames = decodeInto(new long[] {s}, scratch, fetcher, packer, -1).get(0);
-          fromScratch.add(frames);
-          counters.decodedOnExit.incrementAndGet();
+          missing.computeIfAbsent(Samples.episode(samples[i]), e -> new ArrayList<>()).add(i);
         }
-        items.add(new BatchAssembler.Item(s, e, rowsOf(rows, e), frames));
+      }
+      for (List<Integer> group : missing.values()) {
+        long[] wanted = group.stream().mapToLong(i -> samples[i]).toArray();
+        List<PackedFrame[]> got = decodeInto(wanted, scratch, fetcher, packer, -1);
+        for (int g = 0; g < group.size(); g++) {
+          frames[group.get(g)] = got.get(g);
+          fromScratch.add(got.get(g));
+        }
+        counters.decodedOnExit.addAndGet(group.size());
+      }
+      for (int i = 0; i < samples.length; i++) {
+        EpisodeInfo e = ctx.metadata().episode(Samples.episode(samples[i]));
+        items.add(new BatchAssembler.Item(samples[i], e, rowsOf(rows, e), frames[i]));
       }
       return new Batch(assembler.build(items, job.padding(), packer), allocator, epoch,
           position);

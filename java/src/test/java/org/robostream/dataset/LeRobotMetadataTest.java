@@ -41,6 +41,9 @@ class LeRobotMetadataTest {
     assertEquals(List.of(1, 2, 4), m.episodes().stream().map(EpisodeInfo::index).toList());
     assertEquals(393, m.episodes().get(0).length());
     assertEquals("Pick up the yellow bottle on the table.", m.task(0));
+    assertTrue(m.episodeStats().get(1).has("action"), "episodes_stats.jsonl loaded");
+    assertEquals(393, m.episode(1).video("observation.images.cam_high").fileFrames());
+    assertEquals(0.0, m.episode(1).video("observation.images.cam_high").fromTimestamp());
     assertEquals(shared().resolve("data/chunk-000/episode_000002.parquet"), m.dataFile(2));
     assertEquals(shared().resolve(
         "videos/chunk-000/observation.images.cam_high/episode_000004.mp4"),

@@ -94,6 +94,47 @@ class StreamingDatasetTest {
   }
 
   @Test
+  void batchesExportThroughTheArrowCDataInterface() {
+    try (StreamingDataset ds = StreamingDataset.builder(Datasets.patternV30()).batchSize(6)
+        .returnUint8(true).deltaTimestamps(java.util.Map.of("action", new double[] {0, 0.05}))
+        .build();
+        org.apache.arrow.memory.BufferAllocator consumer =
+            new org.apache.arrow.memory.RootAllocator()) {
+      Batch b = ds.iterator().next();
+      long[] index = b.longs("index");
+      byte[] top = new byte[b.frames("observation.images.top").data().remaining()];
+      b.frames("observation.images.top").data().get(top);
+      try (org.apache.arrow.c.ArrowArray array = org.apache.arrow.c.ArrowArray.allocateNew(
+              consumer);
+          org.apache.arrow.c.ArrowSchema schema = org.apache.arrow.c.ArrowSchema.allocateNew(
+              consumer)) {
+        b.exportTo(array, schema);
+        b.close(); // the export keeps the buffers alive until the consumer releases them
+        try (org.apache.arrow.vector.VectorSchemaRoot root =
+            org.apache.arrow.c.Data.importVectorSchemaRoot(consumer, array, schema, null)) {
+          assertEquals(6, root.getRowCount());
+          org.apache.arrow.vector.BigIntVector imported =
+              (org.apache.arrow.vector.BigIntVector) root.getVector("index");
+          for (int i = 0; i < 6; i++) {
+            assertEquals(index[i], imported.get(i));
+          }
+          var frames = (org.robostream.arrow.FixedShapeTensorVector)
+              root.getVector("observation.images.top");
+          assertEquals("[3, 64, 64]", java.util.Arrays.toString(frames.tensorType().shape()));
+          byte[] got = new byte[top.length];
+          frames.getUnderlyingVector().getDataVector().getDataBuffer().getBytes(0, got);
+          org.junit.jupiter.api.Assertions.assertArrayEquals(top, got);
+          assertTrue(root.getVector("action_is_pad") != null);
+        }
+      }
+      assertEquals(0, consumer.getAllocatedMemory());
+      ds.setEpoch(0); // stops the run: prefetched batches are freed
+      assertEquals(0, ds.outstandingBatchBytes(), "the exported batch was released by the"
+          + " consumer");
+    }
+  }
+
+  @Test
   void aSmallMemoryBudgetBoundsHeldFramesAndStillDeliversTheRightFrames() {
     Path root = Datasets.patternV30();
     long budget = 600_000; // a few dozen packed 64x64 pictures per worker

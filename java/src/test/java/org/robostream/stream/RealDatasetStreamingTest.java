@@ -93,4 +93,24 @@ class RealDatasetStreamingTest {
       assertTrue(e.getMessage().contains("episode_000003.mp4"), e.getMessage());
     }
   }
+
+  @Test
+  void aCorruptParquetFileRaisesWithFileAndEpisode() throws Exception {
+    Path copy = tmp.resolve("ds");
+    org.robostream.dataset.V30MetadataTestAccess.copyTree(Datasets.patternV21(), copy);
+    Path data = copy.resolve("data/chunk-000/episode_000002.parquet");
+    Files.writeString(data, "PAR1 this is not a parquet file");
+    try (StreamingDataset ds = StreamingDataset.builder(copy).batchSize(4).shuffle(false)
+        .build()) {
+      SampleException e = assertThrows(SampleException.class, () -> {
+        for (Batch b : ds) {
+          b.close();
+        }
+      });
+      assertEquals(2, e.episode());
+      assertEquals(null, e.camera());
+      assertTrue(e.getMessage().contains("episode_000002.parquet"), e.getMessage());
+      assertTrue(e.getCause() instanceof DatasetException.CorruptFile, e.getCause().toString());
+    }
+  }
 }

@@ -90,7 +90,29 @@ class StreamingDatasetTest {
       assertTrue(stats.amplification() <= 1.1, "amplification " + stats.amplification());
       assertEquals(1, ds.epoch());
       assertEquals(0, ds.outstandingBatchBytes(), "every batch closed: nothing left allocated");
+      org.robostream.video.DecoderCacheStats cache = ds.decoderCacheStats();
+      assertTrue(cache.misses() >= 2 * 2, "decoders opened by both workers: " + cache);
+      assertTrue(cache.hits() > cache.misses(), "decoders reused across samples: " + cache);
     }
+  }
+
+  @Test
+  void dataAndVideosFromASecondRoot(@org.junit.jupiter.api.io.TempDir Path tmp)
+      throws Exception {
+    Path root = Datasets.patternV30();
+    Path metaOnly = tmp.resolve("meta-only");
+    org.robostream.dataset.V30MetadataTestAccess.copyTree(root.resolve("meta"),
+        metaOnly.resolve("meta"));
+    Set<Long> seen = new HashSet<>();
+    try (StreamingDataset ds = StreamingDataset.builder(metaOnly).dataFilesRoot(root)
+        .batchSize(16).returnUint8(true).layout(FrameLayout.HWC).build()) {
+      for (Batch b : ds) {
+        try (b) {
+          seen.addAll(check(b, ds.metadata().info().videoKeys(), 64, 64, false, 4));
+        }
+      }
+    }
+    assertEquals(totalFrames(root), seen.size());
   }
 
   @Test

@@ -11,7 +11,7 @@ import picocli.CommandLine.Command;
     description = "Streams LeRobot datasets into Java trainers; video tools.",
     subcommands = {ProbeCommand.class, FramesCommand.class, DecodeBenchCommand.class,
         InspectCommand.class, MakeDatasetCommand.class,
-        StreamBenchCommand.class})
+        StreamBenchCommand.class, BenchCommand.class, SummarizeCommand.class})
 public final class Main implements Runnable {
   @Override
   public void run() {

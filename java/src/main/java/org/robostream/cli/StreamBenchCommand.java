@@ -1,6 +1,5 @@
 package org.robostream.cli;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -9,13 +8,11 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.TreeSet;
 import java.util.concurrent.Callable;
+import org.robostream.bench.DefaultDataset;
 import org.robostream.bench.EpochMeter;
 import org.robostream.bench.ProcessMemory;
 import org.robostream.bench.SequentialDecodeBaseline;
 import org.robostream.dataset.EpisodeInfo;
-import org.robostream.dataset.synth.SyntheticDatasetSpec;
-import org.robostream.dataset.synth.SyntheticDatasetWriter;
-import org.robostream.dataset.synth.VideoCodecChoice;
 import org.robostream.stream.StreamCounters;
 import org.robostream.stream.StreamingDataset;
 import org.robostream.stream.Windows;
@@ -69,7 +66,7 @@ final class StreamBenchCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    Path dataset = root != null ? root : defaultDataset();
+    Path dataset = root != null ? root : DefaultDataset.ensure(defaultEpisodes, defaultFrames);
     StreamingDataset.Builder builder = StreamingDataset.builder(dataset).batchSize(batchSize)
         .workers(workers).bufferSize(bufferSize).maxNumShards(maxNumShards)
         .shuffle(!noShuffle).returnUint8(true).memoryBudgetBytes(budgetMb << 20)
@@ -143,27 +140,5 @@ final class StreamBenchCommand implements Callable<Integer> {
       Json.MAPPER.writeValue(json.toFile(), out);
     }
     return 0;
-  }
-
-  private Path defaultDataset() throws Exception {
-    Path base = Path.of(System.getenv().getOrDefault("ROBOSTREAM_SAMPLES",
-        System.getProperty("user.home") + "/.cache/robostream/samples"));
-    Path dir = base.resolve("camera-3x256-e" + defaultEpisodes + "-f" + defaultFrames);
-    Path marker = base.resolve(dir.getFileName() + ".complete");
-    if (!Files.exists(marker)) {
-      if (Files.exists(dir)) {
-        try (var walk = Files.walk(dir)) {
-          for (Path p : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
-            Files.delete(p);
-          }
-        }
-      }
-      System.err.printf("generating the default dataset in %s (once)...%n", dir);
-      SyntheticDatasetWriter.write(new SyntheticDatasetSpec(dir, defaultEpisodes, defaultFrames,
-          0.2, 3, 256, 256, 20, VideoCodecChoice.AV1, 2, -1, SyntheticDatasetSpec.Layout.V30, 100,
-          200, SyntheticDatasetSpec.Content.CAMERA, 6, 3));
-      Files.writeString(marker, "ok");
-    }
-    return dir;
   }
 }

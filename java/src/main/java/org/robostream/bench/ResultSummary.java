@@ -1,0 +1,108 @@
+package org.robostream.bench;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.stream.Stream;
+
+/**
+ * Collects benchmark result JSONs under a folder (recursively) into comparison rows sorted by
+ * (source, mode, decode), prints them as an aligned table and writes summary.csv. Files that
+ * are not result JSONs are skipped. Stateless.
+ */
+public final class ResultSummary {
+  /** Columns of the table and of summary.csv. */
+  public static final List<String> COLUMNS = List.of("source", "mode", "decode", "workers", "bs",
+      "frames/s/node", "first_batch_s", "p50_ms", "p95_ms", "p99_ms", "cache_hit_rate",
+      "amplification", "baseline_ratio");
+
+  private ResultSummary() {}
+
+  /** One result: its cells (empty where missing) and the numbers the chart needs. */
+  public record Row(List<String> cells, double framesPerSecond, double p99Ms) {
+    public String label() {
+      return cells.get(0) + "/" + cells.get(1) + "/" + cells.get(2) + " w" + cells.get(3)
+          + " bs" + cells.get(4);
+    }
+  }
+
+  public static List<Row> collect(Path dir) throws IOException {
+    List<Row> rows = new ArrayList<>();
+    if (!Files.isDirectory(dir)) {
+      return rows;
+    }
+    try (Stream<Path> walk = Files.walk(dir)) {
+      for (Path p : walk.filter(f -> f.toString().endsWith(".json")).sorted().toList()) {
+        JsonNode r;
+        try {
+          r = ResultFiles.JSON.readTree(p.toFile());
+        } catch (IOException e) {
+          continue; // not JSON: not ours
+        }
+        if (r == null || !r.has("frames_per_s_node")) {
+          continue;
+        }
+        List<String> cells = List.of(text(r, "source"), text(r, "mode"),
+            text(r, "video_decode_device"), text(r, "num_workers"), text(r, "batch_size"),
+            text(r, "frames_per_s_node"), text(r, "first_batch_latency_s"),
+            text(r, "p50_sample_latency_ms"), text(r, "p95_sample_latency_ms"),
+            text(r, "p99_sample_latency_ms"), text(r.path("video_decoder_cache"), "hit_rate"),
+            text(r, "decode_amplification"), text(r, "baseline_ratio"));
+        rows.add(new Row(cells, r.path("frames_per_s_node").asDouble(),
+            r.path("p99_sample_latency_ms").asDouble(Double.NaN)));
+      }
+    }
+    rows.sort(Comparator.<Row, String>comparing(x -> x.cells().get(0))
+        .thenComparing(x -> x.cells().get(1)).thenComparing(x -> x.cells().get(2)));
+    return rows;
+  }
+
+  private static String text(JsonNode n, String field) {
+    JsonNode v = n.get(field);
+    return v == null || v.isNull() ? "" : v.asText();
+  }
+
+  /** Left-justified columns separated by two spaces, a dash rule under the header. */
+  public static String table(List<Row> rows) {
+    int[] width = new int[COLUMNS.size()];
+    for (int c = 0; c < width.length; c++) {
+      width[c] = COLUMNS.get(c).length();
+      for (Row r : rows) {
+        width[c] = Math.max(width[c], r.cells().get(c).length());
+      }
+    }
+    StringBuilder out = new StringBuilder();
+    line(out, COLUMNS, width);
+    for (int c = 0; c < width.length; c++) {
+      out.append("-".repeat(width[c])).append(c + 1 < width.length ? "  " : "\n");
+    }
+    for (Row r : rows) {
+      line(out, r.cells(), width);
+    }
+    return out.toString();
+  }
+
+  private static void line(StringBuilder out, List<String> cells, int[] width) {
+    for (int c = 0; c < width.length; c++) {
+      String cell = cells.get(c);
+      out.append(cell);
+      if (c + 1 < width.length) {
+        out.append(" ".repeat(width[c] - cell.length() + 2));
+      }
+    }
+    out.append('\n');
+  }
+
+  public static void writeCsv(List<Row> rows, Path file) throws IOException {
+    StringBuilder out = new StringBuilder(String.join(",", COLUMNS)).append('\n');
+    for (Row r : rows) {
+      out.append(String.join(",", r.cells().stream().map(ResultFiles::csvCell).toList()))
+          .append('\n');
+    }
+    Files.writeString(file, out);
+  }
+}

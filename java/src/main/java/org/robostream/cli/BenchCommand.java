@@ -1,0 +1,150 @@
+package org.robostream.cli;
+
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.robostream.bench.DatasetVideos;
+import org.robostream.bench.DefaultDataset;
+import org.robostream.bench.ProgressBar;
+import org.robostream.bench.ResultFiles;
+import org.robostream.bench.StreamingBenchmark;
+import org.robostream.stream.StreamingDataset;
+import org.robostream.stream.Windows;
+import org.robostream.video.Device;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code robostream bench}: the dummy-consumer data-loading benchmark (the reference's
+ * benchmark_streaming, its flags as aliases). Without dataset flags it runs on the built-in
+ * default dataset.
+ */
+@Command(name = "bench", mixinStandardHelpOptions = true,
+    description = "Data-loading benchmark with a dummy consumer: frames/s/node, latency"
+        + " percentiles, first-batch latency, decoder cache, amplification, memory.")
+final class BenchCommand implements Callable<Integer> {
+  @Option(names = {"--repo-id", "--repo_id"}, description = "dataset name (label for local roots;"
+      + " Hub streaming arrives with the remote-sources issue)")
+  String repoId;
+
+  @Option(names = "--root", description = "local dataset root") Path root;
+
+  @Option(names = {"--data-files-root", "--data_files_root"}) Path dataFilesRoot;
+
+  @Option(names = "--mode", defaultValue = "single", description = "single or sarm")
+  String mode;
+
+  @Option(names = "--source", defaultValue = "local",
+      description = "label: local, hub, bucket or warmed_bucket")
+  String source;
+
+  @Option(names = {"--batch-size", "--batch_size"}, defaultValue = "64") int batchSize;
+
+  @Option(names = {"--num-workers", "--num_workers"},
+      description = "worker threads (default: the reference's 8, capped at this machine's cores)")
+  Integer workersOption;
+
+  int workers;
+
+  @Option(names = {"--buffer-size", "--buffer_size"}, defaultValue = "2000") int bufferSize;
+
+  @Option(names = {"--video-decoder-cache-size", "--video_decoder_cache_size"})
+  Integer cacheSize;
+
+  @Option(names = {"--video-decode-device", "--video_decode_device"}, defaultValue = "cpu")
+  String decodeDevice;
+
+  @Option(names = {"--num-batches", "--num_batches"}, defaultValue = "200") int numBatches;
+
+  @Option(names = {"--warmup-batches", "--warmup_batches"}, defaultValue = "5") int warmup;
+
+  @Option(names = {"--out-dir", "--out_dir"}, defaultValue = "bench-results") Path outDir;
+
+  @Option(names = "--seed", defaultValue = "42") long seed;
+
+  @Option(names = {"--memory-budget-mb", "--memory_budget_mb"}, defaultValue = "1024")
+  long budgetMb;
+
+  @Option(names = "--baseline", description = "ffmpeg: also time the ffmpeg CLI on the same"
+      + " videos and report the ratio")
+  String baseline;
+
+  @Option(names = "--default-episodes", defaultValue = "50",
+      description = "episodes of the generated default dataset")
+  int defaultEpisodes;
+
+  @Override
+  public Integer call() throws Exception {
+    if (repoId != null && root == null) {
+      throw new IllegalArgumentException("--repo-id without --root needs Hub streaming, which is"
+          + " not available yet; pass --root DIR (a local copy) or no dataset flags for the"
+          + " built-in default");
+    }
+    if (!mode.equals("single") && !mode.equals("sarm")) {
+      throw new IllegalArgumentException("--mode must be single or sarm, got " + mode);
+    }
+    workers = workersOption != null ? workersOption
+        : Math.min(8, Runtime.getRuntime().availableProcessors());
+    Path dataset = root != null ? root : DefaultDataset.ensure(defaultEpisodes, 200);
+    StreamingDataset.Builder builder = StreamingDataset.builder(dataset).batchSize(batchSize)
+        .workers(workers).bufferSize(bufferSize).seed(seed).dropLast(true).returnUint8(true)
+        .toleranceSeconds(1e-3).memoryBudgetBytes(budgetMb << 20)
+        .decodeDevice(Device.parse(decodeDevice))
+        .preset(mode.equals("sarm") ? Windows.Preset.SARM_BENCH : Windows.Preset.SINGLE);
+    if (dataFilesRoot != null) {
+      builder.dataFilesRoot(dataFilesRoot);
+    }
+    if (cacheSize != null) {
+      builder.decoderCacheSize(cacheSize);
+    }
+    Map<String, Object> config = new LinkedHashMap<>();
+    config.put("repo_id", repoId != null ? repoId : dataset.getFileName().toString());
+    config.put("source", source);
+    config.put("mode", mode);
+    config.put("batch_size", batchSize);
+    config.put("num_workers", workers);
+    config.put("buffer_size", bufferSize);
+    config.put("device", "cpu");
+    config.put("video_decode_device", decodeDevice);
+    System.out.println("config " + Json.MAPPER.writeValueAsString(config).replace('\n', ' '));
+    Map<String, Object> result;
+    try (StreamingDataset ds = builder.build()) {
+      StreamingBenchmark.Measurement m = StreamingBenchmark.run(ds, numBatches, warmup,
+          new ProgressBar(numBatches));
+      if (m.framesMeasured() == 0) {
+        System.err.printf("robostream bench: 0 frames measured (%d batches delivered, %d warm-up)."
+            + " Try more --num-batches, fewer --warmup-batches, a smaller --batch-size or"
+            + " --num-workers 1 for a small dataset.%n", m.batches(), warmup);
+        return 3;
+      }
+      result = StreamingBenchmark.result(config, m, ds);
+      if ("ffmpeg".equals(baseline)) {
+        List<Path> videos = DatasetVideos.files(ds.metadata());
+        double ffmpeg = DatasetVideos.ffmpegFramesPerSecond(videos,
+            Math.min(workers, Runtime.getRuntime().availableProcessors()));
+        double decoded = ((Number) result.get("decoded_frames_per_s")).doubleValue();
+        result.put("baseline", "ffmpeg");
+        result.put("baseline_frames_per_s", Math.round(ffmpeg * 100) / 100.0);
+        result.put("baseline_ratio", Math.round(decoded / ffmpeg * 1000) / 1000.0);
+      } else if (baseline != null) {
+        throw new IllegalArgumentException("--baseline must be ffmpeg");
+      }
+    }
+    result.put("robostream_version", new VersionProvider().getVersion()[0]);
+    result.put("java", System.getProperty("java.version"));
+    result.put("machine", System.getProperty("os.arch") + ", "
+        + Runtime.getRuntime().availableProcessors() + " cores, " + System.getProperty("os.name"));
+    String name = ResultFiles.baseName(source, mode, batchSize, workers, decodeDevice);
+    List<Path> files = ResultFiles.write(outDir, name, result);
+    System.out.println(Json.MAPPER.writeValueAsString(result));
+    System.out.printf(Locale.ROOT, "%s %s: %.1f frames/s/node (%.1f decoded frames/s)%s; wrote %s"
+        + " and %s%n", source, mode, result.get("frames_per_s_node"),
+        result.get("decoded_frames_per_s"), result.containsKey("baseline_ratio")
+            ? ", ratio to the ffmpeg CLI " + result.get("baseline_ratio") : "", files.get(0),
+        files.get(1));
+    return 0;
+  }
+}

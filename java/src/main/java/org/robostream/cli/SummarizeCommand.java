@@ -1,0 +1,34 @@
+package org.robostream.cli;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+import org.robostream.bench.ResultSummary;
+import org.robostream.bench.SummaryChart;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
+
+/** {@code robostream summarize [DIR]}: compares benchmark results; summary.csv, summary.png. */
+@Command(name = "summarize", mixinStandardHelpOptions = true,
+    description = "Table of every benchmark result JSON under DIR; writes summary.csv and"
+        + " summary.png there.")
+final class SummarizeCommand implements Callable<Integer> {
+  @Parameters(index = "0", arity = "0..1", defaultValue = "bench-results", paramLabel = "DIR")
+  Path dir;
+
+  @Override
+  public Integer call() throws Exception {
+    List<ResultSummary.Row> rows = ResultSummary.collect(dir);
+    if (rows.isEmpty()) {
+      System.out.println("no benchmark results under " + dir + " (run robostream bench first)");
+      return 0;
+    }
+    System.out.print(ResultSummary.table(rows));
+    Path csv = dir.resolve("summary.csv");
+    Path png = dir.resolve("summary.png");
+    ResultSummary.writeCsv(rows, csv);
+    SummaryChart.write(rows, png);
+    System.out.println("wrote " + csv + " and " + png);
+    return 0;
+  }
+}

@@ -11,7 +11,8 @@ import picocli.CommandLine.Command;
     description = "Streams LeRobot datasets into Java trainers; video tools.",
     subcommands = {ProbeCommand.class, FramesCommand.class, DecodeBenchCommand.class,
         InspectCommand.class, MakeDatasetCommand.class,
-        StreamBenchCommand.class, BenchCommand.class, SummarizeCommand.class})
+        StreamBenchCommand.class, BenchCommand.class, SummarizeCommand.class,
+        DiagnoseCommand.class})
 public final class Main implements Runnable {
   @Override
   public void run() {

@@ -1,0 +1,132 @@
+package org.robostream.cli;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import org.bytedeco.ffmpeg.global.avutil;
+import org.robostream.RobostreamException;
+import org.robostream.bench.DefaultDataset;
+import org.robostream.dataset.EpisodeInfo;
+import org.robostream.dataset.LeRobotMetadata;
+import org.robostream.nativecore.Av1Decoder;
+import org.robostream.nativecore.Cuda;
+import org.robostream.nativecore.NativeResources;
+import org.robostream.video.Device;
+import org.robostream.video.FrameLayout;
+import org.robostream.video.HostFrameBuffer;
+import org.robostream.video.VideoDecoder;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code robostream diagnose}: the environment, then the first video of a dataset checked step by
+ * step (path, first bytes, open, decode frame 0), with the likely cause when a step fails. Exit 0
+ * when every step passed, 1 otherwise.
+ */
+@Command(name = "diagnose", mixinStandardHelpOptions = true,
+    description = "Check the environment and decode frame 0 of a dataset's first video.")
+final class DiagnoseCommand implements Callable<Integer> {
+  @Option(names = "--root", description = "dataset root (default: the built-in dataset)")
+  Path root;
+
+  @Option(names = {"--data-files-root", "--data_files_root"}) Path dataFilesRoot;
+
+  @Option(names = {"--video-decode-device", "--video_decode_device"}, defaultValue = "cpu")
+  String device;
+
+  @Override
+  public Integer call() throws Exception {
+    System.out.println("== environment");
+    System.out.println("java          " + System.getProperty("java.version") + " ("
+        + System.getProperty("os.name") + " " + System.getProperty("os.arch") + ", "
+        + Runtime.getRuntime().availableProcessors() + " cores)");
+    System.out.println("robostream    " + new VersionProvider().getVersion()[0]);
+    System.out.println("native core   " + NativeResources.coreVersion());
+    System.out.println("ffmpeg        " + avutil.av_version_info().getString()
+        + " (JavaCPP build inside robostream)");
+    System.out.println("dav1d         " + (Av1Decoder.isAvailable() ? Av1Decoder.libraryVersion()
+        : "unavailable: " + Av1Decoder.unavailabilityCause()
+            + " (AV1 falls back to libaom-av1, 1.5-3x slower; install libdav1d6)"));
+    System.out.println("cuda          " + (Cuda.isAvailable() ? Cuda.deviceCount() + " device(s)"
+        : "unavailable: " + Cuda.unavailabilityCause()
+            + (Cuda.compiledWithCuda() ? "" : " (built without nvcc)")));
+    System.out.println("nvdec         not in this build yet (GPU decoding is a later issue);"
+        + " frames decode on the CPU");
+
+    Device d = Device.parse(device);
+    Path dataset = root != null ? root : DefaultDataset.ensure(50, 200);
+    System.out.println("== dataset " + dataset);
+    LeRobotMetadata m;
+    try {
+      m = LeRobotMetadata.open(dataset, dataFilesRoot != null ? dataFilesRoot : dataset,
+          Optional.empty());
+    } catch (RobostreamException e) {
+      System.out.println("FAIL  metadata: " + e.getMessage());
+      return 1;
+    }
+    System.out.printf(Locale.ROOT, "ok    LeRobot %s, %d fps, %d episodes, cameras %s%n",
+        m.info().codebaseVersion(), m.info().fps(), m.episodes().size(), m.info().videoKeys());
+    if (m.info().videoKeys().isEmpty() || m.episodes().isEmpty()) {
+      System.out.println("ok    no video to check");
+      return 0;
+    }
+    EpisodeInfo e = m.episodes().get(0);
+    String camera = m.info().videoKeys().get(0);
+    Path video = e.video(camera).file();
+    System.out.println("      episode " + e.index() + ", camera " + camera + " → " + video);
+    if (!Files.isRegularFile(video)) {
+      System.out.println("FAIL  the file does not exist (a partial copy? another data root?)");
+      return 1;
+    }
+    byte[] head = firstBytes(video, 32);
+    System.out.println("      first bytes " + hex(head));
+    String verdict = MediaSignature.describe(head);
+    if (!verdict.equals("mp4")) {
+      System.out.println("FAIL  not an MP4: " + verdict);
+      return 1;
+    }
+    System.out.println("ok    an ftyp box: an MP4 file");
+    if (d == Device.CUDA) {
+      System.out.println("note  cuda decoding is not available in this build; checking the CPU"
+          + " path instead");
+    }
+    try (VideoDecoder decoder = VideoDecoder.open(video)) {
+      var info = decoder.info();
+      System.out.printf(Locale.ROOT, "ok    opened: %s %dx%d %s, %d frames, %.2f fps, decoder %s%n",
+          info.codec(), info.width(), info.height(), info.pixelFormat(), info.frameCount(),
+          info.averageFps(), decoder.backendDescription());
+      if (info.codec().equals("av1")) {
+        System.out.println("note  AV1 has no NVDEC support on Turing, A100 (GA100) and Hopper"
+            + " (H100/H200): on those GPUs AV1 decodes on the CPU (dav1d); re-encode to H.264 or"
+            + " HEVC for GPU decoding");
+      }
+      HostFrameBuffer one = HostFrameBuffer.forVideo(info, 1, FrameLayout.HWC);
+      long t0 = System.nanoTime();
+      decoder.decodeFrames(new int[] {0}, one);
+      System.out.printf(Locale.ROOT, "ok    decoded frame 0 in %.1f ms%n",
+          (System.nanoTime() - t0) / 1e6);
+    } catch (RobostreamException ex) {
+      System.out.println("FAIL  " + ex.getMessage());
+      return 1;
+    }
+    return 0;
+  }
+
+  private static byte[] firstBytes(Path file, int n) throws IOException {
+    try (InputStream in = Files.newInputStream(file)) {
+      return in.readNBytes(n);
+    }
+  }
+
+  private static String hex(byte[] bytes) {
+    StringBuilder s = new StringBuilder();
+    for (byte b : bytes) {
+      s.append(String.format("%02x", b & 0xFF));
+    }
+    return s.toString();
+  }
+}

@@ -33,4 +33,10 @@ public final class Datasets {
         0.0, 0, 64, 64, 30, VideoCodecChoice.AV1, 2, -1, Layout.V30, 100, 200,
         Content.PATTERN, 2, 1));
   }
+
+  /** Frames of every episode of the dataset at {@code root}. */
+  public static int totalFrames(Path root) {
+    return org.robostream.dataset.LeRobotMetadata.open(root, java.util.Optional.empty())
+        .episodes().stream().mapToInt(org.robostream.dataset.EpisodeInfo::length).sum();
+  }
 }

@@ -1,0 +1,105 @@
+package org.robostream.slurm;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.robostream.testing.Datasets;
+import org.robostream.testing.Fixtures;
+
+/**
+ * The launcher against a real single-node SLURM (scripts/slurm-local.sh: slurm-wlm + munge on
+ * loopback): the matrix with SOURCES=local DECODES=cpu runs both modes as separate jobs chained
+ * with afterany, then summarize sees both rows. Reported skipped (loudly) when SLURM cannot be
+ * brought up on this machine.
+ */
+class SlurmMatrixTest {
+  @TempDir Path tmp;
+
+  record Run(int rc, String output) {}
+
+  static Run run(Map<String, String> env, long timeoutSeconds, String... command)
+      throws Exception {
+    ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true)
+        .directory(Fixtures.repoRoot().toFile());
+    pb.environment().putAll(env);
+    Process p = pb.start();
+    byte[] out = p.getInputStream().readAllBytes();
+    if (!p.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
+      p.destroyForcibly();
+      throw new AssertionError("timed out: " + String.join(" ", command));
+    }
+    return new Run(p.exitValue(), new String(out, java.nio.charset.StandardCharsets.UTF_8));
+  }
+
+  @Test
+  void matrixJobsRunOnARealSlurmAndSummarizeSeesThem() throws Exception {
+    String repo = Fixtures.repoRoot().toString();
+    Path state = tmp.resolve("slurm");
+    Map<String, String> slurmEnv = Map.of("ROBOSTREAM_SLURM_DIR", state.toString());
+    Run up = run(slurmEnv, 300, "bash", repo + "/scripts/slurm-local.sh", "start");
+    if (up.rc() != 0) {
+      System.err.println("*** SKIPPED: a local SLURM could not be started: " + up.output());
+      Assumptions.abort("no local SLURM: " + up.output());
+    }
+    String conf = up.output().lines().filter(l -> l.startsWith("export SLURM_CONF="))
+        .map(l -> l.substring("export SLURM_CONF=".length())).findFirst().orElseThrow();
+    try {
+      Path results = tmp.resolve("results");
+      String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+      Map<String, String> env = new java.util.HashMap<>(slurmEnv);
+      env.putAll(Map.of("SLURM_CONF", conf, "SOURCES", "local", "DECODES", "cpu",
+          "MODES", "single sarm", "ROOT", Datasets.patternV30().toString(), "GPUS", "0",
+          "CPUS_PER_TASK", "1", "MEM", "1G", "NUM_BATCHES", "8"));
+      env.putAll(Map.of("BATCH_SIZE", "4", "CPU_WORKERS", "1", "CPU_BUFFER", "20",
+          "OUT_DIR", results.toString(), "LOG_DIR", tmp.resolve("logs").toString(),
+          "ROBOSTREAM", java + " -Xmx512m --add-opens=java.base/java.nio=ALL-UNNAMED -cp "
+              + System.getProperty("java.class.path") + " org.robostream.cli.Main"));
+      Run submit = run(env, 60, "bash", repo + "/slurm/run_streaming_matrix.sh");
+      assertEquals(0, submit.rc(), submit.output());
+      List<String> jobs = submit.output().lines().filter(l -> l.startsWith("submitted"))
+          .toList();
+      assertEquals(2, jobs.size(), submit.output());
+      assertTrue(submit.output().contains("summarize"), "prints the summarize hint");
+      Path single = results.resolve("local_single_bs4_w1_cpu.json");
+      Path sarm = results.resolve("local_sarm_bs4_w1_cpu.json");
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(240);
+      while ((!Files.exists(single) || !Files.exists(sarm)) && System.nanoTime() < deadline) {
+        Run queue = run(Map.of("SLURM_CONF", conf), 30, "squeue", "-h");
+        if (queue.output().isBlank() && !(Files.exists(single) && Files.exists(sarm))) {
+          Thread.sleep(1000); // the last job may just have finished writing
+          if (!Files.exists(single) || !Files.exists(sarm)) {
+            break;
+          }
+        }
+        Thread.sleep(1000);
+      }
+      StringBuilder logs = new StringBuilder();
+      if (Files.isDirectory(tmp.resolve("logs"))) {
+        try (var l = Files.list(tmp.resolve("logs"))) {
+          for (Path p : l.toList()) {
+            logs.append(p.getFileName()).append(":\n").append(Files.readString(p)).append('\n');
+          }
+        }
+      }
+      assertTrue(Files.exists(single) && Files.exists(sarm), "results missing; job logs:\n"
+          + logs);
+      Run summary = run(Map.of(), 60, java, "--add-opens=java.base/java.nio=ALL-UNNAMED", "-cp",
+          System.getProperty("java.class.path"), "org.robostream.cli.Main", "summarize",
+          results.toString());
+      assertEquals(0, summary.rc(), summary.output());
+      List<String> rows = summary.output().lines().filter(l -> l.startsWith("local")).toList();
+      assertEquals(2, rows.size(), summary.output());
+      assertTrue(Files.isRegularFile(results.resolve("summary.csv")));
+    } finally {
+      run(slurmEnv, 60, "bash", repo + "/scripts/slurm-local.sh", "stop");
+    }
+  }
+}

@@ -17,7 +17,9 @@ install_missing() {
   if [ ${#missing[@]} -gt 0 ]; then
     [ "$(id -u)" = 0 ] || { echo "slurm-local: need root to install ${missing[*]}" >&2; exit 3; }
     echo "slurm-local: installing ${missing[*]}" >&2
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${missing[@]}" >/dev/null
+    apt-get update -qq || true
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${missing[@]}" >/dev/null \
+      || { echo "slurm-local: cannot install ${missing[*]}" >&2; exit 3; }
   fi
 }
 

@@ -102,4 +102,54 @@ class SlurmMatrixTest {
       run(slurmEnv, 60, "bash", repo + "/scripts/slurm-local.sh", "stop");
     }
   }
+
+  @Test
+  void theTrainingLauncherRunsTwoRanksAsSlurmTasksThatCoverAnEpoch() throws Exception {
+    String repo = Fixtures.repoRoot().toString();
+    Path state = tmp.resolve("slurm");
+    Map<String, String> slurmEnv = Map.of("ROBOSTREAM_SLURM_DIR", state.toString());
+    Run up = run(slurmEnv, 300, "bash", repo + "/scripts/slurm-local.sh", "start");
+    if (up.rc() != 0) {
+      System.err.println("*** SKIPPED: a local SLURM could not be started: " + up.output());
+      Assumptions.abort("no local SLURM: " + up.output());
+    }
+    String conf = up.output().lines().filter(l -> l.startsWith("export SLURM_CONF="))
+        .map(l -> l.substring("export SLURM_CONF=".length())).findFirst().orElseThrow();
+    try {
+      String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+      Path records = tmp.resolve("records");
+      Files.createDirectories(records);
+      Map<String, String> env = new java.util.HashMap<>(Map.of("SLURM_CONF", conf,
+          "ROOT", Datasets.patternV30().toString(), "OUTPUT_DIR", tmp.resolve("out").toString(),
+          "BATCH_SIZE", "6", "WORKERS", "1", "BUFFER", "20", "SAVE_FREQ", "1000",
+          "LOG_FREQ", "5"));
+      // $SLURM_PROCID is expanded by each task's shell: one record file per rank.
+      env.put("EXTRA", "--dummy --epochs 1 --n-action-steps 3 --record-indices " + records
+          + "/rank$SLURM_PROCID.txt");
+      env.put("ROBOSTREAM", java + " -Xmx512m --add-opens=java.base/java.nio=ALL-UNNAMED -cp "
+          + System.getProperty("java.class.path") + " org.robostream.cli.Main");
+      // The script's headers ask for 2 nodes x 8 GPUs; the local node gets 1 node, 2 tasks.
+      Run job = run(env, 240, "sbatch", "--wait", "--nodes=1", "--ntasks=2",
+          "--ntasks-per-node=2", "--cpus-per-task=1", "--gpus-per-node=0", "--time=00:05:00",
+          "--output=" + tmp.resolve("train-%j.out"), repo + "/slurm/train_streaming_multinode.sh");
+      String log = "";
+      try (var l = Files.list(tmp)) {
+        for (Path p : l.filter(f -> f.getFileName().toString().startsWith("train-")).toList()) {
+          log += Files.readString(p);
+        }
+      }
+      assertEquals(0, job.rc(), job.output() + log);
+      assertTrue(log.contains("rank 0 of 2 (SLURM_PROCID/SLURM_NTASKS)"), log);
+      assertTrue(log.contains("rank 1 of 2 (SLURM_PROCID/SLURM_NTASKS)"), log);
+      java.util.Set<String> seen = new java.util.HashSet<>();
+      for (int r = 0; r < 2; r++) {
+        for (String line : Files.readAllLines(records.resolve("rank" + r + ".txt"))) {
+          assertTrue(seen.add(line.split(" ")[1]), "delivered twice: " + line);
+        }
+      }
+      assertEquals(Datasets.totalFrames(Datasets.patternV30()), seen.size());
+    } finally {
+      run(slurmEnv, 60, "bash", repo + "/scripts/slurm-local.sh", "stop");
+    }
+  }
 }

@@ -39,18 +39,23 @@ class SlurmMatrixTest {
     return new Run(p.exitValue(), new String(out, java.nio.charset.StandardCharsets.UTF_8));
   }
 
-  @Test
-  void matrixJobsRunOnARealSlurmAndSummarizeSeesThem() throws Exception {
-    String repo = Fixtures.repoRoot().toString();
-    Path state = tmp.resolve("slurm");
-    Map<String, String> slurmEnv = Map.of("ROBOSTREAM_SLURM_DIR", state.toString());
-    Run up = run(slurmEnv, 300, "bash", repo + "/scripts/slurm-local.sh", "start");
+  /** Starts the local SLURM and returns its SLURM_CONF; aborts (skipped, loudly) if it cannot. */
+  static String startSlurm(Map<String, String> slurmEnv) throws Exception {
+    Run up = run(slurmEnv, 300, "bash", Fixtures.repoRoot() + "/scripts/slurm-local.sh",
+        "start");
     if (up.rc() != 0) {
       System.err.println("*** SKIPPED: a local SLURM could not be started: " + up.output());
       Assumptions.abort("no local SLURM: " + up.output());
     }
-    String conf = up.output().lines().filter(l -> l.startsWith("export SLURM_CONF="))
+    return up.output().lines().filter(l -> l.startsWith("export SLURM_CONF="))
         .map(l -> l.substring("export SLURM_CONF=".length())).findFirst().orElseThrow();
+  }
+
+  @Test
+  void matrixJobsRunOnARealSlurmAndSummarizeSeesThem() throws Exception {
+    String repo = Fixtures.repoRoot().toString();
+    Map<String, String> slurmEnv = Map.of("ROBOSTREAM_SLURM_DIR", tmp.resolve("slurm").toString());
+    String conf = startSlurm(slurmEnv);
     try {
       Path results = tmp.resolve("results");
       String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
@@ -106,15 +111,8 @@ class SlurmMatrixTest {
   @Test
   void theTrainingLauncherRunsTwoRanksAsSlurmTasksThatCoverAnEpoch() throws Exception {
     String repo = Fixtures.repoRoot().toString();
-    Path state = tmp.resolve("slurm");
-    Map<String, String> slurmEnv = Map.of("ROBOSTREAM_SLURM_DIR", state.toString());
-    Run up = run(slurmEnv, 300, "bash", repo + "/scripts/slurm-local.sh", "start");
-    if (up.rc() != 0) {
-      System.err.println("*** SKIPPED: a local SLURM could not be started: " + up.output());
-      Assumptions.abort("no local SLURM: " + up.output());
-    }
-    String conf = up.output().lines().filter(l -> l.startsWith("export SLURM_CONF="))
-        .map(l -> l.substring("export SLURM_CONF=".length())).findFirst().orElseThrow();
+    Map<String, String> slurmEnv = Map.of("ROBOSTREAM_SLURM_DIR", tmp.resolve("slurm").toString());
+    String conf = startSlurm(slurmEnv);
     try {
       String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
       Path records = tmp.resolve("records");

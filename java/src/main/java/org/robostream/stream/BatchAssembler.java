@@ -246,11 +246,8 @@ final class BatchAssembler {
           } else {
             packer.toRgb(f.address(), w, h, f.pixelFormat(), f.color(), rgbScratch(frameBytes),
                 ctx.layout());
-            ByteBuffer in = rgbScratchBuffer;
-            long base = slot * frameBytes * 4;
-            for (int b = 0; b < frameBytes; b++) {
-              data.setFloat(base + 4L * b, (in.get(b) & 0xFF) / 255f);
-            }
+            toFloats(rgbScratchBuffer, data.nioBuffer(slot * frameBytes * 4,
+                (int) (frameBytes * 4)), (int) frameBytes);
           }
         }
       }
@@ -259,6 +256,29 @@ final class BatchAssembler {
     } catch (RuntimeException e) {
       vector.close();
       throw e;
+    }
+  }
+
+  /** v / 255 for every byte value v: the reference's float32 frames. */
+  private static final float[] UNIT = new float[256];
+
+  static {
+    for (int v = 0; v < 256; v++) {
+      UNIT[v] = v / 255f;
+    }
+  }
+
+  private final float[] floatRow = new float[4096];
+
+  /** Writes {@code n} bytes of {@code in} as floats in [0, 1] into {@code out} (Arrow order). */
+  private void toFloats(ByteBuffer in, ByteBuffer out, int n) {
+    java.nio.FloatBuffer floats = out.order(java.nio.ByteOrder.LITTLE_ENDIAN).asFloatBuffer();
+    for (int start = 0; start < n; start += floatRow.length) {
+      int len = Math.min(floatRow.length, n - start);
+      for (int i = 0; i < len; i++) {
+        floatRow[i] = UNIT[in.get(start + i) & 0xFF];
+      }
+      floats.put(floatRow, 0, len);
     }
   }
 

@@ -9,7 +9,6 @@ import org.robostream.dataset.VideoSpan;
 import org.robostream.video.DecodeResult;
 import org.robostream.video.DecoderCache;
 import org.robostream.video.Device;
-import org.robostream.video.FrameLayout;
 import org.robostream.video.PictureSink;
 import org.robostream.video.VideoDecoder;
 import org.slf4j.Logger;
@@ -31,17 +30,15 @@ final class FrameFetcher {
   private final Device device;
   private final int fps;
   private final double tolerance;
-  private final FrameLayout layout;
   private final StreamCounters counters;
   private final Map<Path, Boolean> byPosition = new HashMap<>();
 
-  FrameFetcher(DecoderCache cache, Device device, int fps, double tolerance, FrameLayout layout,
+  FrameFetcher(DecoderCache cache, Device device, int fps, double tolerance,
       StreamCounters counters) {
     this.cache = cache;
     this.device = device;
     this.fps = fps;
     this.tolerance = tolerance;
-    this.layout = layout;
     this.counters = counters;
   }
 

@@ -21,7 +21,6 @@ final class FrameStore implements AutoCloseable {
   private final Map<Long, Deque<Pointer>> idle = new HashMap<>();
   private final Map<Long, Pointer> live = new HashMap<>();
   private long heldBytes;
-  private long allocatedBytes;
 
   FrameStore(long budgetBytes) {
     this.budgetBytes = budgetBytes;
@@ -41,7 +40,6 @@ final class FrameStore implements AutoCloseable {
         throw new OutOfMemoryError("cannot allocate " + bytes + " bytes for decoded frames");
       }
       p.capacity(bytes); // remembered for releaseAll()
-      allocatedBytes += bytes;
     }
     live.put(p.address(), p);
     heldBytes += bytes;
@@ -67,11 +65,6 @@ final class FrameStore implements AutoCloseable {
 
   long heldBytes() {
     return heldBytes;
-  }
-
-  /** Bytes malloc'ed so far (held + idle). */
-  long allocatedBytes() {
-    return allocatedBytes;
   }
 
   @Override

@@ -91,8 +91,7 @@ final class StreamWorker implements Runnable {
         FrameStore scratch = new FrameStore(Long.MAX_VALUE);
         PackedPicture packer = new PackedPicture()) {
       FrameFetcher fetcher = new FrameFetcher(decoders, ctx.device(),
-          ctx.metadata().info().fps(), ctx.decoderOptions().toleranceSeconds(), ctx.layout(),
-          counters);
+          ctx.metadata().info().fps(), ctx.decoderOptions().toleranceSeconds(), counters);
       BatchAssembler assembler = new BatchAssembler(ctx, allocator, tensorPool);
       SlotSampler sampler = plan.sampler(rank, worker);
       Map<Long, PackedFrame[]> decoded = new HashMap<>();

@@ -75,15 +75,14 @@ void Dav1dDecoder::fail(const std::string& what, int rc) const {
   throw CorruptData(message);
 }
 
-void Dav1dDecoder::collect_pictures() {
-  for (;;) {
-    Dav1dPicture picture;
-    std::memset(&picture, 0, sizeof picture);
-    int rc = lib_->get_picture(ctx_, &picture);
-    if (rc == DAV1D_ERR(EAGAIN)) return;
-    if (rc < 0) fail("AV1 picture decoding failed", rc);
-    queue_.push_back(picture);
-  }
+bool Dav1dDecoder::take_picture() {
+  Dav1dPicture picture;
+  std::memset(&picture, 0, sizeof picture);
+  int rc = lib_->get_picture(ctx_, &picture);
+  if (rc == DAV1D_ERR(EAGAIN)) return false;
+  if (rc < 0) fail("AV1 picture decoding failed", rc);
+  queue_.push_back(picture);
+  return true;
 }
 
 void Dav1dDecoder::send(const uint8_t* data, int size, int64_t pts) {
@@ -95,8 +94,13 @@ void Dav1dDecoder::send(const uint8_t* data, int size, int64_t pts) {
   std::memcpy(buffer, data, static_cast<size_t>(size));
   in.m.timestamp = pts;
   last_log_.clear();
-  // send_data may accept only part of the packet while pictures wait to be taken out: alternate
-  // sending and draining until all of it is consumed.
+  // Exactly one get_picture per send_data, as FFmpeg's libdav1d wrapper does. dav1d treats a
+  // second get_picture without a send in between as a drain: with frame threading it waits for
+  // every frame in flight, so looping until EAGAIN here would serialise the frame threads
+  // (measured: 290 instead of 343 frames/s with 2 threads). The pictures a frame pipeline holds
+  // back come out with the following packets, or through drain() at the end.
+  // send_data answers EAGAIN while an earlier packet is still being parsed and its picture waits
+  // to be taken out: take it, then send again.
   while (in.sz > 0) {
     int rc = lib_->send_data(ctx_, &in);
     if (rc < 0 && rc != DAV1D_ERR(EAGAIN)) {
@@ -104,12 +108,8 @@ void Dav1dDecoder::send(const uint8_t* data, int size, int64_t pts) {
       fail("AV1 packet rejected", rc);
     }
     try {
-      const size_t queued = queue_.size();
-      collect_pictures();
-      // With frame threading, EAGAIN from send_data means dav1d wants a picture taken out
-      // first. Its first get_picture after a send never waits; the second one blocks until a
-      // frame thread finishes, so ask again instead of spinning on send_data.
-      if (rc == DAV1D_ERR(EAGAIN) && queue_.size() == queued) collect_pictures();
+      // EAGAIN from both calls would spin: the second get_picture waits for a frame thread.
+      if (!take_picture() && rc == DAV1D_ERR(EAGAIN)) take_picture();
     } catch (...) {
       lib_->data_unref(&in);
       throw;
@@ -119,10 +119,11 @@ void Dav1dDecoder::send(const uint8_t* data, int size, int64_t pts) {
 }
 
 void Dav1dDecoder::drain() {
-  // The first get_picture after a send does not wait for frame threads; from the second on,
-  // dav1d hands out every picture it still holds and then EAGAIN.
-  collect_pictures();
-  collect_pictures();
+  // From the second get_picture without a send on, dav1d hands out every picture it still holds
+  // (waiting for the frame threads) and then EAGAIN.
+  take_picture();
+  while (take_picture()) {
+  }
 }
 
 bool Dav1dDecoder::next(PictureInfo& info) {

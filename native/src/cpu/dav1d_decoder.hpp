@@ -40,7 +40,8 @@ class Dav1dDecoder {
   void flush();
 
  private:
-  void collect_pictures();
+  // One dav1d_get_picture: queues the picture it returns; false on EAGAIN. Throws CorruptData.
+  bool take_picture();
   [[noreturn]] void fail(const std::string& what, int rc) const;
   static void log_callback(void* cookie, const char* format, va_list args);
 

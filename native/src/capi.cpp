@@ -2,40 +2,18 @@
 #include <memory>
 
 #include "arrow/frame_batch.hpp"
+#include "capi_support.hpp"
 #include "core/errors.hpp"
 #include "core/live_objects.hpp"
 #include "cpu/color_convert.hpp"
 #include "cpu/dav1d_decoder.hpp"
 #include "robostream/robostream.h"
 
-namespace {
-
-template <typename T>
-T* from_handle(int64_t handle, const char* what) {
-  if (handle == 0) throw rs::InvalidArgument(std::string("null ") + what + " handle");
-  return reinterpret_cast<T*>(static_cast<intptr_t>(handle));
-}
-
-template <typename T>
-int64_t to_handle(T* object) {
-  return static_cast<int64_t>(reinterpret_cast<intptr_t>(object));
-}
-
-void require_out(const void* out) {
-  if (!out) throw rs::InvalidArgument("null output pointer");
-}
-
-}  // namespace
+using rs::capi::from_handle;
+using rs::capi::require_out;
+using rs::capi::to_handle;
 
 extern "C" {
-
-const char* rs_version(void) { return ROBOSTREAM_VERSION; }
-
-const char* rs_last_error(void) { return rs::last_error(); }
-
-int64_t rs_live_objects(void) { return rs::live_objects().load(); }
-
-int64_t rs_live_bytes(void) { return rs::live_bytes().load(); }
 
 int rs_convert_yuv8(const uint8_t* y, int y_stride, const uint8_t* u, int u_stride,
                     const uint8_t* v, int v_stride, int width, int height, int chroma, int matrix,

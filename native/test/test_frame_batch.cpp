@@ -5,27 +5,7 @@
 #include "robostream/robostream.h"
 #include "test_support.hpp"
 
-namespace {
-
-std::string metadata_value(const char* metadata, const std::string& key) {
-  if (!metadata) return {};
-  int32_t n;
-  std::memcpy(&n, metadata, 4);
-  const char* p = metadata + 4;
-  for (int i = 0; i < n; ++i) {
-    int32_t klen, vlen;
-    std::memcpy(&klen, p, 4);
-    std::string k(p + 4, static_cast<size_t>(klen));
-    p += 4 + klen;
-    std::memcpy(&vlen, p, 4);
-    std::string v(p + 4, static_cast<size_t>(vlen));
-    p += 4 + vlen;
-    if (k == key) return v;
-  }
-  return {};
-}
-
-}  // namespace
+using rstest::metadata_value;
 
 RS_TEST(batch_export_layout_and_release) {
   const int64_t objects_before = rs_live_objects();

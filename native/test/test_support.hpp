@@ -26,6 +26,18 @@ struct Failure {
   std::string message;
 };
 
+// Thrown by a test that cannot run here (no GPU); counted apart from passes and failures.
+struct Skipped {
+  std::string reason;
+};
+
+// Skips the calling test when CUDA/NVDEC is unusable, or fails it when ROBOSTREAM_REQUIRE_CUDA=1
+// (set by scripts/gpu-check.sh) so that a broken GPU machine cannot pass.
+void require_nvdec();
+
+// The value of `key` in Arrow C Data interface metadata ("" when absent).
+std::string metadata_value(const char* metadata, const std::string& key);
+
 }  // namespace rstest
 
 #define RS_TEST(name)                                              \

@@ -157,16 +157,148 @@ RS_API int rs_batch_export(int64_t batch, void* arrow_array, void* arrow_schema)
 /** Frees a batch that was never exported. Idempotent for handle 0. */
 RS_API void rs_batch_free(int64_t batch);
 
-/* ---------------------------------------------------------------- CUDA probe */
+/* ---------------------------------------------------------------- device batches (C Device Data) */
 
-/** 1 when the core was compiled with CUDA support. */
+/* Value types of a frame column: uint8 RGB, or float32 RGB in [0, 1]. */
+#define RS_DTYPE_UINT8 0
+#define RS_DTYPE_FLOAT32 1
+
+/* Device types (the Arrow C Device interface's ARROW_DEVICE_* values). */
+#define RS_DEVICE_CPU 1
+#define RS_DEVICE_CUDA 2
+
+/**
+ * Creates a pool of batch buffers on a device: RS_DEVICE_CPU (host memory, device_id 0) or
+ * RS_DEVICE_CUDA (device memory of cuda:device_id; fails with RS_ERR_LIBRARY_UNAVAILABLE and the
+ * cause when CUDA cannot be used). Buffers are recycled by size. Thread-safe.
+ * handle_out[0] gets the caller's reference; batches and exported arrays hold their own.
+ */
+RS_API int rs_pool_create(int device_type, int device_id, int64_t* handle_out);
+
+/**
+ * out[0] = buffers allocated, out[1] = acquisitions served from the pool, out[2] = bytes handed
+ * out, out[3] = bytes idle in the pool, out[4] = events handed out.
+ */
+RS_API int rs_pool_stats(int64_t pool, int64_t* out);
+
+/** Drops the caller's reference to a pool. Idempotent for handle 0. */
+RS_API void rs_pool_free(int64_t pool);
+
+/** Creates a batch of `rows` samples whose buffers come from `pool`. handle_out[0] gets it. */
+RS_API int rs_device_batch_create(int64_t pool, int64_t rows, int64_t* handle_out);
+
+/**
+ * Adds a frame column (arrow.fixed_shape_tensor over FixedSizeList<uint8|float32>, shape
+ * [H,W,3] or [3,H,W]) plus "<name>.pts" (float64) and "<name>.frame_index" (int64).
+ * column_out[0] gets its index. Slots are uninitialised: fill every row.
+ */
+RS_API int rs_device_batch_add_frame_column(int64_t batch, const char* name, int height,
+                                            int width, int layout, int dtype,
+                                            int32_t* column_out);
+
+/** Device address (host address for CPU pools) of row `row`'s slot in a frame column. */
+RS_API int rs_device_batch_frame_slot(int64_t batch, int column, int64_t row,
+                                      int64_t* address_out);
+
+/** Records the pts (seconds) and frame index delivered in a row of a frame column. */
+RS_API int rs_device_batch_set_frame_info(int64_t batch, int column, int64_t row,
+                                          double pts_seconds, int64_t frame_index);
+
+/**
+ * Exports the batch as an ArrowDeviceArray + ArrowSchema (caller-allocated structs). The batch's
+ * completion event is recorded on `stream` (a CUstream; 0 for the default stream; ignored for
+ * CPU) and sync_event points at it (NULL for CPU). Ownership moves into the array: the batch
+ * handle must not be used or freed afterwards; releasing the array returns every buffer and the
+ * event to the pool.
+ */
+RS_API int rs_device_batch_export(int64_t batch, int64_t stream, void* device_array,
+                                  void* arrow_schema);
+
+/**
+ * Copies an array exported by rs_device_batch_export (still unreleased) into a new batch on the
+ * host pool `host_pool`, after waiting for its sync_event. handle_out[0] gets the new batch.
+ */
+RS_API int rs_device_batch_copy_to_host(const void* device_array, int64_t host_pool,
+                                        int64_t* handle_out);
+
+/** Frees a batch that was never exported (its buffers return to the pool). Idempotent for 0. */
+RS_API void rs_device_batch_free(int64_t batch);
+
+/* ---------------------------------------------------------------- CUDA and NVDEC */
+
+/** 1 when the core carries its GPU colour kernel (nvcc was present at build time). */
 RS_API int rs_cuda_compiled(void);
 
 /**
- * Number of CUDA devices usable by the runtime, or a negative value when none can be used;
- * rs_last_error() then names the cause (no driver, no device, built without CUDA).
+ * Number of CUDA devices, or a negative value when CUDA cannot be used; rs_last_error() then
+ * names the cause (no driver library, cuInit failure, no device). Computed once. Thread-safe.
  */
 RS_API int rs_cuda_device_count(void);
+
+/**
+ * 1 when NVDEC decoding can be used on cuda:device (driver, libnvcuvid, colour kernel), else 0
+ * with the cause in rs_last_error().
+ */
+RS_API int rs_nvdec_available(int device);
+
+/* Codecs for NVDEC (RS_CODEC_*). */
+#define RS_CODEC_H264 1
+#define RS_CODEC_HEVC 2
+#define RS_CODEC_AV1 3
+#define RS_CODEC_VP9 4
+#define RS_CODEC_MPEG4 5
+
+/**
+ * Whether NVDEC of cuda:device decodes this codec (RS_CODEC_*), 4:2:0 chroma, bit depth and
+ * size, from cuvidGetDecoderCaps (cached). supported_out[0] = 1 or 0; when 0, rs_last_error()
+ * names the reason ("NVDEC of cuda:0 (NVIDIA H200) cannot decode AV1 8-bit ...").
+ */
+RS_API int rs_nvdec_supports(int device, int codec, int bit_depth, int width, int height,
+                             int32_t* supported_out);
+
+/**
+ * Opens an NVDEC session on cuda:device for a codec. low_latency 1: each picture is displayed
+ * right after its packet (random access). handle_out[0] gets it. Not thread-safe: one per worker.
+ */
+RS_API int rs_nvdec_open(int device, int codec, int low_latency, int64_t* handle_out);
+
+/**
+ * Feeds one packet holding one picture: H.264/HEVC in Annex-B, AV1 as low-overhead OBUs. The
+ * bytes are consumed before the call returns. Take out every displayed picture before the next.
+ */
+RS_API int rs_nvdec_send(int64_t handle, const uint8_t* data, int size, int64_t pts);
+
+/** End of input: every picture still held is displayed. */
+RS_API int rs_nvdec_drain(int64_t handle);
+
+/**
+ * Makes the next displayed picture current. out[0] = 1 when there was one, else 0; out[1] = pts;
+ * out[2] = width; out[3] = height; out[4] = bit depth; out[5] = matrix (RS_MATRIX_*, 0
+ * unspecified); out[6] = full range (0/1).
+ */
+RS_API int rs_nvdec_next_picture(int64_t handle, int64_t* out);
+
+/**
+ * Converts the current picture to RGB (dtype RS_DTYPE_*, layout RS_LAYOUT_*) into a device slot
+ * of 3*width*height values, e.g. rs_device_batch_frame_slot of a CUDA batch. Written on return.
+ */
+RS_API int rs_nvdec_convert_current(int64_t handle, int64_t device_slot, int layout, int dtype,
+                                    int matrix, int full_range);
+
+/** Drops decoder state after a seek and returns the NVDEC decoder to the device's pool. */
+RS_API int rs_nvdec_flush(int64_t handle);
+
+/** The session's CUstream (for rs_device_batch_export). */
+RS_API int64_t rs_nvdec_stream(int64_t handle);
+
+/**
+ * NVDEC pool counters of cuda:device: out[0] decoders created, out[1] reused, out[2] of those
+ * reconfigured, out[3] in use, out[4] idle.
+ */
+RS_API int rs_nvdec_pool_stats(int device, int64_t* out);
+
+/** Closes the session. Idempotent for handle 0. */
+RS_API void rs_nvdec_close(int64_t handle);
 
 #ifdef __cplusplus
 }

@@ -121,7 +121,12 @@ public final class StreamingBenchmark {
     r.put("samples_decoded_at_delivery", s.samplesDecodedOnExit());
     r.put("peak_rss_bytes", ProcessMemory.peakRssBytes());
     r.put("peak_held_frame_bytes", s.peakHeldFrameBytes());
-    r.put("cpu_fallbacks", 0);
+    r.put("cpu_fallbacks", ds.cpuFallbacks());
+    r.put("decode_device_effective", ds.decodeDevice().effective().name().toLowerCase(
+        java.util.Locale.ROOT));
+    if (ds.decodeDevice().fellBack()) {
+      r.put("cpu_fallback_reason", ds.decodeDevice().fallbackReason());
+    }
     r.put("batches", m.batches());
     return r;
   }

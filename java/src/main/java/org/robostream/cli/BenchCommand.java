@@ -13,7 +13,7 @@ import org.robostream.bench.ResultFiles;
 import org.robostream.bench.StreamingBenchmark;
 import org.robostream.stream.StreamingDataset;
 import org.robostream.stream.Windows;
-import org.robostream.video.Device;
+import org.robostream.video.DecodeDeviceSpec;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -92,7 +92,7 @@ final class BenchCommand implements Callable<Integer> {
     StreamingDataset.Builder builder = StreamingDataset.builder(dataset).batchSize(batchSize)
         .workers(workers).bufferSize(bufferSize).seed(seed).dropLast(true).returnUint8(true)
         .toleranceSeconds(1e-3).memoryBudgetBytes(budgetMb << 20)
-        .decodeDevice(Device.parse(decodeDevice))
+        .decodeDevice(DecodeDeviceSpec.parse(decodeDevice))
         .preset(mode.equals("sarm") ? Windows.Preset.SARM_BENCH : Windows.Preset.SINGLE);
     if (dataFilesRoot != null) {
       builder.dataFilesRoot(dataFilesRoot);

@@ -15,6 +15,7 @@ import org.robostream.dataset.LeRobotMetadata;
 import org.robostream.nativecore.Av1Decoder;
 import org.robostream.nativecore.Cuda;
 import org.robostream.nativecore.NativeResources;
+import org.robostream.video.DecodeDeviceSpec;
 import org.robostream.video.Device;
 import org.robostream.video.FrameLayout;
 import org.robostream.video.HostFrameBuffer;
@@ -54,10 +55,10 @@ final class DiagnoseCommand implements Callable<Integer> {
     System.out.println("cuda          " + (Cuda.isAvailable() ? Cuda.deviceCount() + " device(s)"
         : "unavailable: " + Cuda.unavailabilityCause()
             + (Cuda.compiledWithCuda() ? "" : " (built without nvcc)")));
-    System.out.println("nvdec         not in this build yet (GPU decoding is a later issue);"
-        + " frames decode on the CPU");
+    System.out.println("nvdec         " + (Cuda.nvdecAvailable(0) ? "available on cuda:0"
+        : "unavailable: " + Cuda.nvdecUnavailabilityCause(0)));
 
-    Device d = Device.parse(device);
+    Device d = DecodeDeviceSpec.parse(device).device();
     Path dataset = root != null ? root : DefaultDataset.ensure(50, 200);
     System.out.println("== dataset " + dataset);
     LeRobotMetadata m;
@@ -91,7 +92,7 @@ final class DiagnoseCommand implements Callable<Integer> {
     }
     System.out.println("ok    an ftyp box: an MP4 file");
     if (d == Device.CUDA) {
-      System.out.println("note  cuda decoding is not available in this build; checking the CPU"
+      System.out.println("note  the streaming loader does not drive NVDEC yet; checking the CPU"
           + " path instead");
     }
     try (VideoDecoder decoder = VideoDecoder.open(video)) {

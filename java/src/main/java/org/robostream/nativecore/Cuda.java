@@ -1,12 +1,19 @@
 package org.robostream.nativecore;
 
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+
 /**
- * Whether CUDA can be used by this process, probed once (netty-style availability class).
- * Thread-safe.
+ * Whether CUDA and NVDEC can be used by this process, probed once (netty-style availability
+ * class). The native core loads libcuda.so.1 and libnvcuvid.so.1 at run time, so these answers
+ * come with the cause when something is missing: no driver library, cuInit failing, no device,
+ * no NVDEC library, or a core built without nvcc (no GPU colour kernel). Thread-safe.
  */
 public final class Cuda {
   private static final int DEVICE_COUNT;
   private static final String CAUSE;
+  private static final ConcurrentMap<Integer, String> NVDEC_CAUSES = new ConcurrentHashMap<>();
+  private static final String NVDEC_OK = "";
 
   static {
     NativeCore.ensureLoaded();
@@ -21,7 +28,7 @@ public final class Cuda {
     return DEVICE_COUNT > 0;
   }
 
-  /** Why CUDA is unavailable (no driver, no device, built without CUDA); null when available. */
+  /** Why CUDA is unavailable (no driver, no device); null when available. */
   public static String unavailabilityCause() {
     return CAUSE;
   }
@@ -30,8 +37,29 @@ public final class Cuda {
     return DEVICE_COUNT;
   }
 
-  /** Whether the native core was compiled with its CUDA part. */
+  /** Whether the native core carries its GPU colour kernel (nvcc was present at build time). */
   public static boolean compiledWithCuda() {
     return NativeCore.rs_cuda_compiled() != 0;
+  }
+
+  /** Whether NVDEC decoding can be used on {@code cuda:device}; probed once per device. */
+  public static boolean nvdecAvailable(int device) {
+    return nvdecCause(device).isEmpty();
+  }
+
+  /** Why NVDEC cannot be used on {@code cuda:device}; null when it can. */
+  public static String nvdecUnavailabilityCause(int device) {
+    String cause = nvdecCause(device);
+    return cause.isEmpty() ? null : cause;
+  }
+
+  private static String nvdecCause(int device) {
+    if (!isAvailable()) {
+      return CAUSE;
+    }
+    return NVDEC_CAUSES.computeIfAbsent(device, d -> {
+      int ok = NativeCore.rs_nvdec_available(d);
+      return ok == 1 ? NVDEC_OK : NativeCore.rs_last_error();
+    });
   }
 }

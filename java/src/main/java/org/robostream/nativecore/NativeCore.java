@@ -93,7 +93,41 @@ public final class NativeCore {
 
   public static native void rs_batch_free(@Cast("int64_t") long batch);
 
+  public static native int rs_pool_create(int deviceType, int deviceId,
+      @Cast("int64_t*") long[] handleOut);
+
+  public static native int rs_pool_stats(@Cast("int64_t") long pool, @Cast("int64_t*") long[] out);
+
+  public static native void rs_pool_free(@Cast("int64_t") long pool);
+
+  public static native int rs_device_batch_create(@Cast("int64_t") long pool,
+      @Cast("int64_t") long rows, @Cast("int64_t*") long[] handleOut);
+
+  public static native int rs_device_batch_add_frame_column(@Cast("int64_t") long batch,
+      String name, int height, int width, int layout, int dtype,
+      @Cast("int32_t*") int[] columnOut);
+
+  public static native int rs_device_batch_frame_slot(@Cast("int64_t") long batch, int column,
+      @Cast("int64_t") long row, @Cast("int64_t*") long[] addressOut);
+
+  public static native int rs_device_batch_set_frame_info(@Cast("int64_t") long batch, int column,
+      @Cast("int64_t") long row, double ptsSeconds, @Cast("int64_t") long frameIndex);
+
+  public static native int rs_device_batch_export(@Cast("int64_t") long batch,
+      @Cast("int64_t") long stream, @Cast("void*") long deviceArray,
+      @Cast("void*") long arrowSchema);
+
+  public static native int rs_device_batch_copy_to_host(@Cast("const void*") long deviceArray,
+      @Cast("int64_t") long hostPool, @Cast("int64_t*") long[] handleOut);
+
+  public static native void rs_device_batch_free(@Cast("int64_t") long batch);
+
   public static native int rs_cuda_compiled();
 
   public static native int rs_cuda_device_count();
+
+  public static native int rs_nvdec_available(int device);
+
+  public static native int rs_nvdec_supports(int device, int codec, int bitDepth, int width,
+      int height, @Cast("int32_t*") int[] supportedOut);
 }

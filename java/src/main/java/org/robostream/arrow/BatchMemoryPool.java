@@ -1,0 +1,92 @@
+package org.robostream.arrow;
+
+import org.robostream.nativecore.NativeCore;
+import org.robostream.nativecore.NativeHandle;
+import org.robostream.nativecore.NativeStatus;
+
+/**
+ * A native pool of batch buffers on one device — host memory or one CUDA GPU — from which
+ * {@link DeviceBatchBuilder}s take their frame buffers, so that steady-state batch assembly never
+ * allocates device memory. Buffers are recycled by size; a batch's buffers return to the pool when
+ * the batch is closed or its exported array released.
+ *
+ * <p>Ownership: {@link #close()} drops this object's reference; batches and exported arrays keep
+ * the native pool alive until they are released. Thread-safe: builders on many threads may share
+ * one pool.
+ */
+public final class BatchMemoryPool implements AutoCloseable {
+  /** Device types of the Arrow C Device interface. */
+  public static final int DEVICE_CPU = 1;
+  public static final int DEVICE_CUDA = 2;
+
+  private final NativeHandle handle;
+  private final int deviceType;
+  private final int deviceId;
+
+  private BatchMemoryPool(int deviceType, int deviceId) {
+    NativeCore.ensureLoaded();
+    long[] out = new long[1];
+    NativeStatus.check(NativeCore.rs_pool_create(deviceType, deviceId, out),
+        "cannot create a batch memory pool on " + describe(deviceType, deviceId));
+    this.handle = new NativeHandle(this, out[0], NativeCore::rs_pool_free, "batch memory pool");
+    this.deviceType = deviceType;
+    this.deviceId = deviceId;
+  }
+
+  /** A pool of host memory (exported batches have device_type CPU). */
+  public static BatchMemoryPool host() {
+    return new BatchMemoryPool(DEVICE_CPU, 0);
+  }
+
+  /**
+   * A pool of memory on {@code cuda:device}. Throws
+   * {@link org.robostream.nativecore.NativeException.LibraryUnavailable} naming the cause when
+   * CUDA cannot be used here.
+   */
+  public static BatchMemoryPool cuda(int device) {
+    return new BatchMemoryPool(DEVICE_CUDA, device);
+  }
+
+  public int deviceType() {
+    return deviceType;
+  }
+
+  public int deviceId() {
+    return deviceId;
+  }
+
+  /** Counters of the pool, read atomically. */
+  public Stats stats() {
+    long[] out = new long[5];
+    NativeStatus.check(NativeCore.rs_pool_stats(handle.get(), out), "pool stats");
+    return new Stats(out[0], out[1], out[2], out[3], out[4]);
+  }
+
+  long handle() {
+    return handle.get();
+  }
+
+  @Override
+  public void close() {
+    handle.close();
+  }
+
+  @Override
+  public String toString() {
+    return "BatchMemoryPool[" + describe(deviceType, deviceId) + "]";
+  }
+
+  static String describe(int deviceType, int deviceId) {
+    return deviceType == DEVICE_CUDA ? "cuda:" + deviceId : "cpu";
+  }
+
+  /**
+   * @param allocations buffers the device allocated
+   * @param reuses buffer requests served from the pool
+   * @param outstandingBytes bytes held by live batches and exported arrays
+   * @param pooledBytes bytes idle in the pool
+   * @param outstandingEvents completion events held by exported arrays
+   */
+  public record Stats(long allocations, long reuses, long outstandingBytes, long pooledBytes,
+      long outstandingEvents) {}
+}

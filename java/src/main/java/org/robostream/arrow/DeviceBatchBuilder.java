@@ -1,0 +1,162 @@
+package org.robostream.arrow;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.robostream.nativecore.NativeCore;
+import org.robostream.nativecore.NativeHandle;
+import org.robostream.nativecore.NativeStatus;
+import org.robostream.video.FrameDestination;
+import org.robostream.video.FrameLayout;
+
+/**
+ * A batch of frames being filled in pooled memory of one device (see {@link BatchMemoryPool}):
+ * frame columns are added, their slots written by decoders (a CPU converter for host pools, the
+ * NVDEC colour kernel for CUDA pools), then {@link #export(long)} hands the batch out as a
+ * {@link DeviceBatch} (Arrow C Device Data interface).
+ *
+ * <p>Ownership: the builder owns the native batch until {@link #export(long)}; {@link #close()}
+ * returns an unexported batch's buffers to the pool and is idempotent. Threading: not thread-safe
+ * for adding columns and exporting; distinct slots may be written by different threads.
+ */
+public final class DeviceBatchBuilder implements AutoCloseable {
+  private final NativeHandle handle;
+  private final BatchMemoryPool pool;
+  private final long rows;
+  private final List<Column> columns = new ArrayList<>();
+
+  public DeviceBatchBuilder(BatchMemoryPool pool, long rows) {
+    long[] out = new long[1];
+    NativeStatus.check(NativeCore.rs_device_batch_create(pool.handle(), rows, out),
+        "cannot create a device batch of " + rows + " rows");
+    this.handle = new NativeHandle(this, out[0], NativeCore::rs_device_batch_free,
+        "device batch");
+    this.pool = pool;
+    this.rows = rows;
+  }
+
+  public long rows() {
+    return rows;
+  }
+
+  /** Adds a frame column of RGB frames ({@code 3 * height * width} values per row). */
+  public Column addFrameColumn(String name, int height, int width, FrameLayout layout,
+      FrameValueType type) {
+    int[] out = new int[1];
+    NativeStatus.check(NativeCore.rs_device_batch_add_frame_column(handle.get(), name, height,
+        width, layout.nativeCode(), type.nativeCode(), out), "cannot add frame column " + name);
+    long[] address = new long[1];
+    NativeStatus.check(NativeCore.rs_device_batch_frame_slot(handle.get(), out[0], 0, address),
+        "slot of " + name);
+    Column column = new Column(out[0], name, height, width, layout, type, address[0]);
+    columns.add(column);
+    return column;
+  }
+
+  public List<Column> columns() {
+    return List.copyOf(columns);
+  }
+
+  /**
+   * Exports the batch; its completion event is recorded on {@code cudaStream} (the stream that
+   * wrote the frames; 0 for the default stream; ignored for host pools). The builder is spent.
+   */
+  public DeviceBatch export(long cudaStream) {
+    DeviceBatch exported = DeviceBatch.allocate();
+    try {
+      long batch = handle.get();
+      NativeStatus.check(NativeCore.rs_device_batch_export(batch, cudaStream,
+          exported.deviceArrayAddress(), exported.schemaAddress()), "cannot export device batch");
+      handle.release(); // the exported array owns the native batch now
+      return exported;
+    } catch (RuntimeException e) {
+      exported.close();
+      throw e;
+    }
+  }
+
+  @Override
+  public void close() {
+    handle.close();
+  }
+
+  /**
+   * One frame column; slots are addressed on the pool's device. A uint8 column of a host pool is
+   * also a {@link FrameDestination}, so CPU decoders write into it directly.
+   */
+  public final class Column implements FrameDestination {
+    private final int index;
+    private final String name;
+    private final int height;
+    private final int width;
+    private final FrameLayout layout;
+    private final FrameValueType type;
+    private final long base;
+
+    Column(int index, String name, int height, int width, FrameLayout layout,
+        FrameValueType type, long base) {
+      this.index = index;
+      this.name = name;
+      this.height = height;
+      this.width = width;
+      this.layout = layout;
+      this.type = type;
+      this.base = base;
+    }
+
+    public String name() {
+      return name;
+    }
+
+    @Override
+    public int height() {
+      return height;
+    }
+
+    @Override
+    public int width() {
+      return width;
+    }
+
+    @Override
+    public FrameLayout layout() {
+      return layout;
+    }
+
+    public FrameValueType type() {
+      return type;
+    }
+
+    @Override
+    public long frameBytes() {
+      return 3L * height * width * type.bytes();
+    }
+
+    /** Address of row {@code row}'s slot (a device pointer for CUDA pools). */
+    public long rowAddress(long row) {
+      if (row < 0 || row >= rows) {
+        throw new IndexOutOfBoundsException("row " + row + " of " + rows);
+      }
+      return base + row * frameBytes();
+    }
+
+    /** A CPU decoder's slot: only uint8 columns in host memory can take one. */
+    @Override
+    public long slotAddress(int request) {
+      if (pool.deviceType() != BatchMemoryPool.DEVICE_CPU || type != FrameValueType.UINT8) {
+        throw new IllegalStateException("CPU decoders write uint8 frames into host memory; column "
+            + name + " holds " + type + " on " + pool);
+      }
+      return rowAddress(request);
+    }
+
+    @Override
+    public void delivered(int request, double ptsSeconds, long frameIndex) {
+      setFrameInfo(request, ptsSeconds, frameIndex);
+    }
+
+    public void setFrameInfo(long row, double ptsSeconds, long frameIndex) {
+      NativeStatus.check(NativeCore.rs_device_batch_set_frame_info(handle.get(), index, row,
+          ptsSeconds, frameIndex), "frame info of " + name);
+    }
+  }
+}

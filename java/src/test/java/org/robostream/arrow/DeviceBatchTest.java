@@ -1,0 +1,130 @@
+package org.robostream.arrow;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.ByteBuffer;
+import java.util.List;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.robostream.nativecore.NativeAddress;
+import org.robostream.nativecore.NativeResources;
+import org.robostream.testing.Fixtures;
+import org.robostream.testing.NativeLeakCheck;
+import org.robostream.video.FrameLayout;
+import org.robostream.video.HostFrameBuffer;
+import org.robostream.video.VideoDecoder;
+
+/**
+ * The Arrow C Device export on every machine, through a host pool (device_type CPU): the same
+ * structs, pool and release path that carry NVDEC frames on a GPU.
+ */
+@ExtendWith(NativeLeakCheck.class)
+class DeviceBatchTest {
+  @Test
+  void decodedFramesLeaveThroughAHostDeviceArrayAndReturnToThePool() {
+    double[] q = {0.5, 0.0, 3.0, 0.5};
+    try (BufferAllocator allocator = new RootAllocator();
+        BatchMemoryPool pool = BatchMemoryPool.host();
+        VideoDecoder decoder = VideoDecoder.open(Fixtures.video("h264_g30.mp4"))) {
+      HostFrameBuffer expected = HostFrameBuffer.forVideo(decoder.info(), q.length,
+          FrameLayout.HWC);
+      decoder.decode(q, expected);
+      long allocations;
+      try (DeviceBatchBuilder builder = new DeviceBatchBuilder(pool, q.length)) {
+        DeviceBatchBuilder.Column cam = builder.addFrameColumn("observation.images.front",
+            decoder.info().height(), decoder.info().width(), FrameLayout.HWC,
+            FrameValueType.UINT8);
+        builder.addFrameColumn("observation.images.wrist", 2, 3, FrameLayout.CHW,
+            FrameValueType.FLOAT32);
+        decoder.decode(q, cam);
+        long slot = cam.rowAddress(0);
+        try (DeviceBatch batch = builder.export(0)) {
+          assertEquals(BatchMemoryPool.DEVICE_CPU, batch.deviceType());
+          assertEquals(0, batch.deviceId());
+          assertEquals(0, batch.syncEvent(), "host batches carry no event (C Device spec)");
+          assertEquals(q.length, batch.rows());
+          assertEquals(List.of("observation.images.front", "observation.images.wrist"),
+              batch.frameColumns());
+          assertEquals(slot, batch.frameAddress(0), "the array points at the decoded slots");
+          assertTrue(pool.stats().outstandingBytes() > 0);
+          allocations = pool.stats().allocations();
+          try (VectorSchemaRoot root = batch.toVectorSchemaRoot(allocator)) {
+            assertFalse(batch.isLive(), "the root owns the batch now");
+            FixedShapeTensorVector front = assertInstanceOf(FixedShapeTensorVector.class,
+                root.getVector("observation.images.front"));
+            for (int i = 0; i < q.length; i++) {
+              assertEquals(ByteBuffer.wrap(expected.frameBytes(i)), front.tensorBytes(i));
+            }
+            FixedShapeTensorVector wrist = assertInstanceOf(FixedShapeTensorVector.class,
+                root.getVector("observation.images.wrist"));
+            assertEquals(List.of("C", "H", "W"), wrist.tensorType().dimNames());
+            BigIntVector index = (BigIntVector) root.getVector(
+                "observation.images.front.frame_index");
+            assertEquals(15, index.get(0));
+            assertEquals(90, index.get(2));
+          }
+          assertEquals(0, allocator.getAllocatedMemory());
+        }
+      }
+      assertEquals(0, pool.stats().outstandingBytes(), "every buffer is back in the pool");
+      // The next batch of the same shape is served from the pool.
+      try (DeviceBatchBuilder again = new DeviceBatchBuilder(pool, q.length)) {
+        again.addFrameColumn("observation.images.front", decoder.info().height(),
+            decoder.info().width(), FrameLayout.HWC, FrameValueType.UINT8);
+        assertEquals(allocations, pool.stats().allocations());
+        assertTrue(pool.stats().reuses() > 0);
+      }
+    }
+  }
+
+  @Test
+  void hostCopyEqualsTheOriginalAndBothRelease() {
+    long bytesBefore = NativeResources.liveBytes();
+    try (BatchMemoryPool pool = BatchMemoryPool.host()) {
+      DeviceBatchBuilder builder = new DeviceBatchBuilder(pool, 2);
+      DeviceBatchBuilder.Column c = builder.addFrameColumn("cam", 2, 2, FrameLayout.HWC,
+          FrameValueType.UINT8);
+      for (int row = 0; row < 2; row++) {
+        var slot = NativeAddress.bytesAt(c.rowAddress(row), c.frameBytes());
+        for (int i = 0; i < c.frameBytes(); i++) {
+          slot.put(i, (byte) (row * 16 + i));
+        }
+        c.setFrameInfo(row, row * 0.25, row + 7);
+      }
+      try (DeviceBatch batch = builder.export(0); DeviceBatch copy = batch.toHost(pool)) {
+        assertThrows(IllegalStateException.class, () -> c.setFrameInfo(0, 0, 0),
+            "the builder is spent after export");
+        assertTrue(copy.frameAddress(0) != batch.frameAddress(0));
+        byte[] a = new byte[12];
+        byte[] b = new byte[12];
+        NativeAddress.bytesAt(batch.frameAddress(0), 12).get(a);
+        NativeAddress.bytesAt(copy.frameAddress(0), 12).get(b);
+        assertEquals(ByteBuffer.wrap(a), ByteBuffer.wrap(b));
+        assertEquals(11, b[11]);
+      }
+      assertEquals(0, pool.stats().outstandingBytes());
+    }
+    assertEquals(bytesBefore, NativeResources.liveBytes());
+  }
+
+  @Test
+  void cpuDecodersRefuseFloatOrDeviceColumns() {
+    try (BatchMemoryPool pool = BatchMemoryPool.host();
+        DeviceBatchBuilder builder = new DeviceBatchBuilder(pool, 1)) {
+      DeviceBatchBuilder.Column f = builder.addFrameColumn("cam", 2, 2, FrameLayout.HWC,
+          FrameValueType.FLOAT32);
+      assertThrows(IllegalStateException.class, () -> f.slotAddress(0));
+      assertThrows(IndexOutOfBoundsException.class, () -> f.rowAddress(1));
+      assertThrows(RuntimeException.class,
+          () -> builder.addFrameColumn("cam", 2, 2, FrameLayout.HWC, FrameValueType.UINT8));
+    }
+  }
+}

@@ -1,0 +1,131 @@
+#include "arrow/c_export.hpp"
+
+#include <cstdint>
+
+#include "robostream/robostream.h"
+
+namespace rs::arrow_export {
+namespace {
+
+struct SchemaNode {
+  std::string format;
+  std::string name;
+  std::string metadata;  // empty: none
+  std::vector<ArrowSchema*> children;
+};
+
+void release_schema(ArrowSchema* schema) {
+  if (!schema || !schema->release) return;
+  auto* node = static_cast<SchemaNode*>(schema->private_data);
+  for (ArrowSchema* child : node->children) {
+    if (child->release) child->release(child);
+    delete child;
+  }
+  delete node;
+  schema->release = nullptr;
+}
+
+struct ArrayNode {
+  std::shared_ptr<void> owner;  // keeps the buffers alive until the last release
+  const void* owner_kind;
+  std::vector<const void*> buffers;
+  std::vector<ArrowArray*> children;
+};
+
+void release_array(ArrowArray* array) {
+  if (!array || !array->release) return;
+  auto* node = static_cast<ArrayNode*>(array->private_data);
+  for (ArrowArray* child : node->children) {
+    // A consumer may have moved a child out (and released it itself).
+    if (child->release) child->release(child);
+    delete child;
+  }
+  delete node;
+  array->release = nullptr;
+}
+
+}  // namespace
+
+std::string encode_metadata(const std::vector<std::pair<std::string, std::string>>& pairs) {
+  std::string out;
+  auto put_int = [&out](int32_t v) { out.append(reinterpret_cast<const char*>(&v), sizeof v); };
+  put_int(static_cast<int32_t>(pairs.size()));
+  for (const auto& [key, value] : pairs) {
+    put_int(static_cast<int32_t>(key.size()));
+    out += key;
+    put_int(static_cast<int32_t>(value.size()));
+    out += value;
+  }
+  return out;
+}
+
+ArrowSchema* new_schema(std::string format, std::string name, std::string metadata,
+                        std::vector<ArrowSchema*> children) {
+  auto* node = new SchemaNode{std::move(format), std::move(name), std::move(metadata),
+                              std::move(children)};
+  auto* schema = new ArrowSchema;
+  schema->format = node->format.c_str();
+  schema->name = node->name.c_str();
+  schema->metadata = node->metadata.empty() ? nullptr : node->metadata.data();
+  schema->flags = 0;
+  schema->n_children = static_cast<int64_t>(node->children.size());
+  schema->children = node->children.empty() ? nullptr : node->children.data();
+  schema->dictionary = nullptr;
+  schema->release = &release_schema;
+  schema->private_data = node;
+  return schema;
+}
+
+ArrowArray* new_array(std::shared_ptr<void> owner, int64_t length, std::vector<const void*> buffers,
+                      std::vector<ArrowArray*> children, const void* owner_kind) {
+  auto* node =
+      new ArrayNode{std::move(owner), owner_kind, std::move(buffers), std::move(children)};
+  auto* array = new ArrowArray;
+  array->length = length;
+  array->null_count = 0;
+  array->offset = 0;
+  array->n_buffers = static_cast<int64_t>(node->buffers.size());
+  array->n_children = static_cast<int64_t>(node->children.size());
+  array->buffers = node->buffers.data();
+  array->children = node->children.empty() ? nullptr : node->children.data();
+  array->dictionary = nullptr;
+  array->release = &release_array;
+  array->private_data = node;
+  return array;
+}
+
+void move_root(ArrowSchema* root, ArrowSchema* out) {
+  *out = *root;
+  delete root;
+}
+
+void move_root(ArrowArray* root, ArrowArray* out) {
+  *out = *root;
+  delete root;
+}
+
+std::shared_ptr<void> owner_of(const ArrowArray* array, const void* owner_kind) {
+  if (!array || array->release != &release_array) return nullptr;
+  const auto* node = static_cast<const ArrayNode*>(array->private_data);
+  return node->owner_kind == owner_kind && owner_kind ? node->owner : nullptr;
+}
+
+ArrowSchema* fixed_shape_tensor_schema(const std::string& name, const char* value_format,
+                                       int64_t list_size, const std::string& tensor_metadata) {
+  const std::string metadata =
+      encode_metadata({{"ARROW:extension:name", "arrow.fixed_shape_tensor"},
+                       {"ARROW:extension:metadata", tensor_metadata}});
+  return new_schema("+w:" + std::to_string(list_size), name, metadata,
+                    {new_schema(value_format, "item")});
+}
+
+std::string image_tensor_metadata(int height, int width, int layout) {
+  const std::string h = std::to_string(height);
+  const std::string w = std::to_string(width);
+  if (layout == RS_LAYOUT_HWC) {
+    return "{\"shape\":[" + h + "," + w + ",3],\"dim_names\":[\"H\",\"W\",\"C\"]}";
+  }
+  return "{\"shape\":[3," + h + "," + w + "],\"dim_names\":[\"C\",\"H\",\"W\"]}";
+}
+
+}  // namespace rs::arrow_export

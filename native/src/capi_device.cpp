@@ -1,0 +1,219 @@
+// The C API of robostream.h for device batches, CUDA and NVDEC (see capi.cpp for the contract:
+// this is where C++ exceptions become status codes).
+#include <memory>
+
+#include "arrow/abi.h"
+#include "capi_support.hpp"
+#include "core/errors.hpp"
+#include "cuda/colour_kernel.hpp"
+#include "cuda/cuda_driver.hpp"
+#include "cuda/cuda_memory.hpp"
+#include "cuda/nvdec_decoder.hpp"
+#include "cuda/nvdec_device.hpp"
+#include "device/buffer_pool.hpp"
+#include "device/device_frame_batch.hpp"
+#include "robostream/robostream.h"
+
+using rs::capi::from_handle;
+using rs::capi::require_out;
+using rs::capi::to_handle;
+
+namespace {
+
+using PoolRef = std::shared_ptr<rs::BufferPool>;
+
+PoolRef& pool_of(int64_t handle) { return *from_handle<PoolRef>(handle, "buffer pool"); }
+
+}  // namespace
+
+extern "C" {
+
+int rs_pool_create(int device_type, int device_id, int64_t* handle_out) {
+  return rs::guarded([&] {
+    require_out(handle_out);
+    std::shared_ptr<rs::MemoryResource> memory;
+    if (device_type == RS_DEVICE_CPU) {
+      if (device_id != 0) throw rs::InvalidArgument("the host is device 0");
+      memory = std::make_shared<rs::HostMemoryResource>();
+    } else if (device_type == RS_DEVICE_CUDA) {
+      memory = std::make_shared<rs::CudaMemoryResource>(device_id);
+    } else {
+      throw rs::InvalidArgument("unknown device type " + std::to_string(device_type));
+    }
+    handle_out[0] = to_handle(new PoolRef(std::make_shared<rs::BufferPool>(memory)));
+  });
+}
+
+int rs_pool_stats(int64_t pool, int64_t* out) {
+  return rs::guarded([&] {
+    require_out(out);
+    rs::PoolStats s = pool_of(pool)->stats();
+    out[0] = s.allocations;
+    out[1] = s.reuses;
+    out[2] = s.outstanding_bytes;
+    out[3] = s.pooled_bytes;
+    out[4] = s.outstanding_events;
+  });
+}
+
+void rs_pool_free(int64_t pool) {
+  if (pool != 0) delete reinterpret_cast<PoolRef*>(static_cast<intptr_t>(pool));
+}
+
+int rs_device_batch_create(int64_t pool, int64_t rows, int64_t* handle_out) {
+  return rs::guarded([&] {
+    require_out(handle_out);
+    handle_out[0] = to_handle(new rs::DeviceFrameBatch(pool_of(pool), rows));
+  });
+}
+
+int rs_device_batch_add_frame_column(int64_t batch, const char* name, int height, int width,
+                                     int layout, int dtype, int32_t* column_out) {
+  return rs::guarded([&] {
+    require_out(column_out);
+    if (!name) throw rs::InvalidArgument("null column name");
+    column_out[0] = from_handle<rs::DeviceFrameBatch>(batch, "device batch")
+                        ->add_frame_column(name, height, width, layout, dtype);
+  });
+}
+
+int rs_device_batch_frame_slot(int64_t batch, int column, int64_t row, int64_t* address_out) {
+  return rs::guarded([&] {
+    require_out(address_out);
+    address_out[0] =
+        to_handle(from_handle<rs::DeviceFrameBatch>(batch, "device batch")->slot(column, row));
+  });
+}
+
+int rs_device_batch_set_frame_info(int64_t batch, int column, int64_t row, double pts_seconds,
+                                   int64_t frame_index) {
+  return rs::guarded([&] {
+    from_handle<rs::DeviceFrameBatch>(batch, "device batch")
+        ->set_frame_info(column, row, pts_seconds, frame_index);
+  });
+}
+
+int rs_device_batch_export(int64_t batch, int64_t stream, void* device_array, void* arrow_schema) {
+  return rs::guarded([&] {
+    if (!device_array || !arrow_schema) {
+      throw rs::InvalidArgument("null ArrowDeviceArray or ArrowSchema");
+    }
+    std::unique_ptr<rs::DeviceFrameBatch> owned(
+        from_handle<rs::DeviceFrameBatch>(batch, "device batch"));
+    rs::DeviceFrameBatch::export_to(std::move(owned), reinterpret_cast<void*>(stream),
+                                    static_cast<ArrowDeviceArray*>(device_array),
+                                    static_cast<ArrowSchema*>(arrow_schema));
+  });
+}
+
+int rs_device_batch_copy_to_host(const void* device_array, int64_t host_pool, int64_t* handle_out) {
+  return rs::guarded([&] {
+    require_out(handle_out);
+    if (!device_array) throw rs::InvalidArgument("null ArrowDeviceArray");
+    auto copy = rs::DeviceFrameBatch::copy_to_host(
+        *static_cast<const ArrowDeviceArray*>(device_array), pool_of(host_pool));
+    handle_out[0] = to_handle(copy.release());
+  });
+}
+
+void rs_device_batch_free(int64_t batch) {
+  if (batch != 0) delete reinterpret_cast<rs::DeviceFrameBatch*>(static_cast<intptr_t>(batch));
+}
+
+int rs_cuda_compiled(void) { return rs::ColourKernel::embedded() ? 1 : 0; }
+
+int rs_cuda_device_count(void) {
+  const rs::CudaDriver* driver = rs::CudaDriver::get();
+  if (!driver) {
+    rs::set_last_error(rs::CudaDriver::unavailable_reason());
+    return -1;
+  }
+  rs::clear_last_error();
+  return driver->device_count();
+}
+
+int rs_nvdec_available(int device) {
+  int rc = rs::guarded([&] { rs::NvdecDevice::get(device); });
+  return rc == RS_OK ? 1 : 0;
+}
+
+int rs_nvdec_supports(int device, int codec, int bit_depth, int width, int height,
+                      int32_t* supported_out) {
+  return rs::guarded([&] {
+    require_out(supported_out);
+    if (width <= 0 || height <= 0) throw rs::InvalidArgument("video without a size");
+    auto nvdec = rs::NvdecDevice::get(device);
+    std::string reason = nvdec->unsupported_reason(
+        rs::nvdec_codec(codec), cudaVideoChromaFormat_420, bit_depth,
+        static_cast<unsigned int>(width), static_cast<unsigned int>(height));
+    supported_out[0] = reason.empty() ? 1 : 0;
+    if (!reason.empty()) throw rs::Unsupported(reason);
+  });
+}
+
+int rs_nvdec_open(int device, int codec, int low_latency, int64_t* handle_out) {
+  return rs::guarded([&] {
+    require_out(handle_out);
+    handle_out[0] = to_handle(new rs::NvdecDecoder(device, codec, low_latency != 0));
+  });
+}
+
+int rs_nvdec_send(int64_t handle, const uint8_t* data, int size, int64_t pts) {
+  return rs::guarded(
+      [&] { from_handle<rs::NvdecDecoder>(handle, "NVDEC decoder")->send(data, size, pts); });
+}
+
+int rs_nvdec_drain(int64_t handle) {
+  return rs::guarded([&] { from_handle<rs::NvdecDecoder>(handle, "NVDEC decoder")->drain(); });
+}
+
+int rs_nvdec_next_picture(int64_t handle, int64_t* out) {
+  return rs::guarded([&] {
+    require_out(out);
+    rs::NvdecPicture p{};
+    const bool available = from_handle<rs::NvdecDecoder>(handle, "NVDEC decoder")->next(p);
+    out[0] = available ? 1 : 0;
+    out[1] = p.pts;
+    out[2] = p.width;
+    out[3] = p.height;
+    out[4] = p.bit_depth;
+    out[5] = p.matrix;
+    out[6] = p.full_range ? 1 : 0;
+  });
+}
+
+int rs_nvdec_convert_current(int64_t handle, int64_t device_slot, int layout, int dtype,
+                             int matrix, int full_range) {
+  return rs::guarded([&] {
+    from_handle<rs::NvdecDecoder>(handle, "NVDEC decoder")
+        ->convert_current(reinterpret_cast<void*>(static_cast<intptr_t>(device_slot)), layout,
+                          dtype, matrix, full_range != 0);
+  });
+}
+
+int rs_nvdec_flush(int64_t handle) {
+  return rs::guarded([&] { from_handle<rs::NvdecDecoder>(handle, "NVDEC decoder")->flush(); });
+}
+
+int64_t rs_nvdec_stream(int64_t handle) {
+  if (handle == 0) return 0;
+  return to_handle(reinterpret_cast<rs::NvdecDecoder*>(static_cast<intptr_t>(handle))->stream());
+}
+
+int rs_nvdec_pool_stats(int device, int64_t* out) {
+  return rs::guarded([&] {
+    require_out(out);
+    rs::NvdecPoolStats s = rs::NvdecDevice::get(device)->stats();
+    out[0] = s.created;
+    out[1] = s.reused;
+    out[2] = s.reconfigured;
+    out[3] = s.active;
+    out[4] = s.idle;
+  });
+}
+
+void rs_nvdec_close(int64_t handle) {
+  if (handle != 0) delete reinterpret_cast<rs::NvdecDecoder*>(static_cast<intptr_t>(handle));
+}
+
+}  // extern "C"

@@ -1,0 +1,26 @@
+// Handle conversions shared by the C API translation units (capi*.cpp).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "core/errors.hpp"
+
+namespace rs::capi {
+
+template <typename T>
+T* from_handle(int64_t handle, const char* what) {
+  if (handle == 0) throw InvalidArgument(std::string("null ") + what + " handle");
+  return reinterpret_cast<T*>(static_cast<intptr_t>(handle));
+}
+
+template <typename T>
+int64_t to_handle(T* object) {
+  return static_cast<int64_t>(reinterpret_cast<intptr_t>(object));
+}
+
+inline void require_out(const void* out) {
+  if (!out) throw InvalidArgument("null output pointer");
+}
+
+}  // namespace rs::capi

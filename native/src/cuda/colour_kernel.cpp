@@ -1,0 +1,70 @@
+#include "cuda/colour_kernel.hpp"
+
+#include "core/errors.hpp"
+#include "robostream/robostream.h"
+
+// Generated from colour_kernels.cu at build time ("" when nvcc was missing).
+extern const char rs_colour_kernels_ptx[];
+
+namespace rs {
+
+bool ColourKernel::embedded() { return rs_colour_kernels_ptx[0] != '\0'; }
+
+ColourCoefficients colour_coefficients(int matrix, bool full_range) {
+  float kr, kb;
+  switch (matrix) {
+    case RS_MATRIX_BT709: kr = 0.2126f; kb = 0.0722f; break;
+    case RS_MATRIX_BT2020: kr = 0.2627f; kb = 0.0593f; break;
+    default: kr = 0.299f; kb = 0.114f; break;  // BT.601, also for unspecified SD content
+  }
+  const float kg = 1.0f - kr - kb;
+  ColourCoefficients c;
+  c.y_offset = full_range ? 0.0f : 16.0f;
+  c.y_scale = full_range ? 1.0f : 255.0f / 219.0f;
+  c.c_scale = full_range ? 1.0f : 255.0f / 224.0f;
+  c.rv = 2.0f * (1.0f - kr);
+  c.bu = 2.0f * (1.0f - kb);
+  c.gu = -2.0f * kb * (1.0f - kb) / kg;
+  c.gv = -2.0f * kr * (1.0f - kr) / kg;
+  return c;
+}
+
+ColourKernel::ColourKernel(const CudaDriver& driver, CUcontext context) : driver_(driver) {
+  if (!embedded()) {
+    throw LibraryUnavailable("robostream was built without nvcc: no GPU colour kernel");
+  }
+  ScopedContext scope(driver_, context);
+  driver_.check(driver_.cu().cuModuleLoadData(&module_, rs_colour_kernels_ptx),
+                "cuModuleLoadData (colour kernel PTX)");
+  CUresult rc = driver_.cu().cuModuleGetFunction(&function_, module_, "rs_nv12_to_rgb");
+  if (rc != CUDA_SUCCESS) {
+    driver_.cu().cuModuleUnload(module_);
+    driver_.check(rc, "cuModuleGetFunction(rs_nv12_to_rgb)");
+  }
+}
+
+ColourKernel::~ColourKernel() {
+  if (module_) driver_.cu().cuModuleUnload(module_);
+}
+
+void ColourKernel::launch(const ColourJob& job, CUstream stream) const {
+  const ColourCoefficients c = colour_coefficients(job.matrix, job.full_range);
+  CUdeviceptr luma = job.surface;
+  CUdeviceptr chroma = job.surface + static_cast<CUdeviceptr>(job.pitch) * job.surface_height;
+  unsigned int pitch = job.pitch;
+  int width = job.width, height = job.height, sixteen = job.sixteen_bit ? 1 : 0;
+  int layout = job.layout, dtype = job.dtype;
+  float y_offset = c.y_offset, y_scale = c.y_scale, c_scale = c.c_scale;
+  float rv = c.rv, gu = c.gu, gv = c.gv, bu = c.bu;
+  CUdeviceptr dst = static_cast<CUdeviceptr>(reinterpret_cast<uintptr_t>(job.dst));
+  void* args[] = {&luma, &chroma, &pitch, &width, &height, &sixteen, &y_offset, &y_scale,
+                  &c_scale, &rv, &gu, &gv, &bu, &layout, &dtype, &dst};
+  const unsigned int block_x = 32, block_y = 8;
+  const unsigned int grid_x = (static_cast<unsigned int>(width) + block_x - 1) / block_x;
+  const unsigned int grid_y = (static_cast<unsigned int>(height) + block_y - 1) / block_y;
+  driver_.check(driver_.cu().cuLaunchKernel(function_, grid_x, grid_y, 1, block_x, block_y, 1, 0,
+                                            stream, args, nullptr),
+                "cuLaunchKernel(rs_nv12_to_rgb)");
+}
+
+}  // namespace rs

@@ -1,0 +1,52 @@
+// Host side of colour_kernels.cu: loads the embedded PTX into a context once and launches the
+// NV12/P016 → RGB kernel on a stream. Thread-safe (the module is loaded under a mutex; launches
+// only read it).
+#pragma once
+
+#include <mutex>
+#include <string>
+
+#include "cuda/cuda_driver.hpp"
+
+namespace rs {
+
+struct ColourJob {
+  CUdeviceptr surface;  // mapped NVDEC output: luma rows, then interleaved chroma rows
+  unsigned int pitch;
+  int surface_height;   // rows of luma in the surface (chroma starts at surface + pitch * this)
+  int width;
+  int height;
+  bool sixteen_bit;     // P016 instead of NV12
+  int matrix;           // RS_MATRIX_*
+  bool full_range;
+  int layout;           // RS_LAYOUT_*
+  int dtype;            // RS_DTYPE_*
+  void* dst;            // device slot: 3 * width * height values
+};
+
+class ColourKernel {
+ public:
+  // Whether the core carries the kernel's PTX (false when it was built without nvcc).
+  static bool embedded();
+
+  ColourKernel(const CudaDriver& driver, CUcontext context);
+  ~ColourKernel();
+  ColourKernel(const ColourKernel&) = delete;
+  ColourKernel& operator=(const ColourKernel&) = delete;
+
+  // Queues the conversion on `stream`; the caller's context must be current.
+  void launch(const ColourJob& job, CUstream stream) const;
+
+ private:
+  const CudaDriver& driver_;
+  CUmodule module_ = nullptr;
+  CUfunction function_ = nullptr;
+};
+
+// The colour coefficients the kernel takes, from the matrix and range (exposed for tests).
+struct ColourCoefficients {
+  float y_offset, y_scale, c_scale, rv, gu, gv, bu;
+};
+ColourCoefficients colour_coefficients(int matrix, bool full_range);
+
+}  // namespace rs

@@ -1,0 +1,58 @@
+// The NVIDIA driver, loaded once per process at run time: libcuda.so.1 (driver API) and
+// libnvcuvid.so.1 (NVDEC). Nothing is linked, so the core loads on machines without a driver and
+// reports why CUDA is unavailable instead. Thread-safe: loaded under a static initialiser; the
+// function tables are immutable afterwards.
+#pragma once
+
+#include <string>
+
+#include "cuda/ffnvcodec.hpp"
+
+namespace rs {
+
+class CudaDriver {
+ public:
+  // The driver with cuInit done and at least one device, or nullptr (see unavailable_reason()).
+  static const CudaDriver* get();
+  // Why get() is nullptr; "" when it is not.
+  static const std::string& unavailable_reason();
+
+  const CudaFunctions& cu() const { return *cu_; }
+  // NVDEC entry points, or nullptr when libnvcuvid.so.1 is missing (nvdec_unavailable_reason()).
+  const CuvidFunctions* cuvid() const { return cuvid_; }
+  const std::string& nvdec_unavailable_reason() const { return nvdec_reason_; }
+  int device_count() const { return device_count_; }
+
+  // Throws (OutOfMemory for CUDA_ERROR_OUT_OF_MEMORY, else Internal) with `what` and the error's
+  // name and description when rc is not CUDA_SUCCESS.
+  void check(CUresult rc, const char* what) const;
+
+ private:
+  struct Loaded {
+    CudaDriver* driver;
+    std::string reason;
+  };
+  CudaDriver() = default;
+  static const Loaded& loaded_driver();
+  static CudaDriver* load(std::string& reason);
+
+  CudaFunctions* cu_ = nullptr;
+  CuvidFunctions* cuvid_ = nullptr;
+  std::string nvdec_reason_;
+  int device_count_ = 0;
+};
+
+// Makes the device's primary context current on this thread for the scope (push/pop), so that
+// decoders on several devices can share worker threads.
+class ScopedContext {
+ public:
+  ScopedContext(const CudaDriver& driver, CUcontext context);
+  ~ScopedContext();
+  ScopedContext(const ScopedContext&) = delete;
+  ScopedContext& operator=(const ScopedContext&) = delete;
+
+ private:
+  const CudaDriver& driver_;
+};
+
+}  // namespace rs

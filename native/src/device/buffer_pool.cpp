@@ -1,0 +1,90 @@
+#include "device/buffer_pool.hpp"
+
+#include "core/errors.hpp"
+
+namespace rs {
+
+BufferPool::BufferPool(std::shared_ptr<MemoryResource> resource) : resource_(std::move(resource)) {
+  if (!resource_) throw InvalidArgument("buffer pool without a memory resource");
+}
+
+BufferPool::~BufferPool() { trim(); }
+
+void* BufferPool::acquire(int64_t bytes) {
+  if (bytes <= 0) throw InvalidArgument("pooled buffer of " + std::to_string(bytes) + " bytes");
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto it = idle_.find(bytes);
+    if (it != idle_.end()) {
+      void* buffer = it->second;
+      idle_.erase(it);
+      stats_.reuses++;
+      stats_.pooled_bytes -= bytes;
+      stats_.outstanding_bytes += bytes;
+      return buffer;
+    }
+  }
+  // Allocate outside the lock: device allocations can take milliseconds.
+  void* buffer = resource_->allocate(bytes);
+  std::lock_guard<std::mutex> lock(mutex_);
+  stats_.allocations++;
+  stats_.outstanding_bytes += bytes;
+  live_bytes().fetch_add(bytes, std::memory_order_relaxed);
+  return buffer;
+}
+
+void BufferPool::release(void* buffer, int64_t bytes) noexcept {
+  if (!buffer) return;
+  std::lock_guard<std::mutex> lock(mutex_);
+  idle_.emplace(bytes, buffer);
+  stats_.outstanding_bytes -= bytes;
+  stats_.pooled_bytes += bytes;
+}
+
+void* BufferPool::acquire_event() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!idle_events_.empty()) {
+      void* event = idle_events_.back();
+      idle_events_.pop_back();
+      stats_.outstanding_events++;
+      return event;
+    }
+  }
+  void* event = resource_->create_event();
+  if (event) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    stats_.outstanding_events++;
+  }
+  return event;
+}
+
+void BufferPool::release_event(void* event) noexcept {
+  if (!event) return;
+  std::lock_guard<std::mutex> lock(mutex_);
+  idle_events_.push_back(event);
+  stats_.outstanding_events--;
+}
+
+PoolStats BufferPool::stats() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return stats_;
+}
+
+void BufferPool::trim() noexcept {
+  std::multimap<int64_t, void*> buffers;
+  std::vector<void*> events;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    buffers.swap(idle_);
+    events.swap(idle_events_);
+    stats_.pooled_bytes = 0;
+  }
+  for (auto& [bytes, buffer] : buffers) {
+    resource_->deallocate(buffer, bytes);
+    live_bytes().fetch_sub(bytes, std::memory_order_relaxed);
+  }
+  for (void* event : events) resource_->destroy_event(event);
+}
+
+}  // namespace rs

@@ -1,0 +1,150 @@
+#include "device/device_frame_batch.hpp"
+
+#include <limits>
+
+#include "arrow/c_export.hpp"
+#include "arrow/batch_checks.hpp"
+#include "core/errors.hpp"
+#include "robostream/robostream.h"
+
+namespace rs {
+namespace {
+
+// Identifies DeviceFrameBatch owners among exported arrays (see arrow_export::owner_of).
+const char kDeviceBatchKind = 0;
+
+int value_size(int dtype) {
+  switch (dtype) {
+    case RS_DTYPE_UINT8: return 1;
+    case RS_DTYPE_FLOAT32: return 4;
+    default: throw InvalidArgument("unknown frame dtype " + std::to_string(dtype));
+  }
+}
+
+}  // namespace
+
+DeviceFrameBatch::DeviceFrameBatch(std::shared_ptr<BufferPool> pool, int64_t rows)
+    : pool_(std::move(pool)), rows_(rows) {
+  if (!pool_) throw InvalidArgument("device batch without a buffer pool");
+  if (rows <= 0) throw InvalidArgument("device batch needs at least one row");
+}
+
+DeviceFrameBatch::~DeviceFrameBatch() {
+  for (auto& c : columns_) {
+    pool_->release(c.frames, rows_ * c.frame_bytes);
+    pool_->release(c.pts_buffer, rows_ * static_cast<int64_t>(sizeof(double)));
+    pool_->release(c.index_buffer, rows_ * static_cast<int64_t>(sizeof(int64_t)));
+  }
+  pool_->release_event(event_);
+}
+
+int DeviceFrameBatch::add_frame_column(const std::string& name, int height, int width, int layout,
+                                       int dtype) {
+  batch_checks::check_new_column(columns_, name, height, width, layout);
+  const int64_t elements = 3LL * height * width;
+  if (elements > std::numeric_limits<int32_t>::max()) {
+    throw Unsupported("frame of " + std::to_string(elements) + " values exceeds list size");
+  }
+  DeviceFrameColumn c;
+  c.name = name;
+  c.height = height;
+  c.width = width;
+  c.layout = layout;
+  c.dtype = dtype;
+  c.elements = elements;
+  c.frame_bytes = elements * value_size(dtype);
+  c.frames = pool_->acquire(rows_ * c.frame_bytes);
+  c.pts.assign(static_cast<size_t>(rows_), 0.0);
+  c.frame_index.assign(static_cast<size_t>(rows_), 0);
+  columns_.push_back(std::move(c));
+  return static_cast<int>(columns_.size() - 1);
+}
+
+const DeviceFrameColumn& DeviceFrameBatch::column(int index) const {
+  return batch_checks::column_at(columns_, index);
+}
+
+void DeviceFrameBatch::check_row(int64_t row) const { batch_checks::check_row(row, rows_); }
+
+void* DeviceFrameBatch::slot(int index, int64_t row) const {
+  const DeviceFrameColumn& c = column(index);
+  check_row(row);
+  return static_cast<uint8_t*>(c.frames) + row * c.frame_bytes;
+}
+
+void DeviceFrameBatch::set_frame_info(int index, int64_t row, double pts_seconds,
+                                      int64_t frame_index) {
+  column(index);
+  check_row(row);
+  auto& c = columns_[static_cast<size_t>(index)];
+  c.pts[static_cast<size_t>(row)] = pts_seconds;
+  c.frame_index[static_cast<size_t>(row)] = frame_index;
+}
+
+void DeviceFrameBatch::export_to(std::unique_ptr<DeviceFrameBatch> owned, void* stream,
+                                 ArrowDeviceArray* out_array, ArrowSchema* out_schema) {
+  if (!out_array || !out_schema) throw InvalidArgument("null ArrowDeviceArray or ArrowSchema");
+  if (!owned) throw InvalidArgument("null device batch");
+  MemoryResource& memory = owned->pool_->resource();
+  const int64_t rows = owned->rows_;
+  // Per the C Device interface every buffer lives on the array's device: copy the small per-row
+  // columns there too.
+  for (auto& c : owned->columns_) {
+    const int64_t pts_bytes = rows * static_cast<int64_t>(sizeof(double));
+    const int64_t index_bytes = rows * static_cast<int64_t>(sizeof(int64_t));
+    c.pts_buffer = owned->pool_->acquire(pts_bytes);
+    c.index_buffer = owned->pool_->acquire(index_bytes);
+    memory.copy_from_host(c.pts_buffer, c.pts.data(), pts_bytes);
+    memory.copy_from_host(c.index_buffer, c.frame_index.data(), index_bytes);
+  }
+  owned->event_ = owned->pool_->acquire_event();
+  memory.record_event(owned->event_, stream);
+
+  std::shared_ptr<DeviceFrameBatch> batch(std::move(owned));
+  using namespace arrow_export;
+  const void* kind = &kDeviceBatchKind;
+  std::vector<ArrowSchema*> fields;
+  std::vector<ArrowArray*> arrays;
+  for (const auto& c : batch->columns_) {
+    fields.push_back(fixed_shape_tensor_schema(c.name, c.dtype == RS_DTYPE_UINT8 ? "C" : "f",
+                                               c.elements,
+                                               image_tensor_metadata(c.height, c.width, c.layout)));
+    fields.push_back(new_schema("g", c.name + ".pts"));
+    fields.push_back(new_schema("l", c.name + ".frame_index"));
+    ArrowArray* values = new_array(batch, rows * c.elements, {nullptr, c.frames}, {}, kind);
+    arrays.push_back(new_array(batch, rows, {nullptr}, {values}, kind));
+    arrays.push_back(new_array(batch, rows, {nullptr, c.pts_buffer}, {}, kind));
+    arrays.push_back(new_array(batch, rows, {nullptr, c.index_buffer}, {}, kind));
+  }
+  out_array->device_id = memory.device_id();
+  out_array->device_type = memory.device_type();
+  out_array->sync_event = batch->event_;
+  for (auto& r : out_array->reserved) r = 0;
+  move_root(new_schema("+s", "", {}, std::move(fields)), out_schema);
+  move_root(new_array(batch, rows, {nullptr}, std::move(arrays), kind), &out_array->array);
+}
+
+std::unique_ptr<DeviceFrameBatch> DeviceFrameBatch::copy_to_host(
+    const ArrowDeviceArray& exported, std::shared_ptr<BufferPool> host_pool) {
+  auto owner = arrow_export::owner_of(&exported.array, &kDeviceBatchKind);
+  if (!owner) {
+    throw InvalidArgument("not a live robostream device batch (released, or made elsewhere)");
+  }
+  if (!host_pool || host_pool->resource().device_type() != ARROW_DEVICE_CPU) {
+    throw InvalidArgument("host copy needs a host buffer pool");
+  }
+  const auto* source = static_cast<const DeviceFrameBatch*>(owner.get());
+  MemoryResource& memory = source->pool_->resource();
+  memory.wait_event(source->event_);
+  auto copy = std::make_unique<DeviceFrameBatch>(std::move(host_pool), source->rows_);
+  for (const auto& c : source->columns_) {
+    int index = copy->add_frame_column(c.name, c.height, c.width, c.layout, c.dtype);
+    memory.copy_to_host(copy->columns_[static_cast<size_t>(index)].frames, c.frames,
+                        source->rows_ * c.frame_bytes);
+    copy->columns_[static_cast<size_t>(index)].pts = c.pts;
+    copy->columns_[static_cast<size_t>(index)].frame_index = c.frame_index;
+  }
+  return copy;
+}
+
+}  // namespace rs

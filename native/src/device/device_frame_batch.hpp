@@ -1,0 +1,73 @@
+// A batch of decoded frames in pooled memory of one device (host or CUDA), one column per camera,
+// exported through the Arrow C Device Data interface as an ArrowDeviceArray whose sync_event marks
+// the moment the frames are written. Its buffers come from a BufferPool and go back to it when
+// the batch is freed, or when the consumer releases the exported array.
+// Not thread-safe while being filled, except that different threads may write different slots.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "arrow/abi.h"
+#include "core/live_objects.hpp"
+#include "device/buffer_pool.hpp"
+
+namespace rs {
+
+struct DeviceFrameColumn {
+  std::string name;
+  int height;
+  int width;
+  int layout;            // RS_LAYOUT_*
+  int dtype;             // RS_DTYPE_*
+  int64_t elements;      // values per frame: 3 * height * width
+  int64_t frame_bytes;   // elements * value size
+  void* frames;          // pooled, rows * frame_bytes, uninitialised
+  std::vector<double> pts;
+  std::vector<int64_t> frame_index;
+  void* pts_buffer = nullptr;    // pooled copies of pts / frame_index, made at export
+  void* index_buffer = nullptr;
+};
+
+class DeviceFrameBatch {
+ public:
+  DeviceFrameBatch(std::shared_ptr<BufferPool> pool, int64_t rows);
+  ~DeviceFrameBatch();
+  DeviceFrameBatch(const DeviceFrameBatch&) = delete;
+  DeviceFrameBatch& operator=(const DeviceFrameBatch&) = delete;
+
+  int64_t rows() const { return rows_; }
+  const BufferPool& pool() const { return *pool_; }
+  const std::vector<DeviceFrameColumn>& columns() const { return columns_; }
+
+  // Adds a frame column; its values are uint8 RGB or float32 RGB in [0, 1]. Returns its index.
+  int add_frame_column(const std::string& name, int height, int width, int layout, int dtype);
+  // Device address of a row's frame slot (frame_bytes long).
+  void* slot(int column, int64_t row) const;
+  void set_frame_info(int column, int64_t row, double pts_seconds, int64_t frame_index);
+
+  // Uploads the per-row columns, records the completion event on `stream` (the stream that wrote
+  // the frames; nullptr for the default stream) and moves the batch into the caller's structs.
+  // The consumer's release of the array returns every buffer and the event to the pool.
+  static void export_to(std::unique_ptr<DeviceFrameBatch> batch, void* stream,
+                        ArrowDeviceArray* out_array, ArrowSchema* out_schema);
+
+  // A host copy of an array exported by export_to: waits for its sync_event, then copies every
+  // buffer into a new batch on `host_pool`. Throws InvalidArgument for arrays made elsewhere.
+  static std::unique_ptr<DeviceFrameBatch> copy_to_host(const ArrowDeviceArray& exported,
+                                                        std::shared_ptr<BufferPool> host_pool);
+
+ private:
+  const DeviceFrameColumn& column(int index) const;
+  void check_row(int64_t row) const;
+
+  LiveObject live_;
+  std::shared_ptr<BufferPool> pool_;
+  int64_t rows_;
+  std::vector<DeviceFrameColumn> columns_;
+  void* event_ = nullptr;
+};
+
+}  // namespace rs

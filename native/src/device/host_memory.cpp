@@ -1,0 +1,32 @@
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+#include "arrow/abi.h"
+#include "core/errors.hpp"
+#include "device/memory_resource.hpp"
+
+namespace rs {
+
+int32_t HostMemoryResource::device_type() const { return ARROW_DEVICE_CPU; }
+
+void* HostMemoryResource::allocate(int64_t bytes) {
+  if (bytes <= 0) throw InvalidArgument("buffer of " + std::to_string(bytes) + " bytes");
+  // aligned_alloc requires a size that is a multiple of the alignment.
+  const auto rounded = static_cast<size_t>(((bytes + 63) / 64) * 64);
+  void* p = std::aligned_alloc(64, rounded);
+  if (!p) throw OutOfMemory("cannot allocate " + std::to_string(bytes) + " bytes of host memory");
+  return p;
+}
+
+void HostMemoryResource::deallocate(void* buffer, int64_t) noexcept { std::free(buffer); }
+
+void HostMemoryResource::copy_from_host(void* dst, const void* src, int64_t bytes) {
+  std::memcpy(dst, src, static_cast<size_t>(bytes));
+}
+
+void HostMemoryResource::copy_to_host(void* dst, const void* src, int64_t bytes) {
+  std::memcpy(dst, src, static_cast<size_t>(bytes));
+}
+
+}  // namespace rs

@@ -1,0 +1,215 @@
+// The Arrow C Device export on every machine: host pools (device_type CPU), and a test resource
+// with fake events standing in for a GPU to check sync_event handling and release semantics.
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "arrow/abi.h"
+#include "device/buffer_pool.hpp"
+#include "core/errors.hpp"
+#include "device/device_frame_batch.hpp"
+#include "robostream/robostream.h"
+#include "test_support.hpp"
+
+using rstest::metadata_value;
+
+namespace {
+
+// Host memory that pretends to be a device with events: each event is an int counting how often
+// it was recorded, so the test can see which event a batch carries and when it was recorded.
+class EventedHostMemory final : public rs::MemoryResource {
+ public:
+  int32_t device_type() const override { return ARROW_DEVICE_CUDA; }
+  int64_t device_id() const override { return 3; }
+  void* allocate(int64_t bytes) override { return host_.allocate(bytes); }
+  void deallocate(void* p, int64_t bytes) noexcept override { host_.deallocate(p, bytes); }
+  void copy_from_host(void* d, const void* s, int64_t n) override { std::memcpy(d, s, n); }
+  void copy_to_host(void* d, const void* s, int64_t n) override { std::memcpy(d, s, n); }
+  void* create_event() override {
+    created++;
+    return new int(0);
+  }
+  void destroy_event(void* e) noexcept override {
+    destroyed++;
+    delete static_cast<int*>(e);
+  }
+  void record_event(void* e, void* stream) override {
+    (*static_cast<int*>(e))++;
+    last_stream = stream;
+  }
+  void wait_event(void* e) override { waited_for = e; }
+
+  int created = 0;
+  int destroyed = 0;
+  void* last_stream = nullptr;
+  void* waited_for = nullptr;
+
+ private:
+  rs::HostMemoryResource host_;
+};
+
+void fill_batch(int64_t batch, int rows) {
+  for (int64_t row = 0; row < rows; ++row) {
+    int64_t address = 0;
+    RS_CHECK_EQ(rs_device_batch_frame_slot(batch, 0, row, &address), RS_OK);
+    std::memset(reinterpret_cast<void*>(address), static_cast<int>(10 + row), 2 * 3 * 3);
+    RS_CHECK_EQ(rs_device_batch_set_frame_info(batch, 0, row, 0.5 * row, 100 + row), RS_OK);
+    RS_CHECK_EQ(rs_device_batch_frame_slot(batch, 1, row, &address), RS_OK);
+    auto* values = reinterpret_cast<float*>(address);
+    for (int i = 0; i < 3 * 2 * 3; ++i) values[i] = 0.25f * static_cast<float>(row);
+  }
+}
+
+}  // namespace
+
+RS_TEST(device_batch_exports_a_cpu_device_array) {
+  const int64_t objects_before = rs_live_objects();
+  const int64_t bytes_before = rs_live_bytes();
+  int64_t pool = 0;
+  RS_CHECK_EQ(rs_pool_create(RS_DEVICE_CPU, 0, &pool), RS_OK);
+  int64_t batch = 0;
+  RS_CHECK_EQ(rs_device_batch_create(pool, 2, &batch), RS_OK);
+  int32_t col = -1;
+  RS_CHECK_EQ(rs_device_batch_add_frame_column(batch, "front", 2, 3, RS_LAYOUT_HWC,
+                                               RS_DTYPE_UINT8, &col), RS_OK);
+  RS_CHECK_EQ(col, 0);
+  RS_CHECK_EQ(rs_device_batch_add_frame_column(batch, "wrist", 2, 3, RS_LAYOUT_CHW,
+                                               RS_DTYPE_FLOAT32, &col), RS_OK);
+  RS_CHECK_EQ(col, 1);
+  fill_batch(batch, 2);
+
+  ArrowDeviceArray array;
+  ArrowSchema schema;
+  RS_CHECK_EQ(rs_device_batch_export(batch, 0, &array, &schema), RS_OK);
+  RS_CHECK_EQ(array.device_type, ARROW_DEVICE_CPU);
+  RS_CHECK_EQ(array.device_id, 0);
+  RS_CHECK(array.sync_event == nullptr);  // host writes are complete: no event (spec for CPU)
+  RS_CHECK_EQ(array.array.length, 2);
+  RS_CHECK_EQ(array.array.n_children, 6);
+  RS_CHECK_EQ(std::string(schema.format), "+s");
+  RS_CHECK_EQ(std::string(schema.children[0]->format), "+w:18");
+  RS_CHECK_EQ(std::string(schema.children[0]->children[0]->format), "C");
+  RS_CHECK_EQ(std::string(schema.children[3]->format), "+w:18");
+  RS_CHECK_EQ(std::string(schema.children[3]->children[0]->format), "f");
+  RS_CHECK_EQ(std::string(schema.children[3]->name), "wrist");
+  RS_CHECK_EQ(metadata_value(schema.children[3]->metadata, "ARROW:extension:metadata"),
+              std::string("{\"shape\":[3,2,3],\"dim_names\":[\"C\",\"H\",\"W\"]}"));
+  const auto* frames = static_cast<const uint8_t*>(array.array.children[0]->children[0]->buffers[1]);
+  RS_CHECK_EQ(int(frames[0]), 10);
+  RS_CHECK_EQ(int(frames[18]), 11);
+  const auto* floats = static_cast<const float*>(array.array.children[3]->children[0]->buffers[1]);
+  RS_CHECK_EQ(floats[18], 0.25f);
+  const auto* pts = static_cast<const double*>(array.array.children[1]->buffers[1]);
+  const auto* index = static_cast<const int64_t*>(array.array.children[2]->buffers[1]);
+  RS_CHECK_EQ(pts[1], 0.5);
+  RS_CHECK_EQ(index[1], int64_t(101));
+
+  // A host copy is a new batch with equal contents.
+  int64_t copy = 0;
+  RS_CHECK_EQ(rs_device_batch_copy_to_host(&array, pool, &copy), RS_OK);
+  ArrowDeviceArray copied;
+  ArrowSchema copied_schema;
+  RS_CHECK_EQ(rs_device_batch_export(copy, 0, &copied, &copied_schema), RS_OK);
+  RS_CHECK(std::memcmp(copied.array.children[0]->children[0]->buffers[1], frames, 36) == 0);
+  RS_CHECK_EQ(static_cast<const int64_t*>(copied.array.children[2]->buffers[1])[1], int64_t(101));
+  copied.array.release(&copied.array);
+  copied_schema.release(&copied_schema);
+
+  int64_t stats[5];
+  RS_CHECK_EQ(rs_pool_stats(pool, stats), RS_OK);
+  const int64_t allocations = stats[0];
+  RS_CHECK(stats[2] > 0);  // the first batch is still exported
+  array.array.release(&array.array);
+  schema.release(&schema);
+  RS_CHECK(array.array.release == nullptr);
+  RS_CHECK_EQ(rs_pool_stats(pool, stats), RS_OK);
+  RS_CHECK_EQ(stats[2], int64_t(0));  // every buffer is back in the pool
+  RS_CHECK(stats[3] > 0);
+
+  // The next batch of the same shape allocates nothing.
+  RS_CHECK_EQ(rs_device_batch_create(pool, 2, &batch), RS_OK);
+  RS_CHECK_EQ(rs_device_batch_add_frame_column(batch, "front", 2, 3, RS_LAYOUT_HWC,
+                                               RS_DTYPE_UINT8, &col), RS_OK);
+  rs_device_batch_free(batch);
+  RS_CHECK_EQ(rs_pool_stats(pool, stats), RS_OK);
+  RS_CHECK_EQ(stats[0], allocations);
+  RS_CHECK(stats[1] > 0);
+
+  rs_pool_free(pool);
+  RS_CHECK_EQ(rs_live_objects(), objects_before);
+  RS_CHECK_EQ(rs_live_bytes(), bytes_before);
+}
+
+RS_TEST(device_batch_carries_its_recorded_event_until_release) {
+  auto memory = std::make_shared<EventedHostMemory>();
+  auto pool = std::make_shared<rs::BufferPool>(memory);
+  void* first_event = nullptr;
+  for (int round = 0; round < 2; ++round) {
+    auto batch = std::make_unique<rs::DeviceFrameBatch>(pool, 1);
+    int column = batch->add_frame_column("cam", 2, 2, RS_LAYOUT_HWC, RS_DTYPE_UINT8);
+    std::memset(batch->slot(column, 0), 7, 12);
+    ArrowDeviceArray array;
+    ArrowSchema schema;
+    int stream_marker = 0;
+    rs::DeviceFrameBatch::export_to(std::move(batch), &stream_marker, &array, &schema);
+    RS_CHECK_EQ(array.device_type, ARROW_DEVICE_CUDA);
+    RS_CHECK_EQ(array.device_id, int64_t(3));
+    RS_CHECK(array.sync_event != nullptr);
+    RS_CHECK(memory->last_stream == &stream_marker);  // recorded on the stream that wrote it
+    RS_CHECK_EQ(*static_cast<int*>(array.sync_event), round + 1);
+    if (round == 0) first_event = array.sync_event;
+    RS_CHECK(array.sync_event == first_event);  // events are pooled, not recreated
+    RS_CHECK_EQ(pool->stats().outstanding_events, int64_t(1));
+
+    // A consumer may move a child out and release the parent first: the child's buffers stay.
+    ArrowArray child = *array.array.children[0];
+    array.array.children[0]->release = nullptr;
+    array.array.release(&array.array);
+    schema.release(&schema);
+    RS_CHECK_EQ(pool->stats().outstanding_events, int64_t(1));
+    const auto* values = static_cast<const uint8_t*>(child.children[0]->buffers[1]);
+    RS_CHECK_EQ(int(values[11]), 7);
+    child.release(&child);
+    RS_CHECK_EQ(pool->stats().outstanding_events, int64_t(0));
+    RS_CHECK_EQ(pool->stats().outstanding_bytes, int64_t(0));
+  }
+  RS_CHECK_EQ(memory->created, 1);
+  pool.reset();
+  RS_CHECK_EQ(memory->destroyed, 1);
+}
+
+RS_TEST(host_copy_waits_for_the_event_and_refuses_foreign_arrays) {
+  auto memory = std::make_shared<EventedHostMemory>();
+  auto pool = std::make_shared<rs::BufferPool>(memory);
+  auto host_pool = std::make_shared<rs::BufferPool>(std::make_shared<rs::HostMemoryResource>());
+  auto batch = std::make_unique<rs::DeviceFrameBatch>(pool, 1);
+  batch->add_frame_column("cam", 1, 1, RS_LAYOUT_HWC, RS_DTYPE_UINT8);
+  ArrowDeviceArray array;
+  ArrowSchema schema;
+  rs::DeviceFrameBatch::export_to(std::move(batch), nullptr, &array, &schema);
+  auto copy = rs::DeviceFrameBatch::copy_to_host(array, host_pool);
+  RS_CHECK(memory->waited_for == array.sync_event);
+  RS_CHECK_EQ(copy->pool().resource().device_type(), ARROW_DEVICE_CPU);
+
+  ArrowDeviceArray foreign = array;
+  foreign.array.release = [](ArrowArray* a) { a->release = nullptr; };
+  bool refused = false;
+  try {
+    rs::DeviceFrameBatch::copy_to_host(foreign, host_pool);
+  } catch (const rs::InvalidArgument&) {
+    refused = true;
+  }
+  RS_CHECK(refused);
+  array.array.release(&array.array);
+  schema.release(&schema);
+  // Without a driver, a CUDA pool is refused with the cause.
+  int64_t cuda_pool = 0;
+  if (rs_cuda_device_count() < 0) {
+    RS_CHECK_EQ(rs_pool_create(RS_DEVICE_CUDA, 0, &cuda_pool), RS_ERR_LIBRARY_UNAVAILABLE);
+    RS_CHECK(std::string(rs_last_error()).find("CUDA unavailable") != std::string::npos);
+    RS_CHECK_EQ(rs_nvdec_available(0), 0);
+    int64_t decoder = 0;
+    RS_CHECK_EQ(rs_nvdec_open(0, RS_CODEC_H264, 1, &decoder), RS_ERR_LIBRARY_UNAVAILABLE);
+  }
+}

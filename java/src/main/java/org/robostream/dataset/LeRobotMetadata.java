@@ -50,6 +50,15 @@ public final class LeRobotMetadata {
    */
   public static LeRobotMetadata open(Path root, Path dataRoot,
       Optional<? extends Collection<Integer>> filter) {
+    return open(root, dataRoot, filter, true);
+  }
+
+  /**
+   * As {@link #open(Path, Path, Optional)}; with {@code localVideos} false the filtered episodes'
+   * video files are not required to exist under {@code dataRoot} (they are read remotely).
+   */
+  public static LeRobotMetadata open(Path root, Path dataRoot,
+      Optional<? extends Collection<Integer>> filter, boolean localVideos) {
     Path infoFile = root.resolve("meta").resolve("info.json");
     DatasetInfo info = DatasetInfo.read(infoFile);
     MetadataTables tables = switch (info.majorVersion()) {
@@ -84,7 +93,7 @@ public final class LeRobotMetadata {
     LeRobotMetadata m = new LeRobotMetadata(root, dataRoot, info, tables,
         java.util.Collections.unmodifiableMap(new LinkedHashMap<>(kept)));
     if (filter.isPresent()) {
-      kept.keySet().forEach(m::requireFiles);
+      kept.keySet().forEach(e -> m.requireFiles(e, localVideos));
     }
     return m;
   }
@@ -159,10 +168,16 @@ public final class LeRobotMetadata {
 
   /** Throws {@link DatasetException.MissingFile} naming the first file of the episode missing. */
   public void requireFiles(int episode) {
+    requireFiles(episode, true);
+  }
+
+  private void requireFiles(int episode, boolean videosToo) {
     EpisodeInfo e = episode(episode);
     List<Path> files = new ArrayList<>();
     files.add(e.dataFile());
-    e.videos().values().forEach(v -> files.add(v.file()));
+    if (videosToo) {
+      e.videos().values().forEach(v -> files.add(v.file()));
+    }
     for (Path p : files) {
       if (!Files.isRegularFile(p)) {
         throw new DatasetException.MissingFile(p.toString(), "file of episode " + episode

@@ -17,6 +17,8 @@ import org.robostream.arrow.FixedShapeTensorType;
 import org.robostream.dataset.EpisodeInfo;
 import org.robostream.dataset.Feature;
 import org.robostream.dataset.LeRobotMetadata;
+import org.robostream.source.VideoSources;
+import org.robostream.source.hub.HubDataset;
 import org.robostream.video.DecodeDeviceSpec;
 import org.robostream.video.DecoderCache;
 import org.robostream.video.DecoderCacheCounters;
@@ -58,6 +60,7 @@ public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
   private final StreamCounters counters = new StreamCounters();
   private final long memoryBudget;
   private final DecodeDeviceSpec.Resolution deviceResolution;
+  private final VideoSources videos;
   private final int cpuFallbacks;
   private final TensorMemoryPool tensorPool;
   private final List<FrameStore> stores = new ArrayList<>(); // one per worker index
@@ -70,8 +73,10 @@ public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
   private boolean closed;
 
   private StreamingDataset(Builder b) {
-    this.metadata = LeRobotMetadata.open(b.root, b.dataFilesRoot == null ? b.root
-        : b.dataFilesRoot, Optional.ofNullable(b.episodes));
+    this.metadata = b.hub != null ? b.hub.metadata()
+        : LeRobotMetadata.open(b.root, b.dataFilesRoot == null ? b.root : b.dataFilesRoot,
+            Optional.ofNullable(b.episodes));
+    this.videos = b.hub != null ? b.hub.videos() : VideoSources.local();
     this.params = new PlanParameters(b.seed, b.shuffle, b.bufferSize, b.maxNumShards,
         b.batchSize, b.dropLast, b.rankBalance);
     this.rankWorld = RankWorld.resolve(b.rank, b.world, System.getenv());
@@ -142,6 +147,17 @@ public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
     } else {
       this.epoch = b.epoch;
     }
+  }
+
+  /**
+   * A builder over a Hub dataset prepared by {@link HubDataset#prepare}: its episode filter and
+   * data root are fixed there; videos are read through HTTP range requests (or the prewarmed
+   * mirror).
+   */
+  public static Builder builder(HubDataset hub) {
+    Builder b = new Builder(hub.metadataRoot());
+    b.hub = hub;
+    return b;
   }
 
   public static Builder builder(Path root) {
@@ -270,12 +286,10 @@ public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
       org.robostream.video.VideoDecoder sibling) {
     org.robostream.video.FrameTable known = frameTables.get(file);
     org.robostream.video.VideoDecoder d = known != null
-        ? org.robostream.video.VideoDecoder.open(
-            org.robostream.source.LocalFileByteSource.open(Path.of(file)), ctx.decoderOptions(),
-            known)
-        : org.robostream.video.VideoDecoder.open(
-            org.robostream.source.LocalFileByteSource.open(Path.of(file)), ctx.decoderOptions(),
-            sibling);
+        ? org.robostream.video.VideoDecoder.open(videos.open(Path.of(file)),
+            ctx.decoderOptions(), known)
+        : org.robostream.video.VideoDecoder.open(videos.open(Path.of(file)),
+            ctx.decoderOptions(), sibling);
     frameTables.putIfAbsent(file, d.frameTable());
     return d;
   }
@@ -402,6 +416,7 @@ public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
   /** Configures a {@link StreamingDataset}; defaults are the reference's. Not thread-safe. */
   public static final class Builder {
     private final Path root;
+    private HubDataset hub;
     private Path dataFilesRoot;
     private Map<String, double[]> deltaTimestamps = Map.of();
     private Windows.Preset preset;

@@ -1,0 +1,101 @@
+package org.robostream.source.hub;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+
+/**
+ * Where the Hub is and who we are to it, read from the environment the way huggingface_hub reads
+ * it: endpoint {@code HF_ENDPOINT} (default https://huggingface.co, trailing slash dropped), token
+ * {@code HF_TOKEN} else the file {@code $HF_HOME/token} (none: anonymous), cache
+ * {@code HF_LEROBOT_HOME} (default {@code $HF_HOME/lerobot}; {@code HF_HOME} default
+ * {@code ~/.cache/huggingface}). Immutable; {@link #toString()} never shows the token.
+ *
+ * @param endpoint base URL without a trailing slash
+ * @param token bearer token or null
+ * @param tokenOrigin where the token came from ("HF_TOKEN", the token file's path) or "no token"
+ * @param cacheRoot local cache of metadata and Parquet files
+ * @param blockBytes read-ahead block of video range requests (default 5 MiB, as fsspec)
+ * @param timeout connect and per-request read timeout
+ * @param retry retry policy for transient failures
+ * @param cacheLimitBytes size limit of the Parquet/metadata cache
+ */
+public record HubConfig(String endpoint, String token, String tokenOrigin, Path cacheRoot,
+    int blockBytes, Duration timeout, RetryPolicy retry, long cacheLimitBytes) {
+  public static final String DEFAULT_ENDPOINT = "https://huggingface.co";
+  public static final int DEFAULT_BLOCK_BYTES = 5 << 20;
+  public static final long DEFAULT_CACHE_LIMIT = 50L << 30;
+
+  public HubConfig {
+    if (blockBytes < 4096) {
+      throw new IllegalArgumentException("read-ahead block must be >= 4096 bytes");
+    }
+  }
+
+  public static HubConfig fromEnvironment() {
+    return fromEnvironment(System.getenv());
+  }
+
+  public static HubConfig fromEnvironment(Map<String, String> env) {
+    String endpoint = env.getOrDefault("HF_ENDPOINT", DEFAULT_ENDPOINT).trim();
+    while (endpoint.endsWith("/")) {
+      endpoint = endpoint.substring(0, endpoint.length() - 1);
+    }
+    Path hfHome = env.containsKey("HF_HOME") ? Path.of(env.get("HF_HOME"))
+        : Path.of(System.getProperty("user.home"), ".cache", "huggingface");
+    String token = env.get("HF_TOKEN");
+    String origin = "HF_TOKEN";
+    if (token == null || token.isBlank()) {
+      Path file = hfHome.resolve("token");
+      token = readToken(file);
+      origin = token == null ? "no token (anonymous)" : "token file " + file;
+    }
+    Path cache = env.containsKey("HF_LEROBOT_HOME") ? Path.of(env.get("HF_LEROBOT_HOME"))
+        : hfHome.resolve("lerobot");
+    double timeoutSeconds = Double.parseDouble(env.getOrDefault("HF_HUB_DOWNLOAD_TIMEOUT", "10"));
+    return new HubConfig(endpoint, token, origin, cache, DEFAULT_BLOCK_BYTES,
+        Duration.ofMillis((long) (timeoutSeconds * 1000)), RetryPolicy.DEFAULT,
+        DEFAULT_CACHE_LIMIT);
+  }
+
+  private static String readToken(Path file) {
+    try {
+      if (!Files.isRegularFile(file)) {
+        return null;
+      }
+      String t = Files.readString(file, StandardCharsets.UTF_8).trim();
+      return t.isEmpty() ? null : t;
+    } catch (IOException e) {
+      return null;
+    }
+  }
+
+  public HubConfig withBlockBytes(int bytes) {
+    return new HubConfig(endpoint, token, tokenOrigin, cacheRoot, bytes, timeout, retry,
+        cacheLimitBytes);
+  }
+
+  public HubConfig withRetry(RetryPolicy policy) {
+    return new HubConfig(endpoint, token, tokenOrigin, cacheRoot, blockBytes, timeout, policy,
+        cacheLimitBytes);
+  }
+
+  public HubConfig withCacheRoot(Path root) {
+    return new HubConfig(endpoint, token, tokenOrigin, root, blockBytes, timeout, retry,
+        cacheLimitBytes);
+  }
+
+  public HubConfig withTimeout(Duration t) {
+    return new HubConfig(endpoint, token, tokenOrigin, cacheRoot, blockBytes, t, retry,
+        cacheLimitBytes);
+  }
+
+  @Override
+  public String toString() {
+    return "HubConfig[endpoint=" + endpoint + ", token=" + (token == null ? "none" : "***")
+        + " (" + tokenOrigin + "), cache=" + cacheRoot + ", block=" + blockBytes + "]";
+  }
+}

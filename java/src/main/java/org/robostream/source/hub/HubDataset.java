@@ -1,0 +1,111 @@
+package org.robostream.source.hub;
+
+import java.nio.file.Path;
+import java.util.Collection;
+import java.util.LinkedHashSet;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Consumer;
+import org.robostream.dataset.EpisodeInfo;
+import org.robostream.dataset.LeRobotMetadata;
+import org.robostream.source.ByteSource;
+import org.robostream.source.LocalFileByteSource;
+import org.robostream.source.VideoSources;
+
+/**
+ * A LeRobot v3.0 dataset on the Hub made ready to stream: the revision pinned once (metadata,
+ * Parquet and videos all read at it), {@code meta/} and the needed episodes' Parquet files fetched
+ * into the local mirror ({@link HubFileCache}), videos read by HTTP range requests — or from the
+ * mirror where {@code robostream prewarm} already put them. {@code data_files_root} may be another
+ * location (a bucket) holding {@code data/} and {@code videos/} while metadata comes from the
+ * repository. Thread-safe once prepared.
+ *
+ * @param repo the repository at its pinned revision
+ * @param files where data/ and videos/ are read (the repository, or a bucket)
+ * @param metadataRoot local directory holding meta/
+ * @param dataRoot local directory mirroring data/ and videos/ of {@code files}
+ * @param metadata the opened metadata (episode filter applied)
+ * @param http the client (counters: bytes fetched, requests, retries)
+ */
+public record HubDataset(HubLocation repo, HubLocation files, Path metadataRoot, Path dataRoot,
+    LeRobotMetadata metadata, HubHttp http) {
+
+  /**
+   * Resolves the revision, mirrors meta/ and the Parquet files of {@code episodes} (all when
+   * empty); {@code progress} hears of each file fetched.
+   */
+  public static HubDataset prepare(HubHttp http, String repoId, String revision,
+      String dataFilesRoot, Optional<? extends Collection<Integer>> episodes,
+      Consumer<String> progress) {
+    HubLocation unresolved = HubLocation.dataset(repoId, null);
+    HubLocation repo = unresolved.withRevision(RevisionResolver.resolve(http, unresolved,
+        revision));
+    HubFileCache cache = new HubFileCache(http);
+    for (HubTree.Entry e : HubTree.files(http, repo, "meta")) {
+      cache.fetch(repo, e.path(), e.path().endsWith(".json") ? "a JSON file" : "a Parquet file");
+      progress.accept(e.path());
+    }
+    HubLocation files = filesLocation(http, repo, dataFilesRoot);
+    Path metadataRoot = cache.mirrorOf(repo);
+    Path dataRoot = files.prefix().isEmpty() ? cache.mirrorOf(files)
+        : cache.mirrorOf(files).resolve(files.prefix());
+    LeRobotMetadata all = LeRobotMetadata.open(metadataRoot, dataRoot, Optional.empty(), false);
+    Set<Path> parquet = new LinkedHashSet<>();
+    for (EpisodeInfo e : all.episodes()) {
+      if (episodes.isEmpty() || episodes.get().contains(e.index())) {
+        parquet.add(e.dataFile());
+      }
+    }
+    for (Path p : parquet) {
+      String relative = dataRoot.relativize(p).toString().replace('\\', '/');
+      cache.fetch(files, relative, "a Parquet file");
+      progress.accept(relative);
+    }
+    LeRobotMetadata metadata = episodes.isEmpty() ? all
+        : LeRobotMetadata.open(metadataRoot, dataRoot, episodes, false);
+    return new HubDataset(repo, files, metadataRoot, dataRoot, metadata, http);
+  }
+
+  private static HubLocation filesLocation(HubHttp http, HubLocation repo, String dataFilesRoot) {
+    if (dataFilesRoot == null) {
+      return repo;
+    }
+    HubLocation l = HubLocation.parse(dataFilesRoot);
+    if (l.kind() == HubLocation.Kind.DATASET && l.revision() == null) {
+      l = l.id().equals(repo.id()) ? l.withRevision(repo.revision())
+          : l.withRevision(RevisionResolver.resolve(http, l, null));
+    }
+    return l;
+  }
+
+  /** The URL of a file under {@link #dataRoot()} in {@link #files()}. */
+  public String urlOf(Path local) {
+    String relative = dataRoot.relativize(local).toString().replace('\\', '/');
+    return files.resolveUrl(http.config().endpoint(), relative);
+  }
+
+  /** Videos: the mirror's copy when prewarmed (complete, with its sidecar), else range reads. */
+  public VideoSources videos() {
+    return file -> {
+      if (HubFileCache.isComplete(file)) {
+        return LocalFileByteSource.open(file);
+      }
+      ByteSource remote = HttpRangeByteSource.open(http, urlOf(file), "an MP4 video");
+      return remote;
+    };
+  }
+
+  /** Downloads every video of the prepared episodes into the mirror (resumable: kept files stay). */
+  public void prewarmVideos(Consumer<String> progress) {
+    HubFileCache cache = new HubFileCache(http);
+    Set<Path> videos = new LinkedHashSet<>();
+    for (EpisodeInfo e : metadata.episodes()) {
+      e.videos().values().forEach(v -> videos.add(v.file()));
+    }
+    for (Path v : videos) {
+      String relative = dataRoot.relativize(v).toString().replace('\\', '/');
+      cache.fetch(files, relative, "an MP4 video");
+      progress.accept(relative);
+    }
+  }
+}

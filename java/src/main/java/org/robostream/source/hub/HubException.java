@@ -1,0 +1,53 @@
+package org.robostream.source.hub;
+
+import org.robostream.FileException;
+
+/**
+ * A Hub or bucket request that failed for good: {@link #file()} is the URL (never with a token),
+ * {@link #status()} the last HTTP status (0 for a network failure).
+ */
+public class HubException extends FileException {
+  private final int status;
+
+  public HubException(String url, int status, String problem) {
+    super(url, problem);
+    this.status = status;
+  }
+
+  public HubException(String url, int status, String problem, Throwable cause) {
+    super(url, problem, cause);
+    this.status = status;
+  }
+
+  public int status() {
+    return status;
+  }
+
+  /** 404: the path does not exist at that revision. */
+  public static final class NotFound extends HubException {
+    public NotFound(String url, String problem) {
+      super(url, 404, problem);
+    }
+  }
+
+  /** 401/403: the token (or its absence) does not grant access. */
+  public static final class Unauthorized extends HubException {
+    public Unauthorized(String url, int status, String problem) {
+      super(url, status, problem);
+    }
+  }
+
+  /** A transient failure that outlasted the retry budget. */
+  public static final class RetriesExhausted extends HubException {
+    public RetriesExhausted(String url, int status, String problem, Throwable cause) {
+      super(url, status, problem, cause);
+    }
+  }
+
+  /** The server answered with a web page or JSON where a media or Parquet file was expected. */
+  public static final class NotAFile extends HubException {
+    public NotAFile(String url, int status, String problem) {
+      super(url, status, problem);
+    }
+  }
+}

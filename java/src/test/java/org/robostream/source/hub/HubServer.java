@@ -1,0 +1,68 @@
+package org.robostream.source.hub;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Assumptions;
+
+/**
+ * The test's Hub: scripts/tests/hub-nginx.sh serving a dataset directory on loopback. When nginx
+ * cannot be installed the calling tests are aborted (reported skipped, with the reason), never
+ * passed.
+ */
+final class HubServer implements AutoCloseable {
+  static final String REPO = "lerobot/pattern";
+  static final String TOKEN = "hf_test_token_never_logged";
+
+  final Path state;
+  final int port;
+
+  private HubServer(Path state, int port) {
+    this.state = state;
+    this.port = port;
+  }
+
+  static HubServer start(Path state, Path dataset) throws IOException, InterruptedException {
+    Path script = Path.of(System.getProperty("user.dir")).resolve("../scripts/tests/hub-nginx.sh")
+        .normalize();
+    Process p = new ProcessBuilder("bash", script.toString(), "start", state.toString(),
+        dataset.toString(), REPO).redirectErrorStream(true).start();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+    if (!p.waitFor(120, TimeUnit.SECONDS)) {
+      p.destroyForcibly();
+      throw new IOException("hub-nginx.sh did not finish");
+    }
+    Assumptions.assumeTrue(p.exitValue() != 3, "SKIPPED LOUDLY: nginx cannot be installed here: "
+        + out);
+    if (p.exitValue() != 0) {
+      throw new IOException("hub-nginx.sh failed (" + p.exitValue() + "): " + out);
+    }
+    String[] lines = out.split("\n");
+    return new HubServer(state, Integer.parseInt(lines[lines.length - 1].trim()));
+  }
+
+  String endpoint() {
+    return "http://127.0.0.1:" + port;
+  }
+
+  /** A client of {@code endpoint} with the test token, a private cache and fast retries. */
+  static HubHttp client(String endpoint, Path cache) {
+    HubConfig config = HubConfig.fromEnvironment(Map.of("HF_ENDPOINT", endpoint + "/",
+            "HF_TOKEN", TOKEN, "HF_LEROBOT_HOME", cache.toString(), "HF_HOME", cache.toString()))
+        .withRetry(new RetryPolicy(12, Duration.ofMillis(5), Duration.ofMillis(100)))
+        .withTimeout(Duration.ofMillis(700))
+        .withBlockBytes(64 << 10);
+    return new HubHttp(config);
+  }
+
+  @Override
+  public void close() throws IOException, InterruptedException {
+    Path script = Path.of(System.getProperty("user.dir")).resolve("../scripts/tests/hub-nginx.sh")
+        .normalize();
+    new ProcessBuilder("bash", script.toString(), "stop", state.toString()).inheritIO().start()
+        .waitFor(30, TimeUnit.SECONDS);
+  }
+}

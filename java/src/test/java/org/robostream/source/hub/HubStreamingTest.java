@@ -1,0 +1,195 @@
+package org.robostream.source.hub;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.robostream.stream.Batch;
+import org.robostream.stream.StreamingDataset;
+import org.robostream.testing.Datasets;
+
+/**
+ * Streaming from a Hub (nginx on loopback in the Hub's URL layout) equals streaming the local copy
+ * batch for batch, through redirects, a bucket as data root, and a proxy that breaks exchanges.
+ */
+class HubStreamingTest {
+  @TempDir static Path tmp;
+  static HubServer hub;
+  static Path local;
+
+  @BeforeAll
+  static void startHub() throws Exception {
+    local = Datasets.patternV30();
+    hub = HubServer.start(tmp.resolve("nginx"), local);
+  }
+
+  @AfterAll
+  static void stopHub() throws Exception {
+    if (hub != null) {
+      hub.close();
+    }
+  }
+
+  static StreamingDataset.Builder configure(StreamingDataset.Builder b) {
+    return b.batchSize(6).bufferSize(12).maxNumShards(2).workers(2).returnUint8(true).seed(5);
+  }
+
+  /** Every batch as (episode/frame list, frame bytes of every camera). */
+  static List<String> epoch(StreamingDataset ds) {
+    List<String> out = new ArrayList<>();
+    for (Batch b : ds) {
+      try (b) {
+        StringBuilder s = new StringBuilder();
+        long[] e = b.longs("episode_index");
+        long[] f = b.longs("frame_index");
+        for (int i = 0; i < b.size(); i++) {
+          s.append(e[i]).append('/').append(f[i]).append(' ');
+        }
+        for (String camera : ds.metadata().info().videoKeys()) {
+          ByteBuffer data = b.frames(camera).data();
+          s.append(camera).append('#').append(data.hashCode()).append(' ');
+        }
+        out.add(s.toString());
+      }
+    }
+    return out;
+  }
+
+  static List<String> localEpoch() {
+    try (StreamingDataset ds = configure(StreamingDataset.builder(local)).build()) {
+      return epoch(ds);
+    }
+  }
+
+  @Test
+  void hubStreamEqualsTheLocalStreamBatchForBatch() throws IOException {
+    HubHttp http = HubServer.client(hub.endpoint(), tmp.resolve("cache-plain"));
+    HubDataset ds = HubDataset.prepare(http, HubServer.REPO, null, null, Optional.empty(),
+        f -> { });
+    assertEquals("v3.0", ds.repo().revision(), "the v3.0 tag, for metadata and videos alike");
+    List<String> remote;
+    try (StreamingDataset s = configure(StreamingDataset.builder(ds)).build()) {
+      remote = epoch(s);
+    }
+    assertEquals(localEpoch(), remote);
+    long videoBytes = 0;
+    try (var files = Files.walk(local.resolve("videos"))) {
+      videoBytes = files.filter(Files::isRegularFile).mapToLong(p -> p.toFile().length()).sum();
+    }
+    assertTrue(http.bytesFetched() > 0);
+    assertTrue(Files.isRegularFile(ds.metadataRoot().resolve("meta/info.json")));
+    assertFalse(Files.exists(ds.dataRoot().resolve("videos")), "videos are range-read, not cached");
+    // A second prepare reuses the cached metadata and Parquet files (validated by size/ETag).
+    HubDataset again = HubDataset.prepare(http, HubServer.REPO, null, null, Optional.empty(),
+        f -> { });
+    assertEquals(ds.metadataRoot(), again.metadataRoot());
+    assertTrue(videoBytes > 0);
+  }
+
+  @Test
+  void aBucketAsDataFilesRootAndAnEpisodeFilter() {
+    HubHttp http = HubServer.client(hub.endpoint(), tmp.resolve("cache-bucket"));
+    HubDataset ds = HubDataset.prepare(http, HubServer.REPO, "v3.0",
+        "hf://buckets/" + HubServer.REPO + "-bucket", Optional.of(Set.of(1, 4)), f -> { });
+    assertEquals(HubLocation.Kind.BUCKET, ds.files().kind());
+    assertEquals(Set.of(1, 4), Set.copyOf(ds.metadata().episodes().stream()
+        .map(e -> e.index()).toList()));
+    List<String> remote;
+    try (StreamingDataset s = configure(StreamingDataset.builder(ds)).build()) {
+      remote = epoch(s);
+    }
+    List<String> expected;
+    try (StreamingDataset s = configure(StreamingDataset.builder(local).episodes(List.of(1, 4)))
+        .build()) {
+      expected = epoch(s);
+    }
+    assertEquals(expected, remote);
+  }
+
+  @Test
+  void anEpochThroughAFaultyProxyDeliversEverySampleOnceWithTheSameFrames() throws IOException {
+    try (FaultyProxy proxy = new FaultyProxy(hub.port, 0.2, 1500, 11)) {
+      HubHttp http = HubServer.client("http://127.0.0.1:" + proxy.port(),
+          tmp.resolve("cache-faulty"));
+      HubDataset ds = HubDataset.prepare(http, HubServer.REPO, null, null, Optional.empty(),
+          f -> { });
+      List<String> remote;
+      try (StreamingDataset s = configure(StreamingDataset.builder(ds)).build()) {
+        remote = epoch(s);
+      }
+      assertEquals(localEpoch(), remote);
+      assertTrue(proxy.faults.get() > 0, "the proxy injected faults");
+      assertTrue(http.retries() >= proxy.faults.get() / 2, "retried: " + http.retries()
+          + " for " + proxy.faults.get() + " faults");
+    }
+  }
+
+  @Test
+  void aRedirectToAnotherHostNeverCarriesTheToken() throws IOException {
+    HubHttp http = HubServer.client(hub.endpoint(), tmp.resolve("cache-cdn"));
+    String url = hub.endpoint() + "/datasets/" + HubServer.REPO + "-cdn/resolve/v3.0/meta/info.json";
+    byte[] expected = Files.readAllBytes(local.resolve("meta/info.json"));
+    try (HttpRangeByteSource source = HttpRangeByteSource.open(http, url, "a JSON file")) {
+      ByteBuffer all = ByteBuffer.allocate((int) source.size());
+      source.read(0, all);
+      assertArrayEquals(expected, all.array());
+    }
+    String cdn = Files.readString(hub.state.resolve("cdn.log"));
+    String hubLog = Files.readString(hub.state.resolve("hub.log"));
+    assertTrue(cdn.contains("/cdn/meta/info.json auth="), cdn);
+    assertFalse(cdn.contains(HubServer.TOKEN), "the CDN saw the token: " + cdn);
+    assertTrue(hubLog.contains("-cdn/resolve/v3.0/meta/info.json auth=Bearer " + HubServer.TOKEN),
+        "the Hub itself gets the token: " + hubLog);
+  }
+
+  @Test
+  void badAnswersAreTypedErrorsThatSayWhatToCheck() {
+    HubHttp http = HubServer.client(hub.endpoint(), tmp.resolve("cache-errors"));
+    String base = hub.endpoint() + "/datasets/";
+    HubException.NotFound missing = assertThrows(HubException.NotFound.class,
+        () -> HttpRangeByteSource.open(http, base + HubServer.REPO + "/resolve/v3.0/videos/none.mp4",
+            "an MP4 video"));
+    assertTrue(missing.getMessage().contains("videos/none.mp4"), missing.getMessage());
+    assertTrue(missing.getMessage().contains("revision"), missing.getMessage());
+    HubException.Unauthorized denied = assertThrows(HubException.Unauthorized.class,
+        () -> HttpRangeByteSource.open(http, base + "lerobot/private/resolve/main/meta/info.json",
+            "a JSON file"));
+    assertTrue(denied.getMessage().contains("HF_TOKEN"), "names the token's origin: "
+        + denied.getMessage());
+    assertFalse(denied.getMessage().contains(HubServer.TOKEN));
+    HubException.NotAFile page = assertThrows(HubException.NotAFile.class,
+        () -> HttpRangeByteSource.open(http, base + HubServer.REPO
+            + "-html/resolve/v3.0/videos/a.mp4", "an MP4 video"));
+    assertTrue(page.getMessage().contains("HTML page instead of an MP4 video"),
+        page.getMessage());
+    HubException.RetriesExhausted down = assertThrows(HubException.RetriesExhausted.class,
+        () -> new HubHttp(http.config().withRetry(new RetryPolicy(2, java.time.Duration.ofMillis(1),
+            java.time.Duration.ofMillis(2)))).getRange("http://127.0.0.1:1/x", 0, 10, "a file"));
+    assertTrue(down.getMessage().contains("127.0.0.1:1/x"), down.getMessage());
+  }
+
+  @Test
+  void revisionsResolveToTheV30TagOrTheHighestCompatibleOne() {
+    HubHttp http = HubServer.client(hub.endpoint(), tmp.resolve("cache-refs"));
+    HubLocation repo = HubLocation.dataset(HubServer.REPO, null);
+    assertEquals("v3.0", RevisionResolver.resolve(http, repo, null));
+    assertEquals("v3.0", RevisionResolver.resolve(http, repo, "v3.2"));
+    assertEquals("v2.1", RevisionResolver.resolve(http, repo, "v2.1"));
+    assertEquals("main", RevisionResolver.resolve(http, repo, "main"));
+    assertThrows(HubException.NotFound.class, () -> RevisionResolver.resolve(http, repo, "v4.0"));
+  }
+}

@@ -1,0 +1,112 @@
+#!/usr/bin/env bash
+# A local stand-in for the Hugging Face Hub: nginx (Debian) on loopback serving a dataset directory
+# in the Hub's URL layout, for the HTTP tests. Usage:
+#   hub-nginx.sh start STATE_DIR DATASET_DIR OWNER/NAME   prints the port; idempotent install
+#   hub-nginx.sh stop STATE_DIR
+# Served (REV = v3.0, the tag the refs answer lists):
+#   /datasets/OWNER/NAME/resolve/REV/<path>      the files, with Range and ETag (nginx static)
+#   /api/datasets/OWNER/NAME/refs                tags [v3.0, v2.1] and branch main
+#   /api/datasets/OWNER/NAME/tree/REV/meta       meta/ listing, 3 files per page, Link rel="next"
+#   /buckets/OWNER/NAME-bucket/resolve/<path>    the same files as an unversioned bucket
+#   /datasets/OWNER/NAME-cdn/...                 as NAME, but resolve answers 302 to a second
+#                                                loopback host (127.0.0.2, "the CDN") whose log
+#                                                records the Authorization header it received
+#   /datasets/OWNER/NAME-html/resolve/REV/...    200 with an HTML page for every file
+#   /datasets/OWNER/private/...                  401
+# Logs: STATE_DIR/hub.log and STATE_DIR/cdn.log ("<uri> auth=<Authorization header>").
+# Exit 3 when nginx cannot be installed (tests then report skipped).
+set -euo pipefail
+cmd=${1:?usage: hub-nginx.sh start|stop STATE_DIR ...}
+state=${2:?state dir}
+
+if [ "$cmd" = stop ]; then
+  if [ -f "$state/nginx.pid" ]; then
+    kill "$(cat "$state/nginx.pid")" 2>/dev/null || true
+    for _ in $(seq 50); do [ -f "$state/nginx.pid" ] || break; sleep 0.1; done
+  fi
+  exit 0
+fi
+[ "$cmd" = start ] || { echo "unknown command $cmd" >&2; exit 2; }
+data=$(cd "${3:?dataset dir}" && pwd)
+repo=${4:?owner/name}
+rev=v3.0
+
+if ! command -v nginx >/dev/null && [ ! -x /usr/sbin/nginx ]; then
+  sudo_cmd=""
+  [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo -n"
+  { $sudo_cmd apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq \
+      --no-install-recommends nginx-light; } >/dev/null 2>&1 || { echo "nginx unavailable" >&2; exit 3; }
+fi
+nginx_bin=$(command -v nginx || echo /usr/sbin/nginx)
+
+mkdir -p "$state/api" "$state/tmp"
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])' 2>/dev/null \
+  || shuf -i 20000-60000 -n 1)
+
+# The refs answer and the paginated meta/ listing (static JSON written now).
+printf '{"branches":[{"name":"main","ref":"refs/heads/main"}],"tags":[{"name":"v2.1","ref":"refs/tags/v2.1"},{"name":"v3.0","ref":"refs/tags/v3.0"}]}' \
+  > "$state/api/refs.json"
+mapfile -t metas < <(cd "$data" && find meta -type f | sort)
+pages=$(( (${#metas[@]} + 2) / 3 ))
+tree_locations=""
+for page in $(seq 1 "$pages"); do
+  json="["
+  for i in $(seq $(( (page - 1) * 3 )) $(( page * 3 - 1 ))); do
+    [ "$i" -lt "${#metas[@]}" ] || break
+    f=${metas[$i]}
+    [ "$json" = "[" ] || json+=","
+    json+="{\"type\":\"file\",\"path\":\"$f\",\"size\":$(stat -c %s "$data/$f")}"
+  done
+  echo "$json]" > "$state/api/tree-$page.json"
+  if [ "$page" -eq 1 ]; then uri="/api/datasets/$repo/tree/$rev/meta"; else uri="/api/tree-pages/$repo/$page"; fi
+  link=""
+  [ "$page" -lt "$pages" ] && link="add_header Link '</api/tree-pages/$repo/$((page + 1))>; rel=\"next\"' always;"
+  tree_locations+="    location = $uri { default_type application/json; $link alias $state/api/tree-$page.json; }
+"
+done
+
+owner_re=$(printf '%s' "$repo" | sed 's/[.]/\\./g')
+# Started as root, nginx workers would drop to an unprivileged user that cannot read a private
+# test directory: keep the caller's user.
+user_line=""
+[ "$(id -u)" -eq 0 ] && user_line="user root;"
+cat > "$state/nginx.conf" <<CONF
+$user_line
+daemon on;
+pid $state/nginx.pid;
+error_log $state/error.log warn;
+worker_processes 1;
+events { worker_connections 256; }
+http {
+  access_log off;
+  client_body_temp_path $state/tmp/body;
+  proxy_temp_path $state/tmp/proxy;
+  fastcgi_temp_path $state/tmp/fastcgi;
+  uwsgi_temp_path $state/tmp/uwsgi;
+  scgi_temp_path $state/tmp/scgi;
+  types { video/mp4 mp4; application/json json; application/octet-stream parquet; }
+  default_type application/octet-stream;
+  log_format auth '\$request_uri auth=\$http_authorization';
+  server {
+    listen 127.0.0.1:$port;
+    access_log $state/hub.log auth;
+    location = /api/datasets/$repo/refs { default_type application/json; alias $state/api/refs.json; }
+$tree_locations
+    location ~ ^/datasets/$owner_re/resolve/$rev/(.*)\$ { alias $data/\$1; }
+    location ~ ^/datasets/$owner_re/resolve/ { return 404; }
+    location ~ ^/buckets/$owner_re-bucket/resolve/(.*)\$ { alias $data/\$1; }
+    location ~ ^/datasets/$owner_re-cdn/resolve/$rev/(.*)\$ { return 302 http://127.0.0.2:$port/cdn/\$1; }
+    location = /api/datasets/$repo-cdn/refs { default_type application/json; alias $state/api/refs.json; }
+    location ~ ^/datasets/$owner_re-html/resolve/ { default_type text/html; return 200 "<!DOCTYPE html><html><body>Sign in</body></html>"; }
+    location ~ ^/datasets/[^/]+/private/ { return 401; }
+  }
+  server {
+    listen 127.0.0.2:$port;
+    access_log $state/cdn.log auth;
+    location ~ ^/cdn/(.*)\$ { alias $data/\$1; }
+  }
+}
+CONF
+"$nginx_bin" -c "$state/nginx.conf" -p "$state" 2>>"$state/error.log" || { cat "$state/error.log" >&2; exit 1; }
+for _ in $(seq 50); do [ -f "$state/nginx.pid" ] && break; sleep 0.1; done
+echo "$port"

@@ -9,16 +9,29 @@ import java.io.PrintStream;
 public final class ProgressBar {
   private final PrintStream out;
   private final int total;
+  private final boolean totalKnown;
+  private final String unit;
   private final boolean enabled;
   private long lastDraw;
 
   public ProgressBar(int total) {
-    this(System.err, total, System.console() != null);
+    this(total, "batches");
+  }
+
+  /** A bar counting {@code unit} ("batches", "files"); a total of 0: unknown, count only. */
+  public ProgressBar(int total, String unit) {
+    this(System.err, total, unit, System.console() != null);
   }
 
   ProgressBar(PrintStream out, int total, boolean enabled) {
+    this(out, total, "batches", enabled);
+  }
+
+  ProgressBar(PrintStream out, int total, String unit, boolean enabled) {
     this.out = out;
     this.total = Math.max(1, total);
+    this.totalKnown = total > 0;
+    this.unit = unit;
     this.enabled = enabled;
   }
 
@@ -27,14 +40,18 @@ public final class ProgressBar {
       return;
     }
     long now = System.nanoTime();
-    if (done < total && now - lastDraw < 100_000_000L) {
+    if ((!totalKnown || done < total) && now - lastDraw < 100_000_000L) {
       return;
     }
     lastDraw = now;
+    if (!totalKnown) {
+      out.print("\r" + done + " " + unit + " " + detail + "   ");
+      return;
+    }
     int width = 30;
     int filled = (int) ((long) width * Math.min(done, total) / total);
     out.print("\r[" + "#".repeat(filled) + " ".repeat(width - filled) + "] " + done + "/" + total
-        + " batches " + detail + "   ");
+        + " " + unit + " " + detail + "   ");
     if (done >= total) {
       out.println();
     }

@@ -13,6 +13,8 @@ import org.robostream.bench.ResultFiles;
 import org.robostream.bench.StreamingBenchmark;
 import org.robostream.stream.StreamingDataset;
 import org.robostream.stream.Windows;
+import org.robostream.source.hub.HubDataset;
+import org.robostream.source.hub.HubLocation;
 import org.robostream.video.DecodeDeviceSpec;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -26,19 +28,27 @@ import picocli.CommandLine.Option;
     description = "Data-loading benchmark with a dummy consumer: frames/s/node, latency"
         + " percentiles, first-batch latency, decoder cache, amplification, memory.")
 final class BenchCommand implements Callable<Integer> {
-  @Option(names = {"--repo-id", "--repo_id"}, description = "dataset name (label for local roots;"
-      + " Hub streaming arrives with the remote-sources issue)")
+  @Option(names = {"--repo-id", "--repo_id"}, description = "Hub dataset (owner/name) streamed"
+      + " from HF_ENDPOINT; with --root only a label")
   String repoId;
+
+  @Option(names = "--revision", description = "Hub revision (default: the v3.0 tag, else the"
+      + " highest v3.x tag)")
+  String revision;
 
   @Option(names = "--root", description = "local dataset root") Path root;
 
-  @Option(names = {"--data-files-root", "--data_files_root"}) Path dataFilesRoot;
+  @Option(names = {"--data-files-root", "--data_files_root"},
+      description = "where data/ and videos/ are: a local directory, or hf://buckets/... or"
+          + " hf://datasets/... with --repo-id")
+  String dataFilesRoot;
 
   @Option(names = "--mode", defaultValue = "single", description = "single or sarm")
   String mode;
 
-  @Option(names = "--source", defaultValue = "local",
-      description = "label: local, hub, bucket or warmed_bucket")
+  @Option(names = "--source", description = "local, hub, bucket or warmed_bucket (default: what"
+      + " the dataset flags say); warmed_bucket downloads the videos into the cache before"
+      + " measuring")
   String source;
 
   @Option(names = {"--batch-size", "--batch_size"}, defaultValue = "64") int batchSize;
@@ -78,30 +88,45 @@ final class BenchCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    if (repoId != null && root == null) {
-      throw new IllegalArgumentException("--repo-id without --root needs Hub streaming, which is"
-          + " not available yet; pass --root DIR (a local copy) or no dataset flags for the"
-          + " built-in default");
-    }
     if (!mode.equals("single") && !mode.equals("sarm")) {
       throw new IllegalArgumentException("--mode must be single or sarm, got " + mode);
     }
     workers = workersOption != null ? workersOption
         : Math.min(8, Runtime.getRuntime().availableProcessors());
-    Path dataset = root != null ? root : DefaultDataset.ensure(defaultEpisodes, 200);
-    StreamingDataset.Builder builder = StreamingDataset.builder(dataset).batchSize(batchSize)
-        .workers(workers).bufferSize(bufferSize).seed(seed).dropLast(true).returnUint8(true)
-        .toleranceSeconds(1e-3).memoryBudgetBytes(budgetMb << 20)
+    HubDataset hub = null;
+    StreamingDataset.Builder builder;
+    String datasetName;
+    if (repoId != null && root == null) {
+      hub = Prewarm.prepare(repoId, revision, dataFilesRoot, java.util.Optional.empty());
+      source = source != null ? source : hub.files().kind() == HubLocation.Kind.BUCKET
+          ? "bucket" : "hub";
+      if (source.equals("warmed_bucket")) {
+        Prewarm.videos(hub);
+      }
+      builder = StreamingDataset.builder(hub);
+      datasetName = repoId;
+    } else {
+      Path dataset = root != null ? root : DefaultDataset.ensure(defaultEpisodes, 200);
+      builder = StreamingDataset.builder(dataset);
+      if (dataFilesRoot != null) {
+        builder.dataFilesRoot(Path.of(dataFilesRoot));
+      }
+      source = source != null ? source : "local";
+      datasetName = repoId != null ? repoId : dataset.getFileName().toString();
+    }
+    builder.batchSize(batchSize).workers(workers).bufferSize(bufferSize).seed(seed)
+        .dropLast(true).returnUint8(true).toleranceSeconds(1e-3)
+        .memoryBudgetBytes(budgetMb << 20)
         .decodeDevice(DecodeDeviceSpec.parse(decodeDevice))
         .preset(mode.equals("sarm") ? Windows.Preset.SARM_BENCH : Windows.Preset.SINGLE);
-    if (dataFilesRoot != null) {
-      builder.dataFilesRoot(dataFilesRoot);
-    }
     if (cacheSize != null) {
       builder.decoderCacheSize(cacheSize);
     }
     Map<String, Object> config = new LinkedHashMap<>();
-    config.put("repo_id", repoId != null ? repoId : dataset.getFileName().toString());
+    config.put("repo_id", datasetName);
+    if (hub != null) {
+      config.put("revision", hub.repo().revision());
+    }
     config.put("source", source);
     config.put("mode", mode);
     config.put("batch_size", batchSize);
@@ -121,6 +146,18 @@ final class BenchCommand implements Callable<Integer> {
         return 3;
       }
       result = StreamingBenchmark.result(config, m, ds);
+      if (hub != null) {
+        long fetched = hub.http().bytesFetched();
+        long delivered = ds.stats().framesDelivered();
+        result.put("bytes_fetched", fetched);
+        result.put("bytes_fetched_per_frame", delivered == 0 ? 0 : fetched / delivered);
+        result.put("http_requests", hub.http().requests());
+        result.put("http_retries", hub.http().retries());
+      }
+      if ("ffmpeg".equals(baseline) && hub != null && !source.equals("warmed_bucket")) {
+        throw new IllegalArgumentException("--baseline ffmpeg needs local videos: use --root, or"
+            + " --source warmed_bucket to download them first");
+      }
       if ("ffmpeg".equals(baseline)) {
         List<Path> videos = DatasetVideos.files(ds.metadata());
         double ffmpeg = DatasetVideos.ffmpegFramesPerSecond(videos,

@@ -12,7 +12,7 @@ import picocli.CommandLine.Command;
     subcommands = {ProbeCommand.class, FramesCommand.class, DecodeBenchCommand.class,
         InspectCommand.class, MakeDatasetCommand.class,
         StreamBenchCommand.class, BenchCommand.class, SummarizeCommand.class,
-        DiagnoseCommand.class, TrainCommand.class})
+        DiagnoseCommand.class, TrainCommand.class, PrewarmCommand.class})
 public final class Main implements Runnable {
   @Override
   public void run() {

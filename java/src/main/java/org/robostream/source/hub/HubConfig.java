@@ -22,12 +22,15 @@ import java.util.Map;
  * @param timeout connect and per-request read timeout
  * @param retry retry policy for transient failures
  * @param cacheLimitBytes size limit of the Parquet/metadata cache
+ * @param blockCacheBytes memory for read-ahead blocks shared by all readers (default 512 MiB)
  */
 public record HubConfig(String endpoint, String token, String tokenOrigin, Path cacheRoot,
-    int blockBytes, Duration timeout, RetryPolicy retry, long cacheLimitBytes) {
+    int blockBytes, Duration timeout, RetryPolicy retry, long cacheLimitBytes,
+    long blockCacheBytes) {
   public static final String DEFAULT_ENDPOINT = "https://huggingface.co";
   public static final int DEFAULT_BLOCK_BYTES = 5 << 20;
   public static final long DEFAULT_CACHE_LIMIT = 50L << 30;
+  public static final long DEFAULT_BLOCK_CACHE = 512L << 20;
 
   public HubConfig {
     if (blockBytes < 4096) {
@@ -58,7 +61,7 @@ public record HubConfig(String endpoint, String token, String tokenOrigin, Path 
     double timeoutSeconds = Double.parseDouble(env.getOrDefault("HF_HUB_DOWNLOAD_TIMEOUT", "10"));
     return new HubConfig(endpoint, token, origin, cache, DEFAULT_BLOCK_BYTES,
         Duration.ofMillis((long) (timeoutSeconds * 1000)), RetryPolicy.DEFAULT,
-        DEFAULT_CACHE_LIMIT);
+        DEFAULT_CACHE_LIMIT, DEFAULT_BLOCK_CACHE);
   }
 
   private static String readToken(Path file) {
@@ -75,22 +78,22 @@ public record HubConfig(String endpoint, String token, String tokenOrigin, Path 
 
   public HubConfig withBlockBytes(int bytes) {
     return new HubConfig(endpoint, token, tokenOrigin, cacheRoot, bytes, timeout, retry,
-        cacheLimitBytes);
+        cacheLimitBytes, blockCacheBytes);
   }
 
   public HubConfig withRetry(RetryPolicy policy) {
     return new HubConfig(endpoint, token, tokenOrigin, cacheRoot, blockBytes, timeout, policy,
-        cacheLimitBytes);
+        cacheLimitBytes, blockCacheBytes);
   }
 
   public HubConfig withCacheRoot(Path root) {
     return new HubConfig(endpoint, token, tokenOrigin, root, blockBytes, timeout, retry,
-        cacheLimitBytes);
+        cacheLimitBytes, blockCacheBytes);
   }
 
   public HubConfig withTimeout(Duration t) {
     return new HubConfig(endpoint, token, tokenOrigin, cacheRoot, blockBytes, t, retry,
-        cacheLimitBytes);
+        cacheLimitBytes, blockCacheBytes);
   }
 
   @Override

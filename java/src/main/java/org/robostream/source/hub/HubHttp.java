@@ -38,6 +38,7 @@ public final class HubHttp {
   private final AtomicLong bytesFetched = new AtomicLong();
   private final AtomicLong requests = new AtomicLong();
   private final AtomicLong retries = new AtomicLong();
+  private final SharedBlockCache blocks;
 
   public HubHttp(HubConfig config) {
     this.config = config;
@@ -47,6 +48,12 @@ public final class HubHttp {
         .version(HttpClient.Version.HTTP_1_1)
         .build();
     this.endpointAuthority = authority(URI.create(config.endpoint()));
+    this.blocks = new SharedBlockCache(config.blockCacheBytes());
+  }
+
+  /** Read-ahead blocks shared by every range-read source of this client. */
+  SharedBlockCache blocks() {
+    return blocks;
   }
 
   public HubConfig config() {

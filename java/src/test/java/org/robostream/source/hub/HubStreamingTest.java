@@ -90,7 +90,15 @@ class HubStreamingTest {
     try (var files = Files.walk(local.resolve("videos"))) {
       videoBytes = files.filter(Files::isRegularFile).mapToLong(p -> p.toFile().length()).sum();
     }
+    long datasetBytes;
+    try (var files = Files.walk(local)) {
+      datasetBytes = files.filter(Files::isRegularFile).mapToLong(p -> p.toFile().length()).sum();
+    }
+    // Decoders of one file share its blocks: the epoch fetches about the dataset once, not once
+    // per decoder (64 KiB test blocks; before sharing this was ~20x).
     assertTrue(http.bytesFetched() > 0);
+    assertTrue(http.bytesFetched() < 1.3 * datasetBytes, http.bytesFetched() + " bytes fetched"
+        + " for a dataset of " + datasetBytes);
     assertTrue(Files.isRegularFile(ds.metadataRoot().resolve("meta/info.json")));
     assertFalse(Files.exists(ds.dataRoot().resolve("videos")), "videos are range-read, not cached");
     // A second prepare reuses the cached metadata and Parquet files (validated by size/ETag).

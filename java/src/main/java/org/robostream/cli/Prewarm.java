@@ -1,0 +1,38 @@
+package org.robostream.cli;
+
+import java.util.Collection;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.robostream.bench.ProgressBar;
+import org.robostream.source.hub.HubConfig;
+import org.robostream.source.hub.HubDataset;
+import org.robostream.source.hub.HubHttp;
+
+/** Preparing a Hub dataset for the CLI commands, with progress on a terminal. Stateless. */
+final class Prewarm {
+  private Prewarm() {}
+
+  /** Pins the revision and mirrors meta/ and the Parquet files (see HubDataset.prepare). */
+  static HubDataset prepare(String repoId, String revision, String dataFilesRoot,
+      Optional<? extends Collection<Integer>> episodes) {
+    HubHttp http = new HubHttp(HubConfig.fromEnvironment());
+    AtomicInteger files = new AtomicInteger();
+    ProgressBar bar = new ProgressBar(0, "files");
+    HubDataset hub = HubDataset.prepare(http, repoId, revision, dataFilesRoot, episodes,
+        f -> bar.update(files.incrementAndGet(), f));
+    System.err.printf("hub: %s at %s, files from %s, %d metadata/Parquet files in %s%n",
+        hub.repo().id(), hub.repo().revision(), hub.files(), files.get(), hub.metadataRoot());
+    return hub;
+  }
+
+  /** Downloads the prepared episodes' videos into the mirror (files already there are kept). */
+  static void videos(HubDataset hub) {
+    long total = hub.metadata().episodes().stream()
+        .flatMap(e -> e.videos().values().stream()).map(v -> v.file()).distinct().count();
+    ProgressBar bar = new ProgressBar((int) total, "videos");
+    AtomicInteger done = new AtomicInteger();
+    hub.prewarmVideos(f -> bar.update(done.incrementAndGet(), f));
+    System.err.printf("hub: %d videos in the cache (%d bytes fetched in all)%n", done.get(),
+        hub.http().bytesFetched());
+  }
+}

@@ -1,0 +1,42 @@
+package org.robostream.cli;
+
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import org.robostream.source.hub.HubDataset;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code robostream prewarm}: fills the local cache (HF_LEROBOT_HOME) with a Hub dataset's
+ * metadata, Parquet files and videos ahead of training; files already cached (same size and ETag)
+ * are kept, so an interrupted run resumes where it stopped.
+ */
+@Command(name = "prewarm", mixinStandardHelpOptions = true,
+    description = "Download a Hub dataset (metadata, Parquet, videos) into the local cache.")
+final class PrewarmCommand implements Callable<Integer> {
+  @Option(names = {"--repo-id", "--repo_id"}, required = true) String repoId;
+
+  @Option(names = "--revision") String revision;
+
+  @Option(names = {"--data-files-root", "--data_files_root"},
+      description = "hf://buckets/... or hf://datasets/... holding data/ and videos/")
+  String dataFilesRoot;
+
+  @Option(names = "--episodes", split = ",", description = "episode indices (default: all)")
+  List<Integer> episodes;
+
+  @Option(names = "--metadata-only", description = "skip the videos")
+  boolean metadataOnly;
+
+  @Override
+  public Integer call() {
+    HubDataset hub = Prewarm.prepare(repoId, revision, dataFilesRoot,
+        Optional.ofNullable(episodes));
+    if (!metadataOnly) {
+      Prewarm.videos(hub);
+    }
+    System.out.println(hub.dataRoot());
+    return 0;
+  }
+}

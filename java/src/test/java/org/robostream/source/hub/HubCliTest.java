@@ -1,0 +1,88 @@
+package org.robostream.source.hub;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.robostream.testing.Datasets;
+
+/**
+ * The CLI against the loopback Hub, in forked JVMs (HF_ENDPOINT and HF_LEROBOT_HOME are read from
+ * the environment): `prewarm` fills the cache, `bench --repo-id` streams from the Hub and reports
+ * bytes fetched, `--source warmed_bucket` reads the prewarmed videos.
+ */
+class HubCliTest {
+  @TempDir static Path tmp;
+  static HubServer hub;
+
+  @BeforeAll
+  static void startHub() throws Exception {
+    hub = HubServer.start(tmp.resolve("nginx"), Datasets.patternV30());
+  }
+
+  @AfterAll
+  static void stopHub() throws Exception {
+    if (hub != null) {
+      hub.close();
+    }
+  }
+
+  static String robostream(Path cache, String... args) throws IOException, InterruptedException {
+    List<String> command = new ArrayList<>(List.of(
+        Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx512m",
+        "--add-opens=java.base/java.nio=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
+        "org.robostream.cli.Main"));
+    command.addAll(List.of(args));
+    ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
+    pb.environment().put("HF_ENDPOINT", hub.endpoint());
+    pb.environment().put("HF_LEROBOT_HOME", cache.toString());
+    pb.environment().put("HF_HOME", cache.resolve("hf-home").toString());
+    pb.environment().remove("HF_TOKEN");
+    Process p = pb.start();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertTrue(p.waitFor(300, TimeUnit.SECONDS));
+    assertEquals(0, p.exitValue(), out);
+    return out;
+  }
+
+  @Test
+  void prewarmFillsTheCacheAndBenchStreamsFromTheHub() throws Exception {
+    Path cache = tmp.resolve("cache");
+    robostream(cache, "prewarm", "--repo-id", HubServer.REPO, "--episodes", "0,2");
+    long mp4 = count(cache, ".mp4");
+    assertTrue(mp4 >= 1, "videos downloaded: " + mp4);
+    Path out = tmp.resolve("results");
+    robostream(tmp.resolve("cold"), "bench", "--repo-id", HubServer.REPO, "--num-batches", "4",
+        "--warmup-batches", "1", "--batch-size", "4", "--num-workers", "2", "--out-dir",
+        out.toString());
+    JsonNode r = new ObjectMapper().readTree(out.resolve("hub_single_bs4_w2_cpu.json").toFile());
+    assertEquals("hub", r.path("source").asText());
+    assertEquals("v3.0", r.path("revision").asText());
+    assertTrue(r.path("frames_measured").asLong() > 0, r.toString());
+    assertTrue(r.path("bytes_fetched").asLong() > 0);
+    assertTrue(r.path("bytes_fetched_per_frame").asLong() > 0);
+    assertEquals(0, count(tmp.resolve("cold"), ".mp4"), "hub source: videos are range-read");
+  }
+
+  static long count(Path dir, String suffix) throws IOException {
+    if (!Files.isDirectory(dir)) {
+      return 0;
+    }
+    try (Stream<Path> s = Files.walk(dir)) {
+      return s.filter(p -> p.getFileName().toString().endsWith(suffix)).count();
+    }
+  }
+}

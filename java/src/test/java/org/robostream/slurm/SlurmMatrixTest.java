@@ -12,6 +12,7 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.robostream.testing.Datasets;
+import org.robostream.testing.HubServer;
 import org.robostream.testing.Fixtures;
 
 /**
@@ -56,11 +57,17 @@ class SlurmMatrixTest {
     String repo = Fixtures.repoRoot().toString();
     Map<String, String> slurmEnv = Map.of("ROBOSTREAM_SLURM_DIR", tmp.resolve("slurm").toString());
     String conf = startSlurm(slurmEnv);
+    // The hub source streams the same dataset from nginx in the Hub layout (HF_ENDPOINT reaches
+    // the jobs through sbatch's default --export=ALL).
+    HubServer hub = HubServer.start(tmp.resolve("nginx"), Datasets.patternV30());
     try {
       Path results = tmp.resolve("results");
       String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
       Map<String, String> env = new java.util.HashMap<>(slurmEnv);
-      env.putAll(Map.of("SLURM_CONF", conf, "SOURCES", "local", "DECODES", "cpu",
+      env.putAll(Map.of("HF_ENDPOINT", hub.endpoint(), "HF_LEROBOT_HOME",
+          tmp.resolve("hf-cache").toString(), "HF_HOME", tmp.resolve("hf-home").toString(),
+          "REPO_ID", HubServer.REPO));
+      env.putAll(Map.of("SLURM_CONF", conf, "SOURCES", "local hub", "DECODES", "cpu",
           "MODES", "single sarm", "ROOT", Datasets.patternV30().toString(), "GPUS", "0",
           "CPUS_PER_TASK", "1", "MEM", "1G", "NUM_BATCHES", "8"));
       env.putAll(Map.of("BATCH_SIZE", "4", "CPU_WORKERS", "1", "CPU_BUFFER", "20",
@@ -71,18 +78,19 @@ class SlurmMatrixTest {
       assertEquals(0, submit.rc(), submit.output());
       List<String> jobs = submit.output().lines().filter(l -> l.startsWith("submitted"))
           .toList();
-      assertEquals(2, jobs.size(), submit.output());
+      assertEquals(4, jobs.size(), submit.output());
       assertTrue(submit.output().contains("summarize"), "prints the summarize hint");
       Path single = results.resolve("local_single_bs4_w1_cpu.json");
       Path sarm = results.resolve("local_sarm_bs4_w1_cpu.json");
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(240);
-      while ((!Files.exists(single) || !Files.exists(sarm)) && System.nanoTime() < deadline) {
+      Path hubSingle = results.resolve("hub_single_bs4_w1_cpu.json");
+      Path hubSarm = results.resolve("hub_sarm_bs4_w1_cpu.json");
+      List<Path> expected = List.of(single, sarm, hubSingle, hubSarm);
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(360);
+      while (!expected.stream().allMatch(Files::exists) && System.nanoTime() < deadline) {
         Run queue = run(Map.of("SLURM_CONF", conf), 30, "squeue", "-h");
-        if (queue.output().isBlank() && !(Files.exists(single) && Files.exists(sarm))) {
+        if (queue.output().isBlank()) {
           Thread.sleep(1000); // the last job may just have finished writing
-          if (!Files.exists(single) || !Files.exists(sarm)) {
-            break;
-          }
+          break;
         }
         Thread.sleep(1000);
       }
@@ -94,16 +102,20 @@ class SlurmMatrixTest {
           }
         }
       }
-      assertTrue(Files.exists(single) && Files.exists(sarm), "results missing; job logs:\n"
+      assertTrue(expected.stream().allMatch(Files::exists), "results missing; job logs:\n"
           + logs);
+      String hubResult = Files.readString(hubSingle);
+      assertTrue(hubResult.contains("\"bytes_fetched\""), hubResult);
       Run summary = run(Map.of(), 60, java, "--add-opens=java.base/java.nio=ALL-UNNAMED", "-cp",
           System.getProperty("java.class.path"), "org.robostream.cli.Main", "summarize",
           results.toString());
       assertEquals(0, summary.rc(), summary.output());
-      List<String> rows = summary.output().lines().filter(l -> l.startsWith("local")).toList();
-      assertEquals(2, rows.size(), summary.output());
+      List<String> rows = summary.output().lines()
+          .filter(l -> l.startsWith("local") || l.startsWith("hub")).toList();
+      assertEquals(4, rows.size(), summary.output());
       assertTrue(Files.isRegularFile(results.resolve("summary.csv")));
     } finally {
+      hub.close();
       run(slurmEnv, 60, "bash", repo + "/scripts/slurm-local.sh", "stop");
     }
   }

@@ -21,6 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.robostream.stream.Batch;
 import org.robostream.stream.StreamingDataset;
 import org.robostream.testing.Datasets;
+import org.robostream.testing.HubServer;
 
 /**
  * Streaming from a Hub (nginx on loopback in the Hub's URL layout) equals streaming the local copy

@@ -1,4 +1,4 @@
-package org.robostream.source.hub;
+package org.robostream.testing;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -7,27 +7,29 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Assumptions;
+import org.robostream.source.hub.HubConfig;
+import org.robostream.source.hub.HubHttp;
+import org.robostream.source.hub.RetryPolicy;
 
 /**
  * The test's Hub: scripts/tests/hub-nginx.sh serving a dataset directory on loopback. When nginx
  * cannot be installed the calling tests are aborted (reported skipped, with the reason), never
  * passed.
  */
-final class HubServer implements AutoCloseable {
-  static final String REPO = "lerobot/pattern";
-  static final String TOKEN = "hf_test_token_never_logged";
+public final class HubServer implements AutoCloseable {
+  public static final String REPO = "lerobot/pattern";
+  public static final String TOKEN = "hf_test_token_never_logged";
 
-  final Path state;
-  final int port;
+  public final Path state;
+  public final int port;
 
   private HubServer(Path state, int port) {
     this.state = state;
     this.port = port;
   }
 
-  static HubServer start(Path state, Path dataset) throws IOException, InterruptedException {
-    Path script = Path.of(System.getProperty("user.dir")).resolve("../scripts/tests/hub-nginx.sh")
-        .normalize();
+  public static HubServer start(Path state, Path dataset) throws IOException, InterruptedException {
+    Path script = Fixtures.repoRoot().resolve("scripts/tests/hub-nginx.sh");
     Process p = new ProcessBuilder("bash", script.toString(), "start", state.toString(),
         dataset.toString(), REPO).redirectErrorStream(true).start();
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
@@ -44,12 +46,12 @@ final class HubServer implements AutoCloseable {
     return new HubServer(state, Integer.parseInt(lines[lines.length - 1].trim()));
   }
 
-  String endpoint() {
+  public String endpoint() {
     return "http://127.0.0.1:" + port;
   }
 
   /** A client of {@code endpoint} with the test token, a private cache and fast retries. */
-  static HubHttp client(String endpoint, Path cache) {
+  public static HubHttp client(String endpoint, Path cache) {
     HubConfig config = HubConfig.fromEnvironment(Map.of("HF_ENDPOINT", endpoint + "/",
             "HF_TOKEN", TOKEN, "HF_LEROBOT_HOME", cache.toString(), "HF_HOME", cache.toString()))
         .withRetry(new RetryPolicy(12, Duration.ofMillis(5), Duration.ofMillis(100)))
@@ -60,8 +62,7 @@ final class HubServer implements AutoCloseable {
 
   @Override
   public void close() throws IOException, InterruptedException {
-    Path script = Path.of(System.getProperty("user.dir")).resolve("../scripts/tests/hub-nginx.sh")
-        .normalize();
+    Path script = Fixtures.repoRoot().resolve("scripts/tests/hub-nginx.sh");
     new ProcessBuilder("bash", script.toString(), "stop", state.toString()).inheritIO().start()
         .waitFor(30, TimeUnit.SECONDS);
   }

@@ -162,4 +162,44 @@ class SlurmMatrixTest {
       run(slurmEnv, 60, "bash", repo + "/scripts/slurm-local.sh", "stop");
     }
   }
+
+  @Test
+  void theMultinodeBenchmarkWritesPerNodeResultsFromTheHub() throws Exception {
+    String repo = Fixtures.repoRoot().toString();
+    Map<String, String> slurmEnv = Map.of("ROBOSTREAM_SLURM_DIR", tmp.resolve("slurm").toString());
+    String conf = startSlurm(slurmEnv);
+    HubServer hub = HubServer.start(tmp.resolve("nginx"), Datasets.patternV30());
+    try {
+      String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+      Path out = tmp.resolve("multinode");
+      Map<String, String> env = new java.util.HashMap<>(Map.of("SLURM_CONF", conf,
+          "REPO_ID", HubServer.REPO, "HF_ENDPOINT", hub.endpoint(), "HF_LEROBOT_HOME",
+          tmp.resolve("hf-cache").toString(), "HF_HOME", tmp.resolve("hf-home").toString(),
+          "OUT_DIR", out.toString(), "BATCH_SIZE", "4", "WORKERS", "1", "BUFFER", "20",
+          "NUM_BATCHES", "12"));
+      env.put("ROBOSTREAM", java + " -Xmx512m --add-opens=java.base/java.nio=ALL-UNNAMED -cp "
+          + System.getProperty("java.class.path") + " org.robostream.cli.Main");
+      // The script's headers ask for 2 exclusive nodes; the local cluster has one.
+      Run job = run(env, 300, "sbatch", "--wait", "--nodes=1", "--ntasks-per-node=1",
+          "--cpus-per-task=1", "--time=00:05:00", "--output=" + tmp.resolve("bench-%j.out"),
+          repo + "/slurm/benchmark_streaming_multinode.sh");
+      String log = "";
+      try (var l = Files.list(tmp)) {
+        for (Path p : l.filter(f -> f.getFileName().toString().startsWith("bench-")).toList()) {
+          log += Files.readString(p);
+        }
+      }
+      assertEquals(0, job.rc(), job.output() + log);
+      for (String mode : new String[] {"single", "sarm"}) {
+        Path result = out.resolve("node0").resolve("hub_" + mode + "_bs4_w1_cpu.json");
+        assertTrue(Files.isRegularFile(result), "missing " + result + "; log:\n" + log);
+        assertTrue(Files.readString(result).contains("\"revision\" : \"v3.0\""),
+            Files.readString(result));
+      }
+      assertTrue(log.contains("summarize"), log);
+    } finally {
+      hub.close();
+      run(slurmEnv, 60, "bash", repo + "/scripts/slurm-local.sh", "stop");
+    }
+  }
 }

@@ -3,6 +3,7 @@ package org.robostream.video;
 import static org.bytedeco.ffmpeg.global.avformat.AVSEEK_SIZE;
 import static org.bytedeco.ffmpeg.global.avformat.avio_alloc_context;
 import static org.bytedeco.ffmpeg.global.avformat.avio_context_free;
+import static org.bytedeco.ffmpeg.global.avformat.avio_flush;
 import static org.bytedeco.ffmpeg.global.avutil.AVERROR_EOF;
 import static org.bytedeco.ffmpeg.global.avutil.av_free;
 import static org.bytedeco.ffmpeg.global.avutil.av_malloc;
@@ -45,6 +46,8 @@ final class AvioInput implements AutoCloseable {
   private long position;
   private IOException failure;
   private long bytesRead;
+  private long bytesSkipped;
+  private boolean payloadFree;
 
   AvioInput(ByteSource source) {
     this.source = source;
@@ -83,7 +86,40 @@ final class AvioInput implements AutoCloseable {
     return f;
   }
 
+  /**
+   * While on, reads are answered with zeros without touching the source (up to its end): for the
+   * packet scan of an MP4, whose demuxer takes timing and flags from the moov box and never looks
+   * at the sample data it reads. Turning it off drops what the buffer holds, so no zero byte is
+   * ever returned as data afterwards.
+   */
+  void payloadFree(boolean on) {
+    if (!on && payloadFree && context != null) {
+      avio_flush(context);
+    }
+    payloadFree = on;
+  }
+
+  /** Bytes answered with zeros instead of being read, since this input was opened. */
+  long bytesSkipped() {
+    return bytesSkipped;
+  }
+
   private int read(BytePointer buf, int size) {
+    if (payloadFree) {
+      try {
+        long n = Math.min(size, source.size() - position);
+        if (n <= 0) {
+          return AVERROR_EOF;
+        }
+        buf.capacity(size).fill(0);
+        position += n;
+        bytesSkipped += n;
+        return (int) n;
+      } catch (IOException e) {
+        failure = e;
+        return AVERROR_EIO;
+      }
+    }
     try {
       ByteBuffer dst = buf.capacity(size).asByteBuffer();
       int n = source.read(position, dst);

@@ -163,14 +163,40 @@ final class Demuxer implements AutoCloseable {
     return (p.flags() & AV_PKT_FLAG_DISCARD) != 0;
   }
 
-  /** Demuxes every packet (no decoding) into a frame index, then rewinds to the start. */
+  /**
+   * Demuxes every packet (no decoding) into a frame index, then rewinds to the start. For an
+   * MP4 with a sample index in its moov box the packets' payload is not read at all (see
+   * {@link AvioInput#payloadFree}): the timing comes from the index, so opening a remote file
+   * costs its header, not its media data.
+   */
   FrameIndex scanIndex() {
+    return scanIndex(payloadFreeScanIsExact());
+  }
+
+  /**
+   * Where skipping the payload gives the same table: MP4 files with a sample index, for codecs
+   * whose packets FFmpeg passes through untouched. Not H.264/HEVC: their parsers also read the
+   * payload and flag recovery-point I-frames as keyframes (measured: camera_h264 frame 29 moved to
+   * another GOP), so those keep the real scan. AV1, LeRobot's default, is exact
+   * (PayloadFreeScanTest).
+   */
+  private boolean payloadFreeScanIsExact() {
+    return isMp4Family() && avformat.avformat_index_get_entries_count(stream) > 0
+        && stream.codecpar().codec_id() == org.bytedeco.ffmpeg.global.avcodec.AV_CODEC_ID_AV1;
+  }
+
+  FrameIndex scanIndex(boolean withoutPayload) {
     FrameIndex.Builder builder = new FrameIndex.Builder();
-    for (AVPacket p = next(); p != null; p = next()) {
-      if (p.size() <= 0) {
-        continue;
+    try {
+      input.payloadFree(withoutPayload);
+      for (AVPacket p = next(); p != null; p = next()) {
+        if (p.size() <= 0) {
+          continue;
+        }
+        builder.add(ptsOf(p), dtsOf(p), isKey(p), !isDiscarded(p));
       }
-      builder.add(ptsOf(p), dtsOf(p), isKey(p), !isDiscarded(p));
+    } finally {
+      input.payloadFree(false);
     }
     if (builder.count() == 0) {
       throw new CorruptVideoException(file, "video stream has no packets (truncated?)");
@@ -187,6 +213,11 @@ final class Demuxer implements AutoCloseable {
     }
     seekToGop(index, 0);
     return index;
+  }
+
+  /** Bytes the packet scan did not have to read. */
+  long bytesSkipped() {
+    return input.bytesSkipped();
   }
 
   private boolean isMp4Family() {

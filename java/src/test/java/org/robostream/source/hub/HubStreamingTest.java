@@ -148,6 +148,31 @@ class HubStreamingTest {
   }
 
   @Test
+  void aFewFramesOfALargeAv1FileCostAFewBlocksNotTheFile() throws Exception {
+    Path served = tmp.resolve("large");
+    Files.createDirectories(served.resolve("meta"));
+    Files.writeString(served.resolve("meta/info.json"), "{}");
+    Path video = org.robostream.testing.Fixtures.video("camera_av1_640x480.mp4");
+    Files.copy(video, served.resolve("cam.mp4"));
+    try (HubServer large = HubServer.start(tmp.resolve("nginx-large"), served)) {
+      HubHttp http = HubServer.client(large.endpoint(), tmp.resolve("cache-large"));
+      String url = large.endpoint() + "/datasets/" + HubServer.REPO + "/resolve/v3.0/cam.mp4";
+      try (org.robostream.video.VideoDecoder d = org.robostream.video.VideoDecoder.open(
+          HttpRangeByteSource.open(http, url, "an MP4 video"),
+          org.robostream.video.VideoDecoderOptions.defaults())) {
+        var one = org.robostream.video.HostFrameBuffer.forVideo(d.info(), 1,
+            org.robostream.video.FrameLayout.HWC);
+        d.decodeFrames(new int[] {0}, one);
+        d.decodeFrames(new int[] {151}, one);
+        assertEquals(300, d.info().frameCount());
+      }
+      long size = Files.size(video);
+      assertTrue(http.bytesFetched() < size / 4, "fetched " + http.bytesFetched() + " of "
+          + size + " bytes for 2 frames");
+    }
+  }
+
+  @Test
   void aRedirectToAnotherHostNeverCarriesTheToken() throws IOException {
     HubHttp http = HubServer.client(hub.endpoint(), tmp.resolve("cache-cdn"));
     String url = hub.endpoint() + "/datasets/" + HubServer.REPO + "-cdn/resolve/v3.0/meta/info.json";

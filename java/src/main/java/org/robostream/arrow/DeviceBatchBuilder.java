@@ -139,14 +139,22 @@ public final class DeviceBatchBuilder implements AutoCloseable {
       return base + row * frameBytes();
     }
 
-    /** A CPU decoder's slot: only uint8 columns in host memory can take one. */
+    /**
+     * A decoder's slot: uint8 columns only; in host memory for CPU decoders, in device memory for
+     * NVDEC ({@link #onDevice()}).
+     */
     @Override
     public long slotAddress(int request) {
-      if (pool.deviceType() != BatchMemoryPool.DEVICE_CPU || type != FrameValueType.UINT8) {
-        throw new IllegalStateException("CPU decoders write uint8 frames into host memory; column "
-            + name + " holds " + type + " on " + pool);
+      if (type != FrameValueType.UINT8) {
+        throw new IllegalStateException("decoders write uint8 frames; column " + name
+            + " holds " + type + " on " + pool);
       }
       return rowAddress(request);
+    }
+
+    @Override
+    public boolean onDevice() {
+      return pool.deviceType() == BatchMemoryPool.DEVICE_CUDA;
     }
 
     @Override

@@ -130,4 +130,24 @@ public final class NativeCore {
 
   public static native int rs_nvdec_supports(int device, int codec, int bitDepth, int width,
       int height, @Cast("int32_t*") int[] supportedOut);
+
+  public static native int rs_nvdec_open(int device, int codec, int lowLatency,
+      @Cast("int64_t*") long[] handleOut);
+
+  public static native int rs_nvdec_send(@Cast("int64_t") long handle,
+      @Cast("const uint8_t*") long data, int size, @Cast("int64_t") long pts);
+
+  public static native int rs_nvdec_drain(@Cast("int64_t") long handle);
+
+  public static native int rs_nvdec_next_picture(@Cast("int64_t") long handle,
+      @Cast("int64_t*") long[] out);
+
+  public static native int rs_nvdec_convert_current(@Cast("int64_t") long handle,
+      @Cast("int64_t") long deviceSlot, int layout, int dtype, int matrix, int fullRange);
+
+  public static native int rs_nvdec_flush(@Cast("int64_t") long handle);
+
+  public static native @Cast("int64_t") long rs_nvdec_stream(@Cast("int64_t") long handle);
+
+  public static native void rs_nvdec_close(@Cast("int64_t") long handle);
 }

@@ -32,33 +32,21 @@ final class Dav1dBackend implements FrameBackend {
 
   @Override
   public void send(AVPacket packet) {
-    try {
-      decoder.send(packet.data().address(), packet.size(), Demuxer.ptsOf(packet));
-    } catch (NativeException.CorruptData | NativeException.InvalidArgument e) {
-      throw new CorruptVideoException(file, "AV1 decoding failed at packet pts " + packet.pts()
-          + ": " + e.getMessage(), e);
-    } catch (NativeException e) {
-      throw new UnsupportedVideoException(file, e.getMessage(), e);
-    }
+    NativeDecoderCalls.send(file, "AV1 decoding failed at packet pts " + packet.pts(),
+        () -> decoder.send(packet.data().address(), packet.size(), Demuxer.ptsOf(packet)));
   }
 
   @Override
   public void drain() {
-    try {
-      decoder.drain();
-    } catch (NativeException e) {
-      throw new CorruptVideoException(file, e.getMessage(), e);
-    }
+    NativeDecoderCalls.run(file, decoder::drain);
   }
 
   @Override
   public boolean receive() {
-    try {
+    return NativeDecoderCalls.query(file, () -> {
       current = decoder.nextPicture();
-    } catch (NativeException e) {
-      throw new CorruptVideoException(file, e.getMessage(), e);
-    }
-    return current != null;
+      return current != null;
+    });
   }
 
   @Override

@@ -7,6 +7,13 @@ import org.bytedeco.javacpp.BytePointer;
 final class FfmpegErrors {
   private FfmpegErrors() {}
 
+  /** Throws {@link UnsupportedVideoException} naming {@code file} when {@code rc} is an error. */
+  static void check(String file, int rc, String what) {
+    if (rc < 0) {
+      throw new UnsupportedVideoException(file, what + " failed: " + describe(rc));
+    }
+  }
+
   static String describe(int code) {
     try (BytePointer buffer = new BytePointer(256)) {
       if (avutil.av_strerror(code, buffer, 256) < 0) {

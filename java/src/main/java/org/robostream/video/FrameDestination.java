@@ -21,6 +21,11 @@ public interface FrameDestination {
   /** Called once per request after its slot was written. */
   default void delivered(int request, double ptsSeconds, long frameIndex) {}
 
+  /** Whether the slots are device (CUDA) memory, written by NVDEC; false: host memory. */
+  default boolean onDevice() {
+    return false;
+  }
+
   default long frameBytes() {
     return (long) width() * height() * 3;
   }

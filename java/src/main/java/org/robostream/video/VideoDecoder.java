@@ -59,6 +59,7 @@ public final class VideoDecoder implements AutoCloseable {
   private long framesDelivered;
   private long seeks;
   private long packetsRead;
+  private String cpuFallbackReason;
 
   private VideoDecoder(Demuxer demuxer, VideoDecoderOptions options, long sizeBytes,
       FrameIndex knownIndex) {
@@ -67,7 +68,7 @@ public final class VideoDecoder implements AutoCloseable {
     this.options = options;
     checkFrameSize(demuxer);
     this.index = knownIndex != null ? knownIndex : demuxer.scanIndex();
-    this.backend = createBackend(file, demuxer.stream().codecpar(), options);
+    this.backend = createBackend(file, demuxer.stream(), options);
     this.info = describe(sizeBytes);
     this.resyncAfterSeek = true;
   }
@@ -137,7 +138,31 @@ public final class VideoDecoder implements AutoCloseable {
     }
   }
 
-  private static FrameBackend createBackend(String file, AVCodecParameters parameters,
+  /**
+   * NVDEC when asked for and able to decode this file; the CPU otherwise. A file NVDEC cannot
+   * decode (AV1 on Hopper, a profile, a size) falls back with a warning once per file and is
+   * reported by {@link #cpuFallbackReason()}; an unusable GPU is an error.
+   */
+  private FrameBackend createBackend(String file, AVStream stream, VideoDecoderOptions options) {
+    AVCodecParameters parameters = stream.codecpar();
+    if (options.cudaDevice() >= 0) {
+      int device = options.cudaDevice();
+      if (!org.robostream.nativecore.Cuda.nvdecAvailable(device)) {
+        throw new UnsupportedVideoException(file, "NVDEC decoding on cuda:" + device
+            + " is unavailable: " + org.robostream.nativecore.Cuda.nvdecUnavailabilityCause(device));
+      }
+      String reason = NvdecBackend.unsupportedReason(parameters, device);
+      if (reason == null) {
+        return NvdecBackend.open(file, parameters, stream.time_base(), device,
+            options.lowLatency());
+      }
+      cpuFallbackReason = reason;
+      LOG.warn("{}: decoding on the CPU: {}", file, reason);
+    }
+    return createCpuBackend(file, parameters, options);
+  }
+
+  private static FrameBackend createCpuBackend(String file, AVCodecParameters parameters,
       VideoDecoderOptions options) {
     if (parameters.codec_id() != AV_CODEC_ID_AV1) {
       return new AvcodecBackend(file, parameters, null, options.threads(), options.converter());
@@ -290,6 +315,26 @@ public final class VideoDecoder implements AutoCloseable {
       throw new IllegalArgumentException("destination is " + destination.width() + "x"
           + destination.height() + " but " + file + " is " + info.width() + "x" + info.height());
     }
+    if (destination.onDevice() != decodesOnGpu()) {
+      throw new IllegalArgumentException(file + " decodes " + (decodesOnGpu()
+          ? "with NVDEC into device memory: give it a CUDA DeviceBatchBuilder column"
+          : "on the CPU into host memory: give it a host destination"));
+    }
+  }
+
+  /** Whether frames decode with NVDEC (into device destinations). */
+  public boolean decodesOnGpu() {
+    return backend instanceof NvdecBackend;
+  }
+
+  /** Why a file asked to decode with NVDEC decodes on the CPU; null otherwise. */
+  public String cpuFallbackReason() {
+    return cpuFallbackReason;
+  }
+
+  /** The CUDA stream NVDEC conversions run on (0 on the CPU): for a batch's completion event. */
+  public long cudaStream() {
+    return backend instanceof NvdecBackend n ? n.cudaStream() : 0;
   }
 
   private DecodeResult execute(DecodePlan plan, FrameDestination destination) {

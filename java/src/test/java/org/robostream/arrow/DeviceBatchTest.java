@@ -116,7 +116,7 @@ class DeviceBatchTest {
   }
 
   @Test
-  void cpuDecodersRefuseFloatOrDeviceColumns() {
+  void decodersRefuseFloatColumns() {
     try (BatchMemoryPool pool = BatchMemoryPool.host();
         DeviceBatchBuilder builder = new DeviceBatchBuilder(pool, 1)) {
       DeviceBatchBuilder.Column f = builder.addFrameColumn("cam", 2, 2, FrameLayout.HWC,

@@ -1,0 +1,153 @@
+package org.robostream.video;
+
+import static org.bytedeco.ffmpeg.global.avcodec.AV_CODEC_ID_AV1;
+import static org.bytedeco.ffmpeg.global.avcodec.AV_CODEC_ID_H264;
+import static org.bytedeco.ffmpeg.global.avcodec.AV_CODEC_ID_HEVC;
+import static org.bytedeco.ffmpeg.global.avcodec.AV_CODEC_ID_MPEG4;
+import static org.bytedeco.ffmpeg.global.avcodec.AV_CODEC_ID_VP9;
+
+import org.bytedeco.ffmpeg.avcodec.AVCodecParameters;
+import org.bytedeco.ffmpeg.avcodec.AVPacket;
+import org.bytedeco.ffmpeg.avutil.AVRational;
+import org.robostream.nativecore.NativeException;
+import org.robostream.nativecore.NvdecSession;
+
+/**
+ * NVDEC decoding of one stream: demuxed packets (H.264/HEVC through {@link AnnexBFilter}, AV1
+ * and VP9 as demuxed) go to a native {@link NvdecSession}; pictures are converted by the GPU
+ * colour kernel straight into device slots (a CUDA {@code DeviceBatchBuilder} column). The
+ * decode planning above it is the CPU path's: sorted, de-duplicated, one seek per GOP.
+ *
+ * <p>Not thread-safe: owned by one {@link VideoDecoder}.
+ */
+final class NvdecBackend implements FrameBackend {
+  private final String file;
+  private final int device;
+  private final NvdecSession session;
+  private final AnnexBFilter annexB;
+  private final ColorSpec.Matrix containerMatrix;
+  private final boolean containerFullRange;
+
+  private NvdecBackend(String file, int device, NvdecSession session, AnnexBFilter annexB,
+      AVCodecParameters parameters) {
+    this.file = file;
+    this.device = device;
+    this.session = session;
+    this.annexB = annexB;
+    this.containerMatrix = ColorSpec.fromAvColorSpace(parameters.color_space());
+    this.containerFullRange = ColorSpec.isFullRange(parameters.color_range());
+  }
+
+  /** The NVDEC codec of a stream, or -1 when NVDEC has none. */
+  static int nvdecCodec(int avCodecId) {
+    return switch (avCodecId) {
+      case AV_CODEC_ID_H264 -> NvdecSession.H264;
+      case AV_CODEC_ID_HEVC -> NvdecSession.HEVC;
+      case AV_CODEC_ID_AV1 -> NvdecSession.AV1;
+      case AV_CODEC_ID_VP9 -> NvdecSession.VP9;
+      case AV_CODEC_ID_MPEG4 -> NvdecSession.MPEG4;
+      default -> -1;
+    };
+  }
+
+  /**
+   * Null when NVDEC of {@code cuda:device} can decode the stream, else why not (no NVDEC codec,
+   * cuvidGetDecoderCaps says no for this codec, bit depth or size, or CUDA is unusable).
+   */
+  static String unsupportedReason(AVCodecParameters p, int device) {
+    int codec = nvdecCodec(p.codec_id());
+    if (codec < 0) {
+      return "NVDEC has no decoder for this codec";
+    }
+    int depth = p.bits_per_raw_sample() > 8 ? p.bits_per_raw_sample() : 8;
+    return NvdecSession.unsupportedReason(device, codec, depth, p.width(), p.height());
+  }
+
+  static NvdecBackend open(String file, AVCodecParameters parameters, AVRational timeBase,
+      int device, boolean lowLatency) {
+    int codec = nvdecCodec(parameters.codec_id());
+    NvdecSession session;
+    try {
+      session = new NvdecSession(device, codec, lowLatency);
+    } catch (NativeException e) {
+      throw new UnsupportedVideoException(file, "NVDEC unavailable: " + e.getMessage(), e);
+    }
+    try {
+      return new NvdecBackend(file, device, session,
+          AnnexBFilter.forStream(file, parameters, timeBase), parameters);
+    } catch (RuntimeException e) {
+      session.close();
+      throw e;
+    }
+  }
+
+  @Override
+  public void send(AVPacket packet) {
+    AVPacket p = annexB != null ? annexB.filter(packet) : packet;
+    NativeDecoderCalls.send(file, "NVDEC rejected the packet at pts " + packet.pts(),
+        () -> session.send(p.data().address(), p.size(), Demuxer.ptsOf(packet)));
+  }
+
+  @Override
+  public void drain() {
+    NativeDecoderCalls.run(file, session::drain);
+  }
+
+  @Override
+  public boolean receive() {
+    return NativeDecoderCalls.query(file, session::next);
+  }
+
+  @Override
+  public long currentPts() {
+    return session.currentPts();
+  }
+
+  @Override
+  public int currentWidth() {
+    return session.currentWidth();
+  }
+
+  @Override
+  public int currentHeight() {
+    return session.currentHeight();
+  }
+
+  /** Writes RGB uint8 into the device slot {@code dst} on this backend's GPU. */
+  @Override
+  public void convertCurrent(long dst, FrameLayout layout) {
+    ColorSpec color = ColorSpec.resolve(ColorSpec.Matrix.fromNative(session.currentMatrix()),
+        containerMatrix, session.currentFullRange() || containerFullRange);
+    NativeDecoderCalls.run(file, () -> session.convertCurrent(dst, layout.nativeCode(), 0,
+        color.matrix().nativeCode(), color.fullRange()));
+  }
+
+  @Override
+  public RawPicture currentPicture() {
+    throw new UnsupportedVideoException(file, "NVDEC pictures live on cuda:" + device
+        + "; they are converted into device slots, not handed out as host planes");
+  }
+
+  @Override
+  public void flush() {
+    NativeDecoderCalls.run(file, session::flush);
+  }
+
+  /** The CUDA stream the conversions run on (for a batch's completion event). */
+  long cudaStream() {
+    return session.stream();
+  }
+
+  @Override
+  public String description() {
+    return "nvdec cuda:" + device;
+  }
+
+  @Override
+  public void close() {
+    if (annexB != null) {
+      annexB.close();
+    }
+    session.close();
+  }
+}

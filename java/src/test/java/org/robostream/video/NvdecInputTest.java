@@ -1,0 +1,105 @@
+package org.robostream.video;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
+
+import java.io.ByteArrayOutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+import org.bytedeco.ffmpeg.avcodec.AVPacket;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+import org.robostream.nativecore.Cuda;
+import org.robostream.source.LocalFileByteSource;
+import org.robostream.testing.Fixtures;
+import org.robostream.testing.NativeLeakCheck;
+
+/**
+ * What the NVDEC path feeds and refuses, on every machine: the Annex-B packets equal the ffmpeg
+ * CLI's (the form the GPU fixtures use), an unusable GPU is a typed error naming the cause, and
+ * host/device destinations are never mixed up.
+ */
+@ExtendWith(NativeLeakCheck.class)
+class NvdecInputTest {
+  @TempDir Path tmp;
+
+  @Test
+  void annexBPacketsEqualTheFfmpegClisBitstreamFilter() throws Exception {
+    for (String[] c : new String[][] {{"h264_g30.mp4", "h264_mp4toannexb", "h264"},
+        {"hevc_g30.mp4", "hevc_mp4toannexb", "hevc"}}) {
+      Path file = Fixtures.video(c[0]);
+      Path expected = tmp.resolve(c[0] + "." + c[2]);
+      Process p = new ProcessBuilder("ffmpeg", "-v", "error", "-y", "-i", file.toString(), "-c",
+          "copy", "-bsf:v", c[1], "-f", c[2], expected.toString()).redirectErrorStream(true)
+          .start();
+      p.getInputStream().readAllBytes();
+      assertTrue(p.waitFor(60, TimeUnit.SECONDS) && p.exitValue() == 0, "ffmpeg " + c[1]);
+      ByteArrayOutputStream ours = new ByteArrayOutputStream();
+      try (Demuxer d = new Demuxer(LocalFileByteSource.open(file));
+          AnnexBFilter filter = AnnexBFilter.forStream(file.toString(), d.stream().codecpar(),
+              d.stream().time_base())) {
+        for (AVPacket packet = d.next(); packet != null; packet = d.next()) {
+          AVPacket out = filter.filter(packet);
+          byte[] bytes = new byte[out.size()];
+          out.data().get(bytes);
+          ours.write(bytes);
+        }
+      }
+      assertArrayEquals(Files.readAllBytes(expected), ours.toByteArray(), c[0]);
+    }
+    try (Demuxer d = new Demuxer(LocalFileByteSource.open(Fixtures.video("av1_g2.mp4")))) {
+      assertNull(AnnexBFilter.forStream("av1", d.stream().codecpar(), d.stream().time_base()),
+          "AV1 goes to NVDEC as demuxed OBUs");
+    }
+  }
+
+  @Test
+  void nvdecWithoutAUsableGpuIsATypedErrorNamingTheCause() {
+    assumeFalse(Cuda.nvdecAvailable(0), "a GPU is present: the native GPU tests cover it");
+    UnsupportedVideoException e = assertThrows(UnsupportedVideoException.class,
+        () -> VideoDecoder.open(Fixtures.video("h264_g30.mp4"),
+            VideoDecoderOptions.defaults().withCudaDevice(0)));
+    assertTrue(e.getMessage().contains("NVDEC decoding on cuda:0 is unavailable"), e.getMessage());
+    assertTrue(e.getMessage().contains(Cuda.nvdecUnavailabilityCause(0)), e.getMessage());
+    assertTrue(e.getMessage().contains("h264_g30.mp4"), e.getMessage());
+  }
+
+  @Test
+  void aCpuDecoderRefusesADeviceDestination() {
+    try (VideoDecoder d = VideoDecoder.open(Fixtures.video("h264_g30.mp4"))) {
+      assertFalse(d.decodesOnGpu());
+      assertNull(d.cpuFallbackReason());
+      FrameDestination device = new FrameDestination() {
+        public int width() {
+          return d.info().width();
+        }
+
+        public int height() {
+          return d.info().height();
+        }
+
+        public FrameLayout layout() {
+          return FrameLayout.HWC;
+        }
+
+        public long slotAddress(int request) {
+          throw new AssertionError("never written");
+        }
+
+        @Override
+        public boolean onDevice() {
+          return true;
+        }
+      };
+      IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+          () -> d.decodeFrames(new int[] {0}, device));
+      assertTrue(e.getMessage().contains("host destination"), e.getMessage());
+    }
+  }
+}

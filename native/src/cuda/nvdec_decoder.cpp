@@ -227,8 +227,11 @@ int NvdecDecoder::handle_sequence(const CUVIDEOFORMAT& format) {
 int CUDAAPI NvdecDecoder::on_decode(void* self, CUVIDPICPARAMS* picture) {
   auto* decoder = static_cast<NvdecDecoder*>(self);
   if (!decoder->lease_) {
-    decoder->callback_error_ = "NVDEC picture before any sequence header";
-    decoder->callback_error_code_ = RS_ERR_CORRUPT_DATA;
+    // Keep the first error: a refused sequence header explains why no decoder exists.
+    if (decoder->callback_error_.empty()) {
+      decoder->callback_error_ = "NVDEC picture before any sequence header";
+      decoder->callback_error_code_ = RS_ERR_CORRUPT_DATA;
+    }
     return 0;
   }
   for (auto& d : decoder->displayed_) {

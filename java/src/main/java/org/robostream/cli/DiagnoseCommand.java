@@ -1,7 +1,6 @@
 package org.robostream.cli;
 
-import java.io.IOException;
-import java.io.InputStream;
+import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
@@ -15,6 +14,11 @@ import org.robostream.dataset.LeRobotMetadata;
 import org.robostream.nativecore.Av1Decoder;
 import org.robostream.nativecore.Cuda;
 import org.robostream.nativecore.NativeResources;
+import org.robostream.source.ByteSource;
+import org.robostream.source.VideoSources;
+import org.robostream.source.hub.HubConfig;
+import org.robostream.source.hub.HubDataset;
+import org.robostream.source.hub.HubHttp;
 import org.robostream.video.DecodeDeviceSpec;
 import org.robostream.video.Device;
 import org.robostream.video.FrameLayout;
@@ -34,7 +38,14 @@ final class DiagnoseCommand implements Callable<Integer> {
   @Option(names = "--root", description = "dataset root (default: the built-in dataset)")
   Path root;
 
-  @Option(names = {"--data-files-root", "--data_files_root"}) Path dataFilesRoot;
+  @Option(names = {"--repo-id", "--repo_id"}, description = "a Hub dataset (from HF_ENDPOINT)")
+  String repoId;
+
+  @Option(names = "--revision") String revision;
+
+  @Option(names = {"--data-files-root", "--data_files_root"},
+      description = "local directory, or hf://buckets/... with --repo-id")
+  String dataFilesRoot;
 
   @Option(names = {"--video-decode-device", "--video_decode_device"}, defaultValue = "cpu")
   String device;
@@ -59,15 +70,32 @@ final class DiagnoseCommand implements Callable<Integer> {
         : "unavailable: " + Cuda.nvdecUnavailabilityCause(0)));
 
     Device d = DecodeDeviceSpec.parse(device).device();
-    Path dataset = root != null ? root : DefaultDataset.ensure(50, 200);
-    System.out.println("== dataset " + dataset);
     LeRobotMetadata m;
-    try {
-      m = LeRobotMetadata.open(dataset, dataFilesRoot != null ? dataFilesRoot : dataset,
-          Optional.empty());
-    } catch (RobostreamException e) {
-      System.out.println("FAIL  metadata: " + e.getMessage());
-      return 1;
+    HubDataset hub = null;
+    if (repoId != null) {
+      HubConfig config = HubConfig.fromEnvironment();
+      System.out.println("== hub " + repoId + " at " + config.endpoint() + " ("
+          + config.tokenOrigin() + ")");
+      try {
+        hub = HubDataset.prepare(new HubHttp(config), repoId, revision, dataFilesRoot,
+            Optional.empty(), f -> { });
+      } catch (RobostreamException e) {
+        System.out.println("FAIL  metadata: " + e.getMessage());
+        return 1;
+      }
+      System.out.println("ok    revision " + hub.repo().revision() + ", files from "
+          + hub.files());
+      m = hub.metadata();
+    } else {
+      Path dataset = root != null ? root : DefaultDataset.ensure(50, 200);
+      System.out.println("== dataset " + dataset);
+      try {
+        m = LeRobotMetadata.open(dataset, dataFilesRoot != null ? Path.of(dataFilesRoot)
+            : dataset, Optional.empty());
+      } catch (RobostreamException e) {
+        System.out.println("FAIL  metadata: " + e.getMessage());
+        return 1;
+      }
     }
     System.out.printf(Locale.ROOT, "ok    LeRobot %s, %d fps, %d episodes, cameras %s%n",
         m.info().codebaseVersion(), m.info().fps(), m.episodes().size(), m.info().videoKeys());
@@ -78,12 +106,23 @@ final class DiagnoseCommand implements Callable<Integer> {
     EpisodeInfo e = m.episodes().get(0);
     String camera = m.info().videoKeys().get(0);
     Path video = e.video(camera).file();
-    System.out.println("      episode " + e.index() + ", camera " + camera + " → " + video);
-    if (!Files.isRegularFile(video)) {
+    VideoSources videos = hub != null ? hub.videos() : VideoSources.local();
+    System.out.println("      episode " + e.index() + ", camera " + camera + " → "
+        + (hub != null ? hub.urlOf(video) : video));
+    if (hub == null && !Files.isRegularFile(video)) {
       System.out.println("FAIL  the file does not exist (a partial copy? another data root?)");
       return 1;
     }
-    byte[] head = firstBytes(video, 32);
+    byte[] head;
+    try (ByteSource source = videos.open(video)) {
+      ByteBuffer buffer = ByteBuffer.allocate(32);
+      source.read(0, buffer);
+      head = java.util.Arrays.copyOf(buffer.array(), buffer.position());
+    } catch (RobostreamException ex) {
+      // The Hub source itself refuses an HTML or JSON page and names the cause.
+      System.out.println("FAIL  " + ex.getMessage());
+      return 1;
+    }
     System.out.println("      first bytes " + hex(head));
     String verdict = MediaSignature.describe(head);
     if (!verdict.equals("mp4")) {
@@ -95,7 +134,8 @@ final class DiagnoseCommand implements Callable<Integer> {
       System.out.println("note  the streaming loader does not drive NVDEC yet; checking the CPU"
           + " path instead");
     }
-    try (VideoDecoder decoder = VideoDecoder.open(video)) {
+    try (VideoDecoder decoder = VideoDecoder.open(videos.open(video),
+        org.robostream.video.VideoDecoderOptions.defaults())) {
       var info = decoder.info();
       System.out.printf(Locale.ROOT, "ok    opened: %s %dx%d %s, %d frames, %.2f fps, decoder %s%n",
           info.codec(), info.width(), info.height(), info.pixelFormat(), info.frameCount(),
@@ -115,12 +155,6 @@ final class DiagnoseCommand implements Callable<Integer> {
       return 1;
     }
     return 0;
-  }
-
-  private static byte[] firstBytes(Path file, int n) throws IOException {
-    try (InputStream in = Files.newInputStream(file)) {
-      return in.readNBytes(n);
-    }
   }
 
   private static String hex(byte[] bytes) {

@@ -42,6 +42,14 @@ class HubCliTest {
   }
 
   static String robostream(Path cache, String... args) throws IOException, InterruptedException {
+    Result r = run(cache, args);
+    assertEquals(0, r.exit(), r.output());
+    return r.output();
+  }
+
+  record Result(int exit, String output) {}
+
+  static Result run(Path cache, String... args) throws IOException, InterruptedException {
     List<String> command = new ArrayList<>(List.of(
         Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx512m",
         "--add-opens=java.base/java.nio=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
@@ -55,8 +63,21 @@ class HubCliTest {
     Process p = pb.start();
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertTrue(p.waitFor(300, TimeUnit.SECONDS));
-    assertEquals(0, p.exitValue(), out);
-    return out;
+    return new Result(p.exitValue(), out);
+  }
+
+  @Test
+  void diagnoseChecksTheFirstRemoteVideoAndExplainsAPageInsteadOfAFile() throws Exception {
+    String ok = robostream(tmp.resolve("diag"), "diagnose", "--repo-id", HubServer.REPO);
+    assertTrue(ok.contains("ok    revision v3.0"), ok);
+    assertTrue(ok.contains("/resolve/v3.0/videos/"), ok);
+    assertTrue(ok.contains("ok    an ftyp box"), ok);
+    assertTrue(ok.contains("ok    decoded frame 0"), ok);
+    assertTrue(ok.contains("no token (anonymous)"), ok);
+    Result page = run(tmp.resolve("diag-html"), "diagnose", "--repo-id", HubServer.REPO,
+        "--data-files-root", "hf://datasets/" + HubServer.REPO + "-html@v3.0");
+    assertEquals(1, page.exit(), page.output());
+    assertTrue(page.output().contains("HTML page instead of a Parquet file"), page.output());
   }
 
   @Test

@@ -60,17 +60,31 @@ public final class HttpRangeByteSource implements ByteSource {
       dst.put(bytes, offset, n);
       copied += n;
       at += n;
+      // Reading on into the last quarter of a block looks sequential: fetch the next one now.
+      if (offset + n > blockBytes - blockBytes / 4) {
+        readAhead(block + 1);
+      }
     }
     return copied;
+  }
+
+  private void readAhead(long index) {
+    if (index * blockBytes < size) {
+      http.blocks().prefetch(url, index, () -> fetch(index), http.readAhead());
+    }
+  }
+
+  private SharedBlockCache.Block fetch(long index) {
+    long start = index * blockBytes;
+    int length = (int) Math.min(blockBytes, size - start);
+    HubHttp.RangeResult r = http.getRange(url, start, length, what);
+    return new SharedBlockCache.Block(r.bytes(), r.totalSize());
   }
 
   private byte[] block(long index) {
     long start = index * blockBytes;
     int length = (int) Math.min(blockBytes, size - start);
-    byte[] bytes = http.blocks().get(url, index, () -> {
-      HubHttp.RangeResult r = http.getRange(url, start, length, what);
-      return new SharedBlockCache.Block(r.bytes(), r.totalSize());
-    }).bytes();
+    byte[] bytes = http.blocks().get(url, index, () -> fetch(index)).bytes();
     if (bytes.length != length) {
       throw new HubException(url, 206, "the file changed size while being read (" + size
           + " bytes at first)");

@@ -39,6 +39,13 @@ public final class HubHttp {
   private final AtomicLong requests = new AtomicLong();
   private final AtomicLong retries = new AtomicLong();
   private final SharedBlockCache blocks;
+  private final java.util.concurrent.ThreadPoolExecutor readAhead =
+      new java.util.concurrent.ThreadPoolExecutor(4, 4, 30, TimeUnit.SECONDS,
+          new java.util.concurrent.ArrayBlockingQueue<>(64), r -> {
+            Thread t = new Thread(r, "robostream-hub-readahead");
+            t.setDaemon(true);
+            return t;
+          }, new java.util.concurrent.ThreadPoolExecutor.AbortPolicy());
 
   public HubHttp(HubConfig config) {
     this.config = config;
@@ -49,11 +56,20 @@ public final class HubHttp {
         .build();
     this.endpointAuthority = authority(URI.create(config.endpoint()));
     this.blocks = new SharedBlockCache(config.blockCacheBytes());
+    readAhead.allowCoreThreadTimeOut(true);
   }
 
   /** Read-ahead blocks shared by every range-read source of this client. */
   SharedBlockCache blocks() {
     return blocks;
+  }
+
+  /**
+   * Where read-ahead fetches run: a few daemon threads (bounded queue), so the blocks that the
+   * decoders of several cameras will read next download in parallel while they decode.
+   */
+  java.util.concurrent.Executor readAhead() {
+    return readAhead;
   }
 
   public HubConfig config() {

@@ -83,6 +83,29 @@ final class SharedBlockCache {
     }
   }
 
+  /**
+   * Starts fetching a block on {@code executor} unless it is cached or on its way; failures are
+   * left for the reader that needs the block (it fetches again and gets the typed error).
+   */
+  void prefetch(String url, long index, Fetcher fetcher, java.util.concurrent.Executor executor) {
+    synchronized (this) {
+      if (blocks.containsKey(new Key(url, index))) {
+        return;
+      }
+    }
+    try {
+      executor.execute(() -> {
+        try {
+          get(url, index, fetcher);
+        } catch (RuntimeException ignored) {
+          // the reader that needs it will see the error
+        }
+      });
+    } catch (java.util.concurrent.RejectedExecutionException ignored) {
+      // read-ahead is an optimisation: skip it when the pool is saturated
+    }
+  }
+
   synchronized long cachedBytes() {
     return cachedBytes;
   }

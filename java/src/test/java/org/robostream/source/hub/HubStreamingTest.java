@@ -169,6 +169,21 @@ class HubStreamingTest {
       long size = Files.size(video);
       assertTrue(http.bytesFetched() < size / 4, "fetched " + http.bytesFetched() + " of "
           + size + " bytes for 2 frames");
+      // Reading on into a block's last quarter fetches the next block in the background.
+      HubHttp fresh = HubServer.client(large.endpoint(), tmp.resolve("cache-readahead"));
+      try (HttpRangeByteSource source = HttpRangeByteSource.open(fresh, url, "an MP4 video")) {
+        int block = fresh.config().blockBytes();
+        long before = fresh.requests();
+        source.read(0, ByteBuffer.allocate(block - 100));
+        long deadline = System.nanoTime() + 5_000_000_000L;
+        while (fresh.requests() == before && System.nanoTime() < deadline) {
+          Thread.sleep(10);
+        }
+        assertEquals(before + 1, fresh.requests(), "block 1 was fetched ahead");
+        // Joins the read-ahead's fetch if it is still under way: no second request either way.
+        source.read(block, ByteBuffer.allocate(1000));
+        assertEquals(before + 1, fresh.requests(), "block 1 came from the read-ahead");
+      }
     }
   }
 

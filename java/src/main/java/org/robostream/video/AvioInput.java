@@ -93,7 +93,9 @@ final class AvioInput implements AutoCloseable {
    * ever returned as data afterwards.
    */
   void payloadFree(boolean on) {
-    if (!on && payloadFree && context != null) {
+    // Either way the buffer goes: on, so that every later read comes here (and is skipped);
+    // off, so that no zero byte is ever returned as data.
+    if (on != payloadFree && context != null) {
       avio_flush(context);
     }
     payloadFree = on;

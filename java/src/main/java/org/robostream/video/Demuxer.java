@@ -19,6 +19,7 @@ import static org.bytedeco.ffmpeg.global.avutil.AV_NOPTS_VALUE;
 import java.io.IOException;
 import org.bytedeco.ffmpeg.avcodec.AVPacket;
 import org.bytedeco.ffmpeg.avformat.AVFormatContext;
+import org.bytedeco.ffmpeg.avformat.AVIndexEntry;
 import org.bytedeco.ffmpeg.avformat.AVStream;
 import org.bytedeco.ffmpeg.avutil.AVDictionary;
 import org.bytedeco.ffmpeg.global.avformat;
@@ -167,36 +168,66 @@ final class Demuxer implements AutoCloseable {
    * Demuxes every packet (no decoding) into a frame index, then rewinds to the start. For an
    * MP4 with a sample index in its moov box the packets' payload is not read at all (see
    * {@link AvioInput#payloadFree}): the timing comes from the index, so opening a remote file
-   * costs its header, not its media data.
+   * costs its header, not its media data. Anything else (or a packet without an index entry)
+   * is scanned with its payload.
    */
   FrameIndex scanIndex() {
-    return scanIndex(payloadFreeScanIsExact());
+    if (payloadFreeScanPossible()) {
+      FrameIndex index = scanIndex(true);
+      if (index != null) {
+        return index;
+      }
+      seekToStart();
+    }
+    return scanIndex(false);
   }
 
   /**
-   * Where skipping the payload gives the same table: MP4 files with a sample index, for codecs
-   * whose packets FFmpeg passes through untouched. Not H.264/HEVC: their parsers also read the
-   * payload and flag recovery-point I-frames as keyframes (measured: camera_h264 frame 29 moved to
-   * another GOP), so those keep the real scan. AV1, LeRobot's default, is exact
-   * (PayloadFreeScanTest).
+   * An MP4 with a sample index in its moov box: its demuxer takes pts, dts and sync-sample flags
+   * from that index, so the scan needs no sample data. Keyframe flags are taken from the index
+   * entries, not the packets: FFmpeg's H.264/HEVC parsers read the (zeroed) payload and would
+   * clear them (measured: camera_h264's 16 GOPs became 1). PayloadFreeScanTest checks the result
+   * against the real scan for every codec.
    */
-  private boolean payloadFreeScanIsExact() {
-    return isMp4Family() && avformat.avformat_index_get_entries_count(stream) > 0
-        && stream.codecpar().codec_id() == org.bytedeco.ffmpeg.global.avcodec.AV_CODEC_ID_AV1;
+  private boolean payloadFreeScanPossible() {
+    return isMp4Family() && avformat.avformat_index_get_entries_count(stream) > 0;
   }
 
+  /**
+   * Scans the packets into a frame index; {@code withoutPayload}: without reading sample data,
+   * with keyframe and discard flags from the container index, matched by file position. Returns
+   * null when a packet has no index entry (a layout this shortcut does not cover).
+   */
   FrameIndex scanIndex(boolean withoutPayload) {
+    java.util.Map<Long, Integer> indexFlags = withoutPayload ? indexFlagsByPosition() : null;
     FrameIndex.Builder builder = new FrameIndex.Builder();
+    int formatFlags = format.flags();
     try {
+      if (withoutPayload) {
+        // No parser may see the zeroed payload (it would log errors and rewrite flags); the mov
+        // demuxer sets every timestamp itself, so nothing needs filling in either.
+        format.flags(formatFlags | AVFormatContext.AVFMT_FLAG_NOPARSE
+            | AVFormatContext.AVFMT_FLAG_NOFILLIN);
+      }
       input.payloadFree(withoutPayload);
       for (AVPacket p = next(); p != null; p = next()) {
         if (p.size() <= 0) {
           continue;
         }
-        builder.add(ptsOf(p), dtsOf(p), isKey(p), !isDiscarded(p));
+        if (withoutPayload) {
+          Integer flags = indexFlags.get(p.pos());
+          if (flags == null) {
+            return null;
+          }
+          builder.add(ptsOf(p), dtsOf(p), (flags & AVIndexEntry.AVINDEX_KEYFRAME) != 0,
+              (flags & AVIndexEntry.AVINDEX_DISCARD_FRAME) == 0 && !isDiscarded(p));
+        } else {
+          builder.add(ptsOf(p), dtsOf(p), isKey(p), !isDiscarded(p));
+        }
       }
     } finally {
       input.payloadFree(false);
+      format.flags(formatFlags);
     }
     if (builder.count() == 0) {
       throw new CorruptVideoException(file, "video stream has no packets (truncated?)");
@@ -213,6 +244,26 @@ final class Demuxer implements AutoCloseable {
     }
     seekToGop(index, 0);
     return index;
+  }
+
+  private java.util.Map<Long, Integer> indexFlagsByPosition() {
+    int n = avformat.avformat_index_get_entries_count(stream);
+    java.util.Map<Long, Integer> flags = new java.util.HashMap<>(n * 2);
+    for (int i = 0; i < n; i++) {
+      AVIndexEntry e = avformat.avformat_index_get_entry(stream, i);
+      flags.put(e.pos(), e.flags());
+    }
+    return flags;
+  }
+
+  private void seekToStart() {
+    av_packet_unref(packet);
+    long first = avformat.avformat_index_get_entry(stream, 0).timestamp();
+    int rc = av_seek_frame(format, streamIndex, first, AVSEEK_FLAG_BACKWARD);
+    if (rc < 0) {
+      throw new CorruptVideoException(file, "cannot seek back to the first packet ("
+          + FfmpegErrors.describe(rc) + ")");
+    }
   }
 
   /** Bytes the packet scan did not have to read. */

@@ -13,6 +13,9 @@
 #                                                records the Authorization header it received
 #   /datasets/OWNER/NAME-html/resolve/REV/...    200 with an HTML page for every file
 #   /datasets/OWNER/private/...                  401
+#   https://127.0.0.1:TLS_PORT/...               the same files over TLS with a self-signed
+#                                                certificate (STATE_DIR/tls-port; only when
+#                                                openssl exists): clients must refuse it
 # Logs: STATE_DIR/hub.log and STATE_DIR/cdn.log ("<uri> auth=<Authorization header>").
 # Exit 3 when nginx cannot be installed (tests then report skipped).
 set -euo pipefail
@@ -66,6 +69,21 @@ for page in $(seq 1 "$pages"); do
 done
 
 owner_re=$(printf '%s' "$repo" | sed 's/[.]/\\./g')
+
+tls_server=""
+if command -v openssl >/dev/null; then
+  tls_port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])' 2>/dev/null \
+    || shuf -i 20000-60000 -n 1)
+  openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=127.0.0.1 \
+    -keyout "$state/tls.key" -out "$state/tls.crt" >/dev/null 2>&1
+  tls_server="  server {
+    listen 127.0.0.1:$tls_port ssl;
+    ssl_certificate $state/tls.crt;
+    ssl_certificate_key $state/tls.key;
+    location / { alias $data/; }
+  }"
+  echo "$tls_port" > "$state/tls-port"
+fi
 # Started as root, nginx workers would drop to an unprivileged user that cannot read a private
 # test directory: keep the caller's user.
 user_line=""
@@ -105,6 +123,7 @@ $tree_locations
     access_log $state/cdn.log auth;
     location ~ ^/cdn/(.*)\$ { alias $data/\$1; }
   }
+$tls_server
 }
 CONF
 "$nginx_bin" -c "$state/nginx.conf" -p "$state" 2>>"$state/error.log" || { cat "$state/error.log" >&2; exit 1; }

@@ -161,7 +161,7 @@ public final class HubHttp {
         b.header("Authorization", "Bearer " + config.token());
       }
       requests.incrementAndGet();
-      HttpResponse<byte[]> response = await(client.sendAsync(b.build(),
+      HttpResponse<byte[]> response = await(uri.toString(), client.sendAsync(b.build(),
           HttpResponse.BodyHandlers.ofByteArray()));
       bytesFetched.addAndGet(response.body() == null ? 0 : response.body().length);
       int status = response.statusCode();
@@ -177,7 +177,7 @@ public final class HubHttp {
   }
 
   /** Waits for a whole exchange, body included, so that a stalled body times out too. */
-  private <T> HttpResponse<T> await(CompletableFuture<HttpResponse<T>> future)
+  private <T> HttpResponse<T> await(String url, CompletableFuture<HttpResponse<T>> future)
       throws IOException, Transient {
     long limit = config.timeout().toMillis() * 3;
     try {
@@ -191,6 +191,11 @@ public final class HubHttp {
       throw new IOException("interrupted", e);
     } catch (ExecutionException e) {
       Throwable cause = e.getCause();
+      if (cause instanceof javax.net.ssl.SSLHandshakeException tls) {
+        // An untrusted certificate does not get better by retrying.
+        throw new HubException(url, 0, "TLS verification failed (the certificate is not trusted"
+            + " by this JVM): " + tls.getMessage(), tls);
+      }
       if (cause instanceof IOException io) {
         throw new Transient(0, io.getClass().getSimpleName() + ": " + io.getMessage());
       }

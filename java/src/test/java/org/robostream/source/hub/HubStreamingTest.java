@@ -238,6 +238,20 @@ class HubStreamingTest {
   }
 
   @Test
+  void anUntrustedTlsCertificateIsRefusedAtOnce() throws IOException {
+    Path portFile = hub.state.resolve("tls-port");
+    org.junit.jupiter.api.Assumptions.assumeTrue(Files.isRegularFile(portFile),
+        "no openssl here: no TLS server");
+    HubHttp http = HubServer.client(hub.endpoint(), tmp.resolve("cache-tls"));
+    String url = "https://127.0.0.1:" + Files.readString(portFile).trim() + "/meta/info.json";
+    HubException e = assertThrows(HubException.class,
+        () -> http.getRange(url, 0, 100, "a JSON file"));
+    assertFalse(e instanceof HubException.RetriesExhausted, e.getMessage());
+    assertTrue(e.getMessage().contains("TLS verification failed"), e.getMessage());
+    assertEquals(0, http.retries(), "not retried");
+  }
+
+  @Test
   void revisionsResolveToTheV30TagOrTheHighestCompatibleOne() {
     HubHttp http = HubServer.client(hub.endpoint(), tmp.resolve("cache-refs"));
     HubLocation repo = HubLocation.dataset(HubServer.REPO, null);

@@ -12,7 +12,9 @@ import java.util.Map;
  * it: endpoint {@code HF_ENDPOINT} (default https://huggingface.co, trailing slash dropped), token
  * {@code HF_TOKEN} else the file {@code $HF_HOME/token} (none: anonymous), cache
  * {@code HF_LEROBOT_HOME} (default {@code $HF_HOME/lerobot}; {@code HF_HOME} default
- * {@code ~/.cache/huggingface}). Immutable; {@link #toString()} never shows the token.
+ * {@code ~/.cache/huggingface}), timeout {@code HF_HUB_DOWNLOAD_TIMEOUT} (10 s); ours: read-ahead
+ * block {@code ROBOSTREAM_HUB_BLOCK_MB} (5), disk cache limit {@code ROBOSTREAM_HUB_CACHE_GB}
+ * (50). Immutable; {@link #toString()} never shows the token.
  *
  * @param endpoint base URL without a trailing slash
  * @param token bearer token or null
@@ -59,9 +61,14 @@ public record HubConfig(String endpoint, String token, String tokenOrigin, Path 
     Path cache = env.containsKey("HF_LEROBOT_HOME") ? Path.of(env.get("HF_LEROBOT_HOME"))
         : hfHome.resolve("lerobot");
     double timeoutSeconds = Double.parseDouble(env.getOrDefault("HF_HUB_DOWNLOAD_TIMEOUT", "10"));
-    return new HubConfig(endpoint, token, origin, cache, DEFAULT_BLOCK_BYTES,
-        Duration.ofMillis((long) (timeoutSeconds * 1000)), RetryPolicy.DEFAULT,
-        DEFAULT_CACHE_LIMIT, DEFAULT_BLOCK_CACHE);
+    // Ours: ROBOSTREAM_HUB_BLOCK_MB (read-ahead block), ROBOSTREAM_HUB_CACHE_GB (disk cache).
+    int block = (int) (Double.parseDouble(env.getOrDefault("ROBOSTREAM_HUB_BLOCK_MB", "5"))
+        * (1 << 20));
+    long cacheLimit = (long) (Double.parseDouble(env.getOrDefault("ROBOSTREAM_HUB_CACHE_GB",
+        "50")) * (1L << 30));
+    return new HubConfig(endpoint, token, origin, cache, block,
+        Duration.ofMillis((long) (timeoutSeconds * 1000)), RetryPolicy.DEFAULT, cacheLimit,
+        DEFAULT_BLOCK_CACHE);
   }
 
   private static String readToken(Path file) {
@@ -89,6 +96,11 @@ public record HubConfig(String endpoint, String token, String tokenOrigin, Path 
   public HubConfig withCacheRoot(Path root) {
     return new HubConfig(endpoint, token, tokenOrigin, root, blockBytes, timeout, retry,
         cacheLimitBytes, blockCacheBytes);
+  }
+
+  public HubConfig withCacheLimit(long bytes) {
+    return new HubConfig(endpoint, token, tokenOrigin, cacheRoot, blockBytes, timeout, retry,
+        bytes, blockCacheBytes);
   }
 
   public HubConfig withTimeout(Duration t) {

@@ -97,6 +97,15 @@ class HubCliTest {
     assertTrue(r.path("bytes_fetched").asLong() > 0);
     assertTrue(r.path("bytes_fetched_per_frame").asLong() > 0);
     assertEquals(0, count(tmp.resolve("cold"), ".mp4"), "hub source: videos are range-read");
+    // warmed_bucket downloads the videos into the cache before measuring, then reads them there.
+    robostream(tmp.resolve("warm"), "bench", "--repo-id", HubServer.REPO, "--source",
+        "warmed_bucket", "--num-batches", "4", "--warmup-batches", "1", "--batch-size", "4",
+        "--num-workers", "2", "--out-dir", out.toString());
+    JsonNode w = new ObjectMapper().readTree(
+        out.resolve("warmed_bucket_single_bs4_w2_cpu.json").toFile());
+    assertEquals("warmed_bucket", w.path("source").asText());
+    assertTrue(w.path("frames_measured").asLong() > 0, w.toString());
+    assertTrue(count(tmp.resolve("warm"), ".mp4") >= 1, "videos in the warmed cache");
   }
 
   static long count(Path dir, String suffix) throws IOException {

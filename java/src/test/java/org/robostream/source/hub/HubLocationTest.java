@@ -60,5 +60,10 @@ class HubLocationTest {
     assertEquals("HF_TOKEN", fromEnv.tokenOrigin());
     assertEquals(Path.of("/cache"), fromEnv.cacheRoot());
     assertFalse(fromEnv.toString().contains("hf_env"));
+    assertEquals(5 << 20, fromEnv.blockBytes());
+    HubConfig tuned = HubConfig.fromEnvironment(Map.of("HF_HOME", home.toString(),
+        "ROBOSTREAM_HUB_BLOCK_MB", "0.5", "ROBOSTREAM_HUB_CACHE_GB", "2"));
+    assertEquals(512 << 10, tuned.blockBytes());
+    assertEquals(2L << 30, tuned.cacheLimitBytes());
   }
 }

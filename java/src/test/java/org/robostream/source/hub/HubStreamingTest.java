@@ -238,6 +238,43 @@ class HubStreamingTest {
   }
 
   @Test
+  void theDiskCacheEvictsLeastRecentlyUsedFilesOfEarlierRunsAndPrewarmResumes() throws IOException {
+    Path cacheRoot = tmp.resolve("cache-evict");
+    HubHttp first = HubServer.client(hub.endpoint(), cacheRoot);
+    HubLocation repo = HubLocation.dataset(HubServer.REPO, "v3.0");
+    HubFileCache early = new HubFileCache(first);
+    Path a = early.fetch(repo, "meta/info.json", "a JSON file");
+    Path b = early.fetch(repo, "meta/tasks.parquet", "a Parquet file");
+    assertTrue(Files.isRegularFile(a) && Files.isRegularFile(b));
+    // A later run (another cache instance) with a limit that only fits its own file.
+    Path stats = local.resolve("meta/stats.json");
+    HubHttp later = new HubHttp(first.config().withCacheLimit(Files.size(stats) + 10));
+    Path c = new HubFileCache(later).fetch(repo, "meta/stats.json", "a JSON file");
+    assertTrue(Files.isRegularFile(c), "the file in use stays");
+    assertFalse(Files.exists(a) || Files.exists(b), "older files were evicted");
+    assertArrayEquals(Files.readAllBytes(stats), Files.readAllBytes(c));
+
+    // prewarm twice: the second run only checks what is cached (size and ETag), downloads nothing.
+    HubHttp http = HubServer.client(hub.endpoint(), tmp.resolve("cache-prewarm"));
+    HubDataset ds = HubDataset.prepare(http, HubServer.REPO, null, null, Optional.empty(),
+        f -> { });
+    ds.prewarmVideos(f -> { });
+    long firstRun = http.bytesFetched();
+    HubDataset again = HubDataset.prepare(http, HubServer.REPO, null, null, Optional.empty(),
+        f -> { });
+    again.prewarmVideos(f -> { });
+    long secondRun = http.bytesFetched() - firstRun;
+    assertTrue(secondRun < firstRun / 20, "second prewarm fetched " + secondRun + " bytes after "
+        + firstRun);
+    // A prewarmed mirror is read locally: streaming it fetches no video bytes.
+    long before = http.bytesFetched();
+    try (StreamingDataset s = configure(StreamingDataset.builder(again)).build()) {
+      assertEquals(localEpoch(), epoch(s));
+    }
+    assertEquals(before, http.bytesFetched(), "videos came from the prewarmed mirror");
+  }
+
+  @Test
   void anUntrustedTlsCertificateIsRefusedAtOnce() throws IOException {
     Path portFile = hub.state.resolve("tls-port");
     org.junit.jupiter.api.Assumptions.assumeTrue(Files.isRegularFile(portFile),

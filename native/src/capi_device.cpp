@@ -1,6 +1,7 @@
 // The C API of robostream.h for device batches, CUDA and NVDEC (see capi.cpp for the contract:
 // this is where C++ exceptions become status codes).
 #include <memory>
+#include <string>
 
 #include "arrow/abi.h"
 #include "capi_support.hpp"
@@ -23,6 +24,15 @@ namespace {
 using PoolRef = std::shared_ptr<rs::BufferPool>;
 
 PoolRef& pool_of(int64_t handle) { return *from_handle<PoolRef>(handle, "buffer pool"); }
+
+void* address_of(int64_t address) { return reinterpret_cast<void*>(static_cast<intptr_t>(address)); }
+
+// Copies need two buffers and a positive size; anything else is a caller bug, refused before any
+// device call.
+void check_copy(const void* dst, const void* src, int64_t bytes) {
+  if (!dst || !src) throw rs::InvalidArgument("null buffer");
+  if (bytes <= 0) throw rs::InvalidArgument("copy of " + std::to_string(bytes) + " bytes");
+}
 
 }  // namespace
 
@@ -60,6 +70,62 @@ void rs_pool_free(int64_t pool) {
   if (pool != 0) delete reinterpret_cast<PoolRef*>(static_cast<intptr_t>(pool));
 }
 
+int rs_pool_acquire(int64_t pool, int64_t bytes, int64_t* address_out) {
+  return rs::guarded([&] {
+    require_out(address_out);
+    if (bytes <= 0) throw rs::InvalidArgument("buffer of " + std::to_string(bytes) + " bytes");
+    address_out[0] = to_handle(pool_of(pool)->acquire(bytes));
+  });
+}
+
+int rs_pool_release(int64_t pool, int64_t address, int64_t bytes) {
+  return rs::guarded([&] {
+    if (address == 0) throw rs::InvalidArgument("null buffer");
+    pool_of(pool)->release(address_of(address), bytes);
+  });
+}
+
+int rs_pool_stream_create(int64_t pool, int64_t* stream_out) {
+  return rs::guarded([&] {
+    require_out(stream_out);
+    stream_out[0] = to_handle(pool_of(pool)->resource().create_stream());
+  });
+}
+
+void rs_pool_stream_free(int64_t pool, int64_t stream) {
+  if (pool == 0 || stream == 0) return;
+  pool_of(pool)->resource().destroy_stream(address_of(stream));
+}
+
+int rs_pool_stream_sync(int64_t pool, int64_t stream) {
+  return rs::guarded([&] { pool_of(pool)->resource().synchronize(address_of(stream)); });
+}
+
+int rs_pool_copy(int64_t pool, int64_t dst, int64_t src, int64_t bytes, int64_t stream) {
+  return rs::guarded([&] {
+    check_copy(address_of(dst), address_of(src), bytes);
+    pool_of(pool)->resource().copy_within(address_of(dst), address_of(src), bytes,
+                                          address_of(stream));
+  });
+}
+
+int rs_pool_upload(int64_t pool, int64_t dst, const void* host_src, int64_t bytes) {
+  return rs::guarded([&] {
+    check_copy(address_of(dst), host_src, bytes);
+    pool_of(pool)->resource().copy_from_host(address_of(dst), host_src, bytes);
+  });
+}
+
+int rs_pool_expand_unit_floats(int64_t pool, int64_t dst, int64_t src, int64_t count,
+                               int64_t stream) {
+  return rs::guarded([&] {
+    check_copy(address_of(dst), address_of(src), count);
+    pool_of(pool)->resource().expand_to_unit_floats(
+        static_cast<float*>(address_of(dst)), static_cast<const uint8_t*>(address_of(src)),
+        count, address_of(stream));
+  });
+}
+
 int rs_device_batch_create(int64_t pool, int64_t rows, int64_t* handle_out) {
   return rs::guarded([&] {
     require_out(handle_out);
@@ -69,27 +135,33 @@ int rs_device_batch_create(int64_t pool, int64_t rows, int64_t* handle_out) {
 
 int rs_device_batch_add_frame_column(int64_t batch, const char* name, int height, int width,
                                      int layout, int dtype, int32_t* column_out) {
+  return rs_device_batch_add_window_column(batch, name, 1, height, width, layout, dtype,
+                                           column_out);
+}
+
+int rs_device_batch_add_window_column(int64_t batch, const char* name, int positions, int height,
+                                      int width, int layout, int dtype, int32_t* column_out) {
   return rs::guarded([&] {
     require_out(column_out);
     if (!name) throw rs::InvalidArgument("null column name");
     column_out[0] = from_handle<rs::DeviceFrameBatch>(batch, "device batch")
-                        ->add_frame_column(name, height, width, layout, dtype);
+                        ->add_frame_column(name, positions, height, width, layout, dtype);
   });
 }
 
-int rs_device_batch_frame_slot(int64_t batch, int column, int64_t row, int64_t* address_out) {
+int rs_device_batch_frame_slot(int64_t batch, int column, int64_t slot, int64_t* address_out) {
   return rs::guarded([&] {
     require_out(address_out);
     address_out[0] =
-        to_handle(from_handle<rs::DeviceFrameBatch>(batch, "device batch")->slot(column, row));
+        to_handle(from_handle<rs::DeviceFrameBatch>(batch, "device batch")->slot(column, slot));
   });
 }
 
-int rs_device_batch_set_frame_info(int64_t batch, int column, int64_t row, double pts_seconds,
+int rs_device_batch_set_frame_info(int64_t batch, int column, int64_t slot, double pts_seconds,
                                    int64_t frame_index) {
   return rs::guarded([&] {
     from_handle<rs::DeviceFrameBatch>(batch, "device batch")
-        ->set_frame_info(column, row, pts_seconds, frame_index);
+        ->set_frame_info(column, slot, pts_seconds, frame_index);
   });
 }
 

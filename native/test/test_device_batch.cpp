@@ -26,6 +26,15 @@ class EventedHostMemory final : public rs::MemoryResource {
   void deallocate(void* p, int64_t bytes) noexcept override { host_.deallocate(p, bytes); }
   void copy_from_host(void* d, const void* s, int64_t n) override { std::memcpy(d, s, n); }
   void copy_to_host(void* d, const void* s, int64_t n) override { std::memcpy(d, s, n); }
+  void* create_stream() override { return nullptr; }
+  void destroy_stream(void*) noexcept override {}
+  void synchronize(void*) override {}
+  void copy_within(void* d, const void* s, int64_t n, void* stream) override {
+    host_.copy_within(d, s, n, stream);
+  }
+  void expand_to_unit_floats(float* d, const uint8_t* s, int64_t n, void* stream) override {
+    host_.expand_to_unit_floats(d, s, n, stream);
+  }
   void* create_event() override {
     created++;
     return new int(0);
@@ -147,7 +156,7 @@ RS_TEST(device_batch_carries_its_recorded_event_until_release) {
   void* first_event = nullptr;
   for (int round = 0; round < 2; ++round) {
     auto batch = std::make_unique<rs::DeviceFrameBatch>(pool, 1);
-    int column = batch->add_frame_column("cam", 2, 2, RS_LAYOUT_HWC, RS_DTYPE_UINT8);
+    int column = batch->add_frame_column("cam", 1, 2, 2, RS_LAYOUT_HWC, RS_DTYPE_UINT8);
     std::memset(batch->slot(column, 0), 7, 12);
     ArrowDeviceArray array;
     ArrowSchema schema;
@@ -184,7 +193,7 @@ RS_TEST(host_copy_waits_for_the_event_and_refuses_foreign_arrays) {
   auto pool = std::make_shared<rs::BufferPool>(memory);
   auto host_pool = std::make_shared<rs::BufferPool>(std::make_shared<rs::HostMemoryResource>());
   auto batch = std::make_unique<rs::DeviceFrameBatch>(pool, 1);
-  batch->add_frame_column("cam", 1, 1, RS_LAYOUT_HWC, RS_DTYPE_UINT8);
+  batch->add_frame_column("cam", 1, 1, 1, RS_LAYOUT_HWC, RS_DTYPE_UINT8);
   ArrowDeviceArray array;
   ArrowSchema schema;
   rs::DeviceFrameBatch::export_to(std::move(batch), nullptr, &array, &schema);
@@ -212,4 +221,93 @@ RS_TEST(host_copy_waits_for_the_event_and_refuses_foreign_arrays) {
     int64_t decoder = 0;
     RS_CHECK_EQ(rs_nvdec_open(0, RS_CODEC_H264, 1, &decoder), RS_ERR_LIBRARY_UNAVAILABLE);
   }
+}
+
+RS_TEST(window_columns_export_t_frames_per_row_with_per_frame_pts) {
+  const int64_t objects_before = rs_live_objects();
+  int64_t pool = 0;
+  RS_CHECK_EQ(rs_pool_create(RS_DEVICE_CPU, 0, &pool), RS_OK);
+  int64_t batch = 0;
+  RS_CHECK_EQ(rs_device_batch_create(pool, 2, &batch), RS_OK);
+  int32_t col = -1;
+  RS_CHECK_EQ(rs_device_batch_add_window_column(batch, "cam", 0, 1, 1, RS_LAYOUT_CHW,
+                                                RS_DTYPE_UINT8, &col), RS_ERR_INVALID_ARGUMENT);
+  RS_CHECK_EQ(rs_device_batch_add_window_column(batch, "cam", 3, 1, 2, RS_LAYOUT_CHW,
+                                                RS_DTYPE_UINT8, &col), RS_OK);
+  // Slots are row * positions + t: 2 rows x 3 frames of 6 bytes, contiguous.
+  int64_t first = 0;
+  int64_t last = 0;
+  RS_CHECK_EQ(rs_device_batch_frame_slot(batch, col, 0, &first), RS_OK);
+  RS_CHECK_EQ(rs_device_batch_frame_slot(batch, col, 5, &last), RS_OK);
+  RS_CHECK_EQ(last - first, int64_t(5 * 6));
+  RS_CHECK_EQ(rs_device_batch_frame_slot(batch, col, 6, &last), RS_ERR_INVALID_ARGUMENT);
+  for (int slot = 0; slot < 6; ++slot) {
+    int64_t address = 0;
+    RS_CHECK_EQ(rs_device_batch_frame_slot(batch, col, slot, &address), RS_OK);
+    std::memset(reinterpret_cast<void*>(address), slot, 6);
+    RS_CHECK_EQ(rs_device_batch_set_frame_info(batch, col, slot, 0.1 * slot, 40 + slot), RS_OK);
+  }
+  ArrowDeviceArray array;
+  ArrowSchema schema;
+  RS_CHECK_EQ(rs_device_batch_export(batch, 0, &array, &schema), RS_OK);
+  RS_CHECK_EQ(std::string(schema.children[0]->format), "+w:18");
+  RS_CHECK_EQ(metadata_value(schema.children[0]->metadata, "ARROW:extension:metadata"),
+              std::string("{\"shape\":[3,3,1,2],\"dim_names\":[\"T\",\"C\",\"H\",\"W\"]}"));
+  RS_CHECK_EQ(std::string(schema.children[1]->format), "+w:3");
+  RS_CHECK_EQ(std::string(schema.children[1]->children[0]->format), "g");
+  RS_CHECK_EQ(std::string(schema.children[2]->format), "+w:3");
+  RS_CHECK_EQ(array.array.children[1]->length, int64_t(2));
+  RS_CHECK_EQ(array.array.children[1]->children[0]->length, int64_t(6));
+  const auto* pts = static_cast<const double*>(array.array.children[1]->children[0]->buffers[1]);
+  const auto* index =
+      static_cast<const int64_t*>(array.array.children[2]->children[0]->buffers[1]);
+  RS_CHECK_EQ(pts[4], 0.1 * 4);
+  RS_CHECK_EQ(index[5], int64_t(45));
+  const auto* values = static_cast<const uint8_t*>(array.array.children[0]->children[0]->buffers[1]);
+  RS_CHECK_EQ(int(values[4 * 6]), 4);  // row 1, t = 1
+  array.array.release(&array.array);
+  schema.release(&schema);
+  rs_pool_free(pool);
+  RS_CHECK_EQ(rs_live_objects(), objects_before);
+}
+
+RS_TEST(pool_buffers_copy_and_expand_on_the_pool_device) {
+  int64_t pool = 0;
+  RS_CHECK_EQ(rs_pool_create(RS_DEVICE_CPU, 0, &pool), RS_OK);
+  int64_t held = 0;
+  RS_CHECK_EQ(rs_pool_acquire(pool, 4, &held), RS_OK);
+  const uint8_t source[4] = {0, 1, 128, 255};
+  RS_CHECK_EQ(rs_pool_upload(pool, held, source, 4), RS_OK);
+  int64_t copy = 0;
+  RS_CHECK_EQ(rs_pool_acquire(pool, 4, &copy), RS_OK);
+  int64_t stream = -1;
+  RS_CHECK_EQ(rs_pool_stream_create(pool, &stream), RS_OK);
+  RS_CHECK_EQ(stream, int64_t(0));  // the host has no streams
+  RS_CHECK_EQ(rs_pool_copy(pool, copy, held, 4, stream), RS_OK);
+  RS_CHECK(std::memcmp(reinterpret_cast<void*>(copy), source, 4) == 0);
+  int64_t floats = 0;
+  RS_CHECK_EQ(rs_pool_acquire(pool, 16, &floats), RS_OK);
+  RS_CHECK_EQ(rs_pool_expand_unit_floats(pool, floats, held, 4, stream), RS_OK);
+  RS_CHECK_EQ(rs_pool_stream_sync(pool, stream), RS_OK);
+  const auto* f = reinterpret_cast<const float*>(floats);
+  RS_CHECK_EQ(f[0], 0.0f);
+  RS_CHECK_EQ(f[1], 1.0f / 255.0f);
+  RS_CHECK_EQ(f[2], 128.0f / 255.0f);
+  RS_CHECK_EQ(f[3], 1.0f);
+  RS_CHECK_EQ(rs_pool_copy(pool, copy, 0, 4, stream), RS_ERR_INVALID_ARGUMENT);
+  RS_CHECK_EQ(rs_pool_copy(pool, copy, held, 0, stream), RS_ERR_INVALID_ARGUMENT);
+  int64_t stats[5];
+  RS_CHECK_EQ(rs_pool_stats(pool, stats), RS_OK);
+  RS_CHECK_EQ(stats[2], int64_t(24));  // three buffers out
+  RS_CHECK_EQ(rs_pool_release(pool, held, 4), RS_OK);
+  RS_CHECK_EQ(rs_pool_release(pool, copy, 4), RS_OK);
+  RS_CHECK_EQ(rs_pool_release(pool, floats, 16), RS_OK);
+  RS_CHECK_EQ(rs_pool_stats(pool, stats), RS_OK);
+  RS_CHECK_EQ(stats[2], int64_t(0));
+  int64_t again = 0;
+  RS_CHECK_EQ(rs_pool_acquire(pool, 4, &again), RS_OK);  // recycled by size
+  RS_CHECK(again == held || again == copy);
+  RS_CHECK_EQ(rs_pool_release(pool, again, 4), RS_OK);
+  rs_pool_stream_free(pool, stream);
+  rs_pool_free(pool);
 }

@@ -184,6 +184,41 @@ RS_API int rs_pool_stats(int64_t pool, int64_t* out);
 /** Drops the caller's reference to a pool. Idempotent for handle 0. */
 RS_API void rs_pool_free(int64_t pool);
 
+/*
+ * Raw buffers and copies on the pool's device, for frames that wait between decoding and their
+ * batch (the streaming loader's shuffle buffer). Addresses are device pointers for CUDA pools.
+ * Asynchronous operations are queued on a stream of the pool (0: the default stream); on host
+ * pools they complete before they return and streams are 0.
+ */
+
+/** A pooled buffer of `bytes`; address_out[0] gets it. Give it back with rs_pool_release. */
+RS_API int rs_pool_acquire(int64_t pool, int64_t bytes, int64_t* address_out);
+
+/** Returns a buffer from rs_pool_acquire (same byte count). */
+RS_API int rs_pool_release(int64_t pool, int64_t address, int64_t bytes);
+
+/** A stream of the pool's device (0 on host pools); stream_out[0] gets it. */
+RS_API int rs_pool_stream_create(int64_t pool, int64_t* stream_out);
+
+/** Destroys a stream from rs_pool_stream_create. Idempotent for 0. */
+RS_API void rs_pool_stream_free(int64_t pool, int64_t stream);
+
+/** Waits until everything queued on `stream` is done. */
+RS_API int rs_pool_stream_sync(int64_t pool, int64_t stream);
+
+/** Copies `bytes` between two buffers of the pool's device, queued on `stream`. */
+RS_API int rs_pool_copy(int64_t pool, int64_t dst, int64_t src, int64_t bytes, int64_t stream);
+
+/** Copies `bytes` of host memory into a buffer of the pool's device (done on return). */
+RS_API int rs_pool_upload(int64_t pool, int64_t dst, const void* host_src, int64_t bytes);
+
+/**
+ * dst[i] = src[i] / 255 for `count` values: uint8 RGB (src) to float32 in [0, 1] (dst), both
+ * buffers of the pool's device, queued on `stream`.
+ */
+RS_API int rs_pool_expand_unit_floats(int64_t pool, int64_t dst, int64_t src, int64_t count,
+                                      int64_t stream);
+
 /** Creates a batch of `rows` samples whose buffers come from `pool`. handle_out[0] gets it. */
 RS_API int rs_device_batch_create(int64_t pool, int64_t rows, int64_t* handle_out);
 
@@ -196,12 +231,21 @@ RS_API int rs_device_batch_add_frame_column(int64_t batch, const char* name, int
                                             int width, int layout, int dtype,
                                             int32_t* column_out);
 
-/** Device address (host address for CPU pools) of row `row`'s slot in a frame column. */
-RS_API int rs_device_batch_frame_slot(int64_t batch, int column, int64_t row,
+/**
+ * Adds a window column: `positions` frames per row (shape [T,H,W,3] or [T,3,H,W], dim "T"
+ * first), with "<name>.pts" and "<name>.frame_index" as FixedSizeList<T> (plain columns when
+ * positions is 1). Frame slots are numbered row * positions + t.
+ */
+RS_API int rs_device_batch_add_window_column(int64_t batch, const char* name, int positions,
+                                             int height, int width, int layout, int dtype,
+                                             int32_t* column_out);
+
+/** Device address (host address for CPU pools) of frame slot `slot` of a frame column. */
+RS_API int rs_device_batch_frame_slot(int64_t batch, int column, int64_t slot,
                                       int64_t* address_out);
 
-/** Records the pts (seconds) and frame index delivered in a row of a frame column. */
-RS_API int rs_device_batch_set_frame_info(int64_t batch, int column, int64_t row,
+/** Records the pts (seconds) and frame index delivered in a frame slot of a frame column. */
+RS_API int rs_device_batch_set_frame_info(int64_t batch, int column, int64_t slot,
                                           double pts_seconds, int64_t frame_index);
 
 /**

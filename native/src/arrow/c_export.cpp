@@ -119,13 +119,17 @@ ArrowSchema* fixed_shape_tensor_schema(const std::string& name, const char* valu
                     {new_schema(value_format, "item")});
 }
 
-std::string image_tensor_metadata(int height, int width, int layout) {
+std::string image_tensor_metadata(int height, int width, int layout, int positions) {
   const std::string h = std::to_string(height);
   const std::string w = std::to_string(width);
+  const std::string t = positions > 1 ? std::to_string(positions) + "," : "";
+  const std::string tn = positions > 1 ? "\"T\"," : "";
   if (layout == RS_LAYOUT_HWC) {
-    return "{\"shape\":[" + h + "," + w + ",3],\"dim_names\":[\"H\",\"W\",\"C\"]}";
+    return "{\"shape\":[" + t + h + "," + w + ",3],\"dim_names\":[" + tn +
+           "\"H\",\"W\",\"C\"]}";
   }
-  return "{\"shape\":[3," + h + "," + w + "],\"dim_names\":[\"C\",\"H\",\"W\"]}";
+  return "{\"shape\":[" + t + "3," + h + "," + w + "],\"dim_names\":[" + tn +
+         "\"C\",\"H\",\"W\"]}";
 }
 
 }  // namespace rs::arrow_export

@@ -40,7 +40,8 @@ ArrowSchema* fixed_shape_tensor_schema(const std::string& name, const char* valu
                                        int64_t list_size, const std::string& tensor_metadata);
 
 // The fixed_shape_tensor metadata of an RGB image: shape [H,W,3] with dim_names H,W,C (HWC) or
-// [3,H,W] with C,H,W (CHW); layout is RS_LAYOUT_*.
-std::string image_tensor_metadata(int height, int width, int layout);
+// [3,H,W] with C,H,W (CHW); layout is RS_LAYOUT_*. With positions > 1 a window of images:
+// [T,H,W,3] / [T,3,H,W] with a leading dim "T".
+std::string image_tensor_metadata(int height, int width, int layout, int positions = 1);
 
 }  // namespace rs::arrow_export

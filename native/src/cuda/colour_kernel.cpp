@@ -1,5 +1,8 @@
 #include "cuda/colour_kernel.hpp"
 
+#include <string>
+#include <utility>
+
 #include "core/errors.hpp"
 #include "robostream/robostream.h"
 
@@ -36,10 +39,14 @@ ColourKernel::ColourKernel(const CudaDriver& driver, CUcontext context) : driver
   ScopedContext scope(driver_, context);
   driver_.check(driver_.cu().cuModuleLoadData(&module_, rs_colour_kernels_ptx),
                 "cuModuleLoadData (colour kernel PTX)");
-  CUresult rc = driver_.cu().cuModuleGetFunction(&function_, module_, "rs_nv12_to_rgb");
-  if (rc != CUDA_SUCCESS) {
-    driver_.cu().cuModuleUnload(module_);
-    driver_.check(rc, "cuModuleGetFunction(rs_nv12_to_rgb)");
+  for (auto [function, name] : {std::pair{&function_, "rs_nv12_to_rgb"},
+                                 std::pair{&unit_floats_, "rs_u8_to_unit_f32"}}) {
+    CUresult rc = driver_.cu().cuModuleGetFunction(function, module_, name);
+    if (rc != CUDA_SUCCESS) {
+      driver_.cu().cuModuleUnload(module_);
+      module_ = nullptr;
+      driver_.check(rc, (std::string("cuModuleGetFunction(") + name + ")").c_str());
+    }
   }
 }
 
@@ -65,6 +72,18 @@ void ColourKernel::launch(const ColourJob& job, CUstream stream) const {
   driver_.check(driver_.cu().cuLaunchKernel(function_, grid_x, grid_y, 1, block_x, block_y, 1, 0,
                                             stream, args, nullptr),
                 "cuLaunchKernel(rs_nv12_to_rgb)");
+}
+
+void ColourKernel::launch_unit_floats(CUdeviceptr dst, CUdeviceptr src, int64_t count,
+                                      CUstream stream) const {
+  if (count <= 0) return;
+  long long n = count;
+  void* args[] = {&src, &dst, &n};
+  const unsigned int block = 256;
+  const auto grid = static_cast<unsigned int>((count + block - 1) / block);
+  driver_.check(driver_.cu().cuLaunchKernel(unit_floats_, grid, 1, 1, block, 1, 1, 0, stream,
+                                            args, nullptr),
+                "cuLaunchKernel(rs_u8_to_unit_f32)");
 }
 
 }  // namespace rs

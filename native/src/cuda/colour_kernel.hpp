@@ -1,5 +1,5 @@
 // Host side of colour_kernels.cu: loads the embedded PTX into a context once and launches the
-// NV12/P016 → RGB kernel on a stream. Thread-safe (the module is loaded under a mutex; launches
+// NV12/P016 → RGB kernel (and the uint8 → float32 one) on a stream. Thread-safe (the module is loaded under a mutex; launches
 // only read it).
 #pragma once
 
@@ -36,11 +36,15 @@ class ColourKernel {
 
   // Queues the conversion on `stream`; the caller's context must be current.
   void launch(const ColourJob& job, CUstream stream) const;
+  // Queues dst[i] = src[i] / 255 for `count` values on `stream`; the caller's context must be
+  // current.
+  void launch_unit_floats(CUdeviceptr dst, CUdeviceptr src, int64_t count, CUstream stream) const;
 
  private:
   const CudaDriver& driver_;
   CUmodule module_ = nullptr;
   CUfunction function_ = nullptr;
+  CUfunction unit_floats_ = nullptr;
 };
 
 // The colour coefficients the kernel takes, from the matrix and range (exposed for tests).

@@ -44,3 +44,12 @@ extern "C" __global__ void rs_nv12_to_rgb(const unsigned char* luma, const unsig
     }
   }
 }
+
+// uint8 RGB to float32 in [0, 1] (the loader's default output), one thread per value. A true
+// division, as the CPU path does it, so both paths give the same floats (nvcc's default
+// -prec-div=true rounds it correctly).
+extern "C" __global__ void rs_u8_to_unit_f32(const unsigned char* src, float* dst,
+                                             long long count) {
+  const long long i = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i < count) dst[i] = static_cast<float>(src[i]) / 255.0f;
+}

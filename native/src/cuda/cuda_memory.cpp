@@ -26,7 +26,13 @@ CudaMemoryResource::CudaMemoryResource(int device) : driver_(CudaDriver::get()),
 }
 
 CudaMemoryResource::~CudaMemoryResource() {
-  if (context_) driver_->cu().cuDevicePrimaryCtxRelease(handle_);
+  if (!context_) return;
+  if (kernel_ && driver_->cu().cuCtxPushCurrent(context_) == CUDA_SUCCESS) {
+    kernel_.reset();  // its module belongs to the context released below
+    CUcontext ignored = nullptr;
+    driver_->cu().cuCtxPopCurrent(&ignored);
+  }
+  driver_->cu().cuDevicePrimaryCtxRelease(handle_);
 }
 
 int32_t CudaMemoryResource::device_type() const { return ARROW_DEVICE_CUDA; }
@@ -58,6 +64,44 @@ void CudaMemoryResource::copy_to_host(void* dst, const void* src, int64_t bytes)
   ScopedContext scope(*driver_, context_);
   driver_->check(driver_->cu().cuMemcpyDtoH(dst, device_pointer(src), static_cast<size_t>(bytes)),
                  "cuMemcpyDtoH");
+}
+
+void* CudaMemoryResource::create_stream() {
+  ScopedContext scope(*driver_, context_);
+  CUstream stream = nullptr;
+  driver_->check(driver_->cu().cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING), "cuStreamCreate");
+  return stream;
+}
+
+void CudaMemoryResource::destroy_stream(void* stream) noexcept {
+  if (!stream) return;
+  if (driver_->cu().cuCtxPushCurrent(context_) != CUDA_SUCCESS) return;
+  driver_->cu().cuStreamDestroy(static_cast<CUstream>(stream));
+  CUcontext ignored = nullptr;
+  driver_->cu().cuCtxPopCurrent(&ignored);
+}
+
+void CudaMemoryResource::synchronize(void* stream) {
+  ScopedContext scope(*driver_, context_);
+  driver_->check(driver_->cu().cuStreamSynchronize(static_cast<CUstream>(stream)),
+                 "cuStreamSynchronize");
+}
+
+void CudaMemoryResource::copy_within(void* dst, const void* src, int64_t bytes, void* stream) {
+  ScopedContext scope(*driver_, context_);
+  driver_->check(driver_->cu().cuMemcpyDtoDAsync(device_pointer(dst), device_pointer(src),
+                                                 static_cast<size_t>(bytes),
+                                                 static_cast<CUstream>(stream)),
+                 "cuMemcpyDtoDAsync");
+}
+
+void CudaMemoryResource::expand_to_unit_floats(float* dst, const uint8_t* src, int64_t count,
+                                               void* stream) {
+  std::call_once(kernel_once_,
+                 [this] { kernel_ = std::make_unique<ColourKernel>(*driver_, context_); });
+  ScopedContext scope(*driver_, context_);
+  kernel_->launch_unit_floats(device_pointer(dst), device_pointer(src), count,
+                              static_cast<CUstream>(stream));
 }
 
 void* CudaMemoryResource::create_event() {

@@ -1,9 +1,13 @@
 // Memory of one CUDA device, in its primary context (shared with PyTorch or any other user of the
 // runtime API in the process). Events are CUevent objects; sync_event points at one (the Arrow C
-// Device interface's convention for ARROW_DEVICE_CUDA). Thread-safe: every call pushes the primary
-// context for its duration.
+// Device interface's convention for ARROW_DEVICE_CUDA); streams are non-blocking CUstreams.
+// Thread-safe: every call pushes the primary context for its duration.
 #pragma once
 
+#include <memory>
+#include <mutex>
+
+#include "cuda/colour_kernel.hpp"
 #include "cuda/cuda_driver.hpp"
 #include "device/memory_resource.hpp"
 
@@ -25,6 +29,12 @@ class CudaMemoryResource final : public MemoryResource {
   void deallocate(void* buffer, int64_t bytes) noexcept override;
   void copy_from_host(void* dst, const void* src, int64_t bytes) override;
   void copy_to_host(void* dst, const void* src, int64_t bytes) override;
+  void* create_stream() override;
+  void destroy_stream(void* stream) noexcept override;
+  void synchronize(void* stream) override;
+  void copy_within(void* dst, const void* src, int64_t bytes, void* stream) override;
+  void expand_to_unit_floats(float* dst, const uint8_t* src, int64_t count,
+                             void* stream) override;
   void* create_event() override;
   void destroy_event(void* event) noexcept override;
   void record_event(void* event, void* stream) override;
@@ -35,6 +45,9 @@ class CudaMemoryResource final : public MemoryResource {
   int device_;
   CUdevice handle_ = 0;
   CUcontext context_ = nullptr;
+  // The kernel module, loaded on first use (a pool that only holds buffers never needs it).
+  std::once_flag kernel_once_;
+  std::unique_ptr<ColourKernel> kernel_;
 };
 
 }  // namespace rs

@@ -31,31 +31,37 @@ DeviceFrameBatch::DeviceFrameBatch(std::shared_ptr<BufferPool> pool, int64_t row
 
 DeviceFrameBatch::~DeviceFrameBatch() {
   for (auto& c : columns_) {
-    pool_->release(c.frames, rows_ * c.frame_bytes);
-    pool_->release(c.pts_buffer, rows_ * static_cast<int64_t>(sizeof(double)));
-    pool_->release(c.index_buffer, rows_ * static_cast<int64_t>(sizeof(int64_t)));
+    const int64_t slots = rows_ * c.positions;
+    pool_->release(c.frames, slots * c.frame_bytes);
+    pool_->release(c.pts_buffer, slots * static_cast<int64_t>(sizeof(double)));
+    pool_->release(c.index_buffer, slots * static_cast<int64_t>(sizeof(int64_t)));
   }
   pool_->release_event(event_);
 }
 
-int DeviceFrameBatch::add_frame_column(const std::string& name, int height, int width, int layout,
-                                       int dtype) {
+int DeviceFrameBatch::add_frame_column(const std::string& name, int positions, int height,
+                                       int width, int layout, int dtype) {
   batch_checks::check_new_column(columns_, name, height, width, layout);
+  if (positions < 1) {
+    throw InvalidArgument("frame column " + name + " needs at least one frame per row");
+  }
   const int64_t elements = 3LL * height * width;
-  if (elements > std::numeric_limits<int32_t>::max()) {
-    throw Unsupported("frame of " + std::to_string(elements) + " values exceeds list size");
+  if (elements * positions > std::numeric_limits<int32_t>::max()) {
+    throw Unsupported("row of " + std::to_string(elements * positions) +
+                      " values exceeds list size");
   }
   DeviceFrameColumn c;
   c.name = name;
+  c.positions = positions;
   c.height = height;
   c.width = width;
   c.layout = layout;
   c.dtype = dtype;
   c.elements = elements;
   c.frame_bytes = elements * value_size(dtype);
-  c.frames = pool_->acquire(rows_ * c.frame_bytes);
-  c.pts.assign(static_cast<size_t>(rows_), 0.0);
-  c.frame_index.assign(static_cast<size_t>(rows_), 0);
+  c.frames = pool_->acquire(rows_ * positions * c.frame_bytes);
+  c.pts.assign(static_cast<size_t>(rows_ * positions), 0.0);
+  c.frame_index.assign(static_cast<size_t>(rows_ * positions), 0);
   columns_.push_back(std::move(c));
   return static_cast<int>(columns_.size() - 1);
 }
@@ -64,21 +70,26 @@ const DeviceFrameColumn& DeviceFrameBatch::column(int index) const {
   return batch_checks::column_at(columns_, index);
 }
 
-void DeviceFrameBatch::check_row(int64_t row) const { batch_checks::check_row(row, rows_); }
-
-void* DeviceFrameBatch::slot(int index, int64_t row) const {
-  const DeviceFrameColumn& c = column(index);
-  check_row(row);
-  return static_cast<uint8_t*>(c.frames) + row * c.frame_bytes;
+void DeviceFrameBatch::check_slot(const DeviceFrameColumn& c, int64_t slot) const {
+  if (slot < 0 || slot >= rows_ * c.positions) {
+    throw InvalidArgument("slot " + std::to_string(slot) + " outside " + c.name + " (" +
+                          std::to_string(rows_) + " rows x " + std::to_string(c.positions) +
+                          " frames)");
+  }
 }
 
-void DeviceFrameBatch::set_frame_info(int index, int64_t row, double pts_seconds,
+void* DeviceFrameBatch::slot(int index, int64_t slot) const {
+  const DeviceFrameColumn& c = column(index);
+  check_slot(c, slot);
+  return static_cast<uint8_t*>(c.frames) + slot * c.frame_bytes;
+}
+
+void DeviceFrameBatch::set_frame_info(int index, int64_t slot, double pts_seconds,
                                       int64_t frame_index) {
-  column(index);
-  check_row(row);
+  check_slot(column(index), slot);
   auto& c = columns_[static_cast<size_t>(index)];
-  c.pts[static_cast<size_t>(row)] = pts_seconds;
-  c.frame_index[static_cast<size_t>(row)] = frame_index;
+  c.pts[static_cast<size_t>(slot)] = pts_seconds;
+  c.frame_index[static_cast<size_t>(slot)] = frame_index;
 }
 
 void DeviceFrameBatch::export_to(std::unique_ptr<DeviceFrameBatch> owned, void* stream,
@@ -90,8 +101,8 @@ void DeviceFrameBatch::export_to(std::unique_ptr<DeviceFrameBatch> owned, void* 
   // Per the C Device interface every buffer lives on the array's device: copy the small per-row
   // columns there too.
   for (auto& c : owned->columns_) {
-    const int64_t pts_bytes = rows * static_cast<int64_t>(sizeof(double));
-    const int64_t index_bytes = rows * static_cast<int64_t>(sizeof(int64_t));
+    const int64_t pts_bytes = rows * c.positions * static_cast<int64_t>(sizeof(double));
+    const int64_t index_bytes = rows * c.positions * static_cast<int64_t>(sizeof(int64_t));
     c.pts_buffer = owned->pool_->acquire(pts_bytes);
     c.index_buffer = owned->pool_->acquire(index_bytes);
     memory.copy_from_host(c.pts_buffer, c.pts.data(), pts_bytes);
@@ -106,15 +117,26 @@ void DeviceFrameBatch::export_to(std::unique_ptr<DeviceFrameBatch> owned, void* 
   std::vector<ArrowSchema*> fields;
   std::vector<ArrowArray*> arrays;
   for (const auto& c : batch->columns_) {
-    fields.push_back(fixed_shape_tensor_schema(c.name, c.dtype == RS_DTYPE_UINT8 ? "C" : "f",
-                                               c.elements,
-                                               image_tensor_metadata(c.height, c.width, c.layout)));
-    fields.push_back(new_schema("g", c.name + ".pts"));
-    fields.push_back(new_schema("l", c.name + ".frame_index"));
-    ArrowArray* values = new_array(batch, rows * c.elements, {nullptr, c.frames}, {}, kind);
+    const int64_t slots = rows * c.positions;
+    fields.push_back(fixed_shape_tensor_schema(
+        c.name, c.dtype == RS_DTYPE_UINT8 ? "C" : "f", c.positions * c.elements,
+        image_tensor_metadata(c.height, c.width, c.layout, c.positions)));
+    ArrowArray* values = new_array(batch, slots * c.elements, {nullptr, c.frames}, {}, kind);
     arrays.push_back(new_array(batch, rows, {nullptr}, {values}, kind));
-    arrays.push_back(new_array(batch, rows, {nullptr, c.pts_buffer}, {}, kind));
-    arrays.push_back(new_array(batch, rows, {nullptr, c.index_buffer}, {}, kind));
+    // Per frame: a plain column for one frame per row, a FixedSizeList<T> for windows.
+    auto per_frame = [&](const char* format, const std::string& name, void* buffer) {
+      ArrowArray* flat = new_array(batch, slots, {nullptr, buffer}, {}, kind);
+      if (c.positions == 1) {
+        fields.push_back(new_schema(format, name));
+        arrays.push_back(flat);
+      } else {
+        fields.push_back(new_schema("+w:" + std::to_string(c.positions), name, {},
+                                    {new_schema(format, "item")}));
+        arrays.push_back(new_array(batch, rows, {nullptr}, {flat}, kind));
+      }
+    };
+    per_frame("g", c.name + ".pts", c.pts_buffer);
+    per_frame("l", c.name + ".frame_index", c.index_buffer);
   }
   out_array->device_id = memory.device_id();
   out_array->device_type = memory.device_type();
@@ -138,9 +160,9 @@ std::unique_ptr<DeviceFrameBatch> DeviceFrameBatch::copy_to_host(
   memory.wait_event(source->event_);
   auto copy = std::make_unique<DeviceFrameBatch>(std::move(host_pool), source->rows_);
   for (const auto& c : source->columns_) {
-    int index = copy->add_frame_column(c.name, c.height, c.width, c.layout, c.dtype);
+    int index = copy->add_frame_column(c.name, c.positions, c.height, c.width, c.layout, c.dtype);
     memory.copy_to_host(copy->columns_[static_cast<size_t>(index)].frames, c.frames,
-                        source->rows_ * c.frame_bytes);
+                        source->rows_ * c.positions * c.frame_bytes);
     copy->columns_[static_cast<size_t>(index)].pts = c.pts;
     copy->columns_[static_cast<size_t>(index)].frame_index = c.frame_index;
   }

@@ -16,16 +16,19 @@
 
 namespace rs {
 
+// A column holds `positions` frames per row (a time window, [T, ...]; 1 for a single frame).
+// Its frame slots are numbered row * positions + t.
 struct DeviceFrameColumn {
   std::string name;
+  int positions;
   int height;
   int width;
   int layout;            // RS_LAYOUT_*
   int dtype;             // RS_DTYPE_*
   int64_t elements;      // values per frame: 3 * height * width
   int64_t frame_bytes;   // elements * value size
-  void* frames;          // pooled, rows * frame_bytes, uninitialised
-  std::vector<double> pts;
+  void* frames;          // pooled, rows * positions * frame_bytes, uninitialised
+  std::vector<double> pts;  // per slot
   std::vector<int64_t> frame_index;
   void* pts_buffer = nullptr;    // pooled copies of pts / frame_index, made at export
   void* index_buffer = nullptr;
@@ -42,11 +45,13 @@ class DeviceFrameBatch {
   const BufferPool& pool() const { return *pool_; }
   const std::vector<DeviceFrameColumn>& columns() const { return columns_; }
 
-  // Adds a frame column; its values are uint8 RGB or float32 RGB in [0, 1]. Returns its index.
-  int add_frame_column(const std::string& name, int height, int width, int layout, int dtype);
-  // Device address of a row's frame slot (frame_bytes long).
-  void* slot(int column, int64_t row) const;
-  void set_frame_info(int column, int64_t row, double pts_seconds, int64_t frame_index);
+  // Adds a frame column of `positions` frames per row; values are uint8 RGB or float32 RGB in
+  // [0, 1]. Returns its index.
+  int add_frame_column(const std::string& name, int positions, int height, int width, int layout,
+                       int dtype);
+  // Device address of a frame slot (frame_bytes long); slot = row * positions + t.
+  void* slot(int column, int64_t slot) const;
+  void set_frame_info(int column, int64_t slot, double pts_seconds, int64_t frame_index);
 
   // Uploads the per-row columns, records the completion event on `stream` (the stream that wrote
   // the frames; nullptr for the default stream) and moves the batch into the caller's structs.
@@ -61,7 +66,7 @@ class DeviceFrameBatch {
 
  private:
   const DeviceFrameColumn& column(int index) const;
-  void check_row(int64_t row) const;
+  void check_slot(const DeviceFrameColumn& c, int64_t slot) const;
 
   LiveObject live_;
   std::shared_ptr<BufferPool> pool_;

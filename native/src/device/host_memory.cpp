@@ -1,3 +1,4 @@
+#include <array>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -27,6 +28,21 @@ void HostMemoryResource::copy_from_host(void* dst, const void* src, int64_t byte
 
 void HostMemoryResource::copy_to_host(void* dst, const void* src, int64_t bytes) {
   std::memcpy(dst, src, static_cast<size_t>(bytes));
+}
+
+void HostMemoryResource::copy_within(void* dst, const void* src, int64_t bytes, void*) {
+  std::memcpy(dst, src, static_cast<size_t>(bytes));
+}
+
+void HostMemoryResource::expand_to_unit_floats(float* dst, const uint8_t* src, int64_t count,
+                                               void*) {
+  // A table instead of a division per value: the loop then vectorises as gathers at worst.
+  static const auto unit = [] {
+    std::array<float, 256> t{};
+    for (int v = 0; v < 256; ++v) t[static_cast<size_t>(v)] = static_cast<float>(v) / 255.0f;
+    return t;
+  }();
+  for (int64_t i = 0; i < count; ++i) dst[i] = unit[src[i]];
 }
 
 }  // namespace rs

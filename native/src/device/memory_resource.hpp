@@ -24,6 +24,20 @@ class MemoryResource {
   virtual void copy_from_host(void* dst, const void* src, int64_t bytes) = 0;
   virtual void copy_to_host(void* dst, const void* src, int64_t bytes) = 0;
 
+  // Work queues of this resource. A stream orders the asynchronous operations below; nullptr is
+  // the default stream. The host has no streams: its operations complete before they return.
+  virtual void* create_stream() = 0;
+  virtual void destroy_stream(void* stream) noexcept = 0;
+  // Waits until everything queued on `stream` is done.
+  virtual void synchronize(void* stream) = 0;
+
+  // Copies `bytes` between two buffers of this resource, queued on `stream`. The loader moves
+  // decoded frames from where they wait (the shuffle buffer) into a batch's slots with it.
+  virtual void copy_within(void* dst, const void* src, int64_t bytes, void* stream) = 0;
+  // dst[i] = src[i] / 255 for `count` values (RGB uint8 to float32 in [0, 1]), queued on `stream`.
+  virtual void expand_to_unit_floats(float* dst, const uint8_t* src, int64_t count,
+                                     void* stream) = 0;
+
   // A completion event, as the Arrow C Device interface defines sync_event for this device type
   // (for CUDA a pointer to a CUevent), or nullptr where writes complete synchronously (the host).
   virtual void* create_event() = 0;
@@ -43,6 +57,12 @@ class HostMemoryResource final : public MemoryResource {
   void deallocate(void* buffer, int64_t bytes) noexcept override;
   void copy_from_host(void* dst, const void* src, int64_t bytes) override;
   void copy_to_host(void* dst, const void* src, int64_t bytes) override;
+  void* create_stream() override { return nullptr; }
+  void destroy_stream(void*) noexcept override {}
+  void synchronize(void*) override {}
+  void copy_within(void* dst, const void* src, int64_t bytes, void* stream) override;
+  void expand_to_unit_floats(float* dst, const uint8_t* src, int64_t count,
+                             void* stream) override;
   void* create_event() override { return nullptr; }
   void destroy_event(void*) noexcept override {}
   void record_event(void*, void*) override {}

@@ -11,6 +11,7 @@
 #include <thread>
 #include <vector>
 
+#include "arrow/abi.h"
 #include "cuda/nvdec_device.hpp"
 #include "nvdec_fixtures.hpp"
 #include "nvdec_session.hpp"
@@ -225,6 +226,63 @@ RS_TEST(nvdec_device_memory_does_not_grow_over_10000_frames) {
 }
 
 // Runs without a GPU wherever the fixtures are: checks them before a GPU machine's time is spent.
+// The streaming loader keeps decoded frames in pool buffers on the GPU and moves them into
+// batch slots with these operations: copies within device memory, uploads of CPU-decoded frames
+// (per-file fallback), and uint8 → float32 expansion; all ordered on a stream of the pool.
+RS_TEST(cuda_pool_copies_uploads_and_expands_on_its_stream) {
+  require_nvdec();
+  Pools pools;
+  const int64_t n = 3 * 640 * 480;
+  std::vector<uint8_t> source(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) source[static_cast<size_t>(i)] = static_cast<uint8_t>(i * 7);
+  int64_t held = 0, copy = 0, floats = 0, stream = 0;
+  RS_CHECK_EQ(rs_pool_acquire(pools.device, n, &held), RS_OK);
+  RS_CHECK_EQ(rs_pool_acquire(pools.device, n, &copy), RS_OK);
+  RS_CHECK_EQ(rs_pool_acquire(pools.device, 4 * n, &floats), RS_OK);
+  RS_CHECK_EQ(rs_pool_stream_create(pools.device, &stream), RS_OK);
+  RS_CHECK(stream != 0);
+  RS_CHECK_EQ(rs_pool_upload(pools.device, held, source.data(), n), RS_OK);
+  RS_CHECK_EQ(rs_pool_copy(pools.device, copy, held, n, stream), RS_OK);
+  RS_CHECK_EQ(rs_pool_expand_unit_floats(pools.device, floats, copy, n, stream), RS_OK);
+  RS_CHECK_EQ(rs_pool_stream_sync(pools.device, stream), RS_OK);
+
+  // Read back through a one-row device batch's host copy path: export, copy to host, compare.
+  int64_t batch = 0;
+  int32_t col = -1;
+  RS_CHECK_EQ(rs_device_batch_create(pools.device, 1, &batch), RS_OK);
+  RS_CHECK_EQ(rs_device_batch_add_frame_column(batch, "u8", 480, 640, RS_LAYOUT_HWC,
+                                               RS_DTYPE_UINT8, &col), RS_OK);
+  RS_CHECK_EQ(rs_device_batch_add_frame_column(batch, "f32", 480, 640, RS_LAYOUT_HWC,
+                                               RS_DTYPE_FLOAT32, &col), RS_OK);
+  int64_t u8_slot = 0, f32_slot = 0;
+  RS_CHECK_EQ(rs_device_batch_frame_slot(batch, 0, 0, &u8_slot), RS_OK);
+  RS_CHECK_EQ(rs_device_batch_frame_slot(batch, 1, 0, &f32_slot), RS_OK);
+  RS_CHECK_EQ(rs_pool_copy(pools.device, u8_slot, copy, n, stream), RS_OK);
+  RS_CHECK_EQ(rs_pool_copy(pools.device, f32_slot, floats, 4 * n, stream), RS_OK);
+  ArrowDeviceArray array;
+  ArrowSchema schema;
+  RS_CHECK_EQ(rs_device_batch_export(batch, stream, &array, &schema), RS_OK);
+  int64_t host = 0;
+  RS_CHECK_EQ(rs_device_batch_copy_to_host(&array, pools.host, &host), RS_OK);
+  int64_t host_u8 = 0, host_f32 = 0;
+  RS_CHECK_EQ(rs_device_batch_frame_slot(host, 0, 0, &host_u8), RS_OK);
+  RS_CHECK_EQ(rs_device_batch_frame_slot(host, 1, 0, &host_f32), RS_OK);
+  RS_CHECK(std::memcmp(reinterpret_cast<const void*>(host_u8), source.data(),
+                       static_cast<size_t>(n)) == 0);
+  const auto* f = reinterpret_cast<const float*>(host_f32);
+  for (int64_t i = 0; i < n; ++i) {
+    // Bit-equal to the CPU path's v / 255.
+    RS_CHECK_EQ(f[i], static_cast<float>(source[static_cast<size_t>(i)]) / 255.0f);
+  }
+  rs_device_batch_free(host);
+  array.array.release(&array.array);
+  schema.release(&schema);
+  RS_CHECK_EQ(rs_pool_release(pools.device, held, n), RS_OK);
+  RS_CHECK_EQ(rs_pool_release(pools.device, copy, n), RS_OK);
+  RS_CHECK_EQ(rs_pool_release(pools.device, floats, 4 * n), RS_OK);
+  rs_pool_stream_free(pools.device, stream);
+}
+
 RS_TEST(gpu_fixtures_are_consistent) {
   if (gpu_fixture_dir().empty()) throw Skipped{"ROBOSTREAM_GPU_FIXTURES is not set"};
   for (const char* name : {"h264_exact", "hevc_exact", "av1_exact"}) {

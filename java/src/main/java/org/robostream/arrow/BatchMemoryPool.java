@@ -66,6 +66,69 @@ public final class BatchMemoryPool implements AutoCloseable {
     return handle.get();
   }
 
+  /** Whether buffers of this pool are CUDA device memory (else host memory). */
+  public boolean onCuda() {
+    return deviceType == DEVICE_CUDA;
+  }
+
+  // Raw buffers and copies on this pool's device, for frames that wait between their decoding
+  // and their batch (the streaming loader's shuffle buffer). Addresses are device pointers on
+  // CUDA pools. Asynchronous operations are queued on a stream of this pool (0: the default
+  // stream); on host pools they are done when they return and streams are 0.
+
+  /** A pooled buffer of {@code bytes}; give it back with {@link #release}. */
+  public long acquire(long bytes) {
+    long[] out = new long[1];
+    NativeStatus.check(NativeCore.rs_pool_acquire(handle.get(), bytes, out),
+        "cannot take " + bytes + " bytes from " + this);
+    return out[0];
+  }
+
+  /** Returns a buffer of {@link #acquire} (same byte count) to the pool. */
+  public void release(long address, long bytes) {
+    NativeStatus.check(NativeCore.rs_pool_release(handle.get(), address, bytes),
+        "cannot return a buffer to " + this);
+  }
+
+  /** A new stream of this pool's device (0 on host pools); free it with {@link #freeStream}. */
+  public long createStream() {
+    long[] out = new long[1];
+    NativeStatus.check(NativeCore.rs_pool_stream_create(handle.get(), out),
+        "cannot create a stream on " + this);
+    return out[0];
+  }
+
+  public void freeStream(long stream) {
+    NativeCore.rs_pool_stream_free(handle.get(), stream);
+  }
+
+  /** Waits until everything queued on {@code stream} is done. */
+  public void synchronize(long stream) {
+    NativeStatus.check(NativeCore.rs_pool_stream_sync(handle.get(), stream),
+        "cannot wait for a stream of " + this);
+  }
+
+  /** Copies {@code bytes} between two buffers of this pool's device, queued on {@code stream}. */
+  public void copy(long dst, long src, long bytes, long stream) {
+    NativeStatus.check(NativeCore.rs_pool_copy(handle.get(), dst, src, bytes, stream),
+        "cannot copy " + bytes + " bytes on " + this);
+  }
+
+  /** Copies host memory into a buffer of this pool's device (done when this returns). */
+  public void upload(long dst, long hostSrc, long bytes) {
+    NativeStatus.check(NativeCore.rs_pool_upload(handle.get(), dst, hostSrc, bytes),
+        "cannot upload " + bytes + " bytes to " + this);
+  }
+
+  /**
+   * {@code dst[i] = src[i] / 255} for {@code count} values: uint8 RGB to float32 in [0, 1], both
+   * buffers of this pool's device, queued on {@code stream} (bit-equal on every device).
+   */
+  public void expandToUnitFloats(long dst, long src, long count, long stream) {
+    NativeStatus.check(NativeCore.rs_pool_expand_unit_floats(handle.get(), dst, src, count,
+        stream), "cannot convert frames to float32 on " + this);
+  }
+
   @Override
   public void close() {
     handle.close();

@@ -41,13 +41,23 @@ public final class DeviceBatchBuilder implements AutoCloseable {
   /** Adds a frame column of RGB frames ({@code 3 * height * width} values per row). */
   public Column addFrameColumn(String name, int height, int width, FrameLayout layout,
       FrameValueType type) {
+    return addWindowColumn(name, 1, height, width, layout, type);
+  }
+
+  /**
+   * Adds a column of {@code positions} frames per row (a time window: tensor shape [T, ...] with
+   * per-frame pts and frame index). Its slots are numbered {@code row * positions + t}.
+   */
+  public Column addWindowColumn(String name, int positions, int height, int width,
+      FrameLayout layout, FrameValueType type) {
     int[] out = new int[1];
-    NativeStatus.check(NativeCore.rs_device_batch_add_frame_column(handle.get(), name, height,
-        width, layout.nativeCode(), type.nativeCode(), out), "cannot add frame column " + name);
+    NativeStatus.check(NativeCore.rs_device_batch_add_window_column(handle.get(), name,
+        positions, height, width, layout.nativeCode(), type.nativeCode(), out),
+        "cannot add frame column " + name);
     long[] address = new long[1];
     NativeStatus.check(NativeCore.rs_device_batch_frame_slot(handle.get(), out[0], 0, address),
         "slot of " + name);
-    Column column = new Column(out[0], name, height, width, layout, type, address[0]);
+    Column column = new Column(out[0], name, positions, height, width, layout, type, address[0]);
     columns.add(column);
     return column;
   }
@@ -86,16 +96,18 @@ public final class DeviceBatchBuilder implements AutoCloseable {
   public final class Column implements FrameDestination {
     private final int index;
     private final String name;
+    private final int positions;
     private final int height;
     private final int width;
     private final FrameLayout layout;
     private final FrameValueType type;
     private final long base;
 
-    Column(int index, String name, int height, int width, FrameLayout layout,
+    Column(int index, String name, int positions, int height, int width, FrameLayout layout,
         FrameValueType type, long base) {
       this.index = index;
       this.name = name;
+      this.positions = positions;
       this.height = height;
       this.width = width;
       this.layout = layout;
@@ -105,6 +117,16 @@ public final class DeviceBatchBuilder implements AutoCloseable {
 
     public String name() {
       return name;
+    }
+
+    /** Frames per row (1, or the window length T). */
+    public int positions() {
+      return positions;
+    }
+
+    /** The pool whose device the slots live on. */
+    public BatchMemoryPool pool() {
+      return pool;
     }
 
     @Override
@@ -131,12 +153,16 @@ public final class DeviceBatchBuilder implements AutoCloseable {
       return 3L * height * width * type.bytes();
     }
 
-    /** Address of row {@code row}'s slot (a device pointer for CUDA pools). */
-    public long rowAddress(long row) {
-      if (row < 0 || row >= rows) {
-        throw new IndexOutOfBoundsException("row " + row + " of " + rows);
+    /**
+     * Address of frame slot {@code slot} ({@code row * positions + t}; a device pointer for CUDA
+     * pools).
+     */
+    public long frameAddress(long slot) {
+      if (slot < 0 || slot >= rows * positions) {
+        throw new IndexOutOfBoundsException("slot " + slot + " of " + rows + " rows x "
+            + positions + " frames");
       }
-      return base + row * frameBytes();
+      return base + slot * frameBytes();
     }
 
     /**
@@ -149,7 +175,18 @@ public final class DeviceBatchBuilder implements AutoCloseable {
         throw new IllegalStateException("decoders write uint8 frames; column " + name
             + " holds " + type + " on " + pool);
       }
-      return rowAddress(request);
+      return frameAddress(request);
+    }
+
+    /** Device copies are waited for: the batch's completion event is on another stream. */
+    @Override
+    public void copySlot(int to, int from) {
+      if (!onDevice()) {
+        FrameDestination.super.copySlot(to, from);
+        return;
+      }
+      pool.copy(slotAddress(to), slotAddress(from), frameBytes(), 0);
+      pool.synchronize(0);
     }
 
     @Override
@@ -162,8 +199,9 @@ public final class DeviceBatchBuilder implements AutoCloseable {
       setFrameInfo(request, ptsSeconds, frameIndex);
     }
 
-    public void setFrameInfo(long row, double ptsSeconds, long frameIndex) {
-      NativeStatus.check(NativeCore.rs_device_batch_set_frame_info(handle.get(), index, row,
+    /** Records the pts and frame index of frame slot {@code slot}. */
+    public void setFrameInfo(long slot, double ptsSeconds, long frameIndex) {
+      NativeStatus.check(NativeCore.rs_device_batch_set_frame_info(handle.get(), index, slot,
           ptsSeconds, frameIndex), "frame info of " + name);
     }
   }

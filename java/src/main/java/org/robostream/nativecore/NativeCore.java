@@ -100,6 +100,31 @@ public final class NativeCore {
 
   public static native void rs_pool_free(@Cast("int64_t") long pool);
 
+  public static native int rs_pool_acquire(@Cast("int64_t") long pool,
+      @Cast("int64_t") long bytes, @Cast("int64_t*") long[] addressOut);
+
+  public static native int rs_pool_release(@Cast("int64_t") long pool,
+      @Cast("int64_t") long address, @Cast("int64_t") long bytes);
+
+  public static native int rs_pool_stream_create(@Cast("int64_t") long pool,
+      @Cast("int64_t*") long[] streamOut);
+
+  public static native void rs_pool_stream_free(@Cast("int64_t") long pool,
+      @Cast("int64_t") long stream);
+
+  public static native int rs_pool_stream_sync(@Cast("int64_t") long pool,
+      @Cast("int64_t") long stream);
+
+  public static native int rs_pool_copy(@Cast("int64_t") long pool, @Cast("int64_t") long dst,
+      @Cast("int64_t") long src, @Cast("int64_t") long bytes, @Cast("int64_t") long stream);
+
+  public static native int rs_pool_upload(@Cast("int64_t") long pool, @Cast("int64_t") long dst,
+      @Cast("const void*") long hostSrc, @Cast("int64_t") long bytes);
+
+  public static native int rs_pool_expand_unit_floats(@Cast("int64_t") long pool,
+      @Cast("int64_t") long dst, @Cast("int64_t") long src, @Cast("int64_t") long count,
+      @Cast("int64_t") long stream);
+
   public static native int rs_device_batch_create(@Cast("int64_t") long pool,
       @Cast("int64_t") long rows, @Cast("int64_t*") long[] handleOut);
 
@@ -107,11 +132,15 @@ public final class NativeCore {
       String name, int height, int width, int layout, int dtype,
       @Cast("int32_t*") int[] columnOut);
 
+  public static native int rs_device_batch_add_window_column(@Cast("int64_t") long batch,
+      String name, int positions, int height, int width, int layout, int dtype,
+      @Cast("int32_t*") int[] columnOut);
+
   public static native int rs_device_batch_frame_slot(@Cast("int64_t") long batch, int column,
-      @Cast("int64_t") long row, @Cast("int64_t*") long[] addressOut);
+      @Cast("int64_t") long slot, @Cast("int64_t*") long[] addressOut);
 
   public static native int rs_device_batch_set_frame_info(@Cast("int64_t") long batch, int column,
-      @Cast("int64_t") long row, double ptsSeconds, @Cast("int64_t") long frameIndex);
+      @Cast("int64_t") long slot, double ptsSeconds, @Cast("int64_t") long frameIndex);
 
   public static native int rs_device_batch_export(@Cast("int64_t") long batch,
       @Cast("int64_t") long stream, @Cast("void*") long deviceArray,

@@ -2,7 +2,9 @@ package org.robostream.stream;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.apache.arrow.c.ArrowArray;
 import org.apache.arrow.c.ArrowSchema;
 import org.apache.arrow.c.Data;
@@ -16,7 +18,11 @@ import org.apache.arrow.vector.ValueVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.complex.FixedSizeListVector;
 import org.robostream.arrow.FixedShapeTensorType;
+import org.robostream.arrow.BatchMemoryPool;
+import org.robostream.arrow.DeviceBatch;
 import org.robostream.arrow.FixedShapeTensorVector;
+import org.robostream.nativecore.NativeAddress;
+import org.robostream.video.FrameLayout;
 
 /**
  * One batch of samples as an Arrow record batch: every declared table column (windowed keys
@@ -24,15 +30,25 @@ import org.robostream.arrow.FixedShapeTensorVector;
  * column per camera ([C,H,W] or [T,C,H,W] per sample; HWC on request; uint8, or float32 in
  * [0, 1]), {@code task} strings and {@code is_padding}.
  *
+ * <p>Device batches (GPU decoding, or {@code deviceBatches(true)}): the frame columns are not in
+ * {@link #root()} but in {@link #deviceFrames()}, an Arrow C Device array on the batch device
+ * (one tensor column per camera with its pts and frame index); {@link #frames} still works and
+ * copies a GPU batch's frames to the host once, on first use.
+ *
  * <p>Ownership: the batch owns its memory until {@link #close()} (or until {@link #exportTo}
- * hands it to a consumer, who then releases it). Threading: not thread-safe; a batch is handed to
- * one consumer thread.
+ * hands the table columns to a consumer, who then releases them). Threading: not thread-safe; a
+ * batch is handed to one consumer thread.
  */
 public final class Batch implements AutoCloseable {
   private final VectorSchemaRoot root;
   private final BufferAllocator allocator;
   private final long epoch;
   private final int index;
+  private final DeviceBatch deviceFrames; // null: frames are columns of root
+  private final BatchMemoryPool hostPool; // for host copies of GPU frames
+  private final Map<String, int[]> frameShapes; // per camera, without the batch dimension
+  private final boolean uint8;
+  private DeviceBatch hostFrames; // frames on the host: deviceFrames itself or its copy
   private boolean closed;
 
   Batch(VectorSchemaRoot root, BufferAllocator allocator, long epoch, int index) {
@@ -40,6 +56,31 @@ public final class Batch implements AutoCloseable {
     this.allocator = allocator;
     this.epoch = epoch;
     this.index = index;
+    this.deviceFrames = null;
+    this.hostPool = null;
+    this.frameShapes = Map.of();
+    this.uint8 = true;
+  }
+
+  /** A device batch: table columns in {@code root}, frames in {@code deviceFrames}. */
+  Batch(VectorSchemaRoot root, BufferAllocator allocator, long epoch, int index,
+      DeviceBatch deviceFrames, BatchMemoryPool hostPool, StreamContext ctx) {
+    this.root = root;
+    this.allocator = allocator;
+    this.epoch = epoch;
+    this.index = index;
+    this.deviceFrames = deviceFrames;
+    this.hostPool = hostPool;
+    this.uint8 = ctx.uint8();
+    Map<String, int[]> shapes = new LinkedHashMap<>();
+    for (String camera : ctx.cameras()) {
+      int[] frame = ctx.layout() == FrameLayout.CHW
+          ? new int[] {3, ctx.height(), ctx.width()} : new int[] {ctx.height(), ctx.width(), 3};
+      int positions = ctx.positions(camera);
+      shapes.put(camera, ctx.windows().offsets(camera) == null ? frame
+          : new int[] {positions, frame[0], frame[1], frame[2]});
+    }
+    this.frameShapes = shapes;
   }
 
   /** Frames of one camera: the tensor memory (no copy) and its shape, batch dimension first. */
@@ -142,8 +183,25 @@ public final class Batch implements AutoCloseable {
     return out;
   }
 
-  /** The frames of {@code camera}. */
+  /**
+   * The frames as an Arrow C Device array on the batch device (a GPU's memory when frames are
+   * decoded with NVDEC), owned by this batch; null when the frames are columns of
+   * {@link #root()}. Wait on its {@link DeviceBatch#syncEvent()} before reading on another
+   * stream.
+   */
+  public DeviceBatch deviceFrames() {
+    ensureOpen();
+    return deviceFrames;
+  }
+
+  /**
+   * The frames of {@code camera}. For a device batch on a GPU the first call copies all of the
+   * batch's frames to the host (once); use {@link #deviceFrames()} to keep them on the GPU.
+   */
   public Frames frames(String camera) {
+    if (deviceFrames != null) {
+      return hostFramesOf(camera);
+    }
     FieldVector v = column(camera);
     if (!(v instanceof FixedShapeTensorVector t)) {
       throw new IllegalArgumentException(camera + " is not a frame column");
@@ -163,9 +221,48 @@ public final class Batch implements AutoCloseable {
   /**
    * Exports the batch through the Arrow C Data interface; the consumer's release callback frees
    * it. This batch may be closed afterwards (the exported buffers stay alive until released).
+   * For a device batch these are the table columns; its frames are {@link #deviceFrames()}.
    */
   public void exportTo(ArrowArray array, ArrowSchema schema) {
     Data.exportVectorSchemaRoot(allocator, root(), null, array, schema);
+  }
+
+  /** The shape of {@code camera}'s frames, batch dimension first, without touching them. */
+  public int[] frameShape(String camera) {
+    ensureOpen();
+    int[] tensor;
+    if (deviceFrames != null) {
+      tensor = frameShapes.get(camera);
+      if (tensor == null) {
+        throw new IllegalArgumentException("no camera " + camera + "; cameras: "
+            + frameShapes.keySet());
+      }
+    } else if (column(camera) instanceof FixedShapeTensorVector t) {
+      tensor = t.tensorType().shape();
+    } else {
+      throw new IllegalArgumentException(camera + " is not a frame column");
+    }
+    int[] shape = new int[tensor.length + 1];
+    shape[0] = size();
+    System.arraycopy(tensor, 0, shape, 1, tensor.length);
+    return shape;
+  }
+
+  private Frames hostFramesOf(String camera) {
+    int[] shape = frameShape(camera);
+    if (hostFrames == null) {
+      hostFrames = deviceFrames.deviceType() == BatchMemoryPool.DEVICE_CPU ? deviceFrames
+          : deviceFrames.toHost(hostPool);
+    }
+    int column = hostFrames.frameColumns().indexOf(camera);
+    long values = 1;
+    for (int d : shape) {
+      values *= d;
+    }
+    long bytes = values * (uint8 ? 1 : 4);
+    ByteBuffer data = NativeAddress.bytesAt(hostFrames.frameAddress(column), bytes)
+        .asByteBuffer().asReadOnlyBuffer();
+    return new Frames(data, shape, uint8);
   }
 
   private static ValueVector innermost(FieldVector v) {
@@ -187,6 +284,12 @@ public final class Batch implements AutoCloseable {
     if (!closed) {
       closed = true;
       root.close();
+      if (hostFrames != null && hostFrames != deviceFrames) {
+        hostFrames.close();
+      }
+      if (deviceFrames != null) {
+        deviceFrames.close();
+      }
     }
   }
 }

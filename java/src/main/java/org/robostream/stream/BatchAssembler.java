@@ -28,8 +28,9 @@ import org.robostream.video.PackedPicture;
 
 /**
  * Builds one {@link Batch}'s record batch from samples whose rows and decoded frames are at
- * hand: table columns gathered through the windows, frames copied (uint8) or converted (float32
- * / 255) from the worker's frame store. Not thread-safe: one per worker.
+ * hand: table columns gathered through the windows, frames converted from the packed pictures
+ * of the worker's frame store (RGB uint8, or float32 / 255); or only the table columns when the
+ * frames go to a device batch ({@link DeviceFramePath}). Not thread-safe: one per worker.
  */
 final class BatchAssembler {
   private static final ArrowType BOOL = ArrowType.Bool.INSTANCE;
@@ -47,7 +48,21 @@ final class BatchAssembler {
   /** One sample: its rows, its episode, and where its frames are. */
   record Item(long sample, EpisodeInfo episode, EpisodeRows rows, PackedFrame[] frames) {}
 
+  /** The whole batch: table columns and frame columns converted from packed pictures. */
   VectorSchemaRoot build(List<Item> items, boolean padding, PackedPicture packer) {
+    return build(items, padding, packer, true);
+  }
+
+  /**
+   * Everything but the frames (their {@code <camera>_is_pad} masks included), for batches whose
+   * frames go to a device batch.
+   */
+  VectorSchemaRoot buildTables(List<Item> items, boolean padding) {
+    return build(items, padding, null, false);
+  }
+
+  private VectorSchemaRoot build(List<Item> items, boolean padding, PackedPicture packer,
+      boolean withFrames) {
     List<FieldVector> vectors = new ArrayList<>();
     try {
       int n = items.size();
@@ -64,7 +79,9 @@ final class BatchAssembler {
       for (int k = 0; k < ctx.cameras().size(); k++) {
         String camera = ctx.cameras().get(k);
         int[] offsets = ctx.windows().offsets(camera);
-        vectors.add(frameColumn(camera, frameBase, offsets, items, packer));
+        if (withFrames) {
+          vectors.add(frameColumn(camera, frameBase, offsets, items, packer));
+        }
         frameBase += offsets == null ? 1 : offsets.length;
         if (offsets != null) {
           vectors.add(padColumn(camera + "_is_pad", offsets, items));

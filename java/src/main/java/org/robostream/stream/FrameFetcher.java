@@ -3,12 +3,15 @@ package org.robostream.stream;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.function.BiFunction;
+import java.util.function.Function;
 import org.robostream.RobostreamException;
 import org.robostream.dataset.EpisodeInfo;
 import org.robostream.dataset.VideoSpan;
 import org.robostream.video.DecodeResult;
 import org.robostream.video.DecoderCache;
 import org.robostream.video.Device;
+import org.robostream.video.FrameDestination;
 import org.robostream.video.PictureSink;
 import org.robostream.video.VideoDecoder;
 import org.slf4j.Logger;
@@ -44,6 +47,29 @@ final class FrameFetcher {
 
   /** Decodes {@code frames} (episode-local) of {@code camera}; request i goes to the sink as i. */
   void fetch(EpisodeInfo episode, String camera, int[] frames, PictureSink sink, long reader) {
+    fetch(episode, camera, frames, reader, (decoder, at) -> at.positions() != null
+        ? decoder.decodeFrames(at.positions(), sink) : decoder.decode(at.times(), sink));
+  }
+
+  /**
+   * Decodes {@code frames} (episode-local) of {@code camera} converted into the destination that
+   * {@code destination} gives for the file's decoder (which may decode on the GPU or, for a file
+   * NVDEC cannot decode, on the CPU); request i goes to slot i.
+   */
+  void fetch(EpisodeInfo episode, String camera, int[] frames,
+      Function<VideoDecoder, FrameDestination> destination, long reader) {
+    fetch(episode, camera, frames, reader, (decoder, at) -> {
+      FrameDestination d = destination.apply(decoder);
+      return at.positions() != null ? decoder.decodeFrames(at.positions(), d)
+          : decoder.decode(at.times(), d);
+    });
+  }
+
+  /** Where frames are in their file: positions, or pts when the file does not match the table. */
+  private record Addresses(int[] positions, double[] times) {}
+
+  private void fetch(EpisodeInfo episode, String camera, int[] frames, long reader,
+      BiFunction<VideoDecoder, Addresses, DecodeResult> decode) {
     VideoSpan span = episode.video(camera);
     String file = span.file().toString();
     try {
@@ -64,7 +90,7 @@ final class FrameFetcher {
         for (int i = 0; i < frames.length; i++) {
           at[i] = span.frameOffset() + frames[i];
         }
-        DecodeResult r = decoder.decodeFrames(at, sink);
+        DecodeResult r = decode.apply(decoder, new Addresses(at, null));
         for (int i = 0; i < frames.length; i++) {
           double expected = first + span.fromTimestamp() + frames[i] / (double) fps;
           double drift = r.ptsSeconds(i) - expected;
@@ -80,7 +106,7 @@ final class FrameFetcher {
         for (int i = 0; i < frames.length; i++) {
           at[i] = first + span.fromTimestamp() + frames[i] / (double) fps;
         }
-        decoder.decode(at, sink);
+        decode.apply(decoder, new Addresses(null, at));
       }
       counters.framesDecoded.addAndGet(decoder.stats().framesDecoded() - before);
       counters.framesDelivered.addAndGet(frames.length);

@@ -7,7 +7,7 @@ import java.util.Map;
 import org.bytedeco.javacpp.Pointer;
 
 /**
- * Memory for decoded pictures waiting in a worker's shuffle buffer, kept packed as the codec
+ * Host memory for decoded pictures waiting in a worker's shuffle buffer, kept packed as the codec
  * produced them (YUV 4:2:0 is half the bytes of RGB) and converted to RGB only when their batch
  * is built. Blocks are malloc'ed (not zeroed: every byte is written) and recycled by size, so a
  * steady stream touches the same pages again instead of faulting in new ones. The budget is
@@ -16,7 +16,7 @@ import org.bytedeco.javacpp.Pointer;
  * epochs reuse the pages). Not thread-safe: used by one worker thread at a time;
  * {@link #close()} frees everything.
  */
-final class FrameStore implements AutoCloseable {
+final class FrameStore implements FrameMemory {
   private final long budgetBytes;
   private final Map<Long, Deque<Pointer>> idle = new HashMap<>();
   private final Map<Long, Pointer> live = new HashMap<>();
@@ -26,12 +26,13 @@ final class FrameStore implements AutoCloseable {
     this.budgetBytes = budgetBytes;
   }
 
-  /** Whether {@code bytes} more fit the budget. */
-  boolean canHold(long bytes) {
+  @Override
+  public boolean canHold(long bytes) {
     return heldBytes + bytes <= budgetBytes;
   }
 
-  long take(long bytes) {
+  @Override
+  public long take(long bytes) {
     Deque<Pointer> q = idle.get(bytes);
     Pointer p = q == null ? null : q.poll();
     if (p == null) {
@@ -46,7 +47,8 @@ final class FrameStore implements AutoCloseable {
     return p.address();
   }
 
-  void release(long address, long bytes) {
+  @Override
+  public void release(long address, long bytes) {
     Pointer p = live.remove(address);
     if (p == null) {
       throw new IllegalStateException("block " + address + " is not held");
@@ -56,14 +58,16 @@ final class FrameStore implements AutoCloseable {
   }
 
   /** Returns every held block to the idle lists (end of an epoch, or a stopped run). */
-  void releaseAll() {
+  @Override
+  public void releaseAll() {
     live.forEach((address, p) -> idle.computeIfAbsent(p.capacity(), b -> new ArrayDeque<>())
         .push(p));
     live.clear();
     heldBytes = 0;
   }
 
-  long heldBytes() {
+  @Override
+  public long heldBytes() {
     return heldBytes;
   }
 

@@ -5,16 +5,17 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
+import java.util.function.Supplier;
 import org.apache.arrow.memory.BufferAllocator;
 import org.robostream.dataset.DatasetException;
 import org.robostream.dataset.EpisodeInfo;
 import org.robostream.video.DecoderCache;
-import org.robostream.video.PackedPicture;
 
 /**
  * One worker thread of a rank: replays its slot's {@link SlotSampler}, decodes each sample's
  * frames when its episode stream produces it (stream order, so a decoder per live stream just
- * moves forward: decode amplification about 1) into the {@link FrameStore}, and when the sampler
+ * moves forward: decode amplification about 1) into its {@link FrameMemory} through its
+ * {@link FramePath} (host or device), and when the sampler
  * delivers a batch's samples assembles the batch and queues it. Samples the store has no room
  * for, samples produced while skipping already-consumed batches after a resume, and padding
  * samples are decoded when the batch is built instead. Failures travel through the queue to
@@ -42,8 +43,8 @@ final class StreamWorker implements Runnable {
   private final BufferAllocator allocator;
   private final DecoderCache decoders;
   private final StreamCounters counters;
-  private final TensorMemoryPool tensorPool;
-  private final FrameStore store; // the dataset's store for this worker index, kept across epochs
+  private final Supplier<FramePath> framePaths;
+  private final FrameMemory store; // the dataset's store for this worker index, kept across epochs
   private final Map<Integer, int[]> pieceFrames = new HashMap<>();
   private long estimatedSampleBytes; // packed bytes of a sample, learned from the first ones
   private volatile boolean stopped;
@@ -53,11 +54,11 @@ final class StreamWorker implements Runnable {
 
   StreamWorker(StreamContext ctx, SegmentPlan plan, RankSchedule schedule, int rank, int worker,
       int consumed, long epoch, BlockingQueue<Output> out, BufferAllocator allocator,
-      DecoderCache decoders, StreamCounters counters, TensorMemoryPool tensorPool,
-      FrameStore store) {
+      DecoderCache decoders, StreamCounters counters, Supplier<FramePath> framePaths,
+      FrameMemory store) {
     this.ctx = ctx;
     this.store = store;
-    this.tensorPool = tensorPool;
+    this.framePaths = framePaths;
     this.plan = plan;
     this.rank = rank;
     this.worker = worker;
@@ -88,11 +89,10 @@ final class StreamWorker implements Runnable {
   @Override
   public void run() {
     try (EpisodeRowSource rows = new EpisodeRowSource(allocator, ctx.metadata().info(), 256);
-        FrameStore scratch = new FrameStore(Long.MAX_VALUE);
-        PackedPicture packer = new PackedPicture()) {
+        FramePath path = framePaths.get();
+        FrameMemory scratch = path.newScratch()) {
       FrameFetcher fetcher = new FrameFetcher(decoders, ctx.device(),
           ctx.metadata().info().fps(), ctx.decoderOptions().toleranceSeconds(), counters);
-      BatchAssembler assembler = new BatchAssembler(ctx, allocator, tensorPool);
       SlotSampler sampler = plan.sampler(rank, worker);
       Map<Long, PackedFrame[]> decoded = new HashMap<>();
       for (int j = 0; j < jobs.size() && !stopped; j++) {
@@ -108,7 +108,7 @@ final class StreamWorker implements Runnable {
             }
             long entered = sampler.entered();
             if (entered >= 0 && !skip && !decoded.containsKey(entered)) {
-              decodeAhead(entered, decoded, store, fetcher, packer);
+              decodeAhead(entered, decoded, store, fetcher, path);
             }
             long emitted = sampler.emitted();
             if (emitted >= 0) {
@@ -130,7 +130,7 @@ final class StreamWorker implements Runnable {
           }
           continue;
         }
-        Batch batch = build(job, decoded, store, scratch, fetcher, packer, rows, assembler,
+        Batch batch = build(job, decoded, store, scratch, fetcher, path, rows,
             positions.get(j));
         try {
           out.put(new Built(positions.get(j), batch));
@@ -161,7 +161,7 @@ final class StreamWorker implements Runnable {
     }
   }
 
-  private static void release(FrameStore store, PackedFrame[] frames) {
+  private static void release(FrameMemory store, PackedFrame[] frames) {
     for (PackedFrame f : frames) {
       if (f != null) {
         store.release(f.address(), f.bytes());
@@ -174,8 +174,8 @@ final class StreamWorker implements Runnable {
    * entry, produced while skipping, padding) are decoded now into the scratch store.
    */
   private Batch build(RankSchedule.Batch job, Map<Long, PackedFrame[]> decoded,
-      FrameStore store, FrameStore scratch, FrameFetcher fetcher, PackedPicture packer,
-      EpisodeRowSource rows, BatchAssembler assembler, int position) {
+      FrameMemory store, FrameMemory scratch, FrameFetcher fetcher, FramePath path,
+      EpisodeRowSource rows, int position) {
     List<BatchAssembler.Item> items = new ArrayList<>();
     List<PackedFrame[]> fromStore = new ArrayList<>();
     List<PackedFrame[]> fromScratch = new ArrayList<>();
@@ -195,7 +195,7 @@ final class StreamWorker implements Runnable {
       }
       for (List<Integer> group : missing.values()) {
         long[] wanted = group.stream().mapToLong(i -> samples[i]).toArray();
-        List<PackedFrame[]> got = decodeInto(wanted, scratch, fetcher, packer, -1);
+        List<PackedFrame[]> got = decodeInto(wanted, scratch, fetcher, path, -1);
         for (int g = 0; g < group.size(); g++) {
           frames[group.get(g)] = got.get(g);
           fromScratch.add(got.get(g));
@@ -206,8 +206,7 @@ final class StreamWorker implements Runnable {
         EpisodeInfo e = ctx.metadata().episode(Samples.episode(samples[i]));
         items.add(new BatchAssembler.Item(samples[i], e, rowsOf(rows, e), frames[i]));
       }
-      return new Batch(assembler.build(items, job.padding(), packer), allocator, epoch,
-          position);
+      return path.assemble(items, job.padding(), epoch, position);
     } finally {
       fromStore.forEach(f -> release(store, f));
       fromScratch.forEach(f -> release(scratch, f));
@@ -219,8 +218,8 @@ final class StreamWorker implements Runnable {
    * budget allows) in one call per camera: a stream's frames enter in order, so decoding a run
    * keeps one decoder hot instead of switching between every live stream per frame.
    */
-  private void decodeAhead(long entered, Map<Long, PackedFrame[]> decoded, FrameStore store,
-      FrameFetcher fetcher, PackedPicture packer) {
+  private void decodeAhead(long entered, Map<Long, PackedFrame[]> decoded, FrameMemory store,
+      FrameFetcher fetcher, FramePath path) {
     int episode = Samples.episode(entered);
     int[] frames = pieceFrames.get(episode);
     int at = java.util.Arrays.binarySearch(frames, Samples.frame(entered));
@@ -238,7 +237,7 @@ final class StreamWorker implements Runnable {
       return; // over budget: decoded when delivered
     }
     long[] samples = run.stream().mapToLong(Long::longValue).toArray();
-    List<PackedFrame[]> result = decodeInto(samples, store, fetcher, packer, episode);
+    List<PackedFrame[]> result = decodeInto(samples, store, fetcher, path, episode);
     long bytes = 0;
     for (int i = 0; i < samples.length; i++) {
       decoded.put(samples[i], result.get(i));
@@ -265,8 +264,8 @@ final class StreamWorker implements Runnable {
    * camera, window position by position. {@code reader} picks the decoder: the episode's own
    * stream decoder, or -1 for the shared one of out-of-order (delivery-time) decoding.
    */
-  private List<PackedFrame[]> decodeInto(long[] samples, FrameStore store,
-      FrameFetcher fetcher, PackedPicture packer, long reader) {
+  private List<PackedFrame[]> decodeInto(long[] samples, FrameMemory store,
+      FrameFetcher fetcher, FramePath path, long reader) {
     EpisodeInfo e = ctx.metadata().episode(Samples.episode(samples[0]));
     int perSample = 0;
     for (String camera : ctx.cameras()) {
@@ -291,14 +290,8 @@ final class StreamWorker implements Runnable {
           }
         }
         int cameraBase = base;
-        fetcher.fetch(e, camera, frames, (request, picture, pts) -> {
-          long bytes = PackedPicture.packedBytes(picture.width(), picture.height(),
-              picture.pixelFormat());
-          long address = store.take(bytes);
-          out.get(request / n)[cameraBase + request % n] = new PackedFrame(address, bytes,
-              picture.width(), picture.height(), picture.pixelFormat(), picture.color());
-          packer.pack(picture, address);
-        }, reader == -1 ? -1 : reader * 64 + k);
+        path.decode(fetcher, e, camera, frames, store, reader == -1 ? -1 : reader * 64 + k,
+            (request, frame) -> out.get(request / n)[cameraBase + request % n] = frame);
         base += n;
       }
     } catch (RuntimeException ex) {

@@ -11,8 +11,10 @@ import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ConcurrentHashMap;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
+import org.robostream.arrow.BatchMemoryPool;
 import org.robostream.arrow.FixedShapeTensorType;
 import org.robostream.dataset.EpisodeInfo;
 import org.robostream.dataset.Feature;
@@ -44,9 +46,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(StreamingDataset.class);
-  /** Why a usable GPU still decodes on the CPU: the NVDEC batch path is not wired in yet. */
-  static final String NVDEC_LOADER_PENDING = "the streaming loader does not drive NVDEC yet"
-      + " (the native NVDEC decoder and device batches exist; their loader integration is open)";
 
   private final LeRobotMetadata metadata;
   private final PlanParameters params;
@@ -61,9 +60,12 @@ public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
   private final long memoryBudget;
   private final DecodeDeviceSpec.Resolution deviceResolution;
   private final VideoSources videos;
-  private final int cpuFallbacks;
+  private final int wholeDeviceFallbacks; // files on the CPU because the GPU is unusable
+  private final java.util.Set<String> perFileFallbacks = ConcurrentHashMap.newKeySet();
   private final TensorMemoryPool tensorPool;
-  private final List<FrameStore> stores = new ArrayList<>(); // one per worker index
+  private final BatchMemoryPool devicePool; // device batches: the GPU's memory, or the host's
+  private final BatchMemoryPool hostPool; // host copies of GPU batches
+  private final List<FrameMemory> stores = new ArrayList<>(); // one per worker index
   private final java.util.concurrent.ConcurrentHashMap<String, org.robostream.video.FrameTable>
       frameTables = new java.util.concurrent.ConcurrentHashMap<>();
 
@@ -83,12 +85,15 @@ public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
     this.workers = b.workers;
     // Decided before any worker starts: `cuda` without a usable GPU fails here, naming the
     // cause; `cuda-or-cpu` decodes on the CPU and says why, once.
-    this.deviceResolution = b.device.resolve(false, NVDEC_LOADER_PENDING);
+    this.deviceResolution = b.device.resolve();
     if (deviceResolution.fellBack()) {
       LOG.warn("--video-decode-device {}: decoding on the CPU instead: {}", b.device,
           deviceResolution.fallbackReason());
     }
-    this.cpuFallbacks = deviceResolution.fellBack() ? distinctVideoFiles(metadata) : 0;
+    this.wholeDeviceFallbacks = deviceResolution.fellBack() ? distinctVideoFiles(metadata) : 0;
+    boolean onGpu = deviceResolution.effective() == Device.CUDA;
+    VideoDecoderOptions decoderOptions = VideoDecoderOptions.defaults()
+        .withTolerance(b.toleranceSeconds).withCudaDevice(onGpu ? b.device.index() : -1);
     if (workers < 1) {
       throw new IllegalArgumentException("workers must be >= 1");
     }
@@ -114,8 +119,7 @@ public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
     this.memoryBudget = b.memoryBudgetBytes;
     int prefetch = 2;
     StreamContext probe = new StreamContext(metadata, windows, cameras, b.returnUint8, b.layout,
-        deviceResolution.effective(), VideoDecoderOptions.defaults().withTolerance(b.toleranceSeconds), 1, prefetch,
-        1, height, width);
+        deviceResolution.effective(), decoderOptions, 1, prefetch, 1, height, width);
     long sampleBytes = Math.max(1, probe.sampleFrameBytes()); // RGB; held packed (YUV) is less
     long batchBytes = sampleBytes * b.batchSize * (b.returnUint8 ? 1 : 4);
     // Per worker: prefetched batches, then packed pictures waiting in the shuffle buffer.
@@ -129,24 +133,28 @@ public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
         + Math.max(1, cameras.size()));
     this.ctx = new StreamContext(metadata, windows, cameras, b.returnUint8, b.layout,
         deviceResolution.effective(),
-        probe.decoderOptions(), perWorker, prefetch, cacheSize, height, width);
+        decoderOptions, perWorker, prefetch, cacheSize, height, width);
     List<EpisodePiece> pieces = new ArrayList<>();
     for (EpisodeInfo e : metadata.episodes()) {
       pieces.add(EpisodePiece.whole(e.index(), e.length()));
     }
     this.episodes = List.copyOf(pieces);
     this.fingerprint = StreamState.fingerprint(episodes);
-    for (int w = 0; w < workers; w++) {
-      stores.add(new FrameStore(ctx.storeBytes()));
-    }
-    this.tensorPool = new TensorMemoryPool(workers * (prefetch + 3) * Math.max(1,
-        cameras.size()));
-    FixedShapeTensorType.register();
     if (b.resumeState != null) {
       restore(StreamState.fromJson(b.resumeState));
     } else {
       this.epoch = b.epoch;
     }
+    // Native pools last, once nothing else can fail.
+    this.devicePool = onGpu ? BatchMemoryPool.cuda(b.device.index())
+        : b.deviceBatches ? BatchMemoryPool.host() : null;
+    this.hostPool = onGpu ? BatchMemoryPool.host() : null;
+    for (int w = 0; w < workers; w++) {
+      stores.add(newFrameMemory());
+    }
+    this.tensorPool = new TensorMemoryPool(workers * (prefetch + 3) * Math.max(1,
+        cameras.size()));
+    FixedShapeTensorType.register();
   }
 
   /**
@@ -228,9 +236,29 @@ public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
     return deviceResolution;
   }
 
-  /** Video files decoded on the CPU although GPU decoding was requested. */
+  /**
+   * Video files decoded on the CPU although GPU decoding was requested: every file when the GPU
+   * is unusable ({@code cuda-or-cpu}), else the files opened so far that NVDEC cannot decode
+   * (each also logged once by its decoder).
+   */
   public int cpuFallbacks() {
-    return cpuFallbacks;
+    return wholeDeviceFallbacks + perFileFallbacks.size();
+  }
+
+  /** Whether batches carry their frames as {@link Batch#deviceFrames()}. */
+  public boolean deviceBatches() {
+    return devicePool != null;
+  }
+
+  /** Where frames wait between decoding and their batch: packed on the host, or the pool's. */
+  private FrameMemory newFrameMemory() {
+    return devicePool == null ? new FrameStore(ctx.storeBytes())
+        : new PoolFrameMemory(devicePool, ctx.storeBytes());
+  }
+
+  private FramePath newFramePath() {
+    return devicePool == null ? new HostFramePath(ctx, allocator, tensorPool)
+        : new DeviceFramePath(ctx, allocator, devicePool, hostPool);
   }
 
   private static int distinctVideoFiles(LeRobotMetadata metadata) {
@@ -291,6 +319,9 @@ public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
         : org.robostream.video.VideoDecoder.open(videos.open(Path.of(file)),
             ctx.decoderOptions(), sibling);
     frameTables.putIfAbsent(file, d.frameTable());
+    if (d.cpuFallbackReason() != null) {
+      perFileFallbacks.add(file);
+    }
     return d;
   }
 
@@ -313,7 +344,8 @@ public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
         DecoderCache cache = new DecoderCache(OptionalInt.of(ctx.decoderCacheSize()),
             (file, device, sibling) -> openSharingTables(file, sibling), cacheCounters);
         StreamWorker task = new StreamWorker(ctx, position.plan(), schedule, rankWorld.rank(), w,
-            next, epoch, q, allocator, cache, counters, tensorPool, stores.get(w));
+            next, epoch, q, allocator, cache, counters, StreamingDataset.this::newFramePath,
+            stores.get(w));
         tasks.add(task);
         Thread t = new Thread(task, "robostream-worker-" + rankWorld.rank() + "-" + w);
         t.setDaemon(true);
@@ -382,7 +414,7 @@ public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
         if (t.isAlive()) {
           // Never share a store with a thread that may still run: give the index a new one.
           LOG.warn("worker {} did not stop within 10 s; its frame store is abandoned", w);
-          stores.set(w, new FrameStore(ctx.storeBytes()));
+          stores.set(w, newFrameMemory());
         }
       }
       for (BlockingQueue<StreamWorker.Output> q : queues) {
@@ -404,7 +436,13 @@ public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
     stopRun();
     closed = true;
     tensorPool.close();
-    stores.forEach(FrameStore::close);
+    stores.forEach(FrameMemory::close);
+    if (devicePool != null) {
+      devicePool.close(); // exported batches keep the native pool alive until released
+    }
+    if (hostPool != null) {
+      hostPool.close();
+    }
     if (allocator.getAllocatedMemory() == 0) {
       allocator.close();
     } else {
@@ -437,6 +475,7 @@ public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
     private OptionalInt decoderCacheSize = OptionalInt.empty();
     private Collection<Integer> episodes;
     private long memoryBudgetBytes = 1L << 30;
+    private boolean deviceBatches;
     private String resumeState;
     private long epoch;
 
@@ -545,7 +584,20 @@ public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
       return this;
     }
 
-    /** Bytes of decoded frames the workers may hold (default 1 GiB). */
+    /**
+     * Frames as Arrow C Device arrays ({@link Batch#deviceFrames()}) even when decoding on the
+     * CPU: device_type CPU, the same batches a GPU gives, for consumers written against the C
+     * Device interface. Decoding on a GPU always gives device batches.
+     */
+    public Builder deviceBatches(boolean d) {
+      this.deviceBatches = d;
+      return this;
+    }
+
+    /**
+     * Bytes of decoded frames the workers may hold (default 1 GiB): packed pictures in host
+     * memory, or RGB frames in the batch device's memory for device batches.
+     */
     public Builder memoryBudgetBytes(long b) {
       this.memoryBudgetBytes = b;
       return this;

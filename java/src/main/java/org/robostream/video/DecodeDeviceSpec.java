@@ -41,11 +41,9 @@ public record DecodeDeviceSpec(Device device, int index, boolean cpuFallback) {
    * Decides where decoding runs: the CPU when asked; NVDEC when it is usable on the GPU; else
    * the CPU with the reason when a fallback is allowed, or an error naming the cause.
    *
-   * @param gpuPathReady whether the caller can decode on the GPU at all (false: a caller without
-   *     a GPU path treats CUDA like an unusable GPU, with that as the reason)
    * @throws IllegalStateException for {@code cuda} when NVDEC cannot be used
    */
-  public Resolution resolve(boolean gpuPathReady, String gpuPathMissingReason) {
+  public Resolution resolve() {
     if (device == Device.CPU) {
       return new Resolution(Device.CPU, null);
     }
@@ -56,8 +54,6 @@ public record DecodeDeviceSpec(Device device, int index, boolean cpuFallback) {
       cause = "cuda:" + index + " does not exist (" + Cuda.deviceCount() + " CUDA device(s))";
     } else if (!Cuda.nvdecAvailable(index)) {
       cause = Cuda.nvdecUnavailabilityCause(index);
-    } else if (!gpuPathReady) {
-      cause = gpuPathMissingReason;
     }
     if (cause == null) {
       return new Resolution(Device.CUDA, null);

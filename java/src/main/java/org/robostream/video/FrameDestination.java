@@ -21,6 +21,19 @@ public interface FrameDestination {
   /** Called once per request after its slot was written. */
   default void delivered(int request, double ptsSeconds, long frameIndex) {}
 
+  /**
+   * Fills request {@code to}'s slot with the frame already written for request {@code from} (a
+   * frame requested twice is decoded and converted once). Host memory by default; destinations
+   * in device memory copy there. Slots that share an address need no copy.
+   */
+  default void copySlot(int to, int from) {
+    long dst = slotAddress(to);
+    long src = slotAddress(from);
+    if (dst != src) {
+      org.robostream.nativecore.NativeAddress.copy(dst, src, frameBytes());
+    }
+  }
+
   /** Whether the slots are device (CUDA) memory, written by NVDEC; false: host memory. */
   default boolean onDevice() {
     return false;

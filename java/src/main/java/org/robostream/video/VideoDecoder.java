@@ -11,7 +11,6 @@ import org.bytedeco.ffmpeg.global.avcodec;
 import org.bytedeco.ffmpeg.global.avutil;
 import org.bytedeco.javacpp.BytePointer;
 import org.robostream.nativecore.Av1Decoder;
-import org.robostream.nativecore.NativeAddress;
 import org.robostream.nativecore.NativeCore;
 import org.robostream.source.ByteSource;
 import org.robostream.source.LocalFileByteSource;
@@ -480,13 +479,12 @@ public final class VideoDecoder implements AutoCloseable {
       framesDelivered += requests.length;
       return;
     }
-    long first = dst.slotAddress(requests[0]);
-    backend.convertCurrent(first, dst.layout());
+    backend.convertCurrent(dst.slotAddress(requests[0]), dst.layout());
     double seconds = index.frameSeconds(frame);
     for (int i = 0; i < requests.length; i++) {
       int request = requests[i];
       if (i > 0) {
-        NativeAddress.copy(dst.slotAddress(request), first, dst.frameBytes());
+        dst.copySlot(request, requests[0]); // in device memory for NVDEC destinations
       }
       pts[request] = seconds;
       frames[request] = frame;

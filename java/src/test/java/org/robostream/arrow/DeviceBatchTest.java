@@ -45,7 +45,7 @@ class DeviceBatchTest {
         builder.addFrameColumn("observation.images.wrist", 2, 3, FrameLayout.CHW,
             FrameValueType.FLOAT32);
         decoder.decode(q, cam);
-        long slot = cam.rowAddress(0);
+        long slot = cam.frameAddress(0);
         try (DeviceBatch batch = builder.export(0)) {
           assertEquals(BatchMemoryPool.DEVICE_CPU, batch.deviceType());
           assertEquals(0, batch.deviceId());
@@ -93,7 +93,7 @@ class DeviceBatchTest {
       DeviceBatchBuilder.Column c = builder.addFrameColumn("cam", 2, 2, FrameLayout.HWC,
           FrameValueType.UINT8);
       for (int row = 0; row < 2; row++) {
-        var slot = NativeAddress.bytesAt(c.rowAddress(row), c.frameBytes());
+        var slot = NativeAddress.bytesAt(c.frameAddress(row), c.frameBytes());
         for (int i = 0; i < c.frameBytes(); i++) {
           slot.put(i, (byte) (row * 16 + i));
         }
@@ -122,7 +122,7 @@ class DeviceBatchTest {
       DeviceBatchBuilder.Column f = builder.addFrameColumn("cam", 2, 2, FrameLayout.HWC,
           FrameValueType.FLOAT32);
       assertThrows(IllegalStateException.class, () -> f.slotAddress(0));
-      assertThrows(IndexOutOfBoundsException.class, () -> f.rowAddress(1));
+      assertThrows(IndexOutOfBoundsException.class, () -> f.frameAddress(1));
       assertThrows(RuntimeException.class,
           () -> builder.addFrameColumn("cam", 2, 2, FrameLayout.HWC, FrameValueType.UINT8));
     }

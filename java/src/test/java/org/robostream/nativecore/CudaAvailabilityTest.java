@@ -52,13 +52,13 @@ class CudaAvailabilityTest {
   void cudaRequestsResolveToAnErrorOrAReportedFallback() {
     assumeFalse(Cuda.isAvailable());
     IllegalStateException e = assertThrows(IllegalStateException.class,
-        () -> DecodeDeviceSpec.parse("cuda").resolve(true, null));
+        () -> DecodeDeviceSpec.parse("cuda").resolve());
     assertTrue(e.getMessage().contains(Cuda.unavailabilityCause()), e.getMessage());
     assertTrue(e.getMessage().contains("cuda-or-cpu"), e.getMessage());
-    DecodeDeviceSpec.Resolution r = DecodeDeviceSpec.parse("cuda-or-cpu:1").resolve(true, null);
+    DecodeDeviceSpec.Resolution r = DecodeDeviceSpec.parse("cuda-or-cpu:1").resolve();
     assertEquals(Device.CPU, r.effective());
     assertEquals(Cuda.unavailabilityCause(), r.fallbackReason());
-    DecodeDeviceSpec.Resolution cpu = DecodeDeviceSpec.CPU.resolve(true, null);
+    DecodeDeviceSpec.Resolution cpu = DecodeDeviceSpec.CPU.resolve();
     assertNull(cpu.fallbackReason());
   }
 

@@ -1,0 +1,202 @@
+package org.robostream.stream;
+
+import java.util.List;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.robostream.arrow.BatchMemoryPool;
+import org.robostream.arrow.DeviceBatch;
+import org.robostream.arrow.DeviceBatchBuilder;
+import org.robostream.arrow.FrameValueType;
+import org.robostream.dataset.EpisodeInfo;
+import org.robostream.video.FrameDestination;
+import org.robostream.video.FrameLayout;
+import org.robostream.video.HostFrameBuffer;
+import org.robostream.video.VideoDecoder;
+
+/**
+ * The device path: frames are converted to RGB uint8 (in the output layout) when decoded and
+ * held in blocks of the batch device's {@link BatchMemoryPool}; a batch's frames are copied
+ * there into an Arrow C Device batch ({@link DeviceBatch}), or expanded to float32 [0, 1], so
+ * they never leave the device. On a GPU, NVDEC writes the held blocks directly; a file NVDEC
+ * cannot decode is decoded on the CPU into a host staging frame and uploaded (its decoder
+ * reports the fallback). With a host pool the same path runs in host memory, which is how it is
+ * tested without a GPU.
+ *
+ * <p>Ordering: every copy into or out of held blocks is queued on this worker's stream, and
+ * {@link #assemble} waits for that stream before it returns, so the caller may release and
+ * reuse the held blocks at once. Not thread-safe: one per worker; owns its stream.
+ */
+final class DeviceFramePath implements FramePath {
+  private final StreamContext ctx;
+  private final BatchMemoryPool pool;
+  private final BatchAssembler tables;
+  private final BufferAllocator allocator;
+  private final BatchMemoryPool hostPool;
+  private final long stream;
+  private HostFrameBuffer staging; // one host frame for CPU-decoded files on a GPU pool
+
+  DeviceFramePath(StreamContext ctx, BufferAllocator allocator, BatchMemoryPool pool,
+      BatchMemoryPool hostPool) {
+    this.ctx = ctx;
+    this.pool = pool;
+    this.allocator = allocator;
+    this.hostPool = hostPool;
+    this.tables = new BatchAssembler(ctx, allocator, null);
+    this.stream = pool.createStream();
+  }
+
+  @Override
+  public void decode(FrameFetcher fetcher, EpisodeInfo episode, String camera, int[] frames,
+      FrameMemory memory, long reader, HeldFrames out) {
+    HeldSlots[] made = new HeldSlots[1];
+    try {
+      fetcher.fetch(episode, camera, frames, decoder -> {
+        made[0] = new HeldSlots(decoder, frames.length, memory, out);
+        return made[0];
+      }, reader);
+    } catch (RuntimeException e) {
+      if (made[0] != null) {
+        made[0].releaseUndelivered();
+      }
+      throw e;
+    }
+  }
+
+  @Override
+  public FrameMemory newScratch() {
+    return new PoolFrameMemory(pool, Long.MAX_VALUE);
+  }
+
+  @Override
+  public Batch assemble(List<BatchAssembler.Item> items, boolean padding, long epoch,
+      int position) {
+    VectorSchemaRoot root = tables.buildTables(items, padding);
+    DeviceBatch frames;
+    try (DeviceBatchBuilder builder = new DeviceBatchBuilder(pool, items.size())) {
+      int base = 0; // index of the camera's first frame in Item.frames
+      for (String camera : ctx.cameras()) {
+        int positions = ctx.positions(camera);
+        DeviceBatchBuilder.Column column = builder.addWindowColumn(camera, positions,
+            ctx.height(), ctx.width(), ctx.layout(),
+            ctx.uint8() ? FrameValueType.UINT8 : FrameValueType.FLOAT32);
+        for (int i = 0; i < items.size(); i++) {
+          for (int t = 0; t < positions; t++) {
+            PackedFrame f = items.get(i).frames()[base + t];
+            long slot = (long) i * positions + t;
+            if (ctx.uint8()) {
+              pool.copy(column.frameAddress(slot), f.address(), f.bytes(), stream);
+            } else {
+              pool.expandToUnitFloats(column.frameAddress(slot), f.address(), f.bytes(), stream);
+            }
+            column.setFrameInfo(slot, f.ptsSeconds(), f.frameIndex());
+          }
+        }
+        base += positions;
+      }
+      frames = builder.export(stream);
+      pool.synchronize(stream); // the held blocks are free to reuse once this returns
+    } catch (RuntimeException e) {
+      root.close();
+      throw e;
+    }
+    return new Batch(root, allocator, epoch, position, frames, hostPool, ctx);
+  }
+
+  @Override
+  public void close() {
+    pool.freeStream(stream);
+  }
+
+  private long frameBytes() {
+    return ctx.frameBytes();
+  }
+
+  private long stagingAddress() {
+    if (staging == null) {
+      staging = new HostFrameBuffer(1, ctx.height(), ctx.width(), ctx.layout());
+    }
+    return staging.slotAddress(0);
+  }
+
+  /**
+   * One decode call's destination: a held block per request. Where the decoder writes the
+   * pool's memory (NVDEC into a GPU pool, a CPU decoder into a host pool) it converts straight
+   * into the block; a CPU decoder on a GPU pool converts into the host staging frame, uploaded
+   * into the block when the frame is delivered.
+   */
+  private final class HeldSlots implements FrameDestination {
+    private final long[] blocks;
+    private final boolean[] delivered;
+    private final boolean staged;
+    private final boolean onDevice;
+    private final FrameMemory memory;
+    private final HeldFrames out;
+
+    HeldSlots(VideoDecoder decoder, int requests, FrameMemory memory, HeldFrames out) {
+      this.blocks = new long[requests];
+      this.delivered = new boolean[requests];
+      this.onDevice = decoder.decodesOnGpu();
+      this.staged = pool.onCuda() && !onDevice;
+      this.memory = memory;
+      this.out = out;
+    }
+
+    @Override
+    public int width() {
+      return ctx.width();
+    }
+
+    @Override
+    public int height() {
+      return ctx.height();
+    }
+
+    @Override
+    public FrameLayout layout() {
+      return ctx.layout();
+    }
+
+    @Override
+    public boolean onDevice() {
+      return onDevice;
+    }
+
+    @Override
+    public long slotAddress(int request) {
+      return staged ? stagingAddress() : block(request);
+    }
+
+    @Override
+    public void copySlot(int to, int from) {
+      if (!staged) { // staged requests are uploaded from the same staging frame when delivered
+        pool.copy(block(to), blocks[from], frameBytes(), stream);
+      }
+    }
+
+    @Override
+    public void delivered(int request, double ptsSeconds, long frameIndex) {
+      if (staged) {
+        pool.upload(block(request), stagingAddress(), frameBytes());
+      }
+      delivered[request] = true;
+      out.put(request, new PackedFrame(blocks[request], frameBytes(), ctx.width(), ctx.height(),
+          PackedFrame.RGB, null, ptsSeconds, frameIndex));
+    }
+
+    private long block(int request) {
+      if (blocks[request] == 0) {
+        blocks[request] = memory.take(frameBytes());
+      }
+      return blocks[request];
+    }
+
+    /** Blocks taken for frames that never reached the caller (the decode failed). */
+    void releaseUndelivered() {
+      for (int i = 0; i < blocks.length; i++) {
+        if (blocks[i] != 0 && !delivered[i]) {
+          memory.release(blocks[i], frameBytes());
+        }
+      }
+    }
+  }
+}

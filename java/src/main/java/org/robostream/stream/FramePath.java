@@ -1,0 +1,43 @@
+package org.robostream.stream;
+
+import java.util.List;
+import org.robostream.dataset.EpisodeInfo;
+
+/**
+ * How a worker's frames travel from the decoder to a batch: decoded into blocks of a
+ * {@link FrameMemory} when their sample enters the shuffle buffer (or when its batch is built),
+ * then written into the batch when the sample is delivered. Two paths: {@link HostFramePath}
+ * (pictures held packed in host memory, converted into Arrow host columns) and
+ * {@link DeviceFramePath} (RGB frames held on the batch device, copied into an Arrow C Device
+ * batch: NVDEC on a GPU, or the same path in host memory).
+ *
+ * <p>Not thread-safe: one per worker thread; {@link #close()} frees what the path owns (not the
+ * memories, which belong to their creators).
+ */
+interface FramePath extends AutoCloseable {
+  /** Receives request {@code request}'s held frame. */
+  @FunctionalInterface
+  interface HeldFrames {
+    void put(int request, PackedFrame frame);
+  }
+
+  /**
+   * Decodes {@code frames} (episode-local) of {@code camera} into blocks of {@code memory};
+   * request i's frame goes to {@code out}. On failure, blocks not handed to {@code out} are
+   * released here; the caller releases the others.
+   */
+  void decode(FrameFetcher fetcher, EpisodeInfo episode, String camera, int[] frames,
+      FrameMemory memory, long reader, HeldFrames out);
+
+  /** Memory without a budget, for frames decoded when their batch is built. */
+  FrameMemory newScratch();
+
+  /**
+   * Builds a batch from samples whose frames are held. When this returns, the held frames may be
+   * released and reused (everything that reads them is done).
+   */
+  Batch assemble(List<BatchAssembler.Item> items, boolean padding, long epoch, int position);
+
+  @Override
+  void close();
+}

@@ -62,6 +62,22 @@ final class DeviceFramePath implements FramePath {
     }
   }
 
+  /**
+   * On a GPU every call starts with a seek (decoders give their NVDEC session back between
+   * calls, see VideoDecoder), so runs are longer and end on GOP boundaries: the next run of the
+   * stream then starts on a keyframe and decodes nothing twice. CPU decoders (a host pool) keep
+   * their position: the host path's runs.
+   */
+  @Override
+  public int minRun() {
+    return pool.onCuda() ? 16 : 8;
+  }
+
+  @Override
+  public int maxRun() {
+    return pool.onCuda() ? 64 : 8;
+  }
+
   @Override
   public FrameMemory newScratch() {
     return new PoolFrameMemory(pool, Long.MAX_VALUE);

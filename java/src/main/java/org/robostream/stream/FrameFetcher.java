@@ -68,21 +68,45 @@ final class FrameFetcher {
   /** Where frames are in their file: positions, or pts when the file does not match the table. */
   private record Addresses(int[] positions, double[] times) {}
 
+  /**
+   * Whether episode-local {@code frame} of {@code camera} starts a new decoding pass (its GOP
+   * differs from the previous frame's), so a run of frames that ends just before it wastes
+   * nothing when the next run starts there. False when frames are looked up by pts.
+   */
+  boolean startsGop(EpisodeInfo episode, String camera, int frame, long reader) {
+    VideoSpan span = episode.video(camera);
+    String file = span.file().toString();
+    try {
+      VideoDecoder decoder = cache.get(file, device, reader);
+      if (frame == 0 || !addressedByPosition(span, decoder)) {
+        return false;
+      }
+      int position = span.frameOffset() + frame;
+      return decoder.seekGopOf(position) != decoder.seekGopOf(position - 1);
+    } catch (RobostreamException | IllegalArgumentException e) {
+      throw new SampleException(file, episode.index(), camera, e.getMessage(), e);
+    }
+  }
+
+  private boolean addressedByPosition(VideoSpan span, VideoDecoder decoder) {
+    return byPosition.computeIfAbsent(span.file(), p -> {
+      boolean match = decoder.info().frameCount() == span.fileFrames();
+      if (!match) {
+        LOG.warn("{}: {} frames but the episode table puts {} there; addressing frames by pts"
+            + " (tolerance {} s)", span.file(), decoder.info().frameCount(), span.fileFrames(),
+            tolerance);
+      }
+      return match;
+    });
+  }
+
   private void fetch(EpisodeInfo episode, String camera, int[] frames, long reader,
       BiFunction<VideoDecoder, Addresses, DecodeResult> decode) {
     VideoSpan span = episode.video(camera);
     String file = span.file().toString();
     try {
       VideoDecoder decoder = cache.get(file, device, reader);
-      boolean positions = byPosition.computeIfAbsent(span.file(), p -> {
-        boolean match = decoder.info().frameCount() == span.fileFrames();
-        if (!match) {
-          LOG.warn("{}: {} frames but the episode table puts {} there; addressing frames by pts"
-              + " (tolerance {} s)", file, decoder.info().frameCount(), span.fileFrames(),
-              tolerance);
-        }
-        return match;
-      });
+      boolean positions = addressedByPosition(span, decoder);
       long before = decoder.stats().framesDecoded();
       double first = decoder.info().firstPtsSeconds();
       if (positions) {

@@ -29,6 +29,15 @@ interface FramePath extends AutoCloseable {
   void decode(FrameFetcher fetcher, EpisodeInfo episode, String camera, int[] frames,
       FrameMemory memory, long reader, HeldFrames out);
 
+  /**
+   * Frames of a stream decoded in one call when the first of them enters the shuffle buffer: at
+   * least {@code minRun}; past that, on to the end of the frame's GOP but never beyond
+   * {@code maxRun} (equal values: fixed runs).
+   */
+  int minRun();
+
+  int maxRun();
+
   /** Memory without a budget, for frames decoded when their batch is built. */
   FrameMemory newScratch();
 

@@ -33,6 +33,17 @@ final class HostFramePath implements FramePath {
     }, reader);
   }
 
+  /** CPU decoders keep their position between calls: short runs switch streams cheaply. */
+  @Override
+  public int minRun() {
+    return 8;
+  }
+
+  @Override
+  public int maxRun() {
+    return 8;
+  }
+
   @Override
   public FrameMemory newScratch() {
     return new FrameStore(Long.MAX_VALUE);

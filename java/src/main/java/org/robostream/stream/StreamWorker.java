@@ -49,9 +49,6 @@ final class StreamWorker implements Runnable {
   private long estimatedSampleBytes; // packed bytes of a sample, learned from the first ones
   private volatile boolean stopped;
 
-  /** Frames of a stream decoded together when the first of them enters the buffer. */
-  static final int READ_AHEAD = 8;
-
   StreamWorker(StreamContext ctx, SegmentPlan plan, RankSchedule schedule, int rank, int worker,
       int consumed, long epoch, BlockingQueue<Output> out, BufferAllocator allocator,
       DecoderCache decoders, StreamCounters counters, Supplier<FramePath> framePaths,
@@ -214,29 +211,28 @@ final class StreamWorker implements Runnable {
   }
 
   /**
-   * Decodes {@code entered} and the next frames of its stream (up to {@link #READ_AHEAD}, as the
-   * budget allows) in one call per camera: a stream's frames enter in order, so decoding a run
-   * keeps one decoder hot instead of switching between every live stream per frame.
+   * Decodes {@code entered} and the next frames of its stream (a run of the path's length, as
+   * the budget allows) in one call per camera: a stream's frames enter in order, so decoding a
+   * run keeps one decoder hot instead of switching between every live stream per frame.
    */
   private void decodeAhead(long entered, Map<Long, PackedFrame[]> decoded, FrameMemory store,
       FrameFetcher fetcher, FramePath path) {
     int episode = Samples.episode(entered);
+    EpisodeInfo info = ctx.metadata().episode(episode);
     int[] frames = pieceFrames.get(episode);
     int at = java.util.Arrays.binarySearch(frames, Samples.frame(entered));
-    List<Long> run = new ArrayList<>();
-    long need = 0;
-    for (int i = at; i < frames.length && run.size() < READ_AHEAD; i++) {
-      long s = Samples.of(episode, frames[i]);
-      if (decoded.containsKey(s) || !store.canHold(need + estimatedSampleBytes)) {
-        break;
-      }
-      run.add(s);
-      need += estimatedSampleBytes;
-    }
-    if (run.isEmpty()) {
+    int length = DecodeRuns.length(frames, at, path.minRun(), path.maxRun(),
+        n -> !decoded.containsKey(Samples.of(episode, frames[at + n]))
+            && store.canHold((n + 1) * estimatedSampleBytes),
+        frame -> !ctx.cameras().isEmpty()
+            && fetcher.startsGop(info, ctx.cameras().get(0), frame, episode * 64L));
+    if (length == 0) {
       return; // over budget: decoded when delivered
     }
-    long[] samples = run.stream().mapToLong(Long::longValue).toArray();
+    long[] samples = new long[length];
+    for (int i = 0; i < length; i++) {
+      samples[i] = Samples.of(episode, frames[at + i]);
+    }
     List<PackedFrame[]> result = decodeInto(samples, store, fetcher, path, episode);
     long bytes = 0;
     for (int i = 0; i < samples.length; i++) {

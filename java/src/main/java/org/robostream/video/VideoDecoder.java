@@ -340,12 +340,56 @@ public final class VideoDecoder implements AutoCloseable {
     double[] pts = new double[plan.requestCount()];
     long[] frames = new long[plan.requestCount()];
     boolean[] done = new boolean[plan.targetCount()];
-    for (int t = 0; t < plan.targetCount(); t++) {
-      if (!done[t]) {
-        decodeTarget(plan, t, destination, done, pts, frames);
+    RuntimeException failure = null;
+    try {
+      for (int t = 0; t < plan.targetCount(); t++) {
+        if (!done[t]) {
+          decodeTarget(plan, t, destination, done, pts, frames);
+        }
+      }
+    } catch (RuntimeException e) {
+      failure = e;
+      throw e;
+    } finally {
+      if (decodesOnGpu()) {
+        try {
+          releaseGpuSession();
+        } catch (RuntimeException e) {
+          if (failure == null) {
+            throw e;
+          }
+          failure.addSuppressed(e); // the decode error is the one to report
+        }
       }
     }
     return new DecodeResult(pts, frames);
+  }
+
+  /**
+   * Gives the NVDEC decoder back to the GPU's pool at the end of every call. A GPU has a few
+   * decode engines and the pool caps concurrent sessions (ROBOSTREAM_NVDEC_SESSIONS, 8): if every
+   * open decoder kept one between calls, a loader with more live streams than sessions would
+   * wait for itself. The cost is a seek at the start of the next call (no wasted decoding when
+   * that call starts on a GOP boundary, which the loader arranges).
+   */
+  private void releaseGpuSession() {
+    backend.flush();
+    lastOutputFrame = -1;
+    continuousFromGop = Integer.MAX_VALUE; // nothing to continue: the next target seeks
+    drained = false;
+  }
+
+  /**
+   * The GOP whose keyframe decoding {@code frameIndex} starts from (leading pictures of open
+   * GOPs belong to the previous one): frames with the same value are decoded in one pass, and a
+   * frame whose value differs from its predecessor's starts a fresh pass with no wasted work.
+   */
+  public int seekGopOf(int frameIndex) {
+    if (frameIndex < 0 || frameIndex >= index.frameCount()) {
+      throw new IllegalArgumentException("frame " + frameIndex + " outside " + file + " ("
+          + index.frameCount() + " frames)");
+    }
+    return index.seekGop(frameIndex);
   }
 
   private void decodeTarget(DecodePlan plan, int t, FrameDestination dst, boolean[] done,

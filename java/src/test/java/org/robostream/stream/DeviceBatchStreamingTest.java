@@ -184,6 +184,21 @@ class DeviceBatchStreamingTest {
 
   @Test
   @Tag("cuda")
+  void moreLiveStreamsThanNvdecSessionsStillStream() {
+    GpuTests.requireNvdec();
+    // 12 episodes x 2 cameras, all live at once in one worker: 24 open decoders, more than the
+    // 8 NVDEC sessions; decoders give their session back after every call, so none waits.
+    Path root = org.robostream.testing.Fixtures.dataset("pattern-h264-v30",
+        new org.robostream.dataset.synth.SyntheticDatasetSpec(Path.of("unused"), 12, 30, 0.33,
+            2, 64, 64, 20, org.robostream.dataset.synth.VideoCodecChoice.H264, 4, -1,
+            org.robostream.dataset.synth.SyntheticDatasetSpec.Layout.V30, 0.005, 0.012,
+            org.robostream.dataset.synth.SyntheticDatasetSpec.Content.PATTERN, 4, 3));
+    sameAsHostBatches(root, b -> b.returnUint8(true).workers(1).maxNumShards(16).bufferSize(64),
+        b -> b.decodeDevice(DecodeDeviceSpec.parse("cuda")), 1.5);
+  }
+
+  @Test
+  @Tag("cuda")
   void av1OnAGpuWithoutAv1NvdecFallsBackPerFileAndCountsIt() {
     GpuTests.requireNvdec();
     try (StreamingDataset ds = pattern(Datasets.patternV30(), b -> b.returnUint8(true))

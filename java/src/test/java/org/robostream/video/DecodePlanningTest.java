@@ -87,4 +87,26 @@ class DecodePlanningTest {
       }
     }
   }
+
+  @Test
+  void aNewDecodingPassStartsExactlyAtEachKeyframe() {
+    try (VideoDecoder d = VideoDecoder.open(Fixtures.video("h264_g30.mp4"))) {
+      double[] pts = d.framePtsSeconds();
+      java.util.Set<Double> keyframes = new java.util.HashSet<>();
+      for (double k : d.info().keyframeTimestamps()) {
+        keyframes.add(k);
+      }
+      assertEquals(0, d.seekGopOf(0));
+      int passes = 1;
+      for (int f = 1; f < pts.length; f++) {
+        boolean starts = d.seekGopOf(f) != d.seekGopOf(f - 1);
+        assertEquals(keyframes.contains(pts[f]), starts, "frame " + f);
+        passes += starts ? 1 : 0;
+      }
+      assertEquals(keyframes.size(), passes);
+      assertTrue(passes >= pts.length / 30, "GOP 30: " + passes + " passes");
+      org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+          () -> d.seekGopOf(pts.length));
+    }
+  }
 }

@@ -4,7 +4,7 @@
 #
 #   scripts/gpu-check.sh prepare   on a CPU machine: puts the ffnvcodec headers and the NVDEC
 #                                  fixtures (scripts/tests/make-gpu-fixtures.sh) into .gpu-carry/
-#                                  (ignored by git, about 25 MB)
+#                                  (ignored by git; prepare fails above 56 MiB)
 #   scripts/gpu-check.sh [run]     on the GPU machine, with .gpu-carry carried along: builds the
 #                                  NVDEC part and its native tests (CMake + nvcc), runs the tests
 #                                  with ROBOSTREAM_REQUIRE_CUDA=1 (a missing GPU fails them), then
@@ -26,6 +26,9 @@ if [ "$mode" = prepare ]; then
   cp -r /usr/include/ffnvcodec "$carry/include/"
   bash "$root/scripts/tests/make-gpu-fixtures.sh" "$carry/fixtures"
   du -sh "$carry"
+  # The device tool carries at most 64 MiB with the working tree: leave room for the sources.
+  kib=$(du -sk "$carry" | cut -f1)
+  [ "$kib" -le $((56 * 1024)) ] || { echo "$carry is ${kib} KiB, over the 56 MiB budget" >&2; exit 1; }
   exit 0
 fi
 [ "$mode" = run ] || { echo "usage: gpu-check.sh [prepare|run]" >&2; exit 2; }
@@ -60,6 +63,12 @@ step configure cmake -S "$root" -B "$build" "${generator[@]}" "${nvcc_hint[@]}" 
   -DCMAKE_BUILD_TYPE=Release -DROBOSTREAM_GPU_TESTS_ONLY=ON -DFFNVCODEC_ROOT="$carry/include" \
   || exit 1
 step build cmake --build "$build" -j "$(nproc)" || exit 1
+# Without a working nvcc the core still builds (CPU machines rely on that) but carries no colour
+# kernel, and every GPU test would fail for a reason far from its cause: stop here instead.
+[ -s "$build/colour_kernels.ptx" ] || {
+  log "nvcc did not build the colour kernel ($build/colour_kernels.ptx missing): check nvcc on PATH"
+  exit 1
+}
 
 export ROBOSTREAM_GPU_FIXTURES="$carry/fixtures"
 status=0

@@ -109,10 +109,12 @@ int rs_pool_copy(int64_t pool, int64_t dst, int64_t src, int64_t bytes, int64_t 
   });
 }
 
-int rs_pool_upload(int64_t pool, int64_t dst, const void* host_src, int64_t bytes) {
+int rs_pool_upload(int64_t pool, int64_t dst, const void* host_src, int64_t bytes,
+                   int64_t stream) {
   return rs::guarded([&] {
     check_copy(address_of(dst), host_src, bytes);
-    pool_of(pool)->resource().copy_from_host(address_of(dst), host_src, bytes);
+    pool_of(pool)->resource().copy_from_host(address_of(dst), host_src, bytes,
+                                             address_of(stream));
   });
 }
 

@@ -24,7 +24,7 @@ class EventedHostMemory final : public rs::MemoryResource {
   int64_t device_id() const override { return 3; }
   void* allocate(int64_t bytes) override { return host_.allocate(bytes); }
   void deallocate(void* p, int64_t bytes) noexcept override { host_.deallocate(p, bytes); }
-  void copy_from_host(void* d, const void* s, int64_t n) override { std::memcpy(d, s, n); }
+  void copy_from_host(void* d, const void* s, int64_t n, void*) override { std::memcpy(d, s, n); }
   void copy_to_host(void* d, const void* s, int64_t n) override { std::memcpy(d, s, n); }
   void* create_stream() override { return nullptr; }
   void destroy_stream(void*) noexcept override {}
@@ -277,7 +277,7 @@ RS_TEST(pool_buffers_copy_and_expand_on_the_pool_device) {
   int64_t held = 0;
   RS_CHECK_EQ(rs_pool_acquire(pool, 4, &held), RS_OK);
   const uint8_t source[4] = {0, 1, 128, 255};
-  RS_CHECK_EQ(rs_pool_upload(pool, held, source, 4), RS_OK);
+  RS_CHECK_EQ(rs_pool_upload(pool, held, source, 4, 0), RS_OK);
   int64_t copy = 0;
   RS_CHECK_EQ(rs_pool_acquire(pool, 4, &copy), RS_OK);
   int64_t stream = -1;

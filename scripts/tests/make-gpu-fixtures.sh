@@ -54,10 +54,12 @@ make_stream() {
 # Exactness: B-frames and GOP 24 so display order differs from decode order and seeks matter.
 make_stream h264_exact h264 h264_mp4toannexb h264 96 160x120 pattern \
   -c:v libx264 -preset veryfast -crf 18 -g 24 -bf 3 -pix_fmt yuv420p
-make_stream hevc_exact hevc hevc_mp4toannexb hevc 96 160x120 pattern \
+# NVDEC's smallest HEVC and AV1 pictures are 144x144 and 128x128 (cuvidGetDecoderCaps nMinWidth/
+# nMinHeight); H.264 goes down to 48x16.
+make_stream hevc_exact hevc hevc_mp4toannexb hevc 96 256x144 pattern \
   -c:v libx265 -preset veryfast -crf 20 -x265-params "keyint=24:min-keyint=24:bframes=3:log-level=error" -pix_fmt yuv420p
 # AV1 (LeRobot's codec): on Hopper NVDEC has no AV1 decoder, which the tests expect to see reported.
-make_stream av1_exact ivf null ivf 24 160x120 pattern \
+make_stream av1_exact ivf null ivf 24 256x144 pattern \
   -c:v libsvtav1 -preset 12 -crf 30 -g 2 -pix_fmt yuv420p -svtav1-params lp=2
 # Throughput: camera-like content, sized so that all of it stays well under 64 MiB.
 make_stream h264_640x480 h264 h264_mp4toannexb h264 300 640x480 camera \

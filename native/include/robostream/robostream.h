@@ -209,8 +209,12 @@ RS_API int rs_pool_stream_sync(int64_t pool, int64_t stream);
 /** Copies `bytes` between two buffers of the pool's device, queued on `stream`. */
 RS_API int rs_pool_copy(int64_t pool, int64_t dst, int64_t src, int64_t bytes, int64_t stream);
 
-/** Copies `bytes` of host memory into a buffer of the pool's device (done on return). */
-RS_API int rs_pool_upload(int64_t pool, int64_t dst, const void* host_src, int64_t bytes);
+/**
+ * Copies `bytes` of host memory into a buffer of the pool's device, queued on `stream`; the host
+ * memory may be reused when this returns.
+ */
+RS_API int rs_pool_upload(int64_t pool, int64_t dst, const void* host_src, int64_t bytes,
+                          int64_t stream);
 
 /**
  * dst[i] = src[i] / 255 for `count` values: uint8 RGB (src) to float32 in [0, 1] (dst), both

@@ -54,10 +54,16 @@ void CudaMemoryResource::deallocate(void* buffer, int64_t) noexcept {
   driver_->cu().cuCtxPopCurrent(&ignored);
 }
 
-void CudaMemoryResource::copy_from_host(void* dst, const void* src, int64_t bytes) {
+// Ordered on the caller's stream (never the legacy default stream, which would wait behind every
+// blocking stream in the shared primary context, a trainer's included): an event recorded there
+// afterwards covers the copy, which a synchronous cuMemcpyHtoD from pageable memory would not
+// guarantee (it may return before its DMA is done).
+void CudaMemoryResource::copy_from_host(void* dst, const void* src, int64_t bytes, void* stream) {
   ScopedContext scope(*driver_, context_);
-  driver_->check(driver_->cu().cuMemcpyHtoD(device_pointer(dst), src, static_cast<size_t>(bytes)),
-                 "cuMemcpyHtoD");
+  driver_->check(driver_->cu().cuMemcpyHtoDAsync(device_pointer(dst), src,
+                                                 static_cast<size_t>(bytes),
+                                                 static_cast<CUstream>(stream)),
+                 "cuMemcpyHtoDAsync");
 }
 
 void CudaMemoryResource::copy_to_host(void* dst, const void* src, int64_t bytes) {

@@ -27,7 +27,7 @@ class CudaMemoryResource final : public MemoryResource {
 
   void* allocate(int64_t bytes) override;
   void deallocate(void* buffer, int64_t bytes) noexcept override;
-  void copy_from_host(void* dst, const void* src, int64_t bytes) override;
+  void copy_from_host(void* dst, const void* src, int64_t bytes, void* stream) override;
   void copy_to_host(void* dst, const void* src, int64_t bytes) override;
   void* create_stream() override;
   void destroy_stream(void* stream) noexcept override;

@@ -216,9 +216,19 @@ int NvdecDecoder::handle_sequence(const CUVIDEOFORMAT& format) {
   // Same stream parameters on a new GOP: keep the decoder. Anything else: swap it.
   if (lease_ && lease_->key.codec == format.codec && lease_->key.chroma == format.chroma_format &&
       lease_->key.bit_depth == depth && lease_->key.surfaces == surfaces &&
-      lease_->coded_width == format.coded_width && lease_->coded_height == format.coded_height) {
+      lease_->coded_width == format.coded_width && lease_->coded_height == format.coded_height &&
+      lease_->display_left == format.display_area.left &&
+      lease_->display_top == format.display_area.top &&
+      lease_->target_width ==
+          static_cast<unsigned int>(format.display_area.right - format.display_area.left) &&
+      lease_->target_height ==
+          static_cast<unsigned int>(format.display_area.bottom - format.display_area.top)) {
     return static_cast<int>(surfaces);
   }
+  // Pictures still queued for display live in the surfaces of the decoder being given back (or
+  // reconfigured): converting them afterwards would read another decoder's surface. They are
+  // reported like overwritten surfaces, never converted.
+  for (auto& d : displayed_) d.overwritten = true;
   device_->release(std::move(lease_));
   lease_ = device_->acquire(format, surfaces);
   return static_cast<int>(surfaces);

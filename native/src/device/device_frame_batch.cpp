@@ -105,8 +105,8 @@ void DeviceFrameBatch::export_to(std::unique_ptr<DeviceFrameBatch> owned, void* 
     const int64_t index_bytes = rows * c.positions * static_cast<int64_t>(sizeof(int64_t));
     c.pts_buffer = owned->pool_->acquire(pts_bytes);
     c.index_buffer = owned->pool_->acquire(index_bytes);
-    memory.copy_from_host(c.pts_buffer, c.pts.data(), pts_bytes);
-    memory.copy_from_host(c.index_buffer, c.frame_index.data(), index_bytes);
+    memory.copy_from_host(c.pts_buffer, c.pts.data(), pts_bytes, stream);
+    memory.copy_from_host(c.index_buffer, c.frame_index.data(), index_bytes, stream);
   }
   owned->event_ = owned->pool_->acquire_event();
   memory.record_event(owned->event_, stream);

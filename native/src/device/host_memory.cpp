@@ -22,7 +22,7 @@ void* HostMemoryResource::allocate(int64_t bytes) {
 
 void HostMemoryResource::deallocate(void* buffer, int64_t) noexcept { std::free(buffer); }
 
-void HostMemoryResource::copy_from_host(void* dst, const void* src, int64_t bytes) {
+void HostMemoryResource::copy_from_host(void* dst, const void* src, int64_t bytes, void*) {
   std::memcpy(dst, src, static_cast<size_t>(bytes));
 }
 

@@ -20,8 +20,10 @@ class MemoryResource {
   virtual void* allocate(int64_t bytes) = 0;
   virtual void deallocate(void* buffer, int64_t bytes) noexcept = 0;
 
-  // Synchronous copies between host memory and this resource's memory.
-  virtual void copy_from_host(void* dst, const void* src, int64_t bytes) = 0;
+  // Host memory into this resource's memory, queued on `stream` (see below); the source may be
+  // reused as soon as this returns (pageable memory is staged by the driver before it returns).
+  virtual void copy_from_host(void* dst, const void* src, int64_t bytes, void* stream) = 0;
+  // This resource's memory into host memory, done when this returns.
   virtual void copy_to_host(void* dst, const void* src, int64_t bytes) = 0;
 
   // Work queues of this resource. A stream orders the asynchronous operations below; nullptr is
@@ -55,7 +57,7 @@ class HostMemoryResource final : public MemoryResource {
   int64_t device_id() const override { return 0; }
   void* allocate(int64_t bytes) override;
   void deallocate(void* buffer, int64_t bytes) noexcept override;
-  void copy_from_host(void* dst, const void* src, int64_t bytes) override;
+  void copy_from_host(void* dst, const void* src, int64_t bytes, void* stream) override;
   void copy_to_host(void* dst, const void* src, int64_t bytes) override;
   void* create_stream() override { return nullptr; }
   void destroy_stream(void*) noexcept override {}

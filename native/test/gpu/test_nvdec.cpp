@@ -241,7 +241,7 @@ RS_TEST(cuda_pool_copies_uploads_and_expands_on_its_stream) {
   RS_CHECK_EQ(rs_pool_acquire(pools.device, 4 * n, &floats), RS_OK);
   RS_CHECK_EQ(rs_pool_stream_create(pools.device, &stream), RS_OK);
   RS_CHECK(stream != 0);
-  RS_CHECK_EQ(rs_pool_upload(pools.device, held, source.data(), n), RS_OK);
+  RS_CHECK_EQ(rs_pool_upload(pools.device, held, source.data(), n, stream), RS_OK);
   RS_CHECK_EQ(rs_pool_copy(pools.device, copy, held, n, stream), RS_OK);
   RS_CHECK_EQ(rs_pool_expand_unit_floats(pools.device, floats, copy, n, stream), RS_OK);
   RS_CHECK_EQ(rs_pool_stream_sync(pools.device, stream), RS_OK);

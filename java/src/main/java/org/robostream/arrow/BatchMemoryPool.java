@@ -22,6 +22,7 @@ public final class BatchMemoryPool implements AutoCloseable {
   private final NativeHandle handle;
   private final int deviceType;
   private final int deviceId;
+  private long utilityStream; // for copyAndWait; guarded by this
 
   private BatchMemoryPool(int deviceType, int deviceId) {
     NativeCore.ensureLoaded();
@@ -114,10 +115,31 @@ public final class BatchMemoryPool implements AutoCloseable {
         "cannot copy " + bytes + " bytes on " + this);
   }
 
-  /** Copies host memory into a buffer of this pool's device (done when this returns). */
-  public void upload(long dst, long hostSrc, long bytes) {
-    NativeStatus.check(NativeCore.rs_pool_upload(handle.get(), dst, hostSrc, bytes),
+  /**
+   * Copies host memory into a buffer of this pool's device, queued on {@code stream}; the host
+   * memory may be reused when this returns.
+   */
+  public void upload(long dst, long hostSrc, long bytes, long stream) {
+    NativeStatus.check(NativeCore.rs_pool_upload(handle.get(), dst, hostSrc, bytes, stream),
         "cannot upload " + bytes + " bytes to " + this);
+  }
+
+  /**
+   * Copies between two buffers of this pool's device and waits for the copy, on a stream of the
+   * pool's own (never the legacy default stream, which waits behind every blocking stream of
+   * the process, a trainer's included).
+   */
+  public void copyAndWait(long dst, long src, long bytes) {
+    long stream = utilityStream();
+    copy(dst, src, bytes, stream);
+    synchronize(stream);
+  }
+
+  private synchronized long utilityStream() {
+    if (utilityStream == 0) {
+      utilityStream = createStream();
+    }
+    return utilityStream;
   }
 
   /**
@@ -131,6 +153,12 @@ public final class BatchMemoryPool implements AutoCloseable {
 
   @Override
   public void close() {
+    synchronized (this) {
+      if (utilityStream != 0 && handle.isOpen()) {
+        freeStream(utilityStream);
+        utilityStream = 0;
+      }
+    }
     handle.close();
   }
 

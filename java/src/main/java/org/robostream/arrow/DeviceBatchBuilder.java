@@ -185,8 +185,7 @@ public final class DeviceBatchBuilder implements AutoCloseable {
         FrameDestination.super.copySlot(to, from);
         return;
       }
-      pool.copy(slotAddress(to), slotAddress(from), frameBytes(), 0);
-      pool.synchronize(0);
+      pool.copyAndWait(slotAddress(to), slotAddress(from), frameBytes());
     }
 
     @Override

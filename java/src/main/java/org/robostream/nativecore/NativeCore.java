@@ -119,7 +119,8 @@ public final class NativeCore {
       @Cast("int64_t") long src, @Cast("int64_t") long bytes, @Cast("int64_t") long stream);
 
   public static native int rs_pool_upload(@Cast("int64_t") long pool, @Cast("int64_t") long dst,
-      @Cast("const void*") long hostSrc, @Cast("int64_t") long bytes);
+      @Cast("const void*") long hostSrc, @Cast("int64_t") long bytes,
+      @Cast("int64_t") long stream);
 
   public static native int rs_pool_expand_unit_floats(@Cast("int64_t") long pool,
       @Cast("int64_t") long dst, @Cast("int64_t") long src, @Cast("int64_t") long count,

@@ -192,7 +192,7 @@ final class DeviceFramePath implements FramePath {
     @Override
     public void delivered(int request, double ptsSeconds, long frameIndex) {
       if (staged) {
-        pool.upload(block(request), stagingAddress(), frameBytes());
+        pool.upload(block(request), stagingAddress(), frameBytes(), stream);
       }
       delivered[request] = true;
       out.put(request, new PackedFrame(blocks[request], frameBytes(), ctx.width(), ctx.height(),

@@ -3,6 +3,7 @@ package org.robostream.video;
 import static org.bytedeco.ffmpeg.global.avcodec.AV_CODEC_ID_H264;
 import static org.bytedeco.ffmpeg.global.avcodec.AV_CODEC_ID_HEVC;
 import static org.bytedeco.ffmpeg.global.avcodec.av_bsf_alloc;
+import static org.bytedeco.ffmpeg.global.avcodec.av_bsf_flush;
 import static org.bytedeco.ffmpeg.global.avcodec.av_bsf_free;
 import static org.bytedeco.ffmpeg.global.avcodec.av_bsf_get_by_name;
 import static org.bytedeco.ffmpeg.global.avcodec.av_bsf_init;
@@ -91,6 +92,15 @@ final class AnnexBFilter implements AutoCloseable {
     } finally {
       av_packet_free(in);
     }
+  }
+
+  /**
+   * Forgets the stream position (a seek): the filter then puts the parameter sets in front of
+   * the next IDR picture again, which a freshly created NVDEC parser needs. (A keyframe that is
+   * not an IDR picture gets none: NVDEC can start there only after an IDR has been seen.)
+   */
+  void reset() {
+    av_bsf_flush(context);
   }
 
   @Override

@@ -62,15 +62,17 @@ final class ExtradataPixelFormat {
   }
 
   /**
-   * avcC: profiles without the extended fields are 4:2:0 8-bit; High profiles append
-   * chroma_format and bit depths after the SPS and PPS arrays.
+   * avcC: Baseline, Main and Extended are 4:2:0 8-bit; higher profiles append chroma_format and
+   * bit depths after the SPS and PPS arrays.
    */
   static int avcc(byte[] b) {
     if (b.length < 7 || b[0] != 1) {
       return -1;
     }
     int profile = b[1] & 0xff;
-    boolean extended = profile == 100 || profile == 110 || profile == 122 || profile == 144;
+    // ISO 14496-15 lists 100/110/122/144; muxers (FFmpeg's among them) write the fields for
+    // every profile above Baseline/Main/Extended, High 4:4:4 Predictive (244) included.
+    boolean extended = profile != 66 && profile != 77 && profile != 88;
     if (!extended) {
       return planar(420, 8);
     }

@@ -8,7 +8,9 @@ import static org.bytedeco.ffmpeg.global.avcodec.AV_CODEC_ID_VP9;
 
 import org.bytedeco.ffmpeg.avcodec.AVCodecParameters;
 import org.bytedeco.ffmpeg.avcodec.AVPacket;
+import org.bytedeco.ffmpeg.avutil.AVPixFmtDescriptor;
 import org.bytedeco.ffmpeg.avutil.AVRational;
+import org.bytedeco.ffmpeg.global.avutil;
 import org.robostream.nativecore.NativeException;
 import org.robostream.nativecore.NvdecSession;
 
@@ -55,12 +57,55 @@ final class NvdecBackend implements FrameBackend {
    * cuvidGetDecoderCaps says no for this codec, bit depth or size, or CUDA is unusable).
    */
   static String unsupportedReason(AVCodecParameters p, int device) {
+    String limit = pathLimitation(p);
+    return limit != null ? limit : NvdecSession.unsupportedReason(device, nvdecCodec(
+        p.codec_id()), bitDepth(p), p.width(), p.height());
+  }
+
+  /**
+   * Why robostream's NVDEC path cannot take this stream whatever the GPU, or null. Decided from
+   * the container before any packet: a 4:2:2 / 4:4:4 / monochrome file found out only by the
+   * sequence callback would fail mid-decode instead of falling back to the CPU.
+   */
+  static String pathLimitation(AVCodecParameters p) {
     int codec = nvdecCodec(p.codec_id());
     if (codec < 0) {
       return "NVDEC has no decoder for this codec";
     }
-    int depth = p.bits_per_raw_sample() > 8 ? p.bits_per_raw_sample() : 8;
-    return NvdecSession.unsupportedReason(device, codec, depth, p.width(), p.height());
+    if (codec == NvdecSession.MPEG4) {
+      // MP4 keeps MPEG-4 Part 2's VOL header in the extradata only, and the cuvid parser would
+      // need it again after every seek; such files are rare in robot datasets.
+      return "robostream's NVDEC path does not decode MPEG-4 Part 2 (its VOL header lives in the"
+          + " container's extradata)";
+    }
+    if (p.width() % 2 != 0 || p.height() % 2 != 0) {
+      // NV12 output surfaces (the display area) need even sizes; the SDK crops odd ones from a
+      // larger target, which our colour kernel does not do.
+      return "robostream's NVDEC path needs even frame sizes, and this stream is " + p.width()
+          + "x" + p.height();
+    }
+    AVPixFmtDescriptor format = descriptor(p);
+    if (format != null && !(format.nb_components() == 3 && format.log2_chroma_w() == 1
+        && format.log2_chroma_h() == 1)) {
+      return "robostream's NVDEC path decodes 4:2:0 only, and this stream is "
+          + avutil.av_get_pix_fmt_name(ExtradataPixelFormat.of(p)).getString();
+    }
+    return null;
+  }
+
+  /** Luma bit depth from the pixel format (the container's raw-sample field is often 0). */
+  static int bitDepth(AVCodecParameters p) {
+    AVPixFmtDescriptor format = descriptor(p);
+    if (format != null) {
+      return Math.max(8, format.comp(0).depth());
+    }
+    return p.bits_per_raw_sample() > 8 ? p.bits_per_raw_sample() : 8;
+  }
+
+  private static AVPixFmtDescriptor descriptor(AVCodecParameters p) {
+    int pixelFormat = ExtradataPixelFormat.of(p);
+    AVPixFmtDescriptor d = pixelFormat < 0 ? null : avutil.av_pix_fmt_desc_get(pixelFormat);
+    return d == null || d.isNull() ? null : d;
   }
 
   static NvdecBackend open(String file, AVCodecParameters parameters, AVRational timeBase,
@@ -131,6 +176,9 @@ final class NvdecBackend implements FrameBackend {
   @Override
   public void flush() {
     NativeDecoderCalls.run(file, session::flush);
+    if (annexB != null) {
+      annexB.reset();
+    }
   }
 
   /** The CUDA stream the conversions run on (for a batch's completion event). */

@@ -1,6 +1,7 @@
 package org.robostream.video;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -101,5 +102,50 @@ class NvdecInputTest {
           () -> d.decodeFrames(new int[] {0}, device));
       assertTrue(e.getMessage().contains("host destination"), e.getMessage());
     }
+  }
+
+  /** Encodes a short clip with the ffmpeg CLI; returns it. */
+  private Path encode(String name, String... codecArgs) throws Exception {
+    Path out = tmp.resolve(name);
+    java.util.List<String> cmd = new java.util.ArrayList<>(java.util.List.of("ffmpeg", "-v",
+        "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=64x64:r=10:d=0.5"));
+    cmd.addAll(java.util.List.of(codecArgs));
+    cmd.add(out.toString());
+    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+    String log = new String(p.getInputStream().readAllBytes());
+    assertTrue(p.waitFor(60, TimeUnit.SECONDS) && p.exitValue() == 0, log);
+    return out;
+  }
+
+  private static String limitationOf(Path file) {
+    try (Demuxer d = new Demuxer(LocalFileByteSource.open(file))) {
+      return NvdecBackend.pathLimitation(d.stream().codecpar());
+    }
+  }
+
+  private static int depthOf(Path file) {
+    try (Demuxer d = new Demuxer(LocalFileByteSource.open(file))) {
+      return NvdecBackend.bitDepth(d.stream().codecpar());
+    }
+  }
+
+  @Test
+  void streamsTheNvdecPathCannotTakeAreRefusedBeforeAnyPacket() throws Exception {
+    assertNull(limitationOf(Fixtures.video("h264_g30.mp4")));
+    assertNull(limitationOf(Fixtures.video("hevc_g30.mp4")));
+    assertNull(limitationOf(Fixtures.video("av1_g2.mp4")));
+    assertEquals(8, depthOf(Fixtures.video("h264_g30.mp4")));
+    assertTrue(limitationOf(Fixtures.video("mpeg4_g12.mp4")).contains("MPEG-4 Part 2"));
+    String yuv444 = limitationOf(encode("h264_444.mp4", "-c:v", "libx264", "-pix_fmt",
+        "yuv444p"));
+    assertTrue(yuv444 != null && yuv444.contains("yuv444p"), yuv444);
+    Path tenBit = encode("hevc_10bit.mp4", "-c:v", "libx265", "-x265-params", "log-level=error",
+        "-pix_fmt", "yuv420p10le");
+    assertNull(limitationOf(tenBit), "10-bit 4:2:0 is for the GPU's caps to decide");
+    // x264 rounds odd sizes; VP9 keeps them.
+    String odd = limitationOf(encode("vp9_odd.webm", "-vf", "scale=63:64", "-c:v",
+        "libvpx-vp9", "-deadline", "realtime", "-cpu-used", "8", "-pix_fmt", "yuv420p"));
+    assertTrue(odd != null && odd.contains("63x64"), odd);
+    assertEquals(10, depthOf(tenBit));
   }
 }

@@ -52,12 +52,16 @@ public final class HubServer implements AutoCloseable {
 
   /** A client of {@code endpoint} with the test token, a private cache and fast retries. */
   public static HubHttp client(String endpoint, Path cache) {
-    HubConfig config = HubConfig.fromEnvironment(Map.of("HF_ENDPOINT", endpoint + "/",
+    return new HubHttp(config(endpoint, cache));
+  }
+
+  /** The configuration of {@link #client}: 64 KiB blocks, 12 tries 5..100 ms apart. */
+  public static HubConfig config(String endpoint, Path cache) {
+    return HubConfig.fromEnvironment(Map.of("HF_ENDPOINT", endpoint + "/",
             "HF_TOKEN", TOKEN, "HF_LEROBOT_HOME", cache.toString(), "HF_HOME", cache.toString()))
         .withRetry(new RetryPolicy(12, Duration.ofMillis(5), Duration.ofMillis(100)))
         .withTimeout(Duration.ofMillis(700))
         .withBlockBytes(64 << 10);
-    return new HubHttp(config);
   }
 
   @Override

@@ -21,7 +21,8 @@ import org.slf4j.LoggerFactory;
  * HTTP for the Hub: range and API GETs with redirects followed by hand (so the Authorization
  * header never goes to another host, e.g. the CDN a resolve URL redirects to), TLS verified by the
  * JDK's defaults, and retries of transient failures — 429 (honouring Retry-After), 5xx, resets,
- * timeouts, stalls and truncated bodies — with bounded exponential backoff and jitter. A request
+ * timeouts, stalls and truncated bodies — with bounded exponential backoff and jitter
+ * ({@link RetryPolicy}). A request
  * is retried whole, so a retry never yields a partial or duplicated body. Past the budget the
  * error names the URL and the last status; 401/403 name where the token came from; 404 names the
  * path and revision. The token is never logged.
@@ -306,10 +307,17 @@ public final class HubHttp {
     if (v.isEmpty()) {
       return null;
     }
+    String value = v.get().trim();
     try {
-      return Duration.ofSeconds(Long.parseLong(v.get().trim()));
-    } catch (NumberFormatException e) {
-      return null; // an HTTP date: fall back to our own backoff
+      return Duration.ofSeconds(Long.parseLong(value));
+    } catch (NumberFormatException notSeconds) {
+      try {
+        // The other form RFC 9110 allows: an HTTP date.
+        return Duration.between(java.time.ZonedDateTime.now(), java.time.ZonedDateTime.parse(
+            value, java.time.format.DateTimeFormatter.RFC_1123_DATE_TIME));
+      } catch (java.time.format.DateTimeParseException e) {
+        return null; // unreadable: our own backoff
+      }
     }
   }
 

@@ -45,35 +45,8 @@ class HubStreamingTest {
     }
   }
 
-  static StreamingDataset.Builder configure(StreamingDataset.Builder b) {
-    return b.batchSize(6).bufferSize(12).maxNumShards(2).workers(2).returnUint8(true).seed(5);
-  }
-
-  /** Every batch as (episode/frame list, frame bytes of every camera). */
-  static List<String> epoch(StreamingDataset ds) {
-    List<String> out = new ArrayList<>();
-    for (Batch b : ds) {
-      try (b) {
-        StringBuilder s = new StringBuilder();
-        long[] e = b.longs("episode_index");
-        long[] f = b.longs("frame_index");
-        for (int i = 0; i < b.size(); i++) {
-          s.append(e[i]).append('/').append(f[i]).append(' ');
-        }
-        for (String camera : ds.metadata().info().videoKeys()) {
-          ByteBuffer data = b.frames(camera).data();
-          s.append(camera).append('#').append(data.hashCode()).append(' ');
-        }
-        out.add(s.toString());
-      }
-    }
-    return out;
-  }
-
   static List<String> localEpoch() {
-    try (StreamingDataset ds = configure(StreamingDataset.builder(local)).build()) {
-      return epoch(ds);
-    }
+    return HubEpochs.localEpoch(local);
   }
 
   @Test
@@ -82,11 +55,7 @@ class HubStreamingTest {
     HubDataset ds = HubDataset.prepare(http, HubServer.REPO, null, null, Optional.empty(),
         f -> { });
     assertEquals("v3.0", ds.repo().revision(), "the v3.0 tag, for metadata and videos alike");
-    List<String> remote;
-    try (StreamingDataset s = configure(StreamingDataset.builder(ds)).build()) {
-      remote = epoch(s);
-    }
-    assertEquals(localEpoch(), remote);
+    assertEquals(localEpoch(), HubEpochs.epoch(ds));
     long videoBytes = 0;
     try (var files = Files.walk(local.resolve("videos"))) {
       videoBytes = files.filter(Files::isRegularFile).mapToLong(p -> p.toFile().length()).sum();
@@ -117,33 +86,25 @@ class HubStreamingTest {
     assertEquals(HubLocation.Kind.BUCKET, ds.files().kind());
     assertEquals(Set.of(1, 4), Set.copyOf(ds.metadata().episodes().stream()
         .map(e -> e.index()).toList()));
-    List<String> remote;
-    try (StreamingDataset s = configure(StreamingDataset.builder(ds)).build()) {
-      remote = epoch(s);
-    }
     List<String> expected;
-    try (StreamingDataset s = configure(StreamingDataset.builder(local).episodes(List.of(1, 4)))
-        .build()) {
-      expected = epoch(s);
+    try (StreamingDataset s = HubEpochs.configure(StreamingDataset.builder(local)
+        .episodes(List.of(1, 4))).build()) {
+      expected = HubEpochs.epoch(s);
     }
-    assertEquals(expected, remote);
+    assertEquals(expected, HubEpochs.epoch(ds));
   }
 
   @Test
   void anEpochThroughAFaultyProxyDeliversEverySampleOnceWithTheSameFrames() throws IOException {
-    try (FaultyProxy proxy = new FaultyProxy(hub.port, 0.2, 1500, 11)) {
+    try (FaultyProxy proxy = FaultyProxy.random(hub.port, 0.2, 1500, 11)) {
       HubHttp http = HubServer.client("http://127.0.0.1:" + proxy.port(),
           tmp.resolve("cache-faulty"));
       HubDataset ds = HubDataset.prepare(http, HubServer.REPO, null, null, Optional.empty(),
           f -> { });
-      List<String> remote;
-      try (StreamingDataset s = configure(StreamingDataset.builder(ds)).build()) {
-        remote = epoch(s);
-      }
-      assertEquals(localEpoch(), remote);
-      assertTrue(proxy.faults.get() > 0, "the proxy injected faults");
-      assertTrue(http.retries() >= proxy.faults.get() / 2, "retried: " + http.retries()
-          + " for " + proxy.faults.get() + " faults");
+      assertEquals(localEpoch(), HubEpochs.epoch(ds));
+      assertTrue(proxy.faults() > 0, "the proxy injected faults");
+      assertTrue(http.retries() >= proxy.faults() / 2, "retried: " + http.retries()
+          + " for " + proxy.faults() + " faults");
     }
   }
 
@@ -268,9 +229,7 @@ class HubStreamingTest {
         + firstRun);
     // A prewarmed mirror is read locally: streaming it fetches no video bytes.
     long before = http.bytesFetched();
-    try (StreamingDataset s = configure(StreamingDataset.builder(again)).build()) {
-      assertEquals(localEpoch(), epoch(s));
-    }
+    assertEquals(localEpoch(), HubEpochs.epoch(again));
     assertEquals(before, http.bytesFetched(), "videos came from the prewarmed mirror");
   }
 

@@ -3,6 +3,7 @@ package org.robostream.source.hub;
 import java.nio.file.Path;
 import java.util.Collection;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;
@@ -41,10 +42,8 @@ public record HubDataset(HubLocation repo, HubLocation files, Path metadataRoot,
     HubLocation repo = unresolved.withRevision(RevisionResolver.resolve(http, unresolved,
         revision));
     HubFileCache cache = new HubFileCache(http);
-    for (HubTree.Entry e : HubTree.files(http, repo, "meta")) {
-      cache.fetch(repo, e.path(), e.path().endsWith(".json") ? "a JSON file" : "a Parquet file");
-      progress.accept(e.path());
-    }
+    cache.fetchAll(repo, HubTree.files(http, repo, "meta").stream().map(HubTree.Entry::path)
+        .toList(), progress);
     HubLocation files = filesLocation(http, repo, dataFilesRoot);
     Path metadataRoot = cache.mirrorOf(repo);
     Path dataRoot = files.prefix().isEmpty() ? cache.mirrorOf(files)
@@ -56,11 +55,7 @@ public record HubDataset(HubLocation repo, HubLocation files, Path metadataRoot,
         parquet.add(e.dataFile());
       }
     }
-    for (Path p : parquet) {
-      String relative = dataRoot.relativize(p).toString().replace('\\', '/');
-      cache.fetch(files, relative, "a Parquet file");
-      progress.accept(relative);
-    }
+    cache.fetchAll(files, relativeTo(dataRoot, parquet), progress);
     LeRobotMetadata metadata = episodes.isEmpty() ? all
         : LeRobotMetadata.open(metadataRoot, dataRoot, episodes, false);
     return new HubDataset(repo, files, metadataRoot, dataRoot, metadata, http);
@@ -80,8 +75,7 @@ public record HubDataset(HubLocation repo, HubLocation files, Path metadataRoot,
 
   /** The URL of a file under {@link #dataRoot()} in {@link #files()}. */
   public String urlOf(Path local) {
-    String relative = dataRoot.relativize(local).toString().replace('\\', '/');
-    return files.resolveUrl(http.config().endpoint(), relative);
+    return files.resolveUrl(http.config().endpoint(), relativeOf(dataRoot, local));
   }
 
   /** Videos: the mirror's copy when prewarmed (complete, with its sidecar), else range reads. */
@@ -95,17 +89,25 @@ public record HubDataset(HubLocation repo, HubLocation files, Path metadataRoot,
     };
   }
 
-  /** Downloads every video of the prepared episodes into the mirror (resumable: kept files stay). */
+  /**
+   * Downloads every video of the prepared episodes into the mirror; kept files stay, and an
+   * interrupted download resumes where it stopped.
+   *
+   * @throws CacheLimitException before downloading when they do not fit the cache limit
+   */
   public void prewarmVideos(Consumer<String> progress) {
-    HubFileCache cache = new HubFileCache(http);
     Set<Path> videos = new LinkedHashSet<>();
     for (EpisodeInfo e : metadata.episodes()) {
       e.videos().values().forEach(v -> videos.add(v.file()));
     }
-    for (Path v : videos) {
-      String relative = dataRoot.relativize(v).toString().replace('\\', '/');
-      cache.fetch(files, relative, "an MP4 video");
-      progress.accept(relative);
-    }
+    new HubFileCache(http).fetchAll(files, relativeTo(dataRoot, videos), progress);
+  }
+
+  private static List<String> relativeTo(Path root, Collection<Path> files) {
+    return files.stream().map(p -> relativeOf(root, p)).toList();
+  }
+
+  private static String relativeOf(Path root, Path file) {
+    return root.relativize(file).toString().replace('\\', '/');
   }
 }

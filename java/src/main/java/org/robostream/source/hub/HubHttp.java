@@ -101,7 +101,7 @@ public final class HubHttp {
       int status = r.statusCode();
       if (status == 416) {
         long total = totalFromContentRange(r.headers()).orElse(start);
-        return new RangeResult(new byte[0], total, etag(r.headers()));
+        return new RangeResult(new byte[0], total, version(r.headers()));
       }
       failOnStatus(url, status, r);
       byte[] body = r.body();
@@ -127,7 +127,7 @@ public final class HubHttp {
       if (start == 0) {
         rejectPages(url, status, r.headers(), slice, what);
       }
-      return new RangeResult(slice, total, etag(r.headers()));
+      return new RangeResult(slice, total, version(r.headers()));
     });
   }
 
@@ -142,7 +142,14 @@ public final class HubHttp {
     });
   }
 
-  public record RangeResult(byte[] bytes, long totalSize, String etag) {}
+  /**
+   * Part of a file.
+   *
+   * @param totalSize the file's size
+   * @param version the server's version of the file: its ETag, else its Last-Modified date; null
+   *     when it sends neither
+   */
+  public record RangeResult(byte[] bytes, long totalSize, String version) {}
 
   public record TextResult(String body, String next) {}
 
@@ -335,8 +342,9 @@ public final class HubHttp {
     });
   }
 
-  private static String etag(HttpHeaders h) {
-    return h.firstValue("ETag").orElse(null);
+  private static String version(HttpHeaders h) {
+    return h.firstValue("ETag").or(() -> h.firstValue("Last-Modified").map(d -> "modified " + d))
+        .orElse(null);
   }
 
   private static String nextLink(HttpHeaders h, URI base) {

@@ -13,7 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -27,19 +27,13 @@ import org.robostream.testing.HubServer;
  */
 class HubCliTest {
   @TempDir static Path tmp;
-  static HubServer hub;
+  @AutoClose static HubServer hub;
 
   @BeforeAll
   static void startHub() throws Exception {
     hub = HubServer.start(tmp.resolve("nginx"), Datasets.patternV30());
   }
 
-  @AfterAll
-  static void stopHub() throws Exception {
-    if (hub != null) {
-      hub.close();
-    }
-  }
 
   static String robostream(Path cache, String... args) throws IOException, InterruptedException {
     Result r = run(cache, args);

@@ -10,7 +10,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Predicate;
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -31,7 +31,7 @@ import org.robostream.testing.Mp4Boxes;
 class HubMoovAtEndTest {
   static final int BLOCK = 4096;
   @TempDir static Path tmp;
-  static HubServer hub;
+  @AutoClose static HubServer hub;
   static Path local;
   static List<String> localEpoch;
 
@@ -42,12 +42,6 @@ class HubMoovAtEndTest {
     localEpoch = HubEpochs.localEpoch(local);
   }
 
-  @AfterAll
-  static void stopHub() throws Exception {
-    if (hub != null) {
-      hub.close();
-    }
-  }
 
   static HubConfig smallBlocks(String endpoint, String cache) {
     return HubServer.config(endpoint, tmp.resolve(cache)).withBlockBytes(BLOCK);

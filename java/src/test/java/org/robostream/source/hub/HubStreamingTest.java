@@ -14,7 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -29,7 +29,7 @@ import org.robostream.testing.HubServer;
  */
 class HubStreamingTest {
   @TempDir static Path tmp;
-  static HubServer hub;
+  @AutoClose static HubServer hub;
   static Path local;
 
   @BeforeAll
@@ -38,12 +38,6 @@ class HubStreamingTest {
     hub = HubServer.start(tmp.resolve("nginx"), local);
   }
 
-  @AfterAll
-  static void stopHub() throws Exception {
-    if (hub != null) {
-      hub.close();
-    }
-  }
 
   static List<String> localEpoch() {
     return HubEpochs.localEpoch(local);
@@ -196,41 +190,6 @@ class HubStreamingTest {
         () -> new HubHttp(http.config().withRetry(new RetryPolicy(2, java.time.Duration.ofMillis(1),
             java.time.Duration.ofMillis(2)))).getRange("http://127.0.0.1:1/x", 0, 10, "a file"));
     assertTrue(down.getMessage().contains("127.0.0.1:1/x"), down.getMessage());
-  }
-
-  @Test
-  void theDiskCacheEvictsLeastRecentlyUsedFilesOfEarlierRunsAndPrewarmResumes() throws IOException {
-    Path cacheRoot = tmp.resolve("cache-evict");
-    HubHttp first = HubServer.client(hub.endpoint(), cacheRoot);
-    HubLocation repo = HubLocation.dataset(HubServer.REPO, "v3.0");
-    HubFileCache early = new HubFileCache(first);
-    Path a = early.fetch(repo, "meta/info.json", "a JSON file");
-    Path b = early.fetch(repo, "meta/tasks.parquet", "a Parquet file");
-    assertTrue(Files.isRegularFile(a) && Files.isRegularFile(b));
-    // A later run (another cache instance) with a limit that only fits its own file.
-    Path stats = local.resolve("meta/stats.json");
-    HubHttp later = new HubHttp(first.config().withCacheLimit(Files.size(stats) + 10));
-    Path c = new HubFileCache(later).fetch(repo, "meta/stats.json", "a JSON file");
-    assertTrue(Files.isRegularFile(c), "the file in use stays");
-    assertFalse(Files.exists(a) || Files.exists(b), "older files were evicted");
-    assertArrayEquals(Files.readAllBytes(stats), Files.readAllBytes(c));
-
-    // prewarm twice: the second run only checks what is cached (size and ETag), downloads nothing.
-    HubHttp http = HubServer.client(hub.endpoint(), tmp.resolve("cache-prewarm"));
-    HubDataset ds = HubDataset.prepare(http, HubServer.REPO, null, null, Optional.empty(),
-        f -> { });
-    ds.prewarmVideos(f -> { });
-    long firstRun = http.bytesFetched();
-    HubDataset again = HubDataset.prepare(http, HubServer.REPO, null, null, Optional.empty(),
-        f -> { });
-    again.prewarmVideos(f -> { });
-    long secondRun = http.bytesFetched() - firstRun;
-    assertTrue(secondRun < firstRun / 20, "second prewarm fetched " + secondRun + " bytes after "
-        + firstRun);
-    // A prewarmed mirror is read locally: streaming it fetches no video bytes.
-    long before = http.bytesFetched();
-    assertEquals(localEpoch(), HubEpochs.epoch(again));
-    assertEquals(before, http.bytesFetched(), "videos came from the prewarmed mirror");
   }
 
   @Test

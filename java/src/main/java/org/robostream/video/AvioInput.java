@@ -102,6 +102,11 @@ final class AvioInput implements AutoCloseable {
   }
 
   /** Bytes answered with zeros instead of being read, since this input was opened. */
+  /** Forwards a read-ahead hint to the source (see {@link ByteSource#prefetch}). */
+  void prefetch(long position) {
+    source.prefetch(position);
+  }
+
   long bytesSkipped() {
     return bytesSkipped;
   }

@@ -36,13 +36,14 @@ public final class Datasets {
 
   /**
    * v3.0 camera-like dataset whose MP4s keep the moov box at the end (remuxed by stream copy
-   * without faststart, as muxers write by default) and span many small blocks: 6 episodes of 40
-   * frames, 2 cameras 128x96 AV1 g2, two shared video files of about 40-60 KB per camera.
+   * without faststart, as muxers write by default), large enough that opening one reads only its
+   * ends: 6 episodes of 30 frames, 2 cameras 128x96 AV1 g2 at crf 2, one 1.3 MB file per camera
+   * (the decoder's 256 KiB AVIO buffer would swallow a smaller file whole).
    */
   public static Path cameraMoovAtEnd() {
     Path faststart = Fixtures.dataset("camera-faststart", new SyntheticDatasetSpec(
-        Path.of("unused"), 8, 40, 0.0, 2, 128, 96, 20, VideoCodecChoice.AV1, 2, -1, Layout.V30,
-        100, 0.07, Content.CAMERA, 4, 2));
+        Path.of("unused"), 6, 30, 0.0, 2, 128, 96, 20, VideoCodecChoice.AV1, 2, 2, Layout.V30,
+        100, 100, Content.CAMERA, 4, 2));
     return Fixtures.derivedDataset("camera-moov-at-end", faststart, root -> {
       try (var walk = java.nio.file.Files.walk(root.resolve("videos"))) {
         for (Path mp4 : walk.filter(p -> p.toString().endsWith(".mp4")).toList()) {

@@ -68,6 +68,12 @@ public final class HttpRangeByteSource implements ByteSource {
     return copied;
   }
 
+  /** Starts fetching the block holding {@code position} on the client's read-ahead threads. */
+  @Override
+  public void prefetch(long position) {
+    readAhead(position / blockBytes);
+  }
+
   private void readAhead(long index) {
     if (index * blockBytes < size) {
       http.blocks().prefetch(url, index, () -> fetch(index), http.readAhead());

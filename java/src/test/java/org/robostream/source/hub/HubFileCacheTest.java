@@ -31,7 +31,7 @@ import org.robostream.testing.HubServer;
  * a Range request.
  */
 class HubFileCacheTest {
-  static final int BLOCK = 4096;
+  static final int BLOCK = 16 << 10;
   @TempDir static Path tmp;
   @AutoClose static HubServer hub;
   static Path local;

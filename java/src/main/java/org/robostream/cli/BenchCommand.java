@@ -125,7 +125,8 @@ final class BenchCommand implements Callable<Integer> {
     Map<String, Object> config = new LinkedHashMap<>();
     config.put("repo_id", datasetName);
     if (hub != null) {
-      config.put("revision", hub.repo().revision());
+      config.put("revision", hub.revision().name());
+      config.put("commit", hub.revision().commit());
     }
     config.put("source", source);
     config.put("mode", mode);

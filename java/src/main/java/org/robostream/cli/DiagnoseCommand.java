@@ -83,7 +83,7 @@ final class DiagnoseCommand implements Callable<Integer> {
         System.out.println("FAIL  metadata: " + e.getMessage());
         return 1;
       }
-      System.out.println("ok    revision " + hub.repo().revision() + ", files from "
+      System.out.println("ok    revision " + hub.revision().describe() + ", files from "
           + hub.files());
       m = hub.metadata();
     } else {

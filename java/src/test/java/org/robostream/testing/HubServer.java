@@ -50,6 +50,19 @@ public final class HubServer implements AutoCloseable {
     return "http://127.0.0.1:" + port;
   }
 
+  /** The commit the fixture's revision API resolves {@code revision} (v3.0, v2.1, main) to. */
+  public String commitOf(String revision) throws IOException {
+    String json = java.nio.file.Files.readString(state.resolve("api/revision/" + revision
+        + ".json"));
+    return json.replaceAll(".*\"sha\":\"([0-9a-f]{40})\".*", "$1");
+  }
+
+  /** Lines the Hub's access log ("URI auth=... range=...") got after its first {@code skip}. */
+  public java.util.List<String> hubLog(int skip) throws IOException {
+    java.util.List<String> lines = java.nio.file.Files.readAllLines(state.resolve("hub.log"));
+    return lines.subList(Math.min(skip, lines.size()), lines.size());
+  }
+
   /** A client of {@code endpoint} with the test token, a private cache and fast retries. */
   public static HubHttp client(String endpoint, Path cache) {
     return new HubHttp(config(endpoint, cache));

@@ -14,22 +14,23 @@ import org.robostream.source.LocalFileByteSource;
 import org.robostream.source.VideoSources;
 
 /**
- * A LeRobot v3.0 dataset on the Hub made ready to stream: the revision pinned once (metadata,
- * Parquet and videos all read at it), {@code meta/} and the needed episodes' Parquet files fetched
+ * A LeRobot v3.0 dataset on the Hub made ready to stream: the revision pinned once to its commit
+ * (metadata, Parquet and videos all read at it, see {@link RevisionResolver}), {@code meta/} and the needed episodes' Parquet files fetched
  * into the local mirror ({@link HubFileCache}), videos read by HTTP range requests — or from the
  * mirror where {@code robostream prewarm} already put them. {@code data_files_root} may be another
  * location (a bucket) holding {@code data/} and {@code videos/} while metadata comes from the
  * repository. Thread-safe once prepared.
  *
- * @param repo the repository at its pinned revision
+ * @param repo the repository at its pinned commit
+ * @param revision what that commit was chosen as (a tag, a branch) and the commit
  * @param files where data/ and videos/ are read (the repository, or a bucket)
  * @param metadataRoot local directory holding meta/
  * @param dataRoot local directory mirroring data/ and videos/ of {@code files}
  * @param metadata the opened metadata (episode filter applied)
  * @param http the client (counters: bytes fetched, requests, retries)
  */
-public record HubDataset(HubLocation repo, HubLocation files, Path metadataRoot, Path dataRoot,
-    LeRobotMetadata metadata, HubHttp http) {
+public record HubDataset(HubLocation repo, RevisionResolver.Pinned revision, HubLocation files,
+    Path metadataRoot, Path dataRoot, LeRobotMetadata metadata, HubHttp http) {
 
   /**
    * Resolves the revision, mirrors meta/ and the Parquet files of {@code episodes} (all when
@@ -39,8 +40,8 @@ public record HubDataset(HubLocation repo, HubLocation files, Path metadataRoot,
       String dataFilesRoot, Optional<? extends Collection<Integer>> episodes,
       Consumer<String> progress) {
     HubLocation unresolved = HubLocation.dataset(repoId, null);
-    HubLocation repo = unresolved.withRevision(RevisionResolver.resolve(http, unresolved,
-        revision));
+    RevisionResolver.Pinned pinned = RevisionResolver.resolve(http, unresolved, revision);
+    HubLocation repo = unresolved.withRevision(pinned.commit());
     HubFileCache cache = new HubFileCache(http);
     cache.fetchAll(repo, HubTree.files(http, repo, "meta").stream().map(HubTree.Entry::path)
         .toList(), progress);
@@ -58,7 +59,7 @@ public record HubDataset(HubLocation repo, HubLocation files, Path metadataRoot,
     cache.fetchAll(files, relativeTo(dataRoot, parquet), progress);
     LeRobotMetadata metadata = episodes.isEmpty() ? all
         : LeRobotMetadata.open(metadataRoot, dataRoot, episodes, false);
-    return new HubDataset(repo, files, metadataRoot, dataRoot, metadata, http);
+    return new HubDataset(repo, pinned, files, metadataRoot, dataRoot, metadata, http);
   }
 
   private static HubLocation filesLocation(HubHttp http, HubLocation repo, String dataFilesRoot) {
@@ -66,11 +67,13 @@ public record HubDataset(HubLocation repo, HubLocation files, Path metadataRoot,
       return repo;
     }
     HubLocation l = HubLocation.parse(dataFilesRoot);
-    if (l.kind() == HubLocation.Kind.DATASET && l.revision() == null) {
-      l = l.id().equals(repo.id()) ? l.withRevision(repo.revision())
-          : l.withRevision(RevisionResolver.resolve(http, l, null));
+    if (l.kind() == HubLocation.Kind.BUCKET) {
+      return l; // unversioned
     }
-    return l;
+    if (l.revision() == null && l.id().equals(repo.id())) {
+      return l.withRevision(repo.revision());
+    }
+    return l.withRevision(RevisionResolver.resolve(http, l, l.revision()).commit());
   }
 
   /** The URL of a file under {@link #dataRoot()} in {@link #files()}. */

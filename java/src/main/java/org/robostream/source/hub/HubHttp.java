@@ -40,6 +40,8 @@ public final class HubHttp {
   private final AtomicLong requests = new AtomicLong();
   private final AtomicLong retries = new AtomicLong();
   private final SharedBlockCache blocks;
+  private final java.util.Map<String, String> revisionNames =
+      new java.util.concurrent.ConcurrentHashMap<>();
   private final java.util.concurrent.ThreadPoolExecutor readAhead =
       new java.util.concurrent.ThreadPoolExecutor(4, 4, 30, TimeUnit.SECONDS,
           new java.util.concurrent.ArrayBlockingQueue<>(64), r -> {
@@ -75,6 +77,13 @@ public final class HubHttp {
 
   public HubConfig config() {
     return config;
+  }
+
+  /** Remembers what a pinned commit was chosen as, so that errors can say "v3.0 (commit ...)". */
+  void nameRevision(String commit, String name) {
+    if (!commit.equals(name)) {
+      revisionNames.put(commit, name);
+    }
   }
 
   /** Body bytes received, over all requests (retried ones included). */
@@ -221,12 +230,23 @@ public final class HubHttp {
           + " log in with a token that has access)");
     }
     if (status == 404) {
-      throw new HubException.NotFound(url, "HTTP 404: no such file at this path and revision"
-          + " (check the path, and that the revision exists)");
+      throw new HubException.NotFound(url, "HTTP 404: " + HubLocation.ofResolveUrl(
+          config.endpoint(), url).map(f -> "no file " + f.path() + " in " + describe(f.location())
+              + " (check the path, and that this revision has it)")
+          .orElse("not found"));
     }
     if (status != 200 && status != 206) {
       throw new HubException(url, status, "unexpected HTTP " + status);
     }
+  }
+
+  private String describe(HubLocation l) {
+    if (l.kind() == HubLocation.Kind.BUCKET) {
+      return "bucket " + l.id();
+    }
+    String name = revisionNames.get(l.revision());
+    return "dataset " + l.id() + " at revision " + (name == null ? l.revision()
+        : name + " (commit " + l.revision() + ")");
   }
 
   private static void checkWholeBody(HttpResponse<byte[]> r, byte[] body) throws Transient {

@@ -64,7 +64,8 @@ class HubCliTest {
   void diagnoseChecksTheFirstRemoteVideoAndExplainsAPageInsteadOfAFile() throws Exception {
     String ok = robostream(tmp.resolve("diag"), "diagnose", "--repo-id", HubServer.REPO);
     assertTrue(ok.contains("ok    revision v3.0"), ok);
-    assertTrue(ok.contains("/resolve/v3.0/videos/"), ok);
+    assertTrue(ok.contains("/resolve/" + hub.commitOf("v3.0") + "/videos/"), "read at the"
+        + " commit the v3.0 tag points to: " + ok);
     assertTrue(ok.contains("ok    an ftyp box"), ok);
     assertTrue(ok.contains("ok    decoded frame 0"), ok);
     assertTrue(ok.contains("no token (anonymous)"), ok);
@@ -87,6 +88,7 @@ class HubCliTest {
     JsonNode r = new ObjectMapper().readTree(out.resolve("hub_single_bs4_w2_cpu.json").toFile());
     assertEquals("hub", r.path("source").asText());
     assertEquals("v3.0", r.path("revision").asText());
+    assertEquals(hub.commitOf("v3.0"), r.path("commit").asText());
     assertTrue(r.path("frames_measured").asLong() > 0, r.toString());
     assertTrue(r.path("bytes_fetched").asLong() > 0);
     assertTrue(r.path("bytes_fetched_per_frame").asLong() > 0);

@@ -48,7 +48,8 @@ class HubStreamingTest {
     HubHttp http = HubServer.client(hub.endpoint(), tmp.resolve("cache-plain"));
     HubDataset ds = HubDataset.prepare(http, HubServer.REPO, null, null, Optional.empty(),
         f -> { });
-    assertEquals("v3.0", ds.repo().revision(), "the v3.0 tag, for metadata and videos alike");
+    assertEquals("v3.0", ds.revision().name(), "the v3.0 tag, for metadata and videos alike");
+    assertEquals(hub.commitOf("v3.0"), ds.repo().revision(), "pinned to its commit");
     assertEquals(localEpoch(), HubEpochs.epoch(ds));
     long videoBytes = 0;
     try (var files = Files.walk(local.resolve("videos"))) {
@@ -207,13 +208,45 @@ class HubStreamingTest {
   }
 
   @Test
-  void revisionsResolveToTheV30TagOrTheHighestCompatibleOne() {
+  void revisionsArePinnedToTheirCommitAndEveryFileIsReadThere() throws IOException {
     HubHttp http = HubServer.client(hub.endpoint(), tmp.resolve("cache-refs"));
     HubLocation repo = HubLocation.dataset(HubServer.REPO, null);
-    assertEquals("v3.0", RevisionResolver.resolve(http, repo, null));
-    assertEquals("v3.0", RevisionResolver.resolve(http, repo, "v3.2"));
-    assertEquals("v2.1", RevisionResolver.resolve(http, repo, "v2.1"));
-    assertEquals("main", RevisionResolver.resolve(http, repo, "main"));
+    RevisionResolver.Pinned v30 = RevisionResolver.resolve(http, repo, null);
+    assertEquals("v3.0", v30.name());
+    assertEquals(hub.commitOf("v3.0"), v30.commit());
+    assertEquals(null, v30.warning());
+    assertEquals("v3.0", RevisionResolver.resolve(http, repo, "v3.2").name());
+    assertEquals(hub.commitOf("v2.1"), RevisionResolver.resolve(http, repo, "v2.1").commit());
     assertThrows(HubException.NotFound.class, () -> RevisionResolver.resolve(http, repo, "v4.0"));
+    HubException.NotFound none = assertThrows(HubException.NotFound.class,
+        () -> RevisionResolver.resolve(http, repo, "no-such-branch"));
+    assertTrue(none.getMessage().contains("revision no-such-branch of " + HubServer.REPO),
+        none.getMessage());
+    RevisionResolver.Pinned untagged = RevisionResolver.resolve(http,
+        HubLocation.dataset(HubServer.REPO + "-untagged", null), null);
+    assertEquals("main", untagged.name());
+    assertEquals(hub.commitOf("main"), untagged.commit());
+    assertTrue(untagged.warning().contains("no v3.x tag"), untagged.warning());
+    // A branch moves: the run reads every file at the commit it pointed to at the start.
+    int logStart = hub.hubLog(0).size();
+    HubDataset ds = HubDataset.prepare(http, HubServer.REPO, "main", null,
+        Optional.of(Set.of(1)), f -> { });
+    String commit = hub.commitOf("main");
+    assertEquals(commit, ds.repo().revision());
+    assertEquals("main", ds.revision().name());
+    List<String> expected;
+    try (StreamingDataset s = HubEpochs.configure(StreamingDataset.builder(local)
+        .episodes(List.of(1))).build()) {
+      expected = HubEpochs.epoch(s);
+    }
+    assertEquals(expected, HubEpochs.epoch(ds));
+    List<String> reads = hub.hubLog(logStart).stream().filter(l -> l.contains("/resolve/"))
+        .toList();
+    for (String kind : new String[] {"/meta/", "/data/", "/videos/"}) {
+      assertTrue(reads.stream().anyMatch(l -> l.contains("/resolve/" + commit + kind)),
+          kind + " read at the commit: " + reads);
+    }
+    assertTrue(reads.stream().allMatch(l -> l.contains("/resolve/" + commit + "/")),
+        "never at the branch name: " + reads);
   }
 }

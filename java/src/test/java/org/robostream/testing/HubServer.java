@@ -57,9 +57,14 @@ public final class HubServer implements AutoCloseable {
     return json.replaceAll(".*\"sha\":\"([0-9a-f]{40})\".*", "$1");
   }
 
-  /** Lines the Hub's access log ("URI auth=... range=...") got after its first {@code skip}. */
-  public java.util.List<String> hubLog(int skip) throws IOException {
-    java.util.List<String> lines = java.nio.file.Files.readAllLines(state.resolve("hub.log"));
+  /**
+   * Lines an access log ("URI auth=... range=...") got after its first {@code skip}: "hub.log"
+   * for the Hub, "cdn.log" for the host its CDN repository redirects to.
+   */
+  public java.util.List<String> log(String name, int skip) throws IOException {
+    Path file = state.resolve(name);
+    java.util.List<String> lines = java.nio.file.Files.isRegularFile(file)
+        ? java.nio.file.Files.readAllLines(file) : java.util.List.of();
     return lines.subList(Math.min(skip, lines.size()), lines.size());
   }
 

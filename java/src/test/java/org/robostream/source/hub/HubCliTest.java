@@ -104,6 +104,24 @@ class HubCliTest {
     assertTrue(count(tmp.resolve("warm"), ".mp4") >= 1, "videos in the warmed cache");
   }
 
+  @Test
+  void anHfUrlIsADatasetRootForBenchAndTrain() throws Exception {
+    String root = "hf://datasets/" + HubServer.REPO + "@v3.0";
+    Path out = tmp.resolve("results-hf-root");
+    robostream(tmp.resolve("hf-root"), "bench", "--root", root, "--num-batches", "3",
+        "--warmup-batches", "1", "--batch-size", "4", "--num-workers", "1", "--out-dir",
+        out.toString());
+    JsonNode r = new ObjectMapper().readTree(out.resolve("hub_single_bs4_w1_cpu.json").toFile());
+    assertEquals(HubServer.REPO, r.path("repo_id").asText());
+    assertEquals("v3.0", r.path("revision").asText());
+    assertTrue(r.path("bytes_fetched").asLong() > 0, "streamed from the Hub: " + r);
+    String trained = robostream(tmp.resolve("hf-root"), "train", "--root", root, "--steps", "3",
+        "--batch-size", "4", "--num-workers", "1", "--buffer-size", "8", "--output-dir",
+        tmp.resolve("train-out").toString());
+    assertTrue(trained.contains("done: 3 steps"), trained);
+    assertEquals(0, count(tmp.resolve("hf-root"), ".mp4"), "videos range-read, not downloaded");
+  }
+
   static long count(Path dir, String suffix) throws IOException {
     if (!Files.isDirectory(dir)) {
       return 0;

@@ -101,12 +101,12 @@ final class AvioInput implements AutoCloseable {
     payloadFree = on;
   }
 
-  /** Bytes answered with zeros instead of being read, since this input was opened. */
   /** Forwards a read-ahead hint to the source (see {@link ByteSource#prefetch}). */
   void prefetch(long position) {
     source.prefetch(position);
   }
 
+  /** Bytes answered with zeros instead of being read, since this input was opened. */
   long bytesSkipped() {
     return bytesSkipped;
   }

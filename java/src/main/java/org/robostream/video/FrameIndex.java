@@ -116,8 +116,8 @@ final class FrameIndex {
         keyPts[g] = pts[gopStarts[g]];
       }
       return new FrameIndex(Arrays.copyOf(dts, count), Arrays.copyOf(pos, count), gopOf,
-          gopStarts, keyPts,
-          Arrays.copyOf(framePts, frames), Arrays.copyOf(seekGop, frames), timeBase);
+          gopStarts, keyPts, Arrays.copyOf(framePts, frames), Arrays.copyOf(seekGop, frames),
+          timeBase);
     }
   }
 

@@ -22,10 +22,9 @@ import org.slf4j.LoggerFactory;
  * header never goes to another host, e.g. the CDN a resolve URL redirects to), TLS verified by the
  * JDK's defaults, and retries of transient failures — 429 (honouring Retry-After), 5xx, resets,
  * timeouts, stalls and truncated bodies — with bounded exponential backoff and jitter
- * ({@link RetryPolicy}). A request
- * is retried whole, so a retry never yields a partial or duplicated body. Past the budget the
- * error names the URL and the last status; 401/403 name where the token came from; 404 names the
- * path and revision. The token is never logged.
+ * ({@link RetryPolicy}). A request is retried whole, so a retry never yields a partial or
+ * duplicated body. Past the budget the error names the URL and the last status; 401/403 name
+ * where the token came from; 404 names the path and revision. The token is never logged.
  *
  * <p>Thread-safe: one instance serves every worker; counters are atomic.
  */

@@ -4,19 +4,27 @@
 #   hub-nginx.sh start STATE_DIR DATASET_DIR OWNER/NAME   prints the port; idempotent install
 #   hub-nginx.sh stop STATE_DIR
 # Served (REV = v3.0, the tag the refs answer lists):
-#   /datasets/OWNER/NAME/resolve/REV/<path>      the files, with Range and ETag (nginx static)
-#   /api/datasets/OWNER/NAME/refs                tags [v3.0, v2.1] and branch main
+#   /datasets/OWNER/NAME/resolve/R/<path>        the files, with Range and ETag (nginx static),
+#                                                for R = REV and the commits of REV and main
+#   /api/datasets/ANY/NAME/refs                  tags [v3.0, v2.1] and branch main
+#   /api/datasets/ANY/NAME/revision/R            {"sha": ...} for R = v3.0, v2.1, main: a fixed
+#                                                commit each (STATE_DIR/api/revision/R.json)
 #   /api/datasets/OWNER/NAME/tree/REV/meta       meta/ listing, 3 files per page, Link rel="next"
 #   /buckets/OWNER/NAME-bucket/resolve/<path>    the same files as an unversioned bucket
-#   /datasets/OWNER/NAME-cdn/...                 as NAME, but resolve answers 302 to a second
-#                                                loopback host (127.0.0.2, "the CDN") whose log
-#                                                records the Authorization header it received
-#   /datasets/OWNER/NAME-html/resolve/REV/...    200 with an HTML page for every file
+#   /datasets/OWNER/NAME-cdn/...                 as NAME, but resolve answers 302 to another host
+#                                                name on the same address and port ("localhost",
+#                                                "the CDN") whose log records the Authorization
+#                                                header it received
+#   /api/datasets/OWNER/NAME-untagged/refs       no v3 tag (only v2.1), branch main
+#   /datasets/OWNER/NAME-html/resolve/R/...      200 with an HTML page for every file
+#   /datasets/OWNER/NAME-json/resolve/R/...      200 with a JSON error for every file
 #   /datasets/OWNER/private/...                  401
+#   /datasets/OWNER/forbidden/...                403
 #   https://127.0.0.1:TLS_PORT/...               the same files over TLS with a self-signed
 #                                                certificate (STATE_DIR/tls-port; only when
 #                                                openssl exists): clients must refuse it
-# Logs: STATE_DIR/hub.log and STATE_DIR/cdn.log ("<uri> auth=<Authorization header>").
+# Logs: STATE_DIR/hub.log and STATE_DIR/cdn.log ("<uri> auth=<Authorization header>
+# range=<Range header>").
 # Exit 3 when nginx cannot be installed (tests then report skipped).
 set -euo pipefail
 cmd=${1:?usage: hub-nginx.sh start|stop STATE_DIR ...}
@@ -42,13 +50,23 @@ if ! command -v nginx >/dev/null && [ ! -x /usr/sbin/nginx ]; then
 fi
 nginx_bin=$(command -v nginx || echo /usr/sbin/nginx)
 
-mkdir -p "$state/api" "$state/tmp"
+mkdir -p "$state/api/revision" "$state/tmp"
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])' 2>/dev/null \
   || shuf -i 20000-60000 -n 1)
 
-# The refs answer and the paginated meta/ listing (static JSON written now).
+# The refs answers, the commits revisions resolve to, and the paginated meta/ listing (static
+# JSON written now).
 printf '{"branches":[{"name":"main","ref":"refs/heads/main"}],"tags":[{"name":"v2.1","ref":"refs/tags/v2.1"},{"name":"v3.0","ref":"refs/tags/v3.0"}]}' \
   > "$state/api/refs.json"
+printf '{"branches":[{"name":"main","ref":"refs/heads/main"}],"tags":[{"name":"v2.1","ref":"refs/tags/v2.1"}]}' \
+  > "$state/api/refs-untagged.json"
+for r in v3.0 v2.1 main; do
+  sha=$(printf '%s' "$r" | sha1sum | cut -c1-40)
+  printf '{"id":"%s","sha":"%s"}' "$repo" "$sha" > "$state/api/revision/$r.json"
+done
+sha_rev=$(printf '%s' "$rev" | sha1sum | cut -c1-40)
+sha_main=$(printf '%s' main | sha1sum | cut -c1-40)
+owner_re=$(printf '%s' "$repo" | sed 's/[.]/\\./g')
 mapfile -t metas < <(cd "$data" && find meta -type f | sort)
 pages=$(( (${#metas[@]} + 2) / 3 ))
 tree_locations=""
@@ -61,14 +79,14 @@ for page in $(seq 1 "$pages"); do
     json+="{\"type\":\"file\",\"path\":\"$f\",\"size\":$(stat -c %s "$data/$f")}"
   done
   echo "$json]" > "$state/api/tree-$page.json"
-  if [ "$page" -eq 1 ]; then uri="/api/datasets/$repo/tree/$rev/meta"; else uri="/api/tree-pages/$repo/$page"; fi
+  # Page 1 at the tag and at the commits it and main resolve to; the next pages by their links.
+  if [ "$page" -eq 1 ]; then uri="~ ^/api/datasets/$owner_re/tree/($rev|$sha_rev|$sha_main)/meta\$"; else uri="= /api/tree-pages/$repo/$page"; fi
   link=""
   [ "$page" -lt "$pages" ] && link="add_header Link '</api/tree-pages/$repo/$((page + 1))>; rel=\"next\"' always;"
-  tree_locations+="    location = $uri { default_type application/json; $link alias $state/api/tree-$page.json; }
+  tree_locations+="    location $uri { default_type application/json; $link alias $state/api/tree-$page.json; }
 "
 done
 
-owner_re=$(printf '%s' "$repo" | sed 's/[.]/\\./g')
 
 tls_server=""
 if command -v openssl >/dev/null; then
@@ -104,22 +122,27 @@ http {
   scgi_temp_path $state/tmp/scgi;
   types { video/mp4 mp4; application/json json; application/octet-stream parquet; }
   default_type application/octet-stream;
-  log_format auth '\$request_uri auth=\$http_authorization';
+  log_format auth '\$request_uri auth=\$http_authorization range=\$http_range';
   server {
-    listen 127.0.0.1:$port;
+    listen 127.0.0.1:$port default_server;
+    server_name 127.0.0.1;
     access_log $state/hub.log auth;
-    location = /api/datasets/$repo/refs { default_type application/json; alias $state/api/refs.json; }
+    location ~ ^/api/datasets/[^/]+/[^/]+/refs\$ { default_type application/json; alias $state/api/refs.json; }
+    location = /api/datasets/$repo-untagged/refs { default_type application/json; alias $state/api/refs-untagged.json; }
+    location ~ ^/api/datasets/[^/]+/[^/]+/revision/([^/]+)\$ { default_type application/json; alias $state/api/revision/\$1.json; }
 $tree_locations
-    location ~ ^/datasets/$owner_re/resolve/$rev/(.*)\$ { alias $data/\$1; }
+    location ~ ^/datasets/$owner_re/resolve/($rev|$sha_rev|$sha_main)/(.*)\$ { alias $data/\$2; }
     location ~ ^/datasets/$owner_re/resolve/ { return 404; }
     location ~ ^/buckets/$owner_re-bucket/resolve/(.*)\$ { alias $data/\$1; }
-    location ~ ^/datasets/$owner_re-cdn/resolve/$rev/(.*)\$ { return 302 http://127.0.0.2:$port/cdn/\$1; }
-    location = /api/datasets/$repo-cdn/refs { default_type application/json; alias $state/api/refs.json; }
+    location ~ ^/datasets/$owner_re-cdn/resolve/[^/]+/(.*)\$ { return 302 http://localhost:$port/cdn/\$1; }
     location ~ ^/datasets/$owner_re-html/resolve/ { default_type text/html; return 200 "<!DOCTYPE html><html><body>Sign in</body></html>"; }
+    location ~ ^/datasets/$owner_re-json/resolve/ { default_type application/json; return 200 '{"error":"Entry not found"}'; }
     location ~ ^/datasets/[^/]+/private/ { return 401; }
+    location ~ ^/datasets/[^/]+/forbidden/ { return 403; }
   }
   server {
-    listen 127.0.0.2:$port;
+    listen 127.0.0.1:$port;
+    server_name localhost;
     access_log $state/cdn.log auth;
     location ~ ^/cdn/(.*)\$ { alias $data/\$1; }
   }

@@ -36,7 +36,9 @@ final class BenchCommand implements Callable<Integer> {
       + " highest v3.x tag)")
   String revision;
 
-  @Option(names = "--root", description = "local dataset root") Path root;
+  @Option(names = "--root", description = "local dataset root, or a Hub dataset as"
+      + " hf://datasets/OWNER/NAME[@REVISION] (the same as --repo-id and --revision)")
+  String rootArgument;
 
   @Option(names = {"--data-files-root", "--data_files_root"},
       description = "where data/ and videos/ are: a local directory, or hf://buckets/... or"
@@ -93,6 +95,12 @@ final class BenchCommand implements Callable<Integer> {
     }
     workers = workersOption != null ? workersOption
         : Math.min(8, Runtime.getRuntime().availableProcessors());
+    HubLocation hubRoot = HubRoot.of(rootArgument, repoId, revision);
+    if (hubRoot != null) {
+      repoId = hubRoot.id();
+      revision = hubRoot.revision();
+    }
+    Path root = HubRoot.local(rootArgument);
     HubDataset hub = null;
     StreamingDataset.Builder builder;
     String datasetName;
@@ -125,7 +133,8 @@ final class BenchCommand implements Callable<Integer> {
     Map<String, Object> config = new LinkedHashMap<>();
     config.put("repo_id", datasetName);
     if (hub != null) {
-      config.put("revision", hub.repo().revision());
+      config.put("revision", hub.revision().name());
+      config.put("commit", hub.revision().commit());
     }
     config.put("source", source);
     config.put("mode", mode);

@@ -35,8 +35,9 @@ import picocli.CommandLine.Option;
 @Command(name = "diagnose", mixinStandardHelpOptions = true,
     description = "Check the environment and decode frame 0 of a dataset's first video.")
 final class DiagnoseCommand implements Callable<Integer> {
-  @Option(names = "--root", description = "dataset root (default: the built-in dataset)")
-  Path root;
+  @Option(names = "--root", description = "dataset root (default: the built-in dataset), or a"
+      + " Hub dataset as hf://datasets/OWNER/NAME[@REVISION]")
+  String rootArgument;
 
   @Option(names = {"--repo-id", "--repo_id"}, description = "a Hub dataset (from HF_ENDPOINT)")
   String repoId;
@@ -70,6 +71,12 @@ final class DiagnoseCommand implements Callable<Integer> {
         : "unavailable: " + Cuda.nvdecUnavailabilityCause(0)));
 
     Device d = DecodeDeviceSpec.parse(device).device();
+    org.robostream.source.hub.HubLocation hubRoot = HubRoot.of(rootArgument, repoId, revision);
+    if (hubRoot != null) {
+      repoId = hubRoot.id();
+      revision = hubRoot.revision();
+    }
+    Path root = HubRoot.local(rootArgument);
     LeRobotMetadata m;
     HubDataset hub = null;
     if (repoId != null) {
@@ -83,7 +90,7 @@ final class DiagnoseCommand implements Callable<Integer> {
         System.out.println("FAIL  metadata: " + e.getMessage());
         return 1;
       }
-      System.out.println("ok    revision " + hub.repo().revision() + ", files from "
+      System.out.println("ok    revision " + hub.revision().describe() + ", files from "
           + hub.files());
       m = hub.metadata();
     } else {

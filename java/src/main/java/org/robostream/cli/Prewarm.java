@@ -21,7 +21,8 @@ final class Prewarm {
     HubDataset hub = HubDataset.prepare(http, repoId, revision, dataFilesRoot, episodes,
         f -> bar.update(files.incrementAndGet(), f));
     System.err.printf("hub: %s at %s, files from %s, %d metadata/Parquet files in %s%n",
-        hub.repo().id(), hub.repo().revision(), hub.files(), files.get(), hub.metadataRoot());
+        hub.repo().id(), hub.revision().describe(), hub.files(), files.get(),
+        hub.metadataRoot());
     return hub;
   }
 

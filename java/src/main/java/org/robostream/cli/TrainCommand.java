@@ -25,8 +25,9 @@ import picocli.CommandLine.Option;
     description = "Stream a dataset into a training loop (a linear policy, or --dummy for pure"
         + " data loading) with periodic resumable checkpoints.")
 final class TrainCommand implements Callable<Integer> {
-  @Option(names = "--root", description = "dataset root (default: the built-in dataset)")
-  Path root;
+  @Option(names = "--root", description = "dataset root (default: the built-in dataset), or a"
+      + " Hub dataset as hf://datasets/OWNER/NAME[@REVISION] streamed from HF_ENDPOINT")
+  String root;
 
   @Option(names = {"--output-dir", "--output_dir"}, defaultValue = "outputs/train")
   Path outputDir;
@@ -66,9 +67,14 @@ final class TrainCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    Path dataset = root != null ? root : DefaultDataset.ensure(50, 200);
+    org.robostream.source.hub.HubLocation hubRoot = HubRoot.of(root, null, null);
+    org.robostream.source.hub.HubDataset hub = hubRoot == null ? null : Prewarm.prepare(
+        hubRoot.id(), hubRoot.revision(), null, java.util.Optional.empty());
+    Path dataset = hub != null ? hub.metadataRoot()
+        : root != null ? Path.of(root) : DefaultDataset.ensure(50, 200);
     double[] deltas = new double[actionSteps];
-    StreamingDataset.Builder builder = StreamingDataset.builder(dataset).batchSize(batchSize)
+    StreamingDataset.Builder builder = (hub != null ? StreamingDataset.builder(hub)
+        : StreamingDataset.builder(dataset)).batchSize(batchSize)
         .workers(workers).bufferSize(bufferSize).seed(seed).returnUint8(true)
         .toleranceSeconds(1e-3);
     int fps = org.robostream.dataset.DatasetInfo.read(dataset.resolve("meta/info.json")).fps();

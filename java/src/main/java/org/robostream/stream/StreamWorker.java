@@ -271,6 +271,7 @@ final class StreamWorker implements Runnable {
     for (int i = 0; i < samples.length; i++) {
       out.add(new PackedFrame[perSample]);
     }
+    fetcher.prefetch(e, ctx.cameras(), Samples.frame(samples[0])); // all cameras' bytes at once
     int base = 0;
     try {
       for (int k = 0; k < ctx.cameras().size(); k++) {

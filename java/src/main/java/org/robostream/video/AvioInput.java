@@ -101,6 +101,11 @@ final class AvioInput implements AutoCloseable {
     payloadFree = on;
   }
 
+  /** Forwards a read-ahead hint to the source (see {@link ByteSource#prefetch}). */
+  void prefetch(long position) {
+    source.prefetch(position);
+  }
+
   /** Bytes answered with zeros instead of being read, since this input was opened. */
   long bytesSkipped() {
     return bytesSkipped;

@@ -152,6 +152,21 @@ public final class DecoderCache implements AutoCloseable {
     return decoder;
   }
 
+  /**
+   * Passes a read-ahead hint for {@code frame} of {@code file} to an open decoder of that file
+   * (any reader's: they share the bytes), see {@link VideoDecoder#prefetch}. Without one nothing
+   * happens: opening would read the file's header now, which is what the hint should not wait
+   * for. Counts neither a hit nor a miss.
+   */
+  public synchronized void prefetch(String file, Device device, int frame) {
+    for (Map.Entry<Key, VideoDecoder> e : entries.entrySet()) {
+      if (e.getKey().file().equals(file) && e.getKey().device() == device) {
+        e.getValue().prefetch(frame);
+        return;
+      }
+    }
+  }
+
   private void evictBeyondCapacity() {
     Iterator<Map.Entry<Key, VideoDecoder>> it = entries.entrySet().iterator();
     while (entries.size() > capacity && it.hasNext()) {

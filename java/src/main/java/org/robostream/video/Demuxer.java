@@ -220,9 +220,9 @@ final class Demuxer implements AutoCloseable {
             return null;
           }
           builder.add(ptsOf(p), dtsOf(p), (flags & AVIndexEntry.AVINDEX_KEYFRAME) != 0,
-              (flags & AVIndexEntry.AVINDEX_DISCARD_FRAME) == 0 && !isDiscarded(p));
+              (flags & AVIndexEntry.AVINDEX_DISCARD_FRAME) == 0 && !isDiscarded(p), p.pos());
         } else {
-          builder.add(ptsOf(p), dtsOf(p), isKey(p), !isDiscarded(p));
+          builder.add(ptsOf(p), dtsOf(p), isKey(p), !isDiscarded(p), p.pos());
         }
       }
     } finally {
@@ -264,6 +264,11 @@ final class Demuxer implements AutoCloseable {
       throw new CorruptVideoException(file, "cannot seek back to the first packet ("
           + FfmpegErrors.describe(rc) + ")");
     }
+  }
+
+  /** Tells the source that the bytes at {@code position} will be read soon. */
+  void prefetch(long position) {
+    input.prefetch(position);
   }
 
   /** Bytes the packet scan did not have to read. */

@@ -13,6 +13,7 @@ import java.util.Arrays;
  */
 final class FrameIndex {
   private final long[] packetDts; // decode order
+  private final long[] packetPos; // decode order: byte position in the file, -1 unknown
   private final int[] packetGop; // decode order
   private final int[] gopStartPacket; // first packet (keyframe) of each GOP
   private final long[] gopKeyPts;
@@ -21,10 +22,11 @@ final class FrameIndex {
   private final int[] frameSeekGop;
   private final double timeBase;
 
-  private FrameIndex(long[] packetDts, int[] packetGop, int[] gopStartPacket, long[] gopKeyPts,
-      long[] framePts, int[] frameSeekGop, double timeBase) {
+  private FrameIndex(long[] packetDts, long[] packetPos, int[] packetGop, int[] gopStartPacket,
+      long[] gopKeyPts, long[] framePts, int[] frameSeekGop, double timeBase) {
     this.gopKeyPts = gopKeyPts;
     this.packetDts = packetDts;
+    this.packetPos = packetPos;
     this.packetGop = packetGop;
     this.gopStartPacket = gopStartPacket;
     this.framePts = framePts;
@@ -40,20 +42,24 @@ final class FrameIndex {
   static final class Builder {
     private long[] pts = new long[1024];
     private long[] dts = new long[1024];
+    private long[] pos = new long[1024];
     private boolean[] key = new boolean[1024];
     private boolean[] shown = new boolean[1024];
     private int count;
 
-    void add(long packetPts, long packetDts, boolean keyframe, boolean presented) {
+    /** @param position the packet's byte position in the file, -1 when unknown */
+    void add(long packetPts, long packetDts, boolean keyframe, boolean presented, long position) {
       if (count == pts.length) {
         int n = count * 2;
         pts = Arrays.copyOf(pts, n);
         dts = Arrays.copyOf(dts, n);
+        pos = Arrays.copyOf(pos, n);
         key = Arrays.copyOf(key, n);
         shown = Arrays.copyOf(shown, n);
       }
       pts[count] = packetPts;
       dts[count] = packetDts;
+      pos[count] = position;
       key[count] = keyframe;
       shown[count] = presented;
       count++;
@@ -109,8 +115,9 @@ final class FrameIndex {
       for (int g = 0; g < gops; g++) {
         keyPts[g] = pts[gopStarts[g]];
       }
-      return new FrameIndex(Arrays.copyOf(dts, count), gopOf, gopStarts, keyPts,
-          Arrays.copyOf(framePts, frames), Arrays.copyOf(seekGop, frames), timeBase);
+      return new FrameIndex(Arrays.copyOf(dts, count), Arrays.copyOf(pos, count), gopOf,
+          gopStarts, keyPts, Arrays.copyOf(framePts, frames), Arrays.copyOf(seekGop, frames),
+          timeBase);
     }
   }
 
@@ -133,6 +140,14 @@ final class FrameIndex {
   /** The GOP whose keyframe a decoder must start from to output {@code frame}. */
   int seekGop(int frame) {
     return frameSeekGop[frame];
+  }
+
+  /**
+   * Byte position in the file of the first packet a decoder reads to output {@code frame} (the
+   * keyframe of its seek GOP), -1 when the container does not tell.
+   */
+  long seekPosition(int frame) {
+    return packetPos[gopStartPacket[frameSeekGop[frame]]];
   }
 
   int gopStartPacket(int gop) {

@@ -26,4 +26,13 @@ public final class FrameTable {
   public int frameCount() {
     return index.frameCount();
   }
+
+  /**
+   * Byte position in the file where decoding frame {@code frame} (0-based, presentation order)
+   * starts reading: the keyframe packet of the GOP it is decoded from; -1 when the container does
+   * not tell.
+   */
+  public long seekPosition(int frame) {
+    return index.seekPosition(Math.max(0, Math.min(frame, index.frameCount() - 1)));
+  }
 }

@@ -218,6 +218,19 @@ public final class VideoDecoder implements AutoCloseable {
         sizeBytes);
   }
 
+  /**
+   * A hint that {@code frame} (presentation index) will be decoded soon: the source is told the
+   * byte position its GOP starts at, so a remote file can fetch it while other files are being
+   * decoded. Decodes nothing; a frame outside the stream is clamped.
+   */
+  public void prefetch(int frame) {
+    ensureOpen();
+    long position = frameTable().seekPosition(frame);
+    if (position >= 0) {
+      demuxer.prefetch(position);
+    }
+  }
+
   /** This file's frame table, to open more decoders of it without scanning again. */
   public FrameTable frameTable() {
     return new FrameTable(index, file, info.sizeBytes());

@@ -34,6 +34,27 @@ public final class Datasets {
         Content.PATTERN, 2, 1));
   }
 
+  /**
+   * v3.0 camera-like dataset whose MP4s keep the moov box at the end (remuxed by stream copy
+   * without faststart, as muxers write by default), large enough that opening one reads only its
+   * ends: 6 episodes of 30 frames, 2 cameras 128x96 AV1 g2 at crf 2, one 1.3 MB file per camera
+   * (the decoder's 256 KiB AVIO buffer would swallow a smaller file whole).
+   */
+  public static Path cameraMoovAtEnd() {
+    Path faststart = Fixtures.dataset("camera-faststart", new SyntheticDatasetSpec(
+        Path.of("unused"), 6, 30, 0.0, 2, 128, 96, 20, VideoCodecChoice.AV1, 2, 2, Layout.V30,
+        100, 100, Content.CAMERA, 4, 2));
+    return Fixtures.derivedDataset("camera-moov-at-end", faststart, root -> {
+      try (var walk = java.nio.file.Files.walk(root.resolve("videos"))) {
+        for (Path mp4 : walk.filter(p -> p.toString().endsWith(".mp4")).toList()) {
+          Path moved = mp4.resolveSibling("moov-at-end.tmp.mp4");
+          Mp4Boxes.remuxMoovAtEnd(mp4, moved);
+          java.nio.file.Files.move(moved, mp4, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        }
+      }
+    });
+  }
+
   /** Frames of every episode of the dataset at {@code root}. */
   public static int totalFrames(Path root) {
     return org.robostream.dataset.LeRobotMetadata.open(root, java.util.Optional.empty())

@@ -64,6 +64,37 @@ public final class Fixtures {
     return root;
   }
 
+  /** Changes a copied dataset in place. */
+  @FunctionalInterface
+  public interface DatasetChange {
+    void apply(Path root) throws IOException;
+  }
+
+  /**
+   * A copy of the dataset fixture {@code source} under target/fixtures/datasets/NAME, changed by
+   * {@code change}, made once per build (remade when the source is remade). Tests must not change
+   * it.
+   */
+  public static synchronized Path derivedDataset(String name, Path source, DatasetChange change) {
+    Path base = source.getParent();
+    Path root = base.resolve(name);
+    Path marker = base.resolve(name + ".complete");
+    try {
+      String wanted = "from " + Files.readString(base.resolve(source.getFileName()
+          + ".complete"));
+      if (!Files.exists(marker) || !Files.readString(marker).equals(wanted)) {
+        Files.deleteIfExists(marker);
+        deleteTree(root);
+        org.robostream.dataset.V30MetadataTestAccess.copyTree(source, root);
+        change.apply(root);
+        Files.writeString(marker, wanted);
+      }
+    } catch (Exception e) {
+      throw new IllegalStateException("cannot write dataset fixture " + root, e);
+    }
+    return root;
+  }
+
   public static void deleteTree(Path root) throws IOException {
     if (!Files.exists(root)) {
       return;

@@ -50,14 +50,36 @@ public final class HubServer implements AutoCloseable {
     return "http://127.0.0.1:" + port;
   }
 
+  /** The commit the fixture's revision API resolves {@code revision} (v3.0, v2.1, main) to. */
+  public String commitOf(String revision) throws IOException {
+    String json = java.nio.file.Files.readString(state.resolve("api/revision/" + revision
+        + ".json"));
+    return json.replaceAll(".*\"sha\":\"([0-9a-f]{40})\".*", "$1");
+  }
+
+  /**
+   * Lines an access log ("URI auth=... range=...") got after its first {@code skip}: "hub.log"
+   * for the Hub, "cdn.log" for the host its CDN repository redirects to.
+   */
+  public java.util.List<String> log(String name, int skip) throws IOException {
+    Path file = state.resolve(name);
+    java.util.List<String> lines = java.nio.file.Files.isRegularFile(file)
+        ? java.nio.file.Files.readAllLines(file) : java.util.List.of();
+    return lines.subList(Math.min(skip, lines.size()), lines.size());
+  }
+
   /** A client of {@code endpoint} with the test token, a private cache and fast retries. */
   public static HubHttp client(String endpoint, Path cache) {
-    HubConfig config = HubConfig.fromEnvironment(Map.of("HF_ENDPOINT", endpoint + "/",
+    return new HubHttp(config(endpoint, cache));
+  }
+
+  /** The configuration of {@link #client}: 64 KiB blocks, 12 tries 5..100 ms apart. */
+  public static HubConfig config(String endpoint, Path cache) {
+    return HubConfig.fromEnvironment(Map.of("HF_ENDPOINT", endpoint + "/",
             "HF_TOKEN", TOKEN, "HF_LEROBOT_HOME", cache.toString(), "HF_HOME", cache.toString()))
         .withRetry(new RetryPolicy(12, Duration.ofMillis(5), Duration.ofMillis(100)))
         .withTimeout(Duration.ofMillis(700))
         .withBlockBytes(64 << 10);
-    return new HubHttp(config);
   }
 
   @Override

@@ -8,7 +8,10 @@ import org.robostream.source.ByteSource;
  * readahead cache). Blocks live in the client's {@link SharedBlockCache}, so the many decoders a
  * loader opens on one file share them, and the demuxer's jumps between the head, an MP4
  * {@code moov} box at the end and the media data cost one request per block. The first block is
- * fetched on open; it also tells the size and catches a web page served instead of the file.
+ * fetched on open; it also tells the size and the server's version of the file (ETag, else
+ * Last-Modified) and catches a web page served instead of the file. Every later block must come
+ * from the same version: a file replaced on the server while a decoder reads it is a
+ * {@link HubException.Changed}, never a mix of two versions.
  *
  * <p>Threading: not thread-safe (one decoder reads it). The shared {@link HubHttp} is.
  */
@@ -18,23 +21,22 @@ public final class HttpRangeByteSource implements ByteSource {
   private final String what;
   private final int blockBytes;
   private final long size;
+  private final String version;
 
-  private HttpRangeByteSource(HubHttp http, String url, String what, long size) {
+  private HttpRangeByteSource(HubHttp http, String url, String what, SharedBlockCache.Block first) {
     this.http = http;
     this.url = url;
     this.what = what;
     this.blockBytes = http.config().blockBytes();
-    this.size = size;
+    this.size = first.totalSize();
+    this.version = first.version();
   }
 
   /** Opens {@code url}; {@code what} ("an MP4 video") words the error for a web page instead. */
   public static HttpRangeByteSource open(HubHttp http, String url, String what) {
-    int block = http.config().blockBytes();
-    SharedBlockCache.Block first = http.blocks().get(url, 0, () -> {
-      HubHttp.RangeResult r = http.getRange(url, 0, block, what);
-      return new SharedBlockCache.Block(r.bytes(), r.totalSize());
-    });
-    return new HttpRangeByteSource(http, url, what, first.totalSize());
+    SharedBlockCache.Block first = http.blocks().get(url, 0,
+        () -> fetch(http, url, 0, http.config().blockBytes(), what));
+    return new HttpRangeByteSource(http, url, what, first);
   }
 
   @Override
@@ -68,6 +70,12 @@ public final class HttpRangeByteSource implements ByteSource {
     return copied;
   }
 
+  /** Starts fetching the block holding {@code position} on the client's read-ahead threads. */
+  @Override
+  public void prefetch(long position) {
+    readAhead(position / blockBytes);
+  }
+
   private void readAhead(long index) {
     if (index * blockBytes < size) {
       http.blocks().prefetch(url, index, () -> fetch(index), http.readAhead());
@@ -76,20 +84,28 @@ public final class HttpRangeByteSource implements ByteSource {
 
   private SharedBlockCache.Block fetch(long index) {
     long start = index * blockBytes;
-    int length = (int) Math.min(blockBytes, size - start);
+    return fetch(http, url, start, (int) Math.min(blockBytes, size - start), what);
+  }
+
+  private static SharedBlockCache.Block fetch(HubHttp http, String url, long start, int length,
+      String what) {
     HubHttp.RangeResult r = http.getRange(url, start, length, what);
-    return new SharedBlockCache.Block(r.bytes(), r.totalSize());
+    return new SharedBlockCache.Block(r.bytes(), r.totalSize(), r.version());
   }
 
   private byte[] block(long index) {
     long start = index * blockBytes;
     int length = (int) Math.min(blockBytes, size - start);
-    byte[] bytes = http.blocks().get(url, index, () -> fetch(index)).bytes();
-    if (bytes.length != length) {
-      throw new HubException(url, 206, "the file changed size while being read (" + size
-          + " bytes at first)");
+    SharedBlockCache.Block b = http.blocks().get(url, index, () -> fetch(index));
+    if (b.version() != null && version != null && !b.version().equals(version)) {
+      http.blocks().forget(url);
+      throw new HubException.Changed(url, "version " + version, "version " + b.version());
     }
-    return bytes;
+    if (b.bytes().length != length) {
+      http.blocks().forget(url);
+      throw new HubException.Changed(url, size + " bytes", b.totalSize() + " bytes");
+    }
+    return b.bytes();
   }
 
   @Override

@@ -23,7 +23,7 @@ import java.util.Map;
  * @param blockBytes read-ahead block of video range requests (default 5 MiB, as fsspec)
  * @param timeout connect and per-request read timeout
  * @param retry retry policy for transient failures
- * @param cacheLimitBytes size limit of the Parquet/metadata cache
+ * @param cacheLimitBytes size limit of the local cache (metadata, Parquet, prewarmed videos)
  * @param blockCacheBytes memory for read-ahead blocks shared by all readers (default 512 MiB)
  */
 public record HubConfig(String endpoint, String token, String tokenOrigin, Path cacheRoot,

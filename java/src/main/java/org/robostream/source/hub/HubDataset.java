@@ -3,6 +3,7 @@ package org.robostream.source.hub;
 import java.nio.file.Path;
 import java.util.Collection;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;
@@ -13,22 +14,23 @@ import org.robostream.source.LocalFileByteSource;
 import org.robostream.source.VideoSources;
 
 /**
- * A LeRobot v3.0 dataset on the Hub made ready to stream: the revision pinned once (metadata,
- * Parquet and videos all read at it), {@code meta/} and the needed episodes' Parquet files fetched
+ * A LeRobot v3.0 dataset on the Hub made ready to stream: the revision pinned once to its commit
+ * (metadata, Parquet and videos all read at it, see {@link RevisionResolver}), {@code meta/} and the needed episodes' Parquet files fetched
  * into the local mirror ({@link HubFileCache}), videos read by HTTP range requests — or from the
  * mirror where {@code robostream prewarm} already put them. {@code data_files_root} may be another
  * location (a bucket) holding {@code data/} and {@code videos/} while metadata comes from the
  * repository. Thread-safe once prepared.
  *
- * @param repo the repository at its pinned revision
+ * @param repo the repository at its pinned commit
+ * @param revision what that commit was chosen as (a tag, a branch) and the commit
  * @param files where data/ and videos/ are read (the repository, or a bucket)
  * @param metadataRoot local directory holding meta/
  * @param dataRoot local directory mirroring data/ and videos/ of {@code files}
  * @param metadata the opened metadata (episode filter applied)
  * @param http the client (counters: bytes fetched, requests, retries)
  */
-public record HubDataset(HubLocation repo, HubLocation files, Path metadataRoot, Path dataRoot,
-    LeRobotMetadata metadata, HubHttp http) {
+public record HubDataset(HubLocation repo, RevisionResolver.Pinned revision, HubLocation files,
+    Path metadataRoot, Path dataRoot, LeRobotMetadata metadata, HubHttp http) {
 
   /**
    * Resolves the revision, mirrors meta/ and the Parquet files of {@code episodes} (all when
@@ -38,13 +40,11 @@ public record HubDataset(HubLocation repo, HubLocation files, Path metadataRoot,
       String dataFilesRoot, Optional<? extends Collection<Integer>> episodes,
       Consumer<String> progress) {
     HubLocation unresolved = HubLocation.dataset(repoId, null);
-    HubLocation repo = unresolved.withRevision(RevisionResolver.resolve(http, unresolved,
-        revision));
+    RevisionResolver.Pinned pinned = RevisionResolver.resolve(http, unresolved, revision);
+    HubLocation repo = unresolved.withRevision(pinned.commit());
     HubFileCache cache = new HubFileCache(http);
-    for (HubTree.Entry e : HubTree.files(http, repo, "meta")) {
-      cache.fetch(repo, e.path(), e.path().endsWith(".json") ? "a JSON file" : "a Parquet file");
-      progress.accept(e.path());
-    }
+    cache.fetchAll(repo, HubTree.files(http, repo, "meta").stream().map(HubTree.Entry::path)
+        .toList(), progress);
     HubLocation files = filesLocation(http, repo, dataFilesRoot);
     Path metadataRoot = cache.mirrorOf(repo);
     Path dataRoot = files.prefix().isEmpty() ? cache.mirrorOf(files)
@@ -56,14 +56,10 @@ public record HubDataset(HubLocation repo, HubLocation files, Path metadataRoot,
         parquet.add(e.dataFile());
       }
     }
-    for (Path p : parquet) {
-      String relative = dataRoot.relativize(p).toString().replace('\\', '/');
-      cache.fetch(files, relative, "a Parquet file");
-      progress.accept(relative);
-    }
+    cache.fetchAll(files, relativeTo(dataRoot, parquet), progress);
     LeRobotMetadata metadata = episodes.isEmpty() ? all
         : LeRobotMetadata.open(metadataRoot, dataRoot, episodes, false);
-    return new HubDataset(repo, files, metadataRoot, dataRoot, metadata, http);
+    return new HubDataset(repo, pinned, files, metadataRoot, dataRoot, metadata, http);
   }
 
   private static HubLocation filesLocation(HubHttp http, HubLocation repo, String dataFilesRoot) {
@@ -71,17 +67,18 @@ public record HubDataset(HubLocation repo, HubLocation files, Path metadataRoot,
       return repo;
     }
     HubLocation l = HubLocation.parse(dataFilesRoot);
-    if (l.kind() == HubLocation.Kind.DATASET && l.revision() == null) {
-      l = l.id().equals(repo.id()) ? l.withRevision(repo.revision())
-          : l.withRevision(RevisionResolver.resolve(http, l, null));
+    if (l.kind() == HubLocation.Kind.BUCKET) {
+      return l; // unversioned
     }
-    return l;
+    if (l.revision() == null && l.id().equals(repo.id())) {
+      return l.withRevision(repo.revision());
+    }
+    return l.withRevision(RevisionResolver.resolve(http, l, l.revision()).commit());
   }
 
   /** The URL of a file under {@link #dataRoot()} in {@link #files()}. */
   public String urlOf(Path local) {
-    String relative = dataRoot.relativize(local).toString().replace('\\', '/');
-    return files.resolveUrl(http.config().endpoint(), relative);
+    return files.resolveUrl(http.config().endpoint(), relativeOf(dataRoot, local));
   }
 
   /** Videos: the mirror's copy when prewarmed (complete, with its sidecar), else range reads. */
@@ -95,17 +92,25 @@ public record HubDataset(HubLocation repo, HubLocation files, Path metadataRoot,
     };
   }
 
-  /** Downloads every video of the prepared episodes into the mirror (resumable: kept files stay). */
+  /**
+   * Downloads every video of the prepared episodes into the mirror; kept files stay, and an
+   * interrupted download resumes where it stopped.
+   *
+   * @throws CacheLimitException before downloading when they do not fit the cache limit
+   */
   public void prewarmVideos(Consumer<String> progress) {
-    HubFileCache cache = new HubFileCache(http);
     Set<Path> videos = new LinkedHashSet<>();
     for (EpisodeInfo e : metadata.episodes()) {
       e.videos().values().forEach(v -> videos.add(v.file()));
     }
-    for (Path v : videos) {
-      String relative = dataRoot.relativize(v).toString().replace('\\', '/');
-      cache.fetch(files, relative, "an MP4 video");
-      progress.accept(relative);
-    }
+    new HubFileCache(http).fetchAll(files, relativeTo(dataRoot, videos), progress);
+  }
+
+  private static List<String> relativeTo(Path root, Collection<Path> files) {
+    return files.stream().map(p -> relativeOf(root, p)).toList();
+  }
+
+  private static String relativeOf(Path root, Path file) {
+    return root.relativize(file).toString().replace('\\', '/');
   }
 }

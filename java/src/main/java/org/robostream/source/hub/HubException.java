@@ -44,6 +44,17 @@ public class HubException extends FileException {
     }
   }
 
+  /**
+   * The file changed on the server while being read (its version or size differs between two
+   * requests): going on would mix bytes of two versions. Reading it again starts over.
+   */
+  public static final class Changed extends HubException {
+    public Changed(String url, String first, String now) {
+      super(url, 206, "changed on the server while being read (" + first + " at first, now "
+          + now + ")");
+    }
+  }
+
   /** The server answered with a web page or JSON where a media or Parquet file was expected. */
   public static final class NotAFile extends HubException {
     public NotAFile(String url, int status, String problem) {

@@ -21,10 +21,10 @@ import org.slf4j.LoggerFactory;
  * HTTP for the Hub: range and API GETs with redirects followed by hand (so the Authorization
  * header never goes to another host, e.g. the CDN a resolve URL redirects to), TLS verified by the
  * JDK's defaults, and retries of transient failures — 429 (honouring Retry-After), 5xx, resets,
- * timeouts, stalls and truncated bodies — with bounded exponential backoff and jitter. A request
- * is retried whole, so a retry never yields a partial or duplicated body. Past the budget the
- * error names the URL and the last status; 401/403 name where the token came from; 404 names the
- * path and revision. The token is never logged.
+ * timeouts, stalls and truncated bodies — with bounded exponential backoff and jitter
+ * ({@link RetryPolicy}). A request is retried whole, so a retry never yields a partial or
+ * duplicated body. Past the budget the error names the URL and the last status; 401/403 name
+ * where the token came from; 404 names the path and revision. The token is never logged.
  *
  * <p>Thread-safe: one instance serves every worker; counters are atomic.
  */
@@ -39,6 +39,8 @@ public final class HubHttp {
   private final AtomicLong requests = new AtomicLong();
   private final AtomicLong retries = new AtomicLong();
   private final SharedBlockCache blocks;
+  private final java.util.Map<String, String> revisionNames =
+      new java.util.concurrent.ConcurrentHashMap<>();
   private final java.util.concurrent.ThreadPoolExecutor readAhead =
       new java.util.concurrent.ThreadPoolExecutor(4, 4, 30, TimeUnit.SECONDS,
           new java.util.concurrent.ArrayBlockingQueue<>(64), r -> {
@@ -76,6 +78,13 @@ public final class HubHttp {
     return config;
   }
 
+  /** Remembers what a pinned commit was chosen as, so that errors can say "v3.0 (commit ...)". */
+  void nameRevision(String commit, String name) {
+    if (!commit.equals(name)) {
+      revisionNames.put(commit, name);
+    }
+  }
+
   /** Body bytes received, over all requests (retried ones included). */
   public long bytesFetched() {
     return bytesFetched.get();
@@ -100,7 +109,7 @@ public final class HubHttp {
       int status = r.statusCode();
       if (status == 416) {
         long total = totalFromContentRange(r.headers()).orElse(start);
-        return new RangeResult(new byte[0], total, etag(r.headers()));
+        return new RangeResult(new byte[0], total, version(r.headers()));
       }
       failOnStatus(url, status, r);
       byte[] body = r.body();
@@ -126,7 +135,7 @@ public final class HubHttp {
       if (start == 0) {
         rejectPages(url, status, r.headers(), slice, what);
       }
-      return new RangeResult(slice, total, etag(r.headers()));
+      return new RangeResult(slice, total, version(r.headers()));
     });
   }
 
@@ -141,7 +150,14 @@ public final class HubHttp {
     });
   }
 
-  public record RangeResult(byte[] bytes, long totalSize, String etag) {}
+  /**
+   * Part of a file.
+   *
+   * @param totalSize the file's size
+   * @param version the server's version of the file: its ETag, else its Last-Modified date; null
+   *     when it sends neither
+   */
+  public record RangeResult(byte[] bytes, long totalSize, String version) {}
 
   public record TextResult(String body, String next) {}
 
@@ -213,12 +229,23 @@ public final class HubHttp {
           + " log in with a token that has access)");
     }
     if (status == 404) {
-      throw new HubException.NotFound(url, "HTTP 404: no such file at this path and revision"
-          + " (check the path, and that the revision exists)");
+      throw new HubException.NotFound(url, "HTTP 404: " + HubLocation.ofResolveUrl(
+          config.endpoint(), url).map(f -> "no file " + f.path() + " in " + describe(f.location())
+              + " (check the path, and that this revision has it)")
+          .orElse("not found"));
     }
     if (status != 200 && status != 206) {
       throw new HubException(url, status, "unexpected HTTP " + status);
     }
+  }
+
+  private String describe(HubLocation l) {
+    if (l.kind() == HubLocation.Kind.BUCKET) {
+      return "bucket " + l.id();
+    }
+    String name = revisionNames.get(l.revision());
+    return "dataset " + l.id() + " at revision " + (name == null ? l.revision()
+        : name + " (commit " + l.revision() + ")");
   }
 
   private static void checkWholeBody(HttpResponse<byte[]> r, byte[] body) throws Transient {
@@ -306,10 +333,17 @@ public final class HubHttp {
     if (v.isEmpty()) {
       return null;
     }
+    String value = v.get().trim();
     try {
-      return Duration.ofSeconds(Long.parseLong(v.get().trim()));
-    } catch (NumberFormatException e) {
-      return null; // an HTTP date: fall back to our own backoff
+      return Duration.ofSeconds(Long.parseLong(value));
+    } catch (NumberFormatException notSeconds) {
+      try {
+        // The other form RFC 9110 allows: an HTTP date.
+        return Duration.between(java.time.ZonedDateTime.now(), java.time.ZonedDateTime.parse(
+            value, java.time.format.DateTimeFormatter.RFC_1123_DATE_TIME));
+      } catch (java.time.format.DateTimeParseException e) {
+        return null; // unreadable: our own backoff
+      }
     }
   }
 
@@ -327,8 +361,9 @@ public final class HubHttp {
     });
   }
 
-  private static String etag(HttpHeaders h) {
-    return h.firstValue("ETag").orElse(null);
+  private static String version(HttpHeaders h) {
+    return h.firstValue("ETag").or(() -> h.firstValue("Last-Modified").map(d -> "modified " + d))
+        .orElse(null);
   }
 
   private static String nextLink(HttpHeaders h, URI base) {

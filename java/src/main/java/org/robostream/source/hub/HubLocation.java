@@ -58,7 +58,7 @@ public record HubLocation(Kind kind, String id, String revision, String prefix) 
       if (kind == Kind.BUCKET) {
         throw new IllegalArgumentException("buckets have no revisions: " + url);
       }
-      revision = java.net.URLDecoder.decode(name.substring(at + 1), StandardCharsets.UTF_8);
+      revision = decode(name.substring(at + 1));
       name = name.substring(0, at);
     }
     return new HubLocation(kind, parts[0] + "/" + name, revision, parts.length > 2 ? parts[2] : "");
@@ -94,6 +94,35 @@ public record HubLocation(Kind kind, String id, String revision, String prefix) 
     String base = kind == Kind.BUCKET ? endpoint + "/api/buckets/" + id + "/tree/"
         : endpoint + "/api/datasets/" + id + "/tree/" + encodeAll(requireRevision()) + "/";
     return base + path + "?recursive=true&expand=false";
+  }
+
+  /** A file named by a download URL: where it is and its path there. */
+  public record ResolvedFile(HubLocation location, String path) {}
+
+  /**
+   * The location (revision included) and path a download URL of {@code endpoint} names, as
+   * {@link #resolveUrl} builds them; empty for any other URL.
+   */
+  public static java.util.Optional<ResolvedFile> ofResolveUrl(String endpoint, String url) {
+    for (Kind kind : Kind.values()) {
+      String base = endpoint + (kind == Kind.BUCKET ? "/buckets/" : "/datasets/");
+      if (!url.startsWith(base)) {
+        continue;
+      }
+      String[] parts = url.substring(base.length()).split("/", kind == Kind.BUCKET ? 4 : 5);
+      int path = kind == Kind.BUCKET ? 3 : 4;
+      if (parts.length <= path || !parts[2].equals("resolve")) {
+        return java.util.Optional.empty();
+      }
+      String revision = kind == Kind.BUCKET ? null : decode(parts[3]);
+      return java.util.Optional.of(new ResolvedFile(new HubLocation(kind, parts[0] + "/"
+          + parts[1], revision, ""), decode(parts[path])));
+    }
+    return java.util.Optional.empty();
+  }
+
+  private static String decode(String s) {
+    return java.net.URLDecoder.decode(s.replace("+", "%2B"), StandardCharsets.UTF_8);
   }
 
   /** The refs (branches and tags) URL of a dataset repository. */

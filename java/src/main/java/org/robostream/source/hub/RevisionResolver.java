@@ -10,63 +10,154 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Picks the one revision a Hub dataset is read at — metadata, Parquet and videos alike (the
- * reference read videos from main, a defect). No revision given: the {@code v3.0} tag, else the
- * highest {@code v3.x} tag, else {@code main} with a warning. A version given ({@code v3.1}): that
- * tag, else the highest tag of the same major version. Anything else (a branch, a commit) as
- * given. Thread-safe (stateless apart from the shared client).
+ * Pins the one commit a Hub dataset is read at — metadata, Parquet and videos alike (the
+ * reference read videos from main, a defect).
+ *
+ * <p>Which revision, as the reference's "safe version" rule: the wanted version is the one given
+ * ({@code v3.1}) or, with none, {@link #CODEBASE_VERSION}; its tag when it exists, else the
+ * highest tag of the same major version that is not newer ({@code v3.0.2} for {@code v3.0},
+ * {@code v3.1} for {@code v3.2} when tags are v3.0, v3.1, v3.3). No revision given and no v3 tag
+ * at all: {@code main}, with a warning. Only newer tags: an error naming them. Anything else
+ * given (a branch, a commit) is taken as it is.
+ *
+ * <p>Then that revision, whatever it is, is resolved once to its commit
+ * ({@code GET /api/datasets/<repo>/revision/<rev>}, field {@code sha}) and every file is read at
+ * the commit: a branch that moves during a long run, or a tag moved to another commit, cannot mix
+ * two versions, and the local mirror is keyed by the commit. A 40-hex revision is taken as a
+ * commit without asking. Thread-safe (stateless apart from the shared client).
  */
 public final class RevisionResolver {
+  /** The dataset format this code reads; the default wanted version. */
+  public static final String CODEBASE_VERSION = "v3.0";
+
   private static final Logger LOG = LoggerFactory.getLogger(RevisionResolver.class);
-  private static final Pattern VERSION = Pattern.compile("v(\\d+)\\.(\\d+)");
+  private static final Pattern VERSION = Pattern.compile("v(\\d+)\\.(\\d+)(?:\\.(\\d+))?");
+  private static final Pattern COMMIT = Pattern.compile("[0-9a-f]{40}");
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private RevisionResolver() {}
 
-  public static String resolve(HubHttp http, HubLocation dataset, String requested) {
-    if (requested != null && !VERSION.matcher(requested).matches()) {
-      return requested;
+  /**
+   * A revision pinned to its commit.
+   *
+   * @param name what was chosen: a tag, a branch or a commit
+   * @param commit the commit every file is read at
+   * @param warning why the choice is a fallback (null when it is not)
+   */
+  public record Pinned(String name, String commit, String warning) {
+    /** "v3.0 (commit 0123456789ab)" for messages and results. */
+    public String describe() {
+      return name.equals(commit) ? "commit " + commit
+          : name + " (commit " + commit.substring(0, Math.min(12, commit.length())) + ")";
     }
-    String wanted = requested != null ? requested : "v3.0";
-    List<String> tags = tags(http, dataset);
+  }
+
+  /** Chooses the revision of {@code dataset} for {@code requested} (null: none given) and pins it. */
+  public static Pinned resolve(HubHttp http, HubLocation dataset, String requested) {
+    String name = requested;
+    String warning = null;
+    if (requested == null || VERSION.matcher(requested).matches()) {
+      Choice c = choose(tags(http, dataset), requested);
+      if (c.error() != null) {
+        throw new HubException.NotFound(dataset.refsUrl(http.config().endpoint()), c.error());
+      }
+      name = c.revision();
+      warning = c.warning();
+      if (warning != null) {
+        LOG.warn("{}: {}", dataset.id(), warning);
+      }
+    }
+    String commit = COMMIT.matcher(name).matches() ? name : commitOf(http, dataset, name);
+    http.nameRevision(commit, name);
+    return new Pinned(name, commit, warning);
+  }
+
+  /** A chosen revision (with a warning when it is a fallback), or why there is none. */
+  record Choice(String revision, String warning, String error) {}
+
+  /** The version rule alone, over the repository's tag names. */
+  static Choice choose(List<String> tags, String requested) {
+    String wanted = requested != null ? requested : CODEBASE_VERSION;
     if (tags.contains(wanted)) {
-      return wanted;
+      return new Choice(wanted, null, null);
     }
-    Matcher w = VERSION.matcher(wanted);
-    w.matches();
-    int major = Integer.parseInt(w.group(1));
+    int[] target = parse(wanted);
     String best = null;
-    int bestMinor = -1;
+    int[] bestVersion = null;
+    List<String> newer = new ArrayList<>();
     for (String t : tags) {
-      Matcher m = VERSION.matcher(t);
-      if (m.matches() && Integer.parseInt(m.group(1)) == major
-          && Integer.parseInt(m.group(2)) > bestMinor) {
+      int[] v = VERSION.matcher(t).matches() ? parse(t) : null;
+      if (v == null || v[0] != target[0]) {
+        continue;
+      }
+      if (v[1] > target[1]) {
+        newer.add(t);
+      } else if (bestVersion == null || compare(v, bestVersion) > 0) {
         best = t;
-        bestMinor = Integer.parseInt(m.group(2));
+        bestVersion = v;
       }
     }
     if (best != null) {
-      return best;
+      return new Choice(best, best + " instead of " + wanted + " (no " + wanted + " tag)", null);
+    }
+    if (!newer.isEmpty()) {
+      return new Choice(null, null, "no tag " + wanted + " nor an older v" + target[0] + ".x;"
+          + " only newer ones " + newer + ", which this robostream (format " + CODEBASE_VERSION
+          + ") may not read: pass --revision with one of them to try");
     }
     if (requested == null) {
-      LOG.warn("{} has no v{}.x tag (tags: {}); reading main", dataset.id(), major, tags);
-      return "main";
+      return new Choice("main", "no v" + target[0] + ".x tag (tags: " + tags + "); reading main",
+          null);
     }
-    throw new HubException.NotFound(dataset.refsUrl(http.config().endpoint()), "no tag "
-        + wanted + " nor another v" + major + ".x tag (tags: " + tags + ")");
+    return new Choice(null, null, "no tag " + wanted + " nor another v" + target[0]
+        + ".x tag (tags: " + tags + ")");
+  }
+
+  private static int[] parse(String version) {
+    Matcher m = VERSION.matcher(version);
+    if (!m.matches()) {
+      throw new IllegalArgumentException("not a version: " + version);
+    }
+    return new int[] {Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2)),
+        m.group(3) == null ? 0 : Integer.parseInt(m.group(3))};
+  }
+
+  private static int compare(int[] a, int[] b) {
+    for (int i = 0; i < a.length; i++) {
+      if (a[i] != b[i]) {
+        return Integer.compare(a[i], b[i]);
+      }
+    }
+    return 0;
+  }
+
+  private static String commitOf(HubHttp http, HubLocation dataset, String revision) {
+    String url = http.config().endpoint() + "/api/datasets/" + dataset.id() + "/revision/"
+        + HubLocation.encodeAll(revision);
+    String sha;
+    try {
+      sha = JSON.readTree(http.getText(url).body()).path("sha").asText("");
+    } catch (java.io.IOException e) {
+      throw new HubException(url, 200, "revision answer is not JSON: " + e.getMessage());
+    } catch (HubException.NotFound e) {
+      throw new HubException.NotFound(url, "revision " + revision + " of " + dataset.id()
+          + " does not exist");
+    }
+    if (!COMMIT.matcher(sha).matches()) {
+      throw new HubException(url, 200, "revision answer has no commit sha: \"" + sha + "\"");
+    }
+    return sha;
   }
 
   private static List<String> tags(HubHttp http, HubLocation dataset) {
-    String body = http.getText(dataset.refsUrl(http.config().endpoint())).body();
+    String url = dataset.refsUrl(http.config().endpoint());
     List<String> out = new ArrayList<>();
     try {
-      JsonNode root = JSON.readTree(body);
-      for (JsonNode tag : root.path("tags")) {
+      for (JsonNode tag : JSON.readTree(http.getText(url).body()).path("tags")) {
         out.add(tag.path("name").asText());
       }
     } catch (java.io.IOException e) {
-      throw new HubException(dataset.refsUrl(http.config().endpoint()), 200,
-          "refs answer is not JSON: " + e.getMessage());
+      throw new HubException(url, 200, "refs answer is not JSON: " + e.getMessage());
     }
     return out;
   }

@@ -15,8 +15,11 @@ import java.util.concurrent.CompletionException;
  * Bounded by bytes, least recently used first. Thread-safe.
  */
 final class SharedBlockCache {
-  /** One block: {@code index} of {@code url} with the file's total size. */
-  record Block(byte[] bytes, long totalSize) {}
+  /**
+   * One block of a file, with the file's total size and the server's version of it (ETag, else
+   * Last-Modified; null when unknown) at the time the block was fetched.
+   */
+  record Block(byte[] bytes, long totalSize, String version) {}
 
   private record Key(String url, long index) {}
 
@@ -103,6 +106,22 @@ final class SharedBlockCache {
       });
     } catch (java.util.concurrent.RejectedExecutionException ignored) {
       // read-ahead is an optimisation: skip it when the pool is saturated
+    }
+  }
+
+  /**
+   * Drops every finished block of {@code url}: the file changed on the server, and a later reader
+   * must start over from the new version instead of mixing in old blocks.
+   */
+  synchronized void forget(String url) {
+    Iterator<Map.Entry<Key, CompletableFuture<Block>>> it = blocks.entrySet().iterator();
+    while (it.hasNext()) {
+      Map.Entry<Key, CompletableFuture<Block>> e = it.next();
+      CompletableFuture<Block> f = e.getValue();
+      if (e.getKey().url().equals(url) && f.isDone() && !f.isCompletedExceptionally()) {
+        cachedBytes -= f.join().bytes().length;
+        it.remove();
+      }
     }
   }
 

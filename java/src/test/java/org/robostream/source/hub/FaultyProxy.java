@@ -9,53 +9,196 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
 import java.util.Random;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 
 /**
- * A loopback HTTP proxy in front of the test nginx that breaks a share of the exchanges at
- * random (seeded): connection resets, 500 and 503, 429 with Retry-After, stalls past the client's
- * timeout, and bodies cut short. One request per connection (it answers "Connection: close").
- * Thread-safe; close() stops it.
+ * A loopback HTTP proxy in front of the test nginx that breaks exchanges: connection resets, 500
+ * and 503, 429 with Retry-After, stalls (no answer, or headers and then nothing), bodies cut
+ * short, and holds (an answer kept back until another request arrives). Either a seeded share of
+ * all exchanges at random ({@link #random}) or a script ({@link #scripted}): each {@link Step}
+ * takes one request it matches and breaks its first exchange(s), so a test knows which faults
+ * happened where and that each was retried. Every exchange is logged with its times and fault.
+ * One request per connection ("Connection: close"). Thread-safe; close() stops it.
  */
 final class FaultyProxy implements AutoCloseable {
-  enum Fault { NONE, RESET, ERROR_500, ERROR_503, TOO_MANY, STALL, TRUNCATE }
+  enum Fault { NONE, RESET, ERROR_500, ERROR_503, TOO_MANY, STALL, STALL_AFTER_HEADERS, TRUNCATE,
+    HOLD }
+
+  /** The parts of a request the script matches on. */
+  record Request(String target, String range) {
+    /** First byte of the Range header, -1 without one. */
+    long rangeStart() {
+      if (range == null || !range.startsWith("bytes=")) {
+        return -1;
+      }
+      return Long.parseLong(range.substring(6, range.indexOf('-')));
+    }
+
+    boolean isVideo() {
+      return target.endsWith(".mp4");
+    }
+  }
+
+  /**
+   * A scripted fault: it takes the first request {@code when} matches that no other step took,
+   * and breaks its first {@code times} exchanges (1: the request fails once, its retry goes
+   * through).
+   *
+   * @param retryAfter the Retry-After header of a 429, in seconds
+   * @param until for {@link Fault#HOLD}: the answer waits until a request matching this arrives
+   *     (or has arrived)
+   */
+  record Step(Predicate<Request> when, Fault fault, int times, int retryAfter,
+      Predicate<Request> until) {
+    static Step of(Predicate<Request> when, Fault fault) {
+      return new Step(when, fault, 1, 0, null);
+    }
+
+    /** Breaks the request's first {@code times} exchanges. */
+    static Step repeated(Predicate<Request> when, Fault fault, int times) {
+      return new Step(when, fault, times, 0, null);
+    }
+
+    static Step tooMany(Predicate<Request> when, int retryAfterSeconds) {
+      return new Step(when, Fault.TOO_MANY, 1, retryAfterSeconds, null);
+    }
+
+    static Step hold(Predicate<Request> when, Predicate<Request> until) {
+      return new Step(when, Fault.HOLD, 1, 0, until);
+    }
+  }
+
+  /**
+   * One exchange: when it arrived and ended (System.nanoTime), the fault it got (with the
+   * Retry-After sent for a 429); for a hold, whether the awaited request came
+   * ({@code released}) or the hold timed out.
+   */
+  record Exchange(Request request, Fault fault, int retryAfter, long startNanos, long endNanos,
+      boolean released) {}
 
   private final ServerSocket server;
   private final int upstreamPort;
-  private final double faultRate;
   private final long stallMillis;
+  private final double faultRate;
   private final Random random;
+  private final List<Step> script;
+  private final Request[] taken; // the request each step took, null while unused
+  private final int[] left; // exchanges of that request the step still breaks
+  private final List<Request> seen = new ArrayList<>();
+  private final List<Exchange> log = new ArrayList<>();
+  private final List<Hold> holds = new ArrayList<>();
   private final ExecutorService pool = Executors.newCachedThreadPool(r -> {
     Thread t = new Thread(r, "faulty-proxy");
     t.setDaemon(true);
     return t;
   });
-  final AtomicInteger faults = new AtomicInteger();
-  final AtomicInteger exchanges = new AtomicInteger();
 
-  FaultyProxy(int upstreamPort, double faultRate, long stallMillis, long seed) throws IOException {
+  private record Hold(Predicate<Request> until, CountDownLatch latch) {}
+
+  private FaultyProxy(int upstreamPort, double faultRate, long stallMillis, long seed,
+      List<Step> script) throws IOException {
     this.server = new ServerSocket();
     server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
     this.upstreamPort = upstreamPort;
     this.faultRate = faultRate;
     this.stallMillis = stallMillis;
     this.random = new Random(seed);
+    this.script = List.copyOf(script);
+    this.taken = new Request[script.size()];
+    this.left = new int[script.size()];
     pool.submit(this::acceptLoop);
+  }
+
+  /** Breaks a share {@code faultRate} of all exchanges, the kind drawn at random (seeded). */
+  static FaultyProxy random(int upstreamPort, double faultRate, long stallMillis, long seed)
+      throws IOException {
+    return new FaultyProxy(upstreamPort, faultRate, stallMillis, seed, List.of());
+  }
+
+  /** Breaks exactly the exchanges the script's steps match; stalls last {@code stallMillis}. */
+  static FaultyProxy scripted(int upstreamPort, long stallMillis, List<Step> script)
+      throws IOException {
+    return new FaultyProxy(upstreamPort, 0, stallMillis, 0, script);
   }
 
   int port() {
     return server.getLocalPort();
   }
 
-  private synchronized Fault nextFault() {
-    if (random.nextDouble() >= faultRate) {
-      return Fault.NONE;
+  /** Every exchange so far, in the order they ended. */
+  synchronized List<Exchange> log() {
+    return List.copyOf(log);
+  }
+
+  /** Exchanges that got a fault. */
+  synchronized long faults() {
+    return log.stream().filter(e -> e.fault() != Fault.NONE).count();
+  }
+
+  /** Script steps no exchange matched (a test whose faults never happened proves nothing). */
+  synchronized List<Integer> unusedSteps() {
+    List<Integer> out = new ArrayList<>();
+    for (int i = 0; i < taken.length; i++) {
+      if (taken[i] == null) {
+        out.add(i);
+      }
     }
-    Fault[] kinds = Fault.values();
-    return kinds[1 + random.nextInt(kinds.length - 1)];
+    return out;
+  }
+
+  private synchronized Step arrive(Request request) {
+    seen.add(request);
+    for (Hold h : holds) {
+      if (h.until().test(request)) {
+        h.latch().countDown();
+      }
+    }
+    for (int i = 0; i < script.size(); i++) {
+      if (request.equals(taken[i])) {
+        if (left[i] == 0) {
+          return null; // the step is spent: this exchange goes through
+        }
+        left[i]--;
+        return script.get(i);
+      }
+    }
+    for (int i = 0; i < script.size(); i++) {
+      if (taken[i] == null && script.get(i).when().test(request)) {
+        taken[i] = request;
+        left[i] = script.get(i).times() - 1;
+        return script.get(i);
+      }
+    }
+    if (faultRate > 0 && random.nextDouble() < faultRate) {
+      Fault[] kinds = {Fault.RESET, Fault.ERROR_500, Fault.ERROR_503, Fault.TOO_MANY,
+          Fault.STALL, Fault.STALL_AFTER_HEADERS, Fault.TRUNCATE};
+      return Step.of(r -> true, kinds[random.nextInt(kinds.length)]);
+    }
+    return null;
+  }
+
+  /** A latch released by the first request matching {@code until}, including earlier ones. */
+  private synchronized CountDownLatch holdUntil(Predicate<Request> until) {
+    CountDownLatch latch = new CountDownLatch(1);
+    if (seen.stream().anyMatch(until)) {
+      latch.countDown();
+    } else {
+      holds.add(new Hold(until, latch));
+    }
+    return latch;
+  }
+
+  private synchronized void record(Request request, Step step, long start, boolean released) {
+    log.add(new Exchange(request, step == null ? Fault.NONE : step.fault(),
+        step == null ? 0 : step.retryAfter(), start, System.nanoTime(), released));
   }
 
   private void acceptLoop() {
@@ -70,35 +213,42 @@ final class FaultyProxy implements AutoCloseable {
   }
 
   private void serve(Socket client) {
+    long start = System.nanoTime();
+    Request request = null;
+    Step step = null;
+    boolean released = true;
     try (client) {
-      String request = readHead(client.getInputStream());
-      if (request == null) {
+      String head = readHead(client.getInputStream());
+      if (head == null) {
         return;
       }
-      exchanges.incrementAndGet();
-      Fault fault = nextFault();
-      if (fault != Fault.NONE) {
-        faults.incrementAndGet();
-      }
+      request = parse(head);
+      step = arrive(request);
+      Fault fault = step == null ? Fault.NONE : step.fault();
       OutputStream out = client.getOutputStream();
       switch (fault) {
-        case RESET -> {
-          client.setSoLinger(true, 0); // RST instead of FIN
-          return;
-        }
+        case RESET -> client.setSoLinger(true, 0); // RST instead of FIN
         case ERROR_500 -> write(out, "HTTP/1.1 500 Internal Server Error\r\nContent-Length: 0\r\n"
             + "Connection: close\r\n\r\n");
         case ERROR_503 -> write(out, "HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\n"
             + "Connection: close\r\n\r\n");
-        case TOO_MANY -> write(out, "HTTP/1.1 429 Too Many Requests\r\nRetry-After: 0\r\n"
-            + "Content-Length: 0\r\nConnection: close\r\n\r\n");
+        case TOO_MANY -> write(out, "HTTP/1.1 429 Too Many Requests\r\nRetry-After: "
+            + step.retryAfter() + "\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
         case STALL -> Thread.sleep(stallMillis);
+        case HOLD -> {
+          released = holdUntil(step.until()).await(stallMillis, TimeUnit.MILLISECONDS);
+          out.write(forward(head));
+        }
         default -> {
-          byte[] response = forward(request);
+          byte[] response = forward(head);
+          int bodyStart = indexOf(response, "\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1)) + 4;
+          int bodyLength = response.length - bodyStart;
           if (fault == Fault.TRUNCATE) {
-            int headEnd = indexOf(response, "\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1)) + 4;
-            int bodyLength = response.length - headEnd;
-            out.write(response, 0, headEnd + bodyLength / 2);
+            out.write(response, 0, bodyStart + bodyLength / 2);
+          } else if (fault == Fault.STALL_AFTER_HEADERS) {
+            out.write(response, 0, bodyStart);
+            out.flush();
+            Thread.sleep(stallMillis);
           } else {
             out.write(response);
           }
@@ -107,14 +257,30 @@ final class FaultyProxy implements AutoCloseable {
       out.flush();
     } catch (IOException | InterruptedException e) {
       // the client gave up (e.g. after a stall): nothing to do
+    } finally {
+      if (request != null) {
+        record(request, step, start, released);
+      }
     }
   }
 
+  private static Request parse(String head) {
+    String[] lines = head.split("\r\n");
+    String[] first = lines[0].split(" ");
+    String range = null;
+    for (String line : lines) {
+      if (line.toLowerCase(Locale.ROOT).startsWith("range:")) {
+        range = line.substring(6).trim();
+      }
+    }
+    return new Request(first.length > 1 ? first[1] : "", range);
+  }
+
   /** Sends the request upstream with "Connection: close" and returns the whole response. */
-  private byte[] forward(String request) throws IOException {
+  private byte[] forward(String head) throws IOException {
     StringBuilder rewritten = new StringBuilder();
-    for (String line : request.split("\r\n")) {
-      if (line.isEmpty() || line.toLowerCase(java.util.Locale.ROOT).startsWith("connection:")) {
+    for (String line : head.split("\r\n")) {
+      if (line.isEmpty() || line.toLowerCase(Locale.ROOT).startsWith("connection:")) {
         continue;
       }
       rewritten.append(line).append("\r\n");

@@ -13,7 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -27,19 +27,13 @@ import org.robostream.testing.HubServer;
  */
 class HubCliTest {
   @TempDir static Path tmp;
-  static HubServer hub;
+  @AutoClose static HubServer hub;
 
   @BeforeAll
   static void startHub() throws Exception {
     hub = HubServer.start(tmp.resolve("nginx"), Datasets.patternV30());
   }
 
-  @AfterAll
-  static void stopHub() throws Exception {
-    if (hub != null) {
-      hub.close();
-    }
-  }
 
   static String robostream(Path cache, String... args) throws IOException, InterruptedException {
     Result r = run(cache, args);
@@ -70,7 +64,8 @@ class HubCliTest {
   void diagnoseChecksTheFirstRemoteVideoAndExplainsAPageInsteadOfAFile() throws Exception {
     String ok = robostream(tmp.resolve("diag"), "diagnose", "--repo-id", HubServer.REPO);
     assertTrue(ok.contains("ok    revision v3.0"), ok);
-    assertTrue(ok.contains("/resolve/v3.0/videos/"), ok);
+    assertTrue(ok.contains("/resolve/" + hub.commitOf("v3.0") + "/videos/"), "read at the"
+        + " commit the v3.0 tag points to: " + ok);
     assertTrue(ok.contains("ok    an ftyp box"), ok);
     assertTrue(ok.contains("ok    decoded frame 0"), ok);
     assertTrue(ok.contains("no token (anonymous)"), ok);
@@ -93,6 +88,7 @@ class HubCliTest {
     JsonNode r = new ObjectMapper().readTree(out.resolve("hub_single_bs4_w2_cpu.json").toFile());
     assertEquals("hub", r.path("source").asText());
     assertEquals("v3.0", r.path("revision").asText());
+    assertEquals(hub.commitOf("v3.0"), r.path("commit").asText());
     assertTrue(r.path("frames_measured").asLong() > 0, r.toString());
     assertTrue(r.path("bytes_fetched").asLong() > 0);
     assertTrue(r.path("bytes_fetched_per_frame").asLong() > 0);
@@ -106,6 +102,24 @@ class HubCliTest {
     assertEquals("warmed_bucket", w.path("source").asText());
     assertTrue(w.path("frames_measured").asLong() > 0, w.toString());
     assertTrue(count(tmp.resolve("warm"), ".mp4") >= 1, "videos in the warmed cache");
+  }
+
+  @Test
+  void anHfUrlIsADatasetRootForBenchAndTrain() throws Exception {
+    String root = "hf://datasets/" + HubServer.REPO + "@v3.0";
+    Path out = tmp.resolve("results-hf-root");
+    robostream(tmp.resolve("hf-root"), "bench", "--root", root, "--num-batches", "3",
+        "--warmup-batches", "1", "--batch-size", "4", "--num-workers", "1", "--out-dir",
+        out.toString());
+    JsonNode r = new ObjectMapper().readTree(out.resolve("hub_single_bs4_w1_cpu.json").toFile());
+    assertEquals(HubServer.REPO, r.path("repo_id").asText());
+    assertEquals("v3.0", r.path("revision").asText());
+    assertTrue(r.path("bytes_fetched").asLong() > 0, "streamed from the Hub: " + r);
+    String trained = robostream(tmp.resolve("hf-root"), "train", "--root", root, "--steps", "3",
+        "--batch-size", "4", "--num-workers", "1", "--buffer-size", "8", "--output-dir",
+        tmp.resolve("train-out").toString());
+    assertTrue(trained.contains("done: 3 steps"), trained);
+    assertEquals(0, count(tmp.resolve("hf-root"), ".mp4"), "videos range-read, not downloaded");
   }
 
   static long count(Path dir, String suffix) throws IOException {

@@ -1,6 +1,5 @@
 package org.robostream.source.hub;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -14,7 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -29,7 +28,7 @@ import org.robostream.testing.HubServer;
  */
 class HubStreamingTest {
   @TempDir static Path tmp;
-  static HubServer hub;
+  @AutoClose static HubServer hub;
   static Path local;
 
   @BeforeAll
@@ -38,42 +37,9 @@ class HubStreamingTest {
     hub = HubServer.start(tmp.resolve("nginx"), local);
   }
 
-  @AfterAll
-  static void stopHub() throws Exception {
-    if (hub != null) {
-      hub.close();
-    }
-  }
-
-  static StreamingDataset.Builder configure(StreamingDataset.Builder b) {
-    return b.batchSize(6).bufferSize(12).maxNumShards(2).workers(2).returnUint8(true).seed(5);
-  }
-
-  /** Every batch as (episode/frame list, frame bytes of every camera). */
-  static List<String> epoch(StreamingDataset ds) {
-    List<String> out = new ArrayList<>();
-    for (Batch b : ds) {
-      try (b) {
-        StringBuilder s = new StringBuilder();
-        long[] e = b.longs("episode_index");
-        long[] f = b.longs("frame_index");
-        for (int i = 0; i < b.size(); i++) {
-          s.append(e[i]).append('/').append(f[i]).append(' ');
-        }
-        for (String camera : ds.metadata().info().videoKeys()) {
-          ByteBuffer data = b.frames(camera).data();
-          s.append(camera).append('#').append(data.hashCode()).append(' ');
-        }
-        out.add(s.toString());
-      }
-    }
-    return out;
-  }
 
   static List<String> localEpoch() {
-    try (StreamingDataset ds = configure(StreamingDataset.builder(local)).build()) {
-      return epoch(ds);
-    }
+    return HubEpochs.localEpoch(local);
   }
 
   @Test
@@ -81,12 +47,9 @@ class HubStreamingTest {
     HubHttp http = HubServer.client(hub.endpoint(), tmp.resolve("cache-plain"));
     HubDataset ds = HubDataset.prepare(http, HubServer.REPO, null, null, Optional.empty(),
         f -> { });
-    assertEquals("v3.0", ds.repo().revision(), "the v3.0 tag, for metadata and videos alike");
-    List<String> remote;
-    try (StreamingDataset s = configure(StreamingDataset.builder(ds)).build()) {
-      remote = epoch(s);
-    }
-    assertEquals(localEpoch(), remote);
+    assertEquals("v3.0", ds.revision().name(), "the v3.0 tag, for metadata and videos alike");
+    assertEquals(hub.commitOf("v3.0"), ds.repo().revision(), "pinned to its commit");
+    assertEquals(localEpoch(), HubEpochs.epoch(ds));
     long videoBytes = 0;
     try (var files = Files.walk(local.resolve("videos"))) {
       videoBytes = files.filter(Files::isRegularFile).mapToLong(p -> p.toFile().length()).sum();
@@ -110,40 +73,45 @@ class HubStreamingTest {
   }
 
   @Test
-  void aBucketAsDataFilesRootAndAnEpisodeFilter() {
+  void aBucketAsDataFilesRootAndAnEpisodeFilter() throws IOException {
     HubHttp http = HubServer.client(hub.endpoint(), tmp.resolve("cache-bucket"));
+    int logStart = hub.log("hub.log", 0).size();
     HubDataset ds = HubDataset.prepare(http, HubServer.REPO, "v3.0",
         "hf://buckets/" + HubServer.REPO + "-bucket", Optional.of(Set.of(1, 4)), f -> { });
     assertEquals(HubLocation.Kind.BUCKET, ds.files().kind());
     assertEquals(Set.of(1, 4), Set.copyOf(ds.metadata().episodes().stream()
         .map(e -> e.index()).toList()));
-    List<String> remote;
-    try (StreamingDataset s = configure(StreamingDataset.builder(ds)).build()) {
-      remote = epoch(s);
-    }
     List<String> expected;
-    try (StreamingDataset s = configure(StreamingDataset.builder(local).episodes(List.of(1, 4)))
-        .build()) {
-      expected = epoch(s);
+    try (StreamingDataset s = HubEpochs.configure(StreamingDataset.builder(local)
+        .episodes(List.of(1, 4))).build()) {
+      expected = HubEpochs.epoch(s);
     }
-    assertEquals(expected, remote);
+    assertEquals(expected, HubEpochs.epoch(ds));
+    // Metadata from the repository at its commit, data and videos from the bucket only.
+    List<String> reads = hub.log("hub.log", logStart).stream()
+        .filter(l -> l.contains("/resolve/")).toList();
+    String repoAt = "/datasets/" + HubServer.REPO + "/resolve/" + hub.commitOf("v3.0") + "/";
+    String bucket = "/buckets/" + HubServer.REPO + "-bucket/resolve/";
+    for (String kind : new String[] {"meta/", "data/", "videos/"}) {
+      String from = kind.equals("meta/") ? repoAt : bucket;
+      List<String> ofKind = reads.stream().filter(l -> l.contains("/" + kind)).toList();
+      assertFalse(ofKind.isEmpty(), kind + " was read: " + reads);
+      assertTrue(ofKind.stream().allMatch(l -> l.startsWith(from + kind)), kind + " only from "
+          + from + ": " + ofKind);
+    }
   }
 
   @Test
   void anEpochThroughAFaultyProxyDeliversEverySampleOnceWithTheSameFrames() throws IOException {
-    try (FaultyProxy proxy = new FaultyProxy(hub.port, 0.2, 1500, 11)) {
+    try (FaultyProxy proxy = FaultyProxy.random(hub.port, 0.2, 1500, 11)) {
       HubHttp http = HubServer.client("http://127.0.0.1:" + proxy.port(),
           tmp.resolve("cache-faulty"));
       HubDataset ds = HubDataset.prepare(http, HubServer.REPO, null, null, Optional.empty(),
           f -> { });
-      List<String> remote;
-      try (StreamingDataset s = configure(StreamingDataset.builder(ds)).build()) {
-        remote = epoch(s);
-      }
-      assertEquals(localEpoch(), remote);
-      assertTrue(proxy.faults.get() > 0, "the proxy injected faults");
-      assertTrue(http.retries() >= proxy.faults.get() / 2, "retried: " + http.retries()
-          + " for " + proxy.faults.get() + " faults");
+      assertEquals(localEpoch(), HubEpochs.epoch(ds));
+      assertTrue(proxy.faults() > 0, "the proxy injected faults");
+      assertTrue(http.retries() >= proxy.faults() / 2, "retried: " + http.retries()
+          + " for " + proxy.faults() + " faults");
     }
   }
 
@@ -194,108 +162,73 @@ class HubStreamingTest {
   }
 
   @Test
-  void aRedirectToAnotherHostNeverCarriesTheToken() throws IOException {
+  void videosRedirectedToAnotherHostNameStreamThereWithoutTheToken() throws IOException {
+    // The "CDN" is another host name (localhost) on the Hub's own address and port: only the
+    // name tells them apart, as it does for the token.
     HubHttp http = HubServer.client(hub.endpoint(), tmp.resolve("cache-cdn"));
-    String url = hub.endpoint() + "/datasets/" + HubServer.REPO + "-cdn/resolve/v3.0/meta/info.json";
-    byte[] expected = Files.readAllBytes(local.resolve("meta/info.json"));
-    try (HttpRangeByteSource source = HttpRangeByteSource.open(http, url, "a JSON file")) {
-      ByteBuffer all = ByteBuffer.allocate((int) source.size());
-      source.read(0, all);
-      assertArrayEquals(expected, all.array());
+    int hubStart = hub.log("hub.log", 0).size();
+    int cdnStart = hub.log("cdn.log", 0).size();
+    HubDataset ds = HubDataset.prepare(http, HubServer.REPO, null,
+        "hf://datasets/" + HubServer.REPO + "-cdn@v3.0", Optional.of(Set.of(2)), f -> { });
+    List<String> expected;
+    try (StreamingDataset s = HubEpochs.configure(StreamingDataset.builder(local)
+        .episodes(List.of(2))).build()) {
+      expected = HubEpochs.epoch(s);
     }
-    String cdn = Files.readString(hub.state.resolve("cdn.log"));
-    String hubLog = Files.readString(hub.state.resolve("hub.log"));
-    assertTrue(cdn.contains("/cdn/meta/info.json auth="), cdn);
-    assertFalse(cdn.contains(HubServer.TOKEN), "the CDN saw the token: " + cdn);
-    assertTrue(hubLog.contains("-cdn/resolve/v3.0/meta/info.json auth=Bearer " + HubServer.TOKEN),
-        "the Hub itself gets the token: " + hubLog);
+    assertEquals(expected, HubEpochs.epoch(ds));
+    List<String> cdn = hub.log("cdn.log", cdnStart);
+    assertTrue(cdn.stream().anyMatch(l -> l.startsWith("/cdn/videos/")
+        && l.contains("range=bytes=")), "videos were range-read from the CDN: " + cdn);
+    assertTrue(cdn.stream().anyMatch(l -> l.startsWith("/cdn/data/")), cdn.toString());
+    assertTrue(cdn.stream().noneMatch(l -> l.contains(HubServer.TOKEN)), "the CDN saw the token: "
+        + cdn);
+    List<String> redirected = hub.log("hub.log", hubStart).stream()
+        .filter(l -> l.contains("-cdn/resolve/") && l.contains("/videos/")).toList();
+    assertFalse(redirected.isEmpty());
+    assertTrue(redirected.stream().allMatch(l -> l.contains("auth=Bearer " + HubServer.TOKEN)),
+        "the Hub itself gets the token: " + redirected);
   }
 
   @Test
-  void badAnswersAreTypedErrorsThatSayWhatToCheck() {
-    HubHttp http = HubServer.client(hub.endpoint(), tmp.resolve("cache-errors"));
-    String base = hub.endpoint() + "/datasets/";
-    HubException.NotFound missing = assertThrows(HubException.NotFound.class,
-        () -> HttpRangeByteSource.open(http, base + HubServer.REPO + "/resolve/v3.0/videos/none.mp4",
-            "an MP4 video"));
-    assertTrue(missing.getMessage().contains("videos/none.mp4"), missing.getMessage());
-    assertTrue(missing.getMessage().contains("revision"), missing.getMessage());
-    HubException.Unauthorized denied = assertThrows(HubException.Unauthorized.class,
-        () -> HttpRangeByteSource.open(http, base + "lerobot/private/resolve/main/meta/info.json",
-            "a JSON file"));
-    assertTrue(denied.getMessage().contains("HF_TOKEN"), "names the token's origin: "
-        + denied.getMessage());
-    assertFalse(denied.getMessage().contains(HubServer.TOKEN));
-    HubException.NotAFile page = assertThrows(HubException.NotAFile.class,
-        () -> HttpRangeByteSource.open(http, base + HubServer.REPO
-            + "-html/resolve/v3.0/videos/a.mp4", "an MP4 video"));
-    assertTrue(page.getMessage().contains("HTML page instead of an MP4 video"),
-        page.getMessage());
-    HubException.RetriesExhausted down = assertThrows(HubException.RetriesExhausted.class,
-        () -> new HubHttp(http.config().withRetry(new RetryPolicy(2, java.time.Duration.ofMillis(1),
-            java.time.Duration.ofMillis(2)))).getRange("http://127.0.0.1:1/x", 0, 10, "a file"));
-    assertTrue(down.getMessage().contains("127.0.0.1:1/x"), down.getMessage());
-  }
-
-  @Test
-  void theDiskCacheEvictsLeastRecentlyUsedFilesOfEarlierRunsAndPrewarmResumes() throws IOException {
-    Path cacheRoot = tmp.resolve("cache-evict");
-    HubHttp first = HubServer.client(hub.endpoint(), cacheRoot);
-    HubLocation repo = HubLocation.dataset(HubServer.REPO, "v3.0");
-    HubFileCache early = new HubFileCache(first);
-    Path a = early.fetch(repo, "meta/info.json", "a JSON file");
-    Path b = early.fetch(repo, "meta/tasks.parquet", "a Parquet file");
-    assertTrue(Files.isRegularFile(a) && Files.isRegularFile(b));
-    // A later run (another cache instance) with a limit that only fits its own file.
-    Path stats = local.resolve("meta/stats.json");
-    HubHttp later = new HubHttp(first.config().withCacheLimit(Files.size(stats) + 10));
-    Path c = new HubFileCache(later).fetch(repo, "meta/stats.json", "a JSON file");
-    assertTrue(Files.isRegularFile(c), "the file in use stays");
-    assertFalse(Files.exists(a) || Files.exists(b), "older files were evicted");
-    assertArrayEquals(Files.readAllBytes(stats), Files.readAllBytes(c));
-
-    // prewarm twice: the second run only checks what is cached (size and ETag), downloads nothing.
-    HubHttp http = HubServer.client(hub.endpoint(), tmp.resolve("cache-prewarm"));
-    HubDataset ds = HubDataset.prepare(http, HubServer.REPO, null, null, Optional.empty(),
-        f -> { });
-    ds.prewarmVideos(f -> { });
-    long firstRun = http.bytesFetched();
-    HubDataset again = HubDataset.prepare(http, HubServer.REPO, null, null, Optional.empty(),
-        f -> { });
-    again.prewarmVideos(f -> { });
-    long secondRun = http.bytesFetched() - firstRun;
-    assertTrue(secondRun < firstRun / 20, "second prewarm fetched " + secondRun + " bytes after "
-        + firstRun);
-    // A prewarmed mirror is read locally: streaming it fetches no video bytes.
-    long before = http.bytesFetched();
-    try (StreamingDataset s = configure(StreamingDataset.builder(again)).build()) {
-      assertEquals(localEpoch(), epoch(s));
-    }
-    assertEquals(before, http.bytesFetched(), "videos came from the prewarmed mirror");
-  }
-
-  @Test
-  void anUntrustedTlsCertificateIsRefusedAtOnce() throws IOException {
-    Path portFile = hub.state.resolve("tls-port");
-    org.junit.jupiter.api.Assumptions.assumeTrue(Files.isRegularFile(portFile),
-        "no openssl here: no TLS server");
-    HubHttp http = HubServer.client(hub.endpoint(), tmp.resolve("cache-tls"));
-    String url = "https://127.0.0.1:" + Files.readString(portFile).trim() + "/meta/info.json";
-    HubException e = assertThrows(HubException.class,
-        () -> http.getRange(url, 0, 100, "a JSON file"));
-    assertFalse(e instanceof HubException.RetriesExhausted, e.getMessage());
-    assertTrue(e.getMessage().contains("TLS verification failed"), e.getMessage());
-    assertEquals(0, http.retries(), "not retried");
-  }
-
-  @Test
-  void revisionsResolveToTheV30TagOrTheHighestCompatibleOne() {
+  void revisionsArePinnedToTheirCommitAndEveryFileIsReadThere() throws IOException {
     HubHttp http = HubServer.client(hub.endpoint(), tmp.resolve("cache-refs"));
     HubLocation repo = HubLocation.dataset(HubServer.REPO, null);
-    assertEquals("v3.0", RevisionResolver.resolve(http, repo, null));
-    assertEquals("v3.0", RevisionResolver.resolve(http, repo, "v3.2"));
-    assertEquals("v2.1", RevisionResolver.resolve(http, repo, "v2.1"));
-    assertEquals("main", RevisionResolver.resolve(http, repo, "main"));
+    RevisionResolver.Pinned v30 = RevisionResolver.resolve(http, repo, null);
+    assertEquals("v3.0", v30.name());
+    assertEquals(hub.commitOf("v3.0"), v30.commit());
+    assertEquals(null, v30.warning());
+    assertEquals("v3.0", RevisionResolver.resolve(http, repo, "v3.2").name());
+    assertEquals(hub.commitOf("v2.1"), RevisionResolver.resolve(http, repo, "v2.1").commit());
     assertThrows(HubException.NotFound.class, () -> RevisionResolver.resolve(http, repo, "v4.0"));
+    HubException.NotFound none = assertThrows(HubException.NotFound.class,
+        () -> RevisionResolver.resolve(http, repo, "no-such-branch"));
+    assertTrue(none.getMessage().contains("revision no-such-branch of " + HubServer.REPO),
+        none.getMessage());
+    RevisionResolver.Pinned untagged = RevisionResolver.resolve(http,
+        HubLocation.dataset(HubServer.REPO + "-untagged", null), null);
+    assertEquals("main", untagged.name());
+    assertEquals(hub.commitOf("main"), untagged.commit());
+    assertTrue(untagged.warning().contains("no v3.x tag"), untagged.warning());
+    // A branch moves: the run reads every file at the commit it pointed to at the start.
+    int logStart = hub.log("hub.log", 0).size();
+    HubDataset ds = HubDataset.prepare(http, HubServer.REPO, "main", null,
+        Optional.of(Set.of(1)), f -> { });
+    String commit = hub.commitOf("main");
+    assertEquals(commit, ds.repo().revision());
+    assertEquals("main", ds.revision().name());
+    List<String> expected;
+    try (StreamingDataset s = HubEpochs.configure(StreamingDataset.builder(local)
+        .episodes(List.of(1))).build()) {
+      expected = HubEpochs.epoch(s);
+    }
+    assertEquals(expected, HubEpochs.epoch(ds));
+    List<String> reads = hub.log("hub.log", logStart).stream().filter(l -> l.contains("/resolve/"))
+        .toList();
+    for (String kind : new String[] {"/meta/", "/data/", "/videos/"}) {
+      assertTrue(reads.stream().anyMatch(l -> l.contains("/resolve/" + commit + kind)),
+          kind + " read at the commit: " + reads);
+    }
+    assertTrue(reads.stream().allMatch(l -> l.contains("/resolve/" + commit + "/")),
+        "never at the branch name: " + reads);
   }
 }

@@ -42,6 +42,14 @@ make hevc_g30.mp4  -c:v libx265 -preset veryfast -crf 20 -x265-params log-level=
 make av1_g2.mp4    -c:v libsvtav1 -preset 12 -crf 30 -g 2 -pix_fmt yuv420p -svtav1-params lp=2
 make mpeg4_g12.mp4 -c:v mpeg4 -q:v 3 -g 12 -pix_fmt yuv420p
 make vp9_g30.webm  -c:v libvpx-vp9 -deadline realtime -cpu-used 8 -crf 30 -b:v 0 -g 30 -pix_fmt yuv420p
+# The same streams with the moov box in front (LeRobot's +faststart layout), for the mutation fuzz.
+remux_faststart() { # name source
+  [ -s "$out/$1" ] && return 0
+  ff -i "$out/$2" -c copy -movflags +faststart "$out/$1.tmp.mp4"
+  mv "$out/$1.tmp.mp4" "$out/$1"
+}
+remux_faststart h264_g30_faststart.mp4 h264_g30.mp4
+remux_faststart av1_g2_faststart.mp4 av1_g2.mp4
 # BT.709, full range: the converter must follow the stream's colour tags.
 make h264_bt709_full.mp4 -c:v libx264 -preset veryfast -crf 18 -g 30 -pix_fmt yuvj420p -color_range pc -colorspace bt709 -color_primaries bt709 -color_trc bt709
 

@@ -52,6 +52,13 @@ remux_faststart h264_g30_faststart.mp4 h264_g30.mp4
 remux_faststart av1_g2_faststart.mp4 av1_g2.mp4
 # BT.709, full range: the converter must follow the stream's colour tags.
 make h264_bt709_full.mp4 -c:v libx264 -preset veryfast -crf 18 -g 30 -pix_fmt yuvj420p -color_range pc -colorspace bt709 -color_primaries bt709 -color_trc bt709
+# The other tagged combinations, 2 s each (only colours are checked): BT.709 limited, BT.601 full
+# (x264 writes the tags into the VUI), and AV1 whose sequence header carries BT.709 full range,
+# so the dav1d path has to follow the stream's tags too.
+input=$(pattern 60 160x120 30)
+make h264_bt709_limited.mp4 -c:v libx264 -preset veryfast -crf 18 -g 30 -pix_fmt yuv420p -color_range tv -colorspace bt709 -color_primaries bt709 -color_trc bt709
+make h264_bt601_full.mp4 -c:v libx264 -preset veryfast -crf 18 -g 30 -pix_fmt yuvj420p -color_range pc -colorspace smpte170m -color_primaries smpte170m -color_trc smpte170m
+make av1_bt709_full.mp4 -c:v libsvtav1 -preset 12 -crf 30 -g 2 -pix_fmt yuv420p -svtav1-params lp=2 -color_range pc -colorspace bt709 -color_primaries bt709 -color_trc bt709
 
 # Variable frame rate: irregular gaps (every 7th frame waits 3 periods) in a 1/90000 time base.
 input=$(pattern 120 160x120 30)

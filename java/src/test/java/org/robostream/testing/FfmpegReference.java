@@ -31,6 +31,16 @@ public final class FfmpegReference {
         "-fps_mode", "passthrough", "-f", "rawvideo", "-pix_fmt", "rgb24", "-");
   }
 
+  /**
+   * Every frame as RGB24 (HWC) with the YUV matrix and range forced ("bt601", "bt709"; "tv" or
+   * "pc") instead of the stream's tags: what a converter ignoring the tags would produce.
+   */
+  public static byte[] allFramesRgbReadAs(Path file, String matrix, String range) {
+    return exec("ffmpeg", "-hide_banner", "-loglevel", "error", "-nostdin", "-i", file.toString(),
+        "-vf", "scale=in_color_matrix=" + matrix + ":in_range=" + range + ",format=rgb24",
+        "-fps_mode", "passthrough", "-f", "rawvideo", "-");
+  }
+
   /** Frames whose index is a multiple of {@code step}, as RGB24 (HWC), in order. */
   public static byte[] everyNthFrameRgb(Path file, int step) {
     return exec("ffmpeg", "-hide_banner", "-loglevel", "error", "-nostdin", "-i", file.toString(),

@@ -19,16 +19,18 @@ final class FrameIndex {
   private final long[] framePts; // presentation order, strictly increasing
   private final double[] frameSeconds;
   private final int[] frameSeekGop;
+  private final long lastFrameDuration; // 0 when the container does not say
   private final double timeBase;
 
   private FrameIndex(long[] packetDts, int[] packetGop, int[] gopStartPacket, long[] gopKeyPts,
-      long[] framePts, int[] frameSeekGop, double timeBase) {
+      long[] framePts, int[] frameSeekGop, long lastFrameDuration, double timeBase) {
     this.gopKeyPts = gopKeyPts;
     this.packetDts = packetDts;
     this.packetGop = packetGop;
     this.gopStartPacket = gopStartPacket;
     this.framePts = framePts;
     this.frameSeekGop = frameSeekGop;
+    this.lastFrameDuration = lastFrameDuration;
     this.timeBase = timeBase;
     this.frameSeconds = new double[framePts.length];
     for (int i = 0; i < framePts.length; i++) {
@@ -42,20 +44,25 @@ final class FrameIndex {
     private long[] dts = new long[1024];
     private boolean[] key = new boolean[1024];
     private boolean[] shown = new boolean[1024];
+    private long[] duration = new long[1024];
     private int count;
 
-    void add(long packetPts, long packetDts, boolean keyframe, boolean presented) {
+    /** {@code packetDuration}: the container's display duration of the packet, 0 if unknown. */
+    void add(long packetPts, long packetDts, boolean keyframe, boolean presented,
+        long packetDuration) {
       if (count == pts.length) {
         int n = count * 2;
         pts = Arrays.copyOf(pts, n);
         dts = Arrays.copyOf(dts, n);
         key = Arrays.copyOf(key, n);
         shown = Arrays.copyOf(shown, n);
+        duration = Arrays.copyOf(duration, n);
       }
       pts[count] = packetPts;
       dts[count] = packetDts;
       key[count] = keyframe;
       shown[count] = presented;
+      duration[count] = Math.max(0, packetDuration);
       count++;
     }
 
@@ -109,8 +116,10 @@ final class FrameIndex {
       for (int g = 0; g < gops; g++) {
         keyPts[g] = pts[gopStarts[g]];
       }
+      long lastDuration = shownCount > 0 ? duration[order[shownCount - 1]] : 0;
       return new FrameIndex(Arrays.copyOf(dts, count), gopOf, gopStarts, keyPts,
-          Arrays.copyOf(framePts, frames), Arrays.copyOf(seekGop, frames), timeBase);
+          Arrays.copyOf(framePts, frames), Arrays.copyOf(seekGop, frames), lastDuration,
+          timeBase);
     }
   }
 
@@ -128,6 +137,14 @@ final class FrameIndex {
 
   double frameSeconds(int frame) {
     return frameSeconds[frame];
+  }
+
+  /**
+   * How long the last frame is shown (seconds), from its packet's duration in the container (MP4
+   * sample table, Matroska block or default duration); 0 when the container does not say.
+   */
+  double lastFrameDurationSeconds() {
+    return lastFrameDuration * timeBase;
   }
 
   /** The GOP whose keyframe a decoder must start from to output {@code frame}. */

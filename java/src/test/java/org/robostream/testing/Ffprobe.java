@@ -33,8 +33,9 @@ public final class Ffprobe {
   public record Packet(long position, int size, double ptsSeconds, double dtsSeconds,
       boolean key) {}
 
-  /** One decoded frame in presentation order. */
-  public record Frame(double ptsSeconds, boolean key, String pictureType) {}
+  /** One decoded frame in presentation order; its duration as its packet declares (NaN: none). */
+  public record Frame(double ptsSeconds, double durationSeconds, boolean key,
+      String pictureType) {}
 
   public static Stream stream(Path file) {
     JsonNode s = run(file, "-show_streams").path("streams").path(0);
@@ -63,7 +64,10 @@ public final class Ffprobe {
   public static List<Frame> frames(Path file) {
     List<Frame> out = new ArrayList<>();
     for (JsonNode f : run(file, "-show_frames").path("frames")) {
-      out.add(new Frame(number(f.path("best_effort_timestamp_time")),
+      // FFmpeg 5.1 names it pkt_duration_time; later versions duration_time.
+      JsonNode duration = f.has("duration_time") ? f.path("duration_time")
+          : f.path("pkt_duration_time");
+      out.add(new Frame(number(f.path("best_effort_timestamp_time")), number(duration),
           f.path("key_frame").asInt() == 1, f.path("pict_type").asText()));
     }
     return out;

@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
 # Generates the video fixtures of the tests and benchmarks with the ffmpeg CLI (nothing large is
-# committed). Idempotent: a fixture that exists is kept. Usage: make-fixtures.sh OUT_DIR [all|camera]
+# committed). Idempotent: a fixture that exists is kept.
+# Usage: make-fixtures.sh OUT_DIR [all|camera|long]   (long: also the 1200-frame AV1 of
+# docs/PERFORMANCE.md's sparse shuffled-access measurement; the tests do not need it)
 #
 # Content kinds:
 #   pattern  frame identity: the frame number is written as 10 bars (bit i = bar i bright/dark)
 #            over a moving gradient, so a test can read which frame it got
 #   camera   noisy, camera-like content (slow to decode, like real footage): for speed work
 set -euo pipefail
-out=${1:?usage: make-fixtures.sh OUT_DIR [all|camera]}
+out=${1:?usage: make-fixtures.sh OUT_DIR [all|camera|long]}
 only=${2:-all}
+case $only in all|camera|long) ;; *) echo "make-fixtures.sh: unknown set $only" >&2; exit 2;; esac
 mkdir -p "$out"
 
 export SVT_LOG=1  # SVT-AV1: errors only
@@ -70,4 +73,9 @@ fi
 input=$(camera 300 640x480 30)
 make camera_h264_640x480.mp4 -c:v libx264 -preset veryfast -crf 23 -g 30 -pix_fmt yuv420p
 make camera_av1_640x480.mp4  -c:v libsvtav1 -preset 12 -crf 30 -g 2 -pix_fmt yuv420p -svtav1-params lp=2
+if [ "$only" = long ]; then
+  # 40 s like a LeRobot episode file: 200 shuffled frames of it are sparse (1 in 6).
+  input=$(camera 1200 640x480 30)
+  make camera_av1_640x480_1200.mp4 -c:v libsvtav1 -preset 12 -crf 30 -g 2 -pix_fmt yuv420p -svtav1-params lp=2
+fi
 echo "fixtures ready in $out"

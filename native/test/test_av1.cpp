@@ -42,3 +42,9 @@ RS_TEST(cuda_probe_names_a_cause_when_unusable) {
     RS_CHECK(rs_cuda_compiled() == 1);
   }
 }
+
+// CMake passes whether nvcc compiled the colour kernel: a core built without nvcc carries none
+// (and NVDEC reports that as its cause), one built with nvcc must not lose it silently.
+RS_TEST(colour_kernel_is_embedded_exactly_when_nvcc_built_it) {
+  RS_CHECK_EQ(rs_cuda_compiled(), ROBOSTREAM_EXPECT_PTX);
+}

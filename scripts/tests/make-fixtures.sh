@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
 # Generates the video fixtures of the tests and benchmarks with the ffmpeg CLI (nothing large is
-# committed). Idempotent: a fixture that exists is kept. Usage: make-fixtures.sh OUT_DIR [all|camera]
+# committed). Idempotent: a fixture that exists is kept.
+# Usage: make-fixtures.sh OUT_DIR [all|camera|long]   (long: also the 1200-frame AV1 of
+# docs/PERFORMANCE.md's sparse shuffled-access measurement; the tests do not need it)
 #
 # Content kinds:
 #   pattern  frame identity: the frame number is written as 10 bars (bit i = bar i bright/dark)
 #            over a moving gradient, so a test can read which frame it got
 #   camera   noisy, camera-like content (slow to decode, like real footage): for speed work
 set -euo pipefail
-out=${1:?usage: make-fixtures.sh OUT_DIR [all|camera]}
+out=${1:?usage: make-fixtures.sh OUT_DIR [all|camera|long]}
 only=${2:-all}
+case $only in all|camera|long) ;; *) echo "make-fixtures.sh: unknown set $only" >&2; exit 2;; esac
 mkdir -p "$out"
 
 export SVT_LOG=1  # SVT-AV1: errors only
@@ -42,8 +45,23 @@ make hevc_g30.mp4  -c:v libx265 -preset veryfast -crf 20 -x265-params log-level=
 make av1_g2.mp4    -c:v libsvtav1 -preset 12 -crf 30 -g 2 -pix_fmt yuv420p -svtav1-params lp=2
 make mpeg4_g12.mp4 -c:v mpeg4 -q:v 3 -g 12 -pix_fmt yuv420p
 make vp9_g30.webm  -c:v libvpx-vp9 -deadline realtime -cpu-used 8 -crf 30 -b:v 0 -g 30 -pix_fmt yuv420p
+# The same streams with the moov box in front (LeRobot's +faststart layout), for the mutation fuzz.
+remux_faststart() { # name source
+  [ -s "$out/$1" ] && return 0
+  ff -i "$out/$2" -c copy -movflags +faststart "$out/$1.tmp.mp4"
+  mv "$out/$1.tmp.mp4" "$out/$1"
+}
+remux_faststart h264_g30_faststart.mp4 h264_g30.mp4
+remux_faststart av1_g2_faststart.mp4 av1_g2.mp4
 # BT.709, full range: the converter must follow the stream's colour tags.
 make h264_bt709_full.mp4 -c:v libx264 -preset veryfast -crf 18 -g 30 -pix_fmt yuvj420p -color_range pc -colorspace bt709 -color_primaries bt709 -color_trc bt709
+# The other tagged combinations, 2 s each (only colours are checked): BT.709 limited, BT.601 full
+# (x264 writes the tags into the VUI), and AV1 whose sequence header carries BT.709 full range,
+# so the dav1d path has to follow the stream's tags too.
+input=$(pattern 60 160x120 30)
+make h264_bt709_limited.mp4 -c:v libx264 -preset veryfast -crf 18 -g 30 -pix_fmt yuv420p -color_range tv -colorspace bt709 -color_primaries bt709 -color_trc bt709
+make h264_bt601_full.mp4 -c:v libx264 -preset veryfast -crf 18 -g 30 -pix_fmt yuvj420p -color_range pc -colorspace smpte170m -color_primaries smpte170m -color_trc smpte170m
+make av1_bt709_full.mp4 -c:v libsvtav1 -preset 12 -crf 30 -g 2 -pix_fmt yuv420p -svtav1-params lp=2 -color_range pc -colorspace bt709 -color_primaries bt709 -color_trc bt709
 
 # Variable frame rate: irregular gaps (every 7th frame waits 3 periods) in a 1/90000 time base.
 input=$(pattern 120 160x120 30)
@@ -55,4 +73,9 @@ fi
 input=$(camera 300 640x480 30)
 make camera_h264_640x480.mp4 -c:v libx264 -preset veryfast -crf 23 -g 30 -pix_fmt yuv420p
 make camera_av1_640x480.mp4  -c:v libsvtav1 -preset 12 -crf 30 -g 2 -pix_fmt yuv420p -svtav1-params lp=2
+if [ "$only" = long ]; then
+  # 40 s like a LeRobot episode file: 200 shuffled frames of it are sparse (1 in 6).
+  input=$(camera 1200 640x480 30)
+  make camera_av1_640x480_1200.mp4 -c:v libsvtav1 -preset 12 -crf 30 -g 2 -pix_fmt yuv420p -svtav1-params lp=2
+fi
 echo "fixtures ready in $out"

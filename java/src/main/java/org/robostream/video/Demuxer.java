@@ -220,9 +220,10 @@ final class Demuxer implements AutoCloseable {
             return null;
           }
           builder.add(ptsOf(p), dtsOf(p), (flags & AVIndexEntry.AVINDEX_KEYFRAME) != 0,
-              (flags & AVIndexEntry.AVINDEX_DISCARD_FRAME) == 0 && !isDiscarded(p), p.pos());
+              (flags & AVIndexEntry.AVINDEX_DISCARD_FRAME) == 0 && !isDiscarded(p), p.pos(),
+              p.duration());
         } else {
-          builder.add(ptsOf(p), dtsOf(p), isKey(p), !isDiscarded(p), p.pos());
+          builder.add(ptsOf(p), dtsOf(p), isKey(p), !isDiscarded(p), p.pos(), p.duration());
         }
       }
     } finally {

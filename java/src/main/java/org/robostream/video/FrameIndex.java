@@ -20,10 +20,12 @@ final class FrameIndex {
   private final long[] framePts; // presentation order, strictly increasing
   private final double[] frameSeconds;
   private final int[] frameSeekGop;
+  private final long lastFrameDuration; // 0 when the container does not say
   private final double timeBase;
 
   private FrameIndex(long[] packetDts, long[] packetPos, int[] packetGop, int[] gopStartPacket,
-      long[] gopKeyPts, long[] framePts, int[] frameSeekGop, double timeBase) {
+      long[] gopKeyPts, long[] framePts, int[] frameSeekGop, long lastFrameDuration,
+      double timeBase) {
     this.gopKeyPts = gopKeyPts;
     this.packetDts = packetDts;
     this.packetPos = packetPos;
@@ -31,6 +33,7 @@ final class FrameIndex {
     this.gopStartPacket = gopStartPacket;
     this.framePts = framePts;
     this.frameSeekGop = frameSeekGop;
+    this.lastFrameDuration = lastFrameDuration;
     this.timeBase = timeBase;
     this.frameSeconds = new double[framePts.length];
     for (int i = 0; i < framePts.length; i++) {
@@ -45,10 +48,15 @@ final class FrameIndex {
     private long[] pos = new long[1024];
     private boolean[] key = new boolean[1024];
     private boolean[] shown = new boolean[1024];
+    private long[] duration = new long[1024];
     private int count;
 
-    /** @param position the packet's byte position in the file, -1 when unknown */
-    void add(long packetPts, long packetDts, boolean keyframe, boolean presented, long position) {
+    /**
+     * @param position the packet's byte position in the file, -1 when unknown
+     * @param packetDuration the container's display duration of the packet, 0 if unknown
+     */
+    void add(long packetPts, long packetDts, boolean keyframe, boolean presented, long position,
+        long packetDuration) {
       if (count == pts.length) {
         int n = count * 2;
         pts = Arrays.copyOf(pts, n);
@@ -56,12 +64,14 @@ final class FrameIndex {
         pos = Arrays.copyOf(pos, n);
         key = Arrays.copyOf(key, n);
         shown = Arrays.copyOf(shown, n);
+        duration = Arrays.copyOf(duration, n);
       }
       pts[count] = packetPts;
       dts[count] = packetDts;
       pos[count] = position;
       key[count] = keyframe;
       shown[count] = presented;
+      duration[count] = Math.max(0, packetDuration);
       count++;
     }
 
@@ -115,8 +125,10 @@ final class FrameIndex {
       for (int g = 0; g < gops; g++) {
         keyPts[g] = pts[gopStarts[g]];
       }
+      long lastDuration = shownCount > 0 ? duration[order[shownCount - 1]] : 0;
       return new FrameIndex(Arrays.copyOf(dts, count), Arrays.copyOf(pos, count), gopOf,
           gopStarts, keyPts, Arrays.copyOf(framePts, frames), Arrays.copyOf(seekGop, frames),
+          lastDuration,
           timeBase);
     }
   }
@@ -135,6 +147,14 @@ final class FrameIndex {
 
   double frameSeconds(int frame) {
     return frameSeconds[frame];
+  }
+
+  /**
+   * How long the last frame is shown (seconds), from its packet's duration in the container (MP4
+   * sample table, Matroska block or default duration); 0 when the container does not say.
+   */
+  double lastFrameDurationSeconds() {
+    return lastFrameDuration * timeBase;
   }
 
   /** The GOP whose keyframe a decoder must start from to output {@code frame}. */

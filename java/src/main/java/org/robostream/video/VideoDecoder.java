@@ -205,7 +205,10 @@ public final class VideoDecoder implements AutoCloseable {
     int frames = index.frameCount();
     double first = index.frameSeconds(0);
     double last = index.frameSeconds(frames - 1);
-    double lastDuration = frames > 1 ? last - index.frameSeconds(frames - 2) : 0.0;
+    // The container's duration of the last frame; the gap before it only where none is stored
+    // (on variable frame rate that gap can be several periods).
+    double lastDuration = index.lastFrameDurationSeconds() > 0 ? index.lastFrameDurationSeconds()
+        : frames > 1 ? last - index.frameSeconds(frames - 2) : 0.0;
     double fps = stream.avg_frame_rate().den() != 0 && stream.avg_frame_rate().num() != 0
         ? stream.avg_frame_rate().num() / (double) stream.avg_frame_rate().den()
         : (frames > 1 ? (frames - 1) / (last - first) : 0.0);

@@ -13,6 +13,7 @@ import java.util.Arrays;
  *     frames
  * @param frameCount number of presented frames found in the packet index
  * @param durationSeconds last frame's pts minus first frame's pts plus the last frame's duration
+ *     (its packet's duration in the container; the gap to the frame before where none is stored)
  * @param keyframeTimestamps pts (seconds) of each keyframe, ascending
  */
 public record VideoStreamInfo(

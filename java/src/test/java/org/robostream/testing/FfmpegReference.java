@@ -31,11 +31,29 @@ public final class FfmpegReference {
         "-fps_mode", "passthrough", "-f", "rawvideo", "-pix_fmt", "rgb24", "-");
   }
 
-  /** Frames whose index is a multiple of {@code step}, as RGB24 (HWC), in order. */
-  public static byte[] everyNthFrameRgb(Path file, int step) {
+  /**
+   * Every frame as RGB24 (HWC) with the YUV matrix and range forced ("bt601", "bt709"; "tv" or
+   * "pc") instead of the stream's tags: what a converter ignoring the tags would produce.
+   */
+  public static byte[] allFramesRgbReadAs(Path file, String matrix, String range) {
     return exec("ffmpeg", "-hide_banner", "-loglevel", "error", "-nostdin", "-i", file.toString(),
-        "-vf", "select=not(mod(n\\," + step + "))", "-fps_mode", "passthrough", "-f", "rawvideo",
-        "-pix_fmt", "rgb24", "-");
+        "-vf", "scale=in_color_matrix=" + matrix + ":in_range=" + range + ",format=rgb24",
+        "-fps_mode", "passthrough", "-f", "rawvideo", "-");
+  }
+
+  /**
+   * The frames around every multiple m of {@code step} (m-1, m and m+1, those that exist) as RGB24
+   * (HWC), in frame order; {@link #isAroundAMultiple} says which indices these are.
+   */
+  public static byte[] framesAroundEveryNthRgb(Path file, int step) {
+    return exec("ffmpeg", "-hide_banner", "-loglevel", "error", "-nostdin", "-i", file.toString(),
+        "-vf", "select=lt(mod(n+1\\," + step + ")\\,3)", "-fps_mode", "passthrough", "-f",
+        "rawvideo", "-pix_fmt", "rgb24", "-");
+  }
+
+  /** Whether frame {@code n} is one {@link #framesAroundEveryNthRgb} returns. */
+  public static boolean isAroundAMultiple(int n, int step) {
+    return (n + 1) % step < 3;
   }
 
   static byte[] exec(String... command) {

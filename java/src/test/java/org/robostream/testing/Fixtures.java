@@ -3,7 +3,9 @@ package org.robostream.testing;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import org.opentest4j.TestAbortedException;
 import org.robostream.dataset.synth.SyntheticDatasetSpec;
 import org.robostream.dataset.synth.SyntheticDatasetWriter;
 
@@ -106,8 +108,30 @@ public final class Fixtures {
     }
   }
 
-  /** The shared real LeRobot dataset (read-only). */
+  /**
+   * The shared real LeRobot dataset (read-only). Where a machine lacks it, the calling test is
+   * skipped (aborted), not failed, with a banner on stderr: real-data checks that did not run
+   * must not pass unnoticed.
+   */
   public static Path sharedDataset() {
+    return sharedDatasetIfPresent().orElseThrow(() -> new TestAbortedException(
+        "shared dataset missing: " + sharedDatasetPath() + " (real-data test skipped)"));
+  }
+
+  /** The shared dataset, or empty after the same loud warning, for tests that can do without. */
+  public static Optional<Path> sharedDatasetIfPresent() {
+    Path root = sharedDatasetPath();
+    if (Files.isDirectory(root.resolve("meta"))) {
+      return Optional.of(root);
+    }
+    String rule = "=".repeat(78);
+    System.err.println(rule + "\nWARNING: the shared LeRobot dataset is missing: " + root
+        + "\n  Tests on real AV1 footage are SKIPPED on this machine; copy the dataset there to"
+        + " run them.\n" + rule);
+    return Optional.empty();
+  }
+
+  private static Path sharedDatasetPath() {
     return repoRoot().resolveSibling("shared").resolve("datasets/g1-v21-sample");
   }
 

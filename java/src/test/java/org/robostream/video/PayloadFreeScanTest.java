@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.robostream.source.LocalFileByteSource;
@@ -31,9 +32,9 @@ class PayloadFreeScanTest {
     try (Stream<Path> s = Files.walk(Datasets.patternV30().resolve("videos"))) {
       s.filter(p -> p.toString().endsWith(".mp4")).forEach(files::add);
     }
-    Path real = Fixtures.repoRoot().resolve("../shared/datasets/g1-v21-sample");
-    if (Files.isDirectory(real)) {
-      try (Stream<Path> s = Files.walk(real)) {
+    Optional<Path> real = Fixtures.sharedDatasetIfPresent();
+    if (real.isPresent()) {
+      try (Stream<Path> s = Files.walk(real.get())) {
         s.filter(p -> p.toString().endsWith(".mp4")).limit(4).forEach(files::add);
       }
     }

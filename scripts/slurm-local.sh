@@ -4,7 +4,10 @@
 #   scripts/slurm-local.sh start   # prints `export SLURM_CONF=...` on success
 #   scripts/slurm-local.sh stop
 # State lives in $ROBOSTREAM_SLURM_DIR (default /tmp/robostream-slurm). Needs root (CI runs as
-# root); exits 3 when SLURM cannot be brought up, so callers can report "skipped".
+# root). Exit codes: 3 = SLURM or munge cannot be installed here (not root, apt failing): callers
+# report "skipped"; any other failure (a daemon that does not start with the configuration written
+# here, a node that never becomes idle) is 1 with the daemons' log tails: callers fail, since that
+# is this script's fault until shown otherwise.
 set -euo pipefail
 dir="${ROBOSTREAM_SLURM_DIR:-/tmp/robostream-slurm}"
 conf="$dir/slurm.conf"
@@ -68,11 +71,11 @@ start() {
   chown munge:munge /run/munge /var/log/munge /var/lib/munge 2>/dev/null || true
   if ! munge -n >/dev/null 2>&1; then
     (su -s /bin/sh munge -c munged 2>/dev/null || munged --force) \
-      || { echo "slurm-local: munged did not start" >&2; exit 3; }
+      || fail "munged did not start"
   fi
   stop_daemons
-  SLURM_CONF="$conf" slurmctld -f "$conf" || { echo "slurm-local: slurmctld failed" >&2; exit 3; }
-  SLURM_CONF="$conf" slurmd -f "$conf" -N "$node" || { echo "slurm-local: slurmd failed" >&2; exit 3; }
+  SLURM_CONF="$conf" slurmctld -f "$conf" || fail "slurmctld failed"
+  SLURM_CONF="$conf" slurmd -f "$conf" -N "$node" || fail "slurmd failed"
   for _ in $(seq 1 60); do
     if SLURM_CONF="$conf" sinfo -h -o '%t' 2>/dev/null | grep -Eq '^(idle|mix|alloc)'; then
       echo "export SLURM_CONF=$conf"
@@ -80,9 +83,14 @@ start() {
     fi
     sleep 0.5
   done
-  echo "slurm-local: the node did not become idle; see $dir/log" >&2
   SLURM_CONF="$conf" sinfo >&2 || true
-  exit 3
+  fail "the node did not become idle"
+}
+
+fail() {
+  echo "slurm-local: $1; log tails from $dir/log:" >&2
+  tail -n 20 "$dir"/log/*.log >&2 2>/dev/null || true
+  exit 1
 }
 
 stop_daemons() {

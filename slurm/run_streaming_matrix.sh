@@ -7,20 +7,32 @@
 #
 # Knobs (environment, defaults in brackets):
 #   SOURCES ["hub bucket warmed_bucket"]  local | hub | bucket | warmed_bucket
-#   MODES ["single sarm"]   DECODES ["cpu cuda"]
-#   ROOT (dataset root for SOURCES=local)  REPO_ID [lerobot/robocasa]  BUCKET  WARM_BUCKET
+#     With the default SOURCES, bucket and warmed_bucket are skipped (with a message) while
+#     BUCKET / WARM_BUCKET are unset: their buckets are yours to name. Listing a source in SOURCES
+#     whose knob is unset is an error.
+#   MODES ["single sarm"]   DECODES ["cpu cuda"]  cpu | cuda | cuda-or-cpu
+#   ROOT (dataset root, needed by SOURCES=local)  REPO_ID [lerobot/robocasa]
+#   BUCKET, WARM_BUCKET (hf://buckets/OWNER/NAME holding data/ and videos/; a warmed_bucket job
+#     first runs `robostream prewarm` into its node's cache, then measures reading from it)
 #   OUT_DIR [bench-results]  NUM_BATCHES [200]  BATCH_SIZE [64]  TIME [01:00:00]  MEM [64G]
-#   GPUS [1] (0: no --gpus)  CPU_WORKERS [8]  GPU_WORKERS [2]  CPU_BUFFER [4000]
-#   GPU_BUFFER [1000]  CPUS_PER_TASK [workers + 4]  SERIAL [1]: chain jobs with afterany, so one
-#   job touches the network at a time; 0 submits them in parallel
+#   GPUS [1] (0: no --gpus; then DECODES may not hold cuda)  CPU_WORKERS [8]  GPU_WORKERS [2]
+#   CPU_BUFFER [4000]  GPU_BUFFER [1000]  CPUS_PER_TASK [workers + 4]  SERIAL [1]: chain jobs
+#   with afterany, so one job touches the network at a time; 0 submits them in parallel
 #   JAVA_OPTS  ROBOSTREAM [scripts/robostream]  LOG_DIR [logs]  ACCOUNT PARTITION QOS (passed
 #   only when set)
+# Every knob is checked before anything is submitted; all problems are listed, exit 2.
+# With the default ROBOSTREAM the jar is built here once, before submitting: jobs never build.
 set -euo pipefail
 dry_run=0
-[ "${1:-}" = "--dry-run" ] && dry_run=1
+case "${1:-}" in
+  --dry-run) dry_run=1 ;;
+  "") ;;
+  *) echo "usage: $0 [--dry-run]" >&2; exit 2 ;;
+esac
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
-SOURCES=${SOURCES:-"hub bucket warmed_bucket"}
+default_sources="hub bucket warmed_bucket"
+SOURCES=${SOURCES:-}
 MODES=${MODES:-"single sarm"}
 DECODES=${DECODES:-"cpu cuda"}
 REPO_ID=${REPO_ID:-lerobot/robocasa}
@@ -37,37 +49,99 @@ GPU_BUFFER=${GPU_BUFFER:-1000}
 SERIAL=${SERIAL:-1}
 ROBOSTREAM=${ROBOSTREAM:-scripts/robostream}
 LOG_DIR=${LOG_DIR:-$repo/logs}
-mkdir -p "$LOG_DIR"
+
+problems=()
+problem() { problems+=("$1"); }
+
+# Sources: an explicit list must be runnable as a whole; the default list runs what is configured.
+sources=()
+explicit=1
+[ -n "$SOURCES" ] || { SOURCES=$default_sources; explicit=0; }
+for source in $SOURCES; do
+  knob=""
+  case "$source" in
+    local) [ -n "${ROOT:-}" ] || knob=ROOT ;;
+    hub) ;;
+    bucket) [ -n "${BUCKET:-}" ] || knob=BUCKET ;;
+    warmed_bucket) [ -n "${WARM_BUCKET:-}" ] || knob=WARM_BUCKET ;;
+    *) problem "SOURCES: unknown source '$source' (local, hub, bucket, warmed_bucket)"; continue ;;
+  esac
+  if [ -z "$knob" ]; then
+    sources+=("$source")
+  elif [ $explicit = 1 ]; then
+    problem "SOURCES has $source but $knob is not set"
+  else
+    echo "skipping $source: $knob is not set (SOURCES defaults to \"$default_sources\")"
+  fi
+done
+[ "${#sources[@]}" -gt 0 ] || [ ${#problems[@]} -gt 0 ] || problem "no source to run: set BUCKET or WARM_BUCKET, or SOURCES (e.g. SOURCES=local ROOT=<dataset>)"
+[ -z "${ROOT:-}" ] || [ -d "$ROOT" ] || problem "ROOT=$ROOT is not a directory"
+
+for mode in $MODES; do
+  case "$mode" in single|sarm) ;; *) problem "MODES: unknown mode '$mode' (single, sarm)" ;; esac
+done
+[ -n "$MODES" ] || problem "MODES is empty"
+gpu_decodes=0
+for decode in $DECODES; do
+  case "$decode" in
+    cpu) ;;
+    cuda|cuda-or-cpu) gpu_decodes=1 ;;
+    *) problem "DECODES: unknown decode device '$decode' (cpu, cuda, cuda-or-cpu)" ;;
+  esac
+done
+[ -n "$DECODES" ] || problem "DECODES is empty"
+for knob in NUM_BATCHES BATCH_SIZE GPUS CPU_WORKERS GPU_WORKERS CPU_BUFFER GPU_BUFFER \
+    ${CPUS_PER_TASK:+CPUS_PER_TASK}; do
+  case "${!knob}" in
+    ''|*[!0-9]*) problem "$knob=${!knob} is not a whole number" ;;
+  esac
+done
+[ "$GPUS" != 0 ] || [ $gpu_decodes = 0 ] || problem "DECODES has a GPU decode but GPUS=0: set GPUS=1 or DECODES=cpu"
+case "$SERIAL" in 0|1) ;; *) problem "SERIAL=$SERIAL must be 0 or 1" ;; esac
+
+if [ ${#problems[@]} -gt 0 ]; then
+  echo "run_streaming_matrix: nothing submitted:" >&2
+  printf '  %s\n' "${problems[@]}" >&2
+  exit 2
+fi
+
+if [ $dry_run = 0 ]; then
+  mkdir -p "$LOG_DIR"
+  # Built once here: a job building while another runs the jar would break it.
+  [ "$ROBOSTREAM" != scripts/robostream ] || "$repo/scripts/build-jar.sh"
+fi
 
 submitted=0
 previous=""
-for source in $SOURCES; do
+for source in "${sources[@]}"; do
+  prepare=""
   case "$source" in
-    local) [ -n "${ROOT:-}" ] || { echo "SOURCES=local needs ROOT=<dataset root>" >&2; exit 2; }
-           data="--root $ROOT" ;;
+    local) data="--root '$ROOT'" ;;
     hub) data="--repo-id $REPO_ID" ;;
-    bucket) data="--repo-id $REPO_ID --data-files-root ${BUCKET:?BUCKET is not set}" ;;
-    warmed_bucket) data="--repo-id $REPO_ID --data-files-root ${WARM_BUCKET:?WARM_BUCKET is not set}" ;;
-    *) echo "unknown source $source (local, hub, bucket, warmed_bucket)" >&2; exit 2 ;;
+    bucket) data="--repo-id $REPO_ID --data-files-root $BUCKET" ;;
+    warmed_bucket) data="--repo-id $REPO_ID --data-files-root $WARM_BUCKET"
+       # Warming is a step before the measurement (resumable: files already cached are kept).
+       prepare="$ROBOSTREAM prewarm $data && " ;;
   esac
   for mode in $MODES; do
     for decode in $DECODES; do
-      if [ "$decode" = cuda ]; then workers=$GPU_WORKERS; buffer=$GPU_BUFFER
-      else workers=$CPU_WORKERS; buffer=$CPU_BUFFER; fi
+      if [ "$decode" = cpu ]; then workers=$CPU_WORKERS; buffer=$CPU_BUFFER
+      else workers=$GPU_WORKERS; buffer=$GPU_BUFFER; fi
       cpus=${CPUS_PER_TASK:-$((workers + 4))}
       name="bench_${source}_${mode}_${decode}"
-      # The job body is POSIX sh (sbatch --wrap runs /bin/sh).
-      body="cd '$repo' && JAVA_OPTS='${JAVA_OPTS:-}' $ROBOSTREAM bench $data --source $source"
-      body="$body --mode $mode --video-decode-device $decode --batch-size $BATCH_SIZE"
-      body="$body --num-workers $workers --buffer-size $buffer --num-batches $NUM_BATCHES"
-      body="$body --out-dir '$OUT_DIR'"
+      # The job body is POSIX sh (sbatch --wrap runs /bin/sh); ROBOSTREAM_NO_BUILD: see above.
+      body="cd '$repo' && export ROBOSTREAM_NO_BUILD=1 JAVA_OPTS='${JAVA_OPTS:-}'"
+      body="$body && $prepare$ROBOSTREAM bench $data"
+      body="$body --source $source --mode $mode --video-decode-device $decode"
+      body="$body --batch-size $BATCH_SIZE --num-workers $workers --buffer-size $buffer"
+      body="$body --num-batches $NUM_BATCHES --out-dir '$OUT_DIR'"
       args=(--parsable --job-name="$name" --nodes=1 --ntasks=1 --cpus-per-task="$cpus"
         --mem="$MEM" --time="$TIME" --output="$LOG_DIR/%x-%j.out")
-      [ "$GPUS" != 0 ] && args+=(--gpus="$GPUS")
-      [ -n "${ACCOUNT:-}" ] && args+=(--account="$ACCOUNT")
-      [ -n "${PARTITION:-}" ] && args+=(--partition="$PARTITION")
-      [ -n "${QOS:-}" ] && args+=(--qos="$QOS")
-      [ "$SERIAL" = 1 ] && [ -n "$previous" ] && args+=(--dependency="afterany:$previous")
+      [ "$GPUS" = 0 ] || args+=(--gpus="$GPUS")
+      [ -z "${ACCOUNT:-}" ] || args+=(--account="$ACCOUNT")
+      [ -z "${PARTITION:-}" ] || args+=(--partition="$PARTITION")
+      [ -z "${QOS:-}" ] || args+=(--qos="$QOS")
+      [ "$SERIAL" = 0 ] || [ -z "$previous" ] || args+=(--dependency="afterany:$previous")
       if [ $dry_run = 1 ]; then
         printf 'sbatch'; printf ' %q' "${args[@]}" --wrap "$body"; printf '\n'
         previous="<$name>"
@@ -81,5 +155,5 @@ for source in $SOURCES; do
     done
   done
 done
-echo "$submitted job(s)$([ $dry_run = 1 ] && echo ' (dry run, nothing submitted)')"
+echo "$submitted job(s)$([ $dry_run = 1 ] && echo ' (dry run, nothing submitted)' || true)"
 echo "watch: squeue -u \$USER    then: scripts/robostream summarize $OUT_DIR"

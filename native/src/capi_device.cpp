@@ -206,6 +206,18 @@ int rs_cuda_device_count(void) {
   return driver->device_count();
 }
 
+int rs_cuda_driver_version(int32_t* version_out) {
+  return rs::guarded([&] {
+    require_out(version_out);
+    const int version = rs::CudaDriver::driver_version();
+    if (version <= 0) {
+      const std::string& reason = rs::CudaDriver::unavailable_reason();
+      throw rs::LibraryUnavailable(reason.empty() ? "cuDriverGetVersion failed" : reason);
+    }
+    *version_out = version;
+  });
+}
+
 int rs_nvdec_available(int device) {
   int rc = rs::guarded([&] { rs::NvdecDevice::get(device); });
   return rc == RS_OK ? 1 : 0;

@@ -221,6 +221,17 @@ RS_TEST(host_copy_waits_for_the_event_and_refuses_foreign_arrays) {
     int64_t decoder = 0;
     RS_CHECK_EQ(rs_nvdec_open(0, RS_CODEC_H264, 1, &decoder), RS_ERR_LIBRARY_UNAVAILABLE);
   }
+  // The driver version is known exactly when libcuda.so.1 loads (a device is not needed).
+  int32_t version = -1;
+  const int version_rc = rs_cuda_driver_version(&version);
+  if (version_rc == RS_OK) {
+    RS_CHECK(version >= 1000);
+  } else {
+    RS_CHECK_EQ(version_rc, RS_ERR_LIBRARY_UNAVAILABLE);
+    RS_CHECK(std::string(rs_last_error()).find("CUDA unavailable") != std::string::npos);
+    RS_CHECK_EQ(version, -1);
+    RS_CHECK(rs_cuda_device_count() < 0);
+  }
 }
 
 RS_TEST(window_columns_export_t_frames_per_row_with_per_frame_pts) {

@@ -284,6 +284,13 @@ RS_API int rs_cuda_compiled(void);
 RS_API int rs_cuda_device_count(void);
 
 /**
+ * The CUDA driver's version as cuDriverGetVersion reports it (1000 * major + 10 * minor) in
+ * *version_out. Known whenever libcuda.so.1 loads, even without a usable device; otherwise
+ * RS_ERR_LIBRARY_UNAVAILABLE with the cause in rs_last_error(). Thread-safe.
+ */
+RS_API int rs_cuda_driver_version(int32_t* version_out);
+
+/**
  * 1 when NVDEC decoding can be used on cuda:device (driver, libnvcuvid, colour kernel), else 0
  * with the cause in rs_last_error().
  */

@@ -1,5 +1,7 @@
 #include "cuda/cuda_driver.hpp"
 
+#include <dlfcn.h>
+
 #include <cstdio>
 #include <string>
 
@@ -39,14 +41,14 @@ std::string describe(const CudaFunctions* cu, CUresult rc) {
 // Loaded on first use, once: later calls see the same driver or the same reason.
 const CudaDriver::Loaded& CudaDriver::loaded_driver() {
   static const Loaded loaded = [] {
-    Loaded l{nullptr, {}};
-    l.driver = load(l.reason);
+    Loaded l{nullptr, {}, 0};
+    l.driver = load(l.reason, l.version);
     return l;
   }();
   return loaded;
 }
 
-CudaDriver* CudaDriver::load(std::string& reason) {
+CudaDriver* CudaDriver::load(std::string& reason, int& version) {
   CudaFunctions* cu = nullptr;
   loader_message.clear();
   if (cuda_load_functions(&cu, nullptr) != 0) {
@@ -56,6 +58,11 @@ CudaDriver* CudaDriver::load(std::string& reason) {
              " (no NVIDIA driver on this machine?)";
     return nullptr;
   }
+  // Not in ffnvcodec's function table; taken from the library it opened. Needs no cuInit, so a
+  // driver too old for this core, or one without a device, still reports its version.
+  using GetVersion = CUresult (*)(int*);
+  auto get_version = reinterpret_cast<GetVersion>(dlsym(cu->lib, "cuDriverGetVersion"));
+  if (get_version == nullptr || get_version(&version) != CUDA_SUCCESS) version = 0;
   CUresult rc = cu->cuInit(0);
   if (rc != CUDA_SUCCESS) {
     reason = "CUDA unavailable: cuInit failed: " + describe(cu, rc);
@@ -86,6 +93,8 @@ CudaDriver* CudaDriver::load(std::string& reason) {
 const CudaDriver* CudaDriver::get() { return loaded_driver().driver; }
 
 const std::string& CudaDriver::unavailable_reason() { return loaded_driver().reason; }
+
+int CudaDriver::driver_version() { return loaded_driver().version; }
 
 void CudaDriver::check(CUresult rc, const char* what) const {
   if (rc == CUDA_SUCCESS) return;

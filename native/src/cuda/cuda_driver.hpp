@@ -16,6 +16,9 @@ class CudaDriver {
   static const CudaDriver* get();
   // Why get() is nullptr; "" when it is not.
   static const std::string& unavailable_reason();
+  // cuDriverGetVersion's value (1000 * major + 10 * minor), known whenever libcuda.so.1 loads,
+  // even when cuInit fails or no device exists; 0 when it cannot be loaded.
+  static int driver_version();
 
   const CudaFunctions& cu() const { return *cu_; }
   // NVDEC entry points, or nullptr when libnvcuvid.so.1 is missing (nvdec_unavailable_reason()).
@@ -31,10 +34,11 @@ class CudaDriver {
   struct Loaded {
     CudaDriver* driver;
     std::string reason;
+    int version;
   };
   CudaDriver() = default;
   static const Loaded& loaded_driver();
-  static CudaDriver* load(std::string& reason);
+  static CudaDriver* load(std::string& reason, int& version);
 
   CudaFunctions* cu_ = nullptr;
   CuvidFunctions* cuvid_ = nullptr;

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdio>
 #include <cstring>
 #include <random>
 #include <string>
@@ -115,6 +116,14 @@ RS_TEST(nvdec_h264_shuffled_frames_match_the_cpu_reference) {
 
 RS_TEST(nvdec_hevc_shuffled_frames_match_the_cpu_reference) {
   shuffled_frames_match_reference("hevc_exact");
+}
+
+RS_TEST(cuda_driver_version_is_reported_where_nvdec_runs) {
+  require_nvdec();
+  int32_t version = 0;
+  RS_CHECK_EQ(rs_cuda_driver_version(&version), RS_OK);
+  RS_CHECK(version >= 11000);  // NVDEC through the Video Codec SDK 12 API needs a recent driver
+  std::printf("CUDA driver %d.%d\n", version / 1000, (version % 1000) / 10);
 }
 
 RS_TEST(nvdec_av1_decodes_or_reports_why_not) {

@@ -11,6 +11,25 @@ import java.util.List;
 public final class FfmpegCliBaseline {
   private FfmpegCliBaseline() {}
 
+  /**
+   * Why the ffmpeg CLI cannot be run (not on PATH, or failing), or null when it can: checked
+   * before a benchmark so that a missing baseline is known before the measurement, not after.
+   */
+  public static String unavailableCause() {
+    try {
+      Process p = new ProcessBuilder("ffmpeg", "-hide_banner", "-version")
+          .redirectErrorStream(true).start();
+      p.getInputStream().readAllBytes();
+      int rc = p.waitFor();
+      return rc == 0 ? null : "ffmpeg -version exited with " + rc;
+    } catch (IOException e) {
+      return "the ffmpeg CLI is not on PATH (" + e.getMessage() + "); install ffmpeg";
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return "interrupted while checking the ffmpeg CLI";
+    }
+  }
+
   /** Wall-clock seconds of one full decode+convert of {@code file} by the ffmpeg CLI. */
   public static double decodeSeconds(Path file, int threads) throws IOException {
     return run(file, threads, List.of());

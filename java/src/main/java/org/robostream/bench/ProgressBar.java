@@ -1,10 +1,13 @@
 package org.robostream.bench;
 
+import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
 
 /**
- * A one-line progress bar on stderr, drawn only when the process has a terminal (never in logs
- * or pipes). Not thread-safe: one consumer thread updates it.
+ * A one-line progress bar on stderr, drawn only when stderr is a terminal (never in logs or
+ * pipes). Not thread-safe: one consumer thread updates it.
  */
 public final class ProgressBar {
   private final PrintStream out;
@@ -20,7 +23,7 @@ public final class ProgressBar {
 
   /** A bar counting {@code unit} ("batches", "files"); a total of 0: unknown, count only. */
   public ProgressBar(int total, String unit) {
-    this(System.err, total, unit, System.console() != null);
+    this(System.err, total, unit, isTerminal(Path.of("/proc/self/fd/2")));
   }
 
   ProgressBar(PrintStream out, int total, boolean enabled) {
@@ -33,6 +36,22 @@ public final class ProgressBar {
     this.totalKnown = total > 0;
     this.unit = unit;
     this.enabled = enabled;
+  }
+
+  /**
+   * Whether the file descriptor behind {@code fdLink} (a /proc/self/fd entry) is a terminal. The
+   * bar is drawn on stderr, so stderr is what counts: {@code System.console()} looks at stdin and
+   * stdout, and would draw carriage returns into a log that only stderr goes to. Without /proc
+   * the JDK's answer is the best there is.
+   */
+  static boolean isTerminal(Path fdLink) {
+    try {
+      String target = Files.readSymbolicLink(fdLink).toString();
+      return target.startsWith("/dev/pts/") || target.startsWith("/dev/tty")
+          || target.equals("/dev/console");
+    } catch (IOException | UnsupportedOperationException e) {
+      return System.console() != null;
+    }
   }
 
   public void update(int done, String detail) {

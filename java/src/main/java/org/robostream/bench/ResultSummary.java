@@ -12,7 +12,9 @@ import java.util.stream.Stream;
 /**
  * Collects benchmark result JSONs under a folder (recursively) into comparison rows sorted by
  * (source, mode, decode), prints them as an aligned table and writes summary.csv. Files that
- * are not result JSONs are skipped. Stateless.
+ * are not result JSONs are skipped. When the results come from several folders (the multinode
+ * launcher's node0/, node1/) a leading {@code dir} column names each row's folder, since rows of
+ * different nodes are otherwise identical. Stateless.
  */
 public final class ResultSummary {
   /** Columns of the table and of summary.csv. */
@@ -22,12 +24,22 @@ public final class ResultSummary {
 
   private ResultSummary() {}
 
-  /** One result: its cells (empty where missing) and the numbers the chart needs. */
-  public record Row(List<String> cells, double framesPerSecond, double p99Ms) {
-    public String label() {
-      return cells.get(0) + "/" + cells.get(1) + "/" + cells.get(2) + " w" + cells.get(3)
+  /**
+   * One result: the folder it came from (relative to the summarized folder, "" for that folder
+   * itself), its cells (empty where missing) and the numbers the chart needs.
+   */
+  public record Row(String folder, List<String> cells, double framesPerSecond, double p99Ms) {
+    /** The chart's label; with {@code withFolder} prefixed by the folder. */
+    public String label(boolean withFolder) {
+      String config = cells.get(0) + "/" + cells.get(1) + "/" + cells.get(2) + " w" + cells.get(3)
           + " bs" + cells.get(4);
+      return withFolder ? (folder.isEmpty() ? "." : folder) + ": " + config : config;
     }
+  }
+
+  /** Whether the rows come from more than one folder (then folders tell them apart). */
+  public static boolean severalFolders(List<Row> rows) {
+    return rows.stream().map(Row::folder).distinct().count() > 1;
   }
 
   public static List<Row> collect(Path dir) throws IOException {
@@ -46,18 +58,23 @@ public final class ResultSummary {
         if (r == null || !r.has("frames_per_s_node")) {
           continue;
         }
-        List<String> cells = List.of(text(r, "source"), text(r, "mode"),
-            text(r, "video_decode_device"), text(r, "num_workers"), text(r, "batch_size"),
+        String decode = DecodeLabel.of(text(r, "video_decode_device"),
+            text(r, "decode_device_effective"), r.path("cpu_fallbacks").asLong(0));
+        List<String> cells = List.of(text(r, "source"), text(r, "mode"), decode,
+            text(r, "num_workers"), text(r, "batch_size"),
             text(r, "frames_per_s_node"), text(r, "first_batch_latency_s"),
             text(r, "p50_sample_latency_ms"), text(r, "p95_sample_latency_ms"),
             text(r, "p99_sample_latency_ms"), text(r.path("video_decoder_cache"), "hit_rate"),
             text(r, "decode_amplification"), text(r, "baseline_ratio"));
-        rows.add(new Row(cells, r.path("frames_per_s_node").asDouble(),
+        Path parent = dir.relativize(p).getParent();
+        rows.add(new Row(parent == null ? "" : parent.toString(), cells,
+            r.path("frames_per_s_node").asDouble(),
             r.path("p99_sample_latency_ms").asDouble(Double.NaN)));
       }
     }
     rows.sort(Comparator.<Row, String>comparing(x -> x.cells().get(0))
-        .thenComparing(x -> x.cells().get(1)).thenComparing(x -> x.cells().get(2)));
+        .thenComparing(x -> x.cells().get(1)).thenComparing(x -> x.cells().get(2))
+        .thenComparing(Row::folder));
     return rows;
   }
 
@@ -68,22 +85,43 @@ public final class ResultSummary {
 
   /** Left-justified columns separated by two spaces, a dash rule under the header. */
   public static String table(List<Row> rows) {
-    int[] width = new int[COLUMNS.size()];
+    List<String> header = header(rows);
+    List<List<String>> lines = rows.stream().map(r -> cells(r, rows)).toList();
+    int[] width = new int[header.size()];
     for (int c = 0; c < width.length; c++) {
-      width[c] = COLUMNS.get(c).length();
-      for (Row r : rows) {
-        width[c] = Math.max(width[c], r.cells().get(c).length());
+      width[c] = header.get(c).length();
+      for (List<String> cells : lines) {
+        width[c] = Math.max(width[c], cells.get(c).length());
       }
     }
     StringBuilder out = new StringBuilder();
-    line(out, COLUMNS, width);
+    line(out, header, width);
     for (int c = 0; c < width.length; c++) {
       out.append("-".repeat(width[c])).append(c + 1 < width.length ? "  " : "\n");
     }
-    for (Row r : rows) {
-      line(out, r.cells(), width);
+    for (List<String> cells : lines) {
+      line(out, cells, width);
     }
     return out.toString();
+  }
+
+  /** {@link #COLUMNS}, after a {@code dir} column when the rows come from several folders. */
+  public static List<String> header(List<Row> rows) {
+    if (!severalFolders(rows)) {
+      return COLUMNS;
+    }
+    List<String> header = new ArrayList<>(List.of("dir"));
+    header.addAll(COLUMNS);
+    return header;
+  }
+
+  private static List<String> cells(Row row, List<Row> rows) {
+    if (!severalFolders(rows)) {
+      return row.cells();
+    }
+    List<String> cells = new ArrayList<>(List.of(row.folder().isEmpty() ? "." : row.folder()));
+    cells.addAll(row.cells());
+    return cells;
   }
 
   private static void line(StringBuilder out, List<String> cells, int[] width) {
@@ -98,9 +136,9 @@ public final class ResultSummary {
   }
 
   public static void writeCsv(List<Row> rows, Path file) throws IOException {
-    StringBuilder out = new StringBuilder(String.join(",", COLUMNS)).append('\n');
+    StringBuilder out = new StringBuilder(String.join(",", header(rows))).append('\n');
     for (Row r : rows) {
-      out.append(String.join(",", r.cells().stream().map(ResultFiles::csvCell).toList()))
+      out.append(String.join(",", cells(r, rows).stream().map(ResultFiles::csvCell).toList()))
           .append('\n');
     }
     Files.writeString(file, out);

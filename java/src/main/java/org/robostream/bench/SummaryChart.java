@@ -18,16 +18,20 @@ import javax.imageio.ImageIO;
  * Stateless.
  */
 public final class SummaryChart {
-  private static final int WIDTH = 1000;
+  private static final int BARS_WIDTH = 670;
   private static final int BAR = 26;
-  private static final int LABEL = 330;
+  private static final int MIN_LABEL = 330;
+  private static final Font LABEL_FONT = new Font(Font.SANS_SERIF, Font.PLAIN, 13);
 
   private SummaryChart() {}
 
   public static void write(List<ResultSummary.Row> rows, Path file) throws IOException {
     System.setProperty("java.awt.headless", "true");
     int panel = 60 + rows.size() * (BAR + 8);
-    BufferedImage image = new BufferedImage(WIDTH, 2 * panel + 20, BufferedImage.TYPE_INT_RGB);
+    boolean withFolder = ResultSummary.severalFolders(rows);
+    int label = labelColumn(rows, withFolder);
+    BufferedImage image = new BufferedImage(label + BARS_WIDTH, 2 * panel + 20,
+        BufferedImage.TYPE_INT_RGB);
     Graphics2D g = image.createGraphics();
     try {
       g.setRenderingHint(RenderingHints.KEY_ANTIALIASING, RenderingHints.VALUE_ANTIALIAS_ON);
@@ -35,9 +39,10 @@ public final class SummaryChart {
           RenderingHints.VALUE_TEXT_ANTIALIAS_ON);
       g.setColor(Color.WHITE);
       g.fillRect(0, 0, image.getWidth(), image.getHeight());
-      drawPanel(g, rows, 0, "frames/s/node (higher is better)", ResultSummary.Row::framesPerSecond,
-          new Color(0x2E86C1), "%.1f");
-      drawPanel(g, rows, panel + 20, "p99 sample latency, ms (lower is better)",
+      Panel labels = new Panel(label, withFolder);
+      drawPanel(g, rows, labels, 0, "frames/s/node (higher is better)",
+          ResultSummary.Row::framesPerSecond, new Color(0x2E86C1), "%.1f");
+      drawPanel(g, rows, labels, panel + 20, "p99 sample latency, ms (lower is better)",
           ResultSummary.Row::p99Ms, new Color(0xCA6F1E), "%.2f");
     } finally {
       g.dispose();
@@ -45,33 +50,51 @@ public final class SummaryChart {
     ImageIO.write(image, "png", file.toFile());
   }
 
-  private static void drawPanel(Graphics2D g, List<ResultSummary.Row> rows, int top, String title,
-      ToDoubleFunction<ResultSummary.Row> value, Color color, String format) {
+  /** Where bars start (labels are left of it) and whether labels name their folder. */
+  private record Panel(int labelColumn, boolean withFolder) {}
+
+  /** Wide enough for the longest label, so long labels (folders, fallbacks) never run into bars. */
+  static int labelColumn(List<ResultSummary.Row> rows, boolean withFolder) {
+    BufferedImage scratch = new BufferedImage(1, 1, BufferedImage.TYPE_INT_RGB);
+    Graphics2D g = scratch.createGraphics();
+    try {
+      var metrics = g.getFontMetrics(LABEL_FONT);
+      int longest = rows.stream().mapToInt(r -> metrics.stringWidth(r.label(withFolder))).max()
+          .orElse(0);
+      return Math.max(MIN_LABEL, 20 + longest + 20);
+    } finally {
+      g.dispose();
+    }
+  }
+
+  private static void drawPanel(Graphics2D g, List<ResultSummary.Row> rows, Panel labels, int top,
+      String title, ToDoubleFunction<ResultSummary.Row> value, Color color, String format) {
+    int left = labels.labelColumn();
     g.setColor(Color.BLACK);
     g.setFont(new Font(Font.SANS_SERIF, Font.BOLD, 16));
     g.drawString(title, 20, top + 30);
     double max = rows.stream().mapToDouble(value).filter(Double::isFinite).max().orElse(1);
     max = max <= 0 ? 1 : max;
-    int span = WIDTH - LABEL - 110;
-    g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 13));
+    int span = BARS_WIDTH - 110;
+    g.setFont(LABEL_FONT);
     for (int i = 0; i < rows.size(); i++) {
       ResultSummary.Row r = rows.get(i);
       int y = top + 50 + i * (BAR + 8);
       g.setColor(Color.DARK_GRAY);
-      g.drawString(r.label(), 20, y + BAR - 8);
+      g.drawString(r.label(labels.withFolder()), 20, y + BAR - 8);
       double v = value.applyAsDouble(r);
       if (!Double.isFinite(v)) {
-        g.drawString("n/a", LABEL, y + BAR - 8);
+        g.drawString("n/a", left, y + BAR - 8);
         continue;
       }
       int w = (int) Math.round(span * v / max);
       g.setColor(color);
-      g.fillRect(LABEL, y, Math.max(1, w), BAR);
+      g.fillRect(left, y, Math.max(1, w), BAR);
       g.setColor(Color.BLACK);
-      g.drawString(String.format(java.util.Locale.ROOT, format, v), LABEL + w + 8, y + BAR - 8);
+      g.drawString(String.format(java.util.Locale.ROOT, format, v), left + w + 8, y + BAR - 8);
     }
     g.setColor(Color.GRAY);
     g.setStroke(new BasicStroke(1));
-    g.drawLine(LABEL, top + 45, LABEL, top + 50 + rows.size() * (BAR + 8));
+    g.drawLine(left, top + 45, left, top + 50 + rows.size() * (BAR + 8));
   }
 }

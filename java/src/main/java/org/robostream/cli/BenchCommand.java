@@ -7,16 +7,16 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.robostream.bench.DatasetVideos;
-import org.robostream.bench.DefaultDataset;
+import org.robostream.bench.DecodeLabel;
 import org.robostream.bench.ProgressBar;
 import org.robostream.bench.ResultFiles;
 import org.robostream.bench.StreamingBenchmark;
 import org.robostream.stream.StreamingDataset;
 import org.robostream.stream.Windows;
 import org.robostream.source.hub.HubDataset;
-import org.robostream.source.hub.HubLocation;
 import org.robostream.video.DecodeDeviceSpec;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -28,29 +28,15 @@ import picocli.CommandLine.Option;
     description = "Data-loading benchmark with a dummy consumer: frames/s/node, latency"
         + " percentiles, first-batch latency, decoder cache, amplification, memory.")
 final class BenchCommand implements Callable<Integer> {
-  @Option(names = {"--repo-id", "--repo_id"}, description = "Hub dataset (owner/name) streamed"
-      + " from HF_ENDPOINT; with --root only a label")
-  String repoId;
-
-  @Option(names = "--revision", description = "Hub revision (default: the v3.0 tag, else the"
-      + " highest v3.x tag)")
-  String revision;
-
-  @Option(names = "--root", description = "local dataset root, or a Hub dataset as"
-      + " hf://datasets/OWNER/NAME[@REVISION] (the same as --repo-id and --revision)")
-  String rootArgument;
-
-  @Option(names = {"--data-files-root", "--data_files_root"},
-      description = "where data/ and videos/ are: a local directory, or hf://buckets/... or"
-          + " hf://datasets/... with --repo-id")
-  String dataFilesRoot;
+  @Mixin DatasetOptions dataset;
 
   @Option(names = "--mode", defaultValue = "single", description = "single or sarm")
   String mode;
 
-  @Option(names = "--source", description = "local, hub, bucket or warmed_bucket (default: what"
-      + " the dataset flags say); warmed_bucket downloads the videos into the cache before"
-      + " measuring")
+  @Option(names = "--source", description = "a label naming where the data comes from: local,"
+      + " hub, bucket or warmed_bucket (default: what the dataset flags say). With --repo-id,"
+      + " warmed_bucket reads the videos from the mirror `robostream prewarm` filled, and fails"
+      + " if they are not there")
   String source;
 
   @Option(names = {"--batch-size", "--batch_size"}, defaultValue = "64") int batchSize;
@@ -63,11 +49,7 @@ final class BenchCommand implements Callable<Integer> {
 
   @Option(names = {"--buffer-size", "--buffer_size"}, defaultValue = "2000") int bufferSize;
 
-  @Option(names = {"--video-decoder-cache-size", "--video_decoder_cache_size"})
-  Integer cacheSize;
-
-  @Option(names = {"--video-decode-device", "--video_decode_device"}, defaultValue = "cpu")
-  String decodeDevice;
+  @Mixin DecodeOptions decode;
 
   @Option(names = {"--num-batches", "--num_batches"}, defaultValue = "200") int numBatches;
 
@@ -88,50 +70,39 @@ final class BenchCommand implements Callable<Integer> {
       description = "episodes of the generated default dataset")
   int defaultEpisodes;
 
+  // Hidden: only tests shrink the default dataset this way (200 frames take minutes on 2 cores).
+  @Option(names = "--default-frames-per-episode", defaultValue = "200", hidden = true)
+  int defaultFrames;
+
   @Override
   public Integer call() throws Exception {
+    // Every flag is checked before a dataset is generated, fetched or measured.
     if (!mode.equals("single") && !mode.equals("sarm")) {
       throw new IllegalArgumentException("--mode must be single or sarm, got " + mode);
     }
+    boolean remote = dataset.remote();
+    source = BenchSource.resolve(source, remote, dataset.dataFilesRoot);
+    BenchSource.checkBaseline(baseline, source, remote);
+    DecodeDeviceSpec device = decode.device();
     workers = workersOption != null ? workersOption
         : Math.min(8, Runtime.getRuntime().availableProcessors());
-    HubLocation hubRoot = HubRoot.of(rootArgument, repoId, revision);
-    if (hubRoot != null) {
-      repoId = hubRoot.id();
-      revision = hubRoot.revision();
-    }
-    Path root = HubRoot.local(rootArgument);
-    HubDataset hub = null;
-    StreamingDataset.Builder builder;
-    String datasetName;
-    if (repoId != null && root == null) {
-      hub = Prewarm.prepare(repoId, revision, dataFilesRoot, java.util.Optional.empty());
-      source = source != null ? source : hub.files().kind() == HubLocation.Kind.BUCKET
-          ? "bucket" : "hub";
-      if (source.equals("warmed_bucket")) {
-        Prewarm.videos(hub);
+    DatasetOptions.Selected selected = dataset.select(defaultEpisodes, defaultFrames);
+    HubDataset hub = selected.hub();
+    if (source.equals("warmed_bucket") && hub != null) {
+      String missing = Prewarm.notPrewarmed(hub, dataset.dataFilesRoot);
+      if (missing != null) {
+        System.err.println("robostream bench: --source warmed_bucket: " + missing);
+        return 2;
       }
-      builder = StreamingDataset.builder(hub);
-      datasetName = repoId;
-    } else {
-      Path dataset = root != null ? root : DefaultDataset.ensure(defaultEpisodes, 200);
-      builder = StreamingDataset.builder(dataset);
-      if (dataFilesRoot != null) {
-        builder.dataFilesRoot(Path.of(dataFilesRoot));
-      }
-      source = source != null ? source : "local";
-      datasetName = repoId != null ? repoId : dataset.getFileName().toString();
     }
+    StreamingDataset.Builder builder = selected.builder();
     builder.batchSize(batchSize).workers(workers).bufferSize(bufferSize).seed(seed)
         .dropLast(true).returnUint8(true).toleranceSeconds(1e-3)
         .memoryBudgetBytes(budgetMb << 20)
-        .decodeDevice(DecodeDeviceSpec.parse(decodeDevice))
         .preset(mode.equals("sarm") ? Windows.Preset.SARM_BENCH : Windows.Preset.SINGLE);
-    if (cacheSize != null) {
-      builder.decoderCacheSize(cacheSize);
-    }
+    decode.applyTo(builder);
     Map<String, Object> config = new LinkedHashMap<>();
-    config.put("repo_id", datasetName);
+    config.put("repo_id", selected.name());
     if (hub != null) {
       config.put("revision", hub.revision().name());
       config.put("commit", hub.revision().commit());
@@ -142,7 +113,7 @@ final class BenchCommand implements Callable<Integer> {
     config.put("num_workers", workers);
     config.put("buffer_size", bufferSize);
     config.put("device", "cpu");
-    config.put("video_decode_device", decodeDevice);
+    config.put("video_decode_device", device.toString());
     System.out.println("config " + Json.MAPPER.writeValueAsString(config).replace('\n', ' '));
     Map<String, Object> result;
     try (StreamingDataset ds = builder.build()) {
@@ -163,10 +134,6 @@ final class BenchCommand implements Callable<Integer> {
         result.put("http_requests", hub.http().requests());
         result.put("http_retries", hub.http().retries());
       }
-      if ("ffmpeg".equals(baseline) && hub != null && !source.equals("warmed_bucket")) {
-        throw new IllegalArgumentException("--baseline ffmpeg needs local videos: use --root, or"
-            + " --source warmed_bucket to download them first");
-      }
       if ("ffmpeg".equals(baseline)) {
         List<Path> videos = DatasetVideos.files(ds.metadata());
         double ffmpeg = DatasetVideos.ffmpegFramesPerSecond(videos,
@@ -175,19 +142,21 @@ final class BenchCommand implements Callable<Integer> {
         result.put("baseline", "ffmpeg");
         result.put("baseline_frames_per_s", Math.round(ffmpeg * 100) / 100.0);
         result.put("baseline_ratio", Math.round(decoded / ffmpeg * 1000) / 1000.0);
-      } else if (baseline != null) {
-        throw new IllegalArgumentException("--baseline must be ffmpeg");
       }
     }
     result.put("robostream_version", new VersionProvider().getVersion()[0]);
     result.put("java", System.getProperty("java.version"));
     result.put("machine", System.getProperty("os.arch") + ", "
         + Runtime.getRuntime().availableProcessors() + " cores, " + System.getProperty("os.name"));
-    String name = ResultFiles.baseName(source, mode, batchSize, workers, decodeDevice);
+    // The file keeps the requested device (the reference's name); the effective one is inside.
+    String name = ResultFiles.baseName(source, mode, batchSize, workers, device.toString());
     List<Path> files = ResultFiles.write(outDir, name, result);
     System.out.println(Json.MAPPER.writeValueAsString(result));
-    System.out.printf(Locale.ROOT, "%s %s: %.1f frames/s/node (%.1f decoded frames/s)%s; wrote %s"
-        + " and %s%n", source, mode, result.get("frames_per_s_node"),
+    String decodedOn = DecodeLabel.of(device.toString(),
+        (String) result.get("decode_device_effective"), ((Number) result.get("cpu_fallbacks"))
+            .longValue());
+    System.out.printf(Locale.ROOT, "%s %s, decode %s: %.1f frames/s/node (%.1f decoded frames/s)%s;"
+        + " wrote %s and %s%n", source, mode, decodedOn, result.get("frames_per_s_node"),
         result.get("decoded_frames_per_s"), result.containsKey("baseline_ratio")
             ? ", ratio to the ffmpeg CLI " + result.get("baseline_ratio") : "", files.get(0),
         files.get(1));

@@ -1,11 +1,14 @@
 package org.robostream.cli;
 
+import java.nio.file.Path;
 import java.util.Collection;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.robostream.bench.ProgressBar;
 import org.robostream.source.hub.HubConfig;
 import org.robostream.source.hub.HubDataset;
+import org.robostream.source.hub.HubFileCache;
 import org.robostream.source.hub.HubHttp;
 
 /** Preparing a Hub dataset for the CLI commands, with progress on a terminal. Stateless. */
@@ -28,12 +31,33 @@ final class Prewarm {
 
   /** Downloads the prepared episodes' videos into the mirror (files already there are kept). */
   static void videos(HubDataset hub) {
-    long total = hub.metadata().episodes().stream()
-        .flatMap(e -> e.videos().values().stream()).map(v -> v.file()).distinct().count();
-    ProgressBar bar = new ProgressBar((int) total, "videos");
+    ProgressBar bar = new ProgressBar(videoFiles(hub).size(), "videos");
     AtomicInteger done = new AtomicInteger();
     hub.prewarmVideos(f -> bar.update(done.incrementAndGet(), f));
     System.err.printf("hub: %d videos in the cache (%d bytes fetched in all)%n", done.get(),
         hub.http().bytesFetched());
+  }
+
+  /** The distinct video files of the prepared episodes (local paths in the mirror). */
+  static List<Path> videoFiles(HubDataset hub) {
+    return hub.metadata().episodes().stream().flatMap(e -> e.videos().values().stream())
+        .map(v -> v.file()).distinct().toList();
+  }
+
+  /**
+   * Null when every video of the prepared episodes is complete in the mirror; else why not, with
+   * the prewarm command that fills it (same revision and files root, so the same mirror).
+   */
+  static String notPrewarmed(HubDataset hub, String dataFilesRoot) {
+    List<Path> all = videoFiles(hub);
+    List<Path> missing = all.stream().filter(f -> !HubFileCache.isComplete(f)).toList();
+    if (missing.isEmpty()) {
+      return null;
+    }
+    return missing.size() + " of " + all.size() + " videos are not in the prewarmed mirror "
+        + hub.dataRoot() + " (first: " + hub.dataRoot().relativize(missing.get(0)) + ");"
+        + " prewarm them first: robostream prewarm --repo-id " + hub.repo().id() + " --revision "
+        + hub.revision().name() + (dataFilesRoot == null ? "" : " --data-files-root "
+        + dataFilesRoot);
   }
 }

@@ -1,33 +1,39 @@
 package org.robostream.cli;
 
-import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Locale;
+import java.nio.file.StandardOpenOption;
 import java.util.Map;
+import java.util.OptionalInt;
 import java.util.concurrent.Callable;
-import org.robostream.bench.DefaultDataset;
 import org.robostream.stream.Batch;
+import org.robostream.stream.RankWorld;
 import org.robostream.stream.StreamingDataset;
+import org.robostream.train.Checkpoint;
 import org.robostream.train.LinearPolicy;
+import org.robostream.train.Throughput;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
  * {@code robostream train}: distributed, resumable streaming training (the reference's
  * train_streaming_multinode). Rank and world come from the environment (SLURM, torchrun, MPI);
- * each rank streams its own share, no sampler. Every {@code --save-freq} steps each rank writes
- * {@code checkpoint-<step>/rank<r>/dataset_state.json} (rank 0 also the policy); {@code
- * --resume-from} continues from such a folder, exactly where that checkpoint was taken.
+ * each rank streams its own share, no sampler. Each rank trains its own {@link LinearPolicy} on
+ * its share: there is no gradient all-reduce (the example shows data loading feeding an
+ * optimisation loop, not a distributed optimiser); rank 0's policy is the saved model. Every
+ * {@code --save-freq} steps each rank writes its dataset state and policy (see
+ * {@link Checkpoint}); {@code --resume-from} continues from such a folder exactly as the
+ * uninterrupted run would have: same samples, same parameters, same losses.
  */
 @Command(name = "train", mixinStandardHelpOptions = true,
-    description = "Stream a dataset into a training loop (a linear policy, or --dummy for pure"
-        + " data loading) with periodic resumable checkpoints.")
+    description = "Stream a dataset into a training loop (a linear policy per rank, or --dummy"
+        + " for pure data loading) with periodic resumable checkpoints.")
 final class TrainCommand implements Callable<Integer> {
-  @Option(names = "--root", description = "dataset root (default: the built-in dataset), or a"
-      + " Hub dataset as hf://datasets/OWNER/NAME[@REVISION] streamed from HF_ENDPOINT")
-  String root;
+  @Mixin DatasetOptions dataset;
+
+  @Mixin DecodeOptions decode;
 
   @Option(names = {"--output-dir", "--output_dir"}, defaultValue = "outputs/train")
   Path outputDir;
@@ -43,6 +49,11 @@ final class TrainCommand implements Callable<Integer> {
   @Option(names = {"--num-workers", "--num_workers"}, defaultValue = "2") int workers;
 
   @Option(names = {"--buffer-size", "--buffer_size"}, defaultValue = "2000") int bufferSize;
+
+  @Option(names = {"--drop-last", "--drop_last"}, description = "drop each worker's last partial"
+      + " batch, as the reference's DataLoader does (default: keep it, so an epoch delivers every"
+      + " sample exactly once)")
+  boolean dropLast;
 
   @Option(names = {"--n-action-steps", "--n_action_steps"}, defaultValue = "16")
   int actionSteps;
@@ -67,55 +78,59 @@ final class TrainCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    org.robostream.source.hub.HubLocation hubRoot = HubRoot.of(root, null, null);
-    org.robostream.source.hub.HubDataset hub = hubRoot == null ? null : Prewarm.prepare(
-        hubRoot.id(), hubRoot.revision(), null, java.util.Optional.empty());
-    Path dataset = hub != null ? hub.metadataRoot()
-        : root != null ? Path.of(root) : DefaultDataset.ensure(50, 200);
+    for (int v : new int[] {batchSize, saveFreq, logFreq, actionSteps}) {
+      if (v <= 0) {
+        throw new IllegalArgumentException("--batch-size, --save-freq, --log-freq and"
+            + " --n-action-steps must be positive");
+      }
+    }
+    decode.device(); // a typo is an exit 2 before the dataset is prepared
+    DatasetOptions.Selected selected = dataset.select(50, 200);
+    int fps = selected.info().fps();
     double[] deltas = new double[actionSteps];
-    StreamingDataset.Builder builder = (hub != null ? StreamingDataset.builder(hub)
-        : StreamingDataset.builder(dataset)).batchSize(batchSize)
-        .workers(workers).bufferSize(bufferSize).seed(seed).returnUint8(true)
-        .toleranceSeconds(1e-3);
-    int fps = org.robostream.dataset.DatasetInfo.read(dataset.resolve("meta/info.json")).fps();
     for (int t = 0; t < actionSteps; t++) {
       deltas[t] = t / (double) fps;
     }
-    builder.deltaTimestamps(Map.of("action", deltas));
+    StreamingDataset.Builder builder = selected.builder().batchSize(batchSize).workers(workers)
+        .bufferSize(bufferSize).seed(seed).dropLast(dropLast).returnUint8(true)
+        .toleranceSeconds(1e-3)
+        .deltaTimestamps(Map.of("action", deltas));
+    decode.applyTo(builder);
     int step = 0;
+    // The rank is needed before the stream exists: its state seeds the builder.
+    int rank = RankWorld.resolve(OptionalInt.empty(), OptionalInt.empty(), System.getenv())
+        .rank();
     if (resumeFrom != null) {
-      builder.resumeFrom(Files.readString(stateFile(resumeFrom)));
-      step = Integer.parseInt(Files.readString(resumeFrom.resolve("step")).strip());
+      builder.resumeFrom(Files.readString(Checkpoint.stateFile(resumeFrom, rank)));
+      step = Checkpoint.step(resumeFrom);
     }
     try (StreamingDataset ds = builder.build();
         PrintWriter record = recordIndices == null ? null
-            : new PrintWriter(Files.newBufferedWriter(recordIndices,
-                java.nio.file.StandardOpenOption.CREATE,
-                java.nio.file.StandardOpenOption.APPEND))) {
-      int rank = ds.rankWorld().rank();
+            : new PrintWriter(Files.newBufferedWriter(recordIndices, StandardOpenOption.CREATE,
+                StandardOpenOption.APPEND))) {
       int world = ds.rankWorld().world();
       LinearPolicy policy = null;
-      double scale = 0;
       if (!dummy) {
-        int stateDim = ds.metadata().info().features().get("observation.state").shape()[0];
-        int actionDim = ds.metadata().info().features().get("action").shape()[0];
+        int stateDim = selected.info().features().get("observation.state").shape()[0];
+        int actionDim = selected.info().features().get("action").shape()[0];
         policy = new LinearPolicy(stateDim, actionDim, 0.1);
-        if (resumeFrom != null && Files.exists(resumeFrom.resolve("policy.json"))) {
-          policy.load(resumeFrom.resolve("policy.json"));
+        if (resumeFrom != null) {
+          policy.load(Checkpoint.policyFile(resumeFrom, rank));
         }
       }
       System.out.printf("rank %d of %d (%s), starting at step %d, epoch %d%n", rank, world,
           ds.rankWorld().source(), step, ds.epoch());
-      long windowStart = System.nanoTime();
-      long windowFrames = 0;
+      Throughput throughput = new Throughput();
       double loss = Double.NaN;
-      int cameras = Math.max(1, ds.metadata().info().videoKeys().size());
       outer:
       while (step < steps && (epochs == null || ds.epoch() < epochs)) {
+        long epoch = ds.epoch();
+        boolean any = false;
         for (Batch b : ds) {
+          any = true;
           try (b) {
             step++;
-            windowFrames += (long) b.size() * cameras;
+            throughput.add(b.size());
             if (record != null && !b.booleans("is_padding")[0]) {
               for (long index : b.longs("index")) {
                 record.println(step + " " + index);
@@ -123,29 +138,15 @@ final class TrainCommand implements Callable<Integer> {
               record.flush();
             }
             if (policy != null) {
-              double[] states = b.doubles("observation.state");
-              double[] actions = firstActions(b.doubles("action"), b.size(), actionSteps);
-              if (scale == 0) {
-                double max = 1;
-                for (double v : states) {
-                  max = Math.max(max, Math.abs(v));
-                }
-                scale = 1 / max;
-              }
-              loss = policy.step(states, actions, b.size(), scale);
+              loss = policy.step(b.doubles("observation.state"),
+                  firstActions(b.doubles("action"), b.size(), actionSteps), b.size());
             }
           }
           if (step % logFreq == 0) {
-            double seconds = (System.nanoTime() - windowStart) / 1e9;
-            double perProc = windowFrames / seconds;
-            System.out.printf(Locale.ROOT, "step %d | %.1f frames/s/proc | %.1f frames/s total%s%n",
-                step, perProc, perProc * world,
-                policy == null ? "" : String.format(Locale.ROOT, " | loss %.6f", loss));
-            windowStart = System.nanoTime();
-            windowFrames = 0;
+            System.out.println(throughput.line(step, world, loss));
           }
           if (step % saveFreq == 0) {
-            checkpoint(ds, policy, step, rank);
+            Checkpoint.write(outputDir, step, rank, ds.state(), policy);
           }
           if (haltAfter != null && step == haltAfter) {
             Runtime.getRuntime().halt(137);
@@ -153,6 +154,14 @@ final class TrainCommand implements Callable<Integer> {
           if (step >= steps) {
             break outer;
           }
+        }
+        if (!any) {
+          // Every rank yields the same number of batches, so all ranks stop here together.
+          System.err.printf("robostream train: epoch %d delivered no batch to rank %d of %d"
+              + " (%d frames in the dataset, batch size %d%s): use a smaller --batch-size or fewer"
+              + " ranks or workers%n", epoch, rank, world, ds.metadata().info().totalFrames(),
+              batchSize, dropLast ? ", partial batches dropped" : "");
+          return 3;
         }
       }
       System.out.printf("done: %d steps, epoch %d, rank %d%n", step, ds.epoch(), rank);
@@ -168,37 +177,5 @@ final class TrainCommand implements Callable<Integer> {
       System.arraycopy(actions, i * steps * d, out, i * d, d);
     }
     return out;
-  }
-
-  private void checkpoint(StreamingDataset ds, LinearPolicy policy, int step, int rank)
-      throws IOException {
-    Path dir = outputDir.resolve("checkpoint-" + step);
-    Path rankDir = dir.resolve("rank" + rank);
-    Files.createDirectories(rankDir);
-    // Written to a temporary name and moved, so a crash never leaves a half state behind.
-    Path tmp = rankDir.resolve("dataset_state.json.tmp");
-    Files.writeString(tmp, ds.state());
-    Files.move(tmp, rankDir.resolve("dataset_state.json"),
-        java.nio.file.StandardCopyOption.ATOMIC_MOVE);
-    Files.writeString(dir.resolve("step"), Integer.toString(step));
-    if (policy != null && rank == 0) {
-      policy.save(dir.resolve("policy.json"));
-    }
-  }
-
-  /** This rank's state in a checkpoint, else rank 0's (every rank of a checkpoint has the same). */
-  private static Path stateFile(Path checkpoint) throws IOException {
-    String rank = System.getenv().getOrDefault("SLURM_PROCID",
-        System.getenv().getOrDefault("RANK", "0"));
-    Path own = checkpoint.resolve("rank" + rank.strip()).resolve("dataset_state.json");
-    if (Files.isRegularFile(own)) {
-      return own;
-    }
-    Path first = checkpoint.resolve("rank0").resolve("dataset_state.json");
-    if (!Files.isRegularFile(first)) {
-      throw new IOException(checkpoint + " holds no dataset_state.json (rank" + rank
-          + "/ or rank0/)");
-    }
-    return first;
   }
 }

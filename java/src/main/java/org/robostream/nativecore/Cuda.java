@@ -37,6 +37,19 @@ public final class Cuda {
     return DEVICE_COUNT;
   }
 
+  /**
+   * The CUDA driver's version as "major.minor" (from cuDriverGetVersion), known whenever the
+   * driver library loads, even without a usable device; null when it cannot be loaded (then
+   * {@link #unavailabilityCause()} says why).
+   */
+  public static String driverVersion() {
+    int[] version = new int[1];
+    if (NativeCore.rs_cuda_driver_version(version) != NativeStatus.OK) {
+      return null;
+    }
+    return version[0] / 1000 + "." + (version[0] % 1000) / 10;
+  }
+
   /** Whether the native core carries its GPU colour kernel (nvcc was present at build time). */
   public static boolean compiledWithCuda() {
     return NativeCore.rs_cuda_compiled() != 0;

@@ -156,6 +156,8 @@ public final class NativeCore {
 
   public static native int rs_cuda_device_count();
 
+  public static native int rs_cuda_driver_version(@Cast("int32_t*") int[] versionOut);
+
   public static native int rs_nvdec_available(int device);
 
   public static native int rs_nvdec_supports(int device, int codec, int bitDepth, int width,

@@ -1,7 +1,9 @@
 package org.robostream.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.ByteArrayOutputStream;
@@ -9,23 +11,44 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.robostream.bench.LatencyStats;
+import org.robostream.nativecore.Cuda;
 import org.robostream.testing.Datasets;
+import org.robostream.testing.SummaryTables;
 
 /** bench (metrics, files, zero-frames exit) and summarize (table, csv, png, empty folder). */
 class BenchCliTest {
   @TempDir Path tmp;
 
   static String capture(Runnable r) {
-    PrintStream old = System.out;
+    return capture(r, false);
+  }
+
+  /** What {@code r} writes to stderr (picocli's error stream is System.err at execution). */
+  static String captureErr(Runnable r) {
+    return capture(r, true);
+  }
+
+  private static String capture(Runnable r, boolean stderr) {
+    PrintStream old = stderr ? System.err : System.out;
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    System.setOut(new PrintStream(bytes, true));
+    PrintStream into = new PrintStream(bytes, true);
+    if (stderr) {
+      System.setErr(into);
+    } else {
+      System.setOut(into);
+    }
     try {
       r.run();
     } finally {
-      System.setOut(old);
+      if (stderr) {
+        System.setErr(old);
+      } else {
+        System.setOut(old);
+      }
     }
     return bytes.toString();
   }
@@ -53,10 +76,27 @@ class BenchCliTest {
         r.get("decoded_frames_per_s").asDouble(), 1.0, "two cameras, one frame each");
     assertTrue(r.get("video_decoder_cache").get("hit_rate").asDouble() > 0);
     String table = capture(() -> assertEquals(0, Main.run("summarize", out.toString())));
-    assertTrue(table.contains("frames/s/node"), table);
-    List<String> lines = table.lines().filter(l -> l.startsWith("local")).toList();
-    assertEquals(2, lines.size(), table);
-    assertTrue(lines.get(0).contains("sarm") && lines.get(1).contains("single"), table);
+    List<Map<String, String>> rows = SummaryTables.parse(table);
+    assertEquals(2, rows.size(), table);
+    assertEquals(List.of("sarm", "single"), rows.stream().map(x -> x.get("mode")).toList());
+    for (Map<String, String> row : rows) {
+      JsonNode result = Json.MAPPER.readTree(out.resolve("local_" + row.get("mode")
+          + "_bs4_w2_cpu.json").toFile());
+      assertEquals("local", row.get("source"), table);
+      assertEquals("cpu", row.get("decode"), table);
+      assertEquals("2", row.get("workers"), table);
+      assertEquals("4", row.get("bs"), table);
+      for (String[] column : new String[][] {{"frames/s/node", "frames_per_s_node"},
+          {"first_batch_s", "first_batch_latency_s"}, {"p50_ms", "p50_sample_latency_ms"},
+          {"p95_ms", "p95_sample_latency_ms"}, {"p99_ms", "p99_sample_latency_ms"},
+          {"amplification", "decode_amplification"}}) {
+        assertEquals(result.get(column[1]).asText(), row.get(column[0]), column[0] + ": " + table);
+      }
+      assertEquals(result.get("video_decoder_cache").get("hit_rate").asText(),
+          row.get("cache_hit_rate"), table);
+      assertEquals(result.path("baseline_ratio").asText(""), row.get("baseline_ratio"), table);
+    }
+    assertTrue(rows.get(1).get("baseline_ratio").length() > 0, "single ran the baseline");
     assertEquals(3, Files.readAllLines(out.resolve("summary.csv")).size());
     byte[] png = Files.readAllBytes(out.resolve("summary.png"));
     assertTrue(png.length > 1000 && png[1] == 'P' && png[2] == 'N' && png[3] == 'G');
@@ -64,12 +104,64 @@ class BenchCliTest {
 
   @Test
   void zeroFramesMeasuredIsANonZeroExitAndNoResultsIsAMessage() {
-    assertEquals(3, Main.run("bench", "--root", Datasets.patternV30().toString(),
-        "--num-batches", "2", "--warmup-batches", "5", "--batch-size", "4", "--num-workers", "1",
-        "--out-dir", tmp.resolve("r").toString()));
+    String err = captureErr(() -> assertEquals(3, Main.run("bench", "--root",
+        Datasets.patternV30().toString(), "--num-batches", "2", "--warmup-batches", "5",
+        "--batch-size", "4", "--num-workers", "1", "--out-dir", tmp.resolve("r").toString())));
+    assertTrue(err.contains("0 frames measured (2 batches delivered, 5 warm-up)"), err);
+    assertTrue(err.contains("Try more --num-batches, fewer --warmup-batches"), err);
+    assertFalse(Files.exists(tmp.resolve("r")), "no result files for a failed measurement");
     String out = capture(() -> assertEquals(0, Main.run("summarize",
         tmp.resolve("empty").toString())));
     assertTrue(out.contains("no benchmark results"), out);
+  }
+
+  @Test
+  void aCpuFallbackRunKeepsTheRequestedNameButShowsTheEffectiveDevice() throws Exception {
+    assumeFalse(Cuda.nvdecAvailable(0), "a GPU decodes here: nothing falls back");
+    Path out = tmp.resolve("fallback");
+    String printed = capture(() -> assertEquals(0, Main.run("bench", "--root",
+        Datasets.patternV30().toString(), "--num-batches", "6", "--warmup-batches", "1",
+        "--batch-size", "4", "--num-workers", "1", "--buffer-size", "20",
+        "--video-decode-device", "cuda-or-cpu", "--out-dir", out.toString())));
+    assertTrue(printed.contains("decode cuda-or-cpu→cpu:"), printed);
+    JsonNode r = Json.MAPPER.readTree(out.resolve("local_single_bs4_w1_cuda-or-cpu.json")
+        .toFile());
+    assertEquals("cuda-or-cpu", r.get("video_decode_device").asText());
+    assertEquals("cpu", r.get("decode_device_effective").asText());
+    assertTrue(r.get("cpu_fallback_reason").asText().contains(Cuda.unavailabilityCause()), r
+        .toString());
+    String table = capture(() -> assertEquals(0, Main.run("summarize", out.toString())));
+    assertEquals("cuda-or-cpu→cpu", SummaryTables.parse(table).get(0).get("decode"), table);
+  }
+
+  @Test
+  void badFlagsExitTwoAtOnceBeforeAnythingIsMeasured() {
+    String root = Datasets.patternV30().toString();
+    String out = tmp.resolve("never").toString();
+    // Each case: flags, then a piece of the message. --repo-id cases never reach the network.
+    String[][] cases = {
+        {"--baseline=ffprobe", "--baseline must be ffmpeg", "--root", root},
+        {"--baseline=ffmpeg", "reads them by range requests", "--repo-id", "owner/name"},
+        {"--source=s3", "--source must be one of local, hub, bucket, warmed_bucket", "--root",
+            root},
+        {"--source=local", "--source local needs a local dataset", "--repo-id", "owner/name"},
+        {"--source=bucket", "add --data-files-root hf://buckets/", "--repo-id", "owner/name"},
+        {"--video-decode-device=tpu", "decode device must be cpu, cuda[:N] or cuda-or-cpu",
+            "--root", root},
+        {"--mode=multi", "--mode must be single or sarm", "--root", root}};
+    for (String[] c : cases) {
+      long start = System.nanoTime();
+      String err = captureErr(() -> assertEquals(2, Main.run("bench", c[0], c[2], c[3],
+          "--out-dir", out), String.join(" ", c)));
+      assertTrue(err.contains(c[1]), c[0] + ": " + err);
+      assertTrue(System.nanoTime() - start < 5_000_000_000L, c[0] + " took too long");
+    }
+    assertFalse(Files.exists(Path.of(out)));
+    // A local dataset may carry any of the reference's labels.
+    assertEquals(0, Main.run("bench", "--root", root, "--source", "warmed_bucket",
+        "--num-batches", "3", "--warmup-batches", "1", "--batch-size", "4", "--num-workers", "1",
+        "--buffer-size", "20", "--out-dir", out));
+    assertTrue(Files.isRegularFile(Path.of(out, "warmed_bucket_single_bs4_w1_cpu.json")));
   }
 
   @Test

@@ -1,6 +1,8 @@
 package org.robostream.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
@@ -11,10 +13,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.robostream.testing.Datasets;
+import org.robostream.testing.HubServer;
+import org.robostream.testing.Processes;
 
 /**
  * robostream train as separate JVM processes: two ranks (SLURM environment) cover an epoch
@@ -66,6 +72,22 @@ class TrainCliTest {
     return out;
   }
 
+  static final Pattern LOG_LINE = Pattern.compile("step (\\d+) \\| (\\d+\\.\\d) frames/s/proc"
+      + " \\| (\\d+\\.\\d) frames/s total(?: \\| loss (\\S+))?");
+
+  /** The log's throughput lines: step, frames/s/proc, frames/s total, loss (null with --dummy). */
+  static List<String[]> logLines(Path log) throws Exception {
+    List<String[]> out = new ArrayList<>();
+    for (String line : Files.readAllLines(log)) {
+      if (line.startsWith("step ")) {
+        Matcher m = LOG_LINE.matcher(line);
+        assertTrue(m.matches(), "log line format: " + line);
+        out.add(new String[] {m.group(1), m.group(2), m.group(3), m.group(4)});
+      }
+    }
+    return out;
+  }
+
   @Test
   void twoRankProcessesCoverAnEpochDisjointly() throws Exception {
     List<Process> ranks = new ArrayList<>();
@@ -80,7 +102,16 @@ class TrainCliTest {
       Path log = tmp.resolve("rank" + r + ".log");
       assertEquals(0, finish(ranks.get(r), log), Files.readString(log));
       assertTrue(Files.readString(log).contains("rank " + r + " of 2 (SLURM_PROCID/SLURM_NTASKS)"));
-      assertTrue(Files.readString(log).contains("frames/s total"), "throughput logged");
+      List<String[]> lines = logLines(log);
+      assertFalse(lines.isEmpty(), "throughput logged: " + Files.readString(log));
+      for (String[] l : lines) {
+        assertEquals(0, Integer.parseInt(l[0]) % 5, "every --log-freq steps");
+        double perProc = Double.parseDouble(l[1]);
+        assertTrue(perProc > 0);
+        // total = per process x world (2); each printed to 0.1
+        assertEquals(2 * perProc, Double.parseDouble(l[2]), 0.2, String.join(" ", l));
+        assertNull(l[3], "--dummy trains nothing: no loss");
+      }
       for (long index : indices(tmp.resolve("rank" + r + ".txt"), Integer.MAX_VALUE)) {
         assertTrue(seen.add(index), "index " + index + " on both ranks or twice");
       }
@@ -110,5 +141,61 @@ class TrainCliTest {
     all.addAll(indices(second, Integer.MAX_VALUE));
     assertEquals(FRAMES, all.size(), "nothing lost, nothing repeated");
     assertEquals(FRAMES, new HashSet<>(all).size());
+    // The same run without the crash: every later checkpoint's policy (weights, bias, input
+    // scale) and every logged loss are identical, so resuming continues the same optimisation.
+    Path straight = tmp.resolve("straight");
+    Path log3 = tmp.resolve("straight.log");
+    Process uninterrupted = start(Map.of(), log3, "--epochs", "1", "--steps", "100000",
+        "--save-freq", "5", "--output-dir", straight.toString());
+    assertEquals(0, finish(uninterrupted, log3), Files.readString(log3));
+    int compared = 0;
+    for (int step = 15; Files.isDirectory(straight.resolve("checkpoint-" + step)); step += 5) {
+      for (String file : List.of("policy.json", "rank0/policy.json")) {
+        assertEquals(Files.readString(straight.resolve("checkpoint-" + step).resolve(file)),
+            Files.readString(out.resolve("checkpoint-" + step).resolve(file)), step + " " + file);
+      }
+      compared++;
+    }
+    assertTrue(compared >= 2, "checkpoints after the resume compared: " + compared);
+    List<String> resumedLosses = logLines(log2).stream().map(l -> l[0] + " " + l[3]).toList();
+    List<String> straightLosses = logLines(log3).stream().filter(l -> Integer.parseInt(l[0]) > 10)
+        .map(l -> l[0] + " " + l[3]).toList();
+    assertEquals(straightLosses, resumedLosses);
+    assertTrue(resumedLosses.stream().noneMatch(l -> l.endsWith(" null")), "losses logged");
+  }
+
+  @Test
+  void trainsFromAHubDatasetThroughTheLoopbackHub() throws Exception {
+    try (HubServer hub = HubServer.start(tmp.resolve("nginx"), Datasets.patternV30())) {
+      Map<String, String> env = new java.util.HashMap<>(Map.of("HF_ENDPOINT", hub.endpoint(),
+          "HF_LEROBOT_HOME", tmp.resolve("hf").toString(), "HF_HOME",
+          tmp.resolve("hf-home").toString()));
+      env.put("HF_TOKEN", null);
+      env.put("SLURM_PROCID", null);
+      env.put("SLURM_NTASKS", null);
+      Path record = tmp.resolve("hub.txt");
+      Processes.Result r = Processes.run(env, null, 120, Processes.cli("train", "--repo-id",
+          HubServer.REPO, "--revision", "v3.0", "--video-decode-device", "cuda-or-cpu",
+          "--video-decoder-cache-size", "4", "--dummy", "--epochs", "1", "--batch-size", "6",
+          "--n-action-steps", "3", "--record-indices", record.toString(), "--output-dir",
+          tmp.resolve("out").toString()));
+      assertEquals(0, r.rc(), r.output());
+      assertEquals(FRAMES, new HashSet<>(indices(record, Integer.MAX_VALUE)).size(), r.output());
+    }
+  }
+
+  @Test
+  void anEpochWithoutABatchEndsWithAMessageInsteadOfSpinning() throws Exception {
+    Map<String, String> env = new java.util.HashMap<>();
+    env.put("SLURM_PROCID", null);
+    env.put("SLURM_NTASKS", null);
+    Processes.Result r = Processes.run(env, null, 120, Processes.cli("train", "--root",
+        Datasets.patternV30().toString(), "--drop-last", "--batch-size", "" + (FRAMES / 2 + 1),
+        "--num-workers", "2", "--steps", "10", "--dummy", "--output-dir",
+        tmp.resolve("out").toString()));
+    assertEquals(3, r.rc(), r.output());
+    assertTrue(r.output().contains("epoch 0 delivered no batch to rank 0 of 1 (" + FRAMES
+        + " frames in the dataset, batch size " + (FRAMES / 2 + 1) + ", partial batches"
+        + " dropped): use a smaller --batch-size"), r.output());
   }
 }

@@ -49,6 +49,19 @@ class CudaAvailabilityTest {
   }
 
   @Test
+  void theDriverVersionIsKnownExactlyWhenTheDriverLibraryLoads() {
+    String version = Cuda.driverVersion();
+    if (Cuda.isAvailable()) {
+      assertNotNull(version, "a usable GPU has a driver version");
+    } else if (Cuda.unavailabilityCause().contains("Cannot load libcuda.so.1")) {
+      assertNull(version, "no driver library, no version");
+    }
+    if (version != null) {
+      assertTrue(version.matches("\\d+\\.\\d+"), version);
+    }
+  }
+
+  @Test
   void cudaRequestsResolveToAnErrorOrAReportedFallback() {
     assumeFalse(Cuda.isAvailable());
     IllegalStateException e = assertThrows(IllegalStateException.class,

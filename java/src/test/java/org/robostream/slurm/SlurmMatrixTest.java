@@ -14,40 +14,39 @@ import org.junit.jupiter.api.io.TempDir;
 import org.robostream.testing.Datasets;
 import org.robostream.testing.HubServer;
 import org.robostream.testing.Fixtures;
+import org.robostream.testing.Processes;
+import org.robostream.testing.SummaryTables;
 
 /**
  * The launcher against a real single-node SLURM (scripts/slurm-local.sh: slurm-wlm + munge on
- * loopback): the matrix with SOURCES=local DECODES=cpu runs both modes as separate jobs chained
- * with afterany, then summarize sees both rows. Reported skipped (loudly) when SLURM cannot be
- * brought up on this machine.
+ * loopback): the matrix with SOURCES="local hub warmed_bucket" DECODES=cpu runs both modes as
+ * separate jobs chained with afterany (hub and the bucket from nginx on loopback), then summarize
+ * sees every row; the training and the multinode benchmark launchers run as real jobs. Reported
+ * skipped (loudly) only when SLURM cannot be installed here (slurm-local.sh exit 3); any other
+ * start failure fails.
  */
 class SlurmMatrixTest {
   @TempDir Path tmp;
 
-  record Run(int rc, String output) {}
-
-  static Run run(Map<String, String> env, long timeoutSeconds, String... command)
+  static Processes.Result run(Map<String, String> env, long timeoutSeconds, String... command)
       throws Exception {
-    ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true)
-        .directory(Fixtures.repoRoot().toFile());
-    pb.environment().putAll(env);
-    Process p = pb.start();
-    byte[] out = p.getInputStream().readAllBytes();
-    if (!p.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
-      p.destroyForcibly();
-      throw new AssertionError("timed out: " + String.join(" ", command));
-    }
-    return new Run(p.exitValue(), new String(out, java.nio.charset.StandardCharsets.UTF_8));
+    return Processes.run(env, timeoutSeconds, command);
   }
 
-  /** Starts the local SLURM and returns its SLURM_CONF; aborts (skipped, loudly) if it cannot. */
+  /**
+   * Starts the local SLURM and returns its SLURM_CONF. Exit 3 of slurm-local.sh (SLURM cannot be
+   * installed here) aborts the test: skipped, loudly. Any other failure is the script's and
+   * fails the test.
+   */
   static String startSlurm(Map<String, String> slurmEnv) throws Exception {
-    Run up = run(slurmEnv, 300, "bash", Fixtures.repoRoot() + "/scripts/slurm-local.sh",
-        "start");
-    if (up.rc() != 0) {
-      System.err.println("*** SKIPPED: a local SLURM could not be started: " + up.output());
-      Assumptions.abort("no local SLURM: " + up.output());
+    Processes.Result up = run(slurmEnv, 300, "bash",
+        Fixtures.repoRoot() + "/scripts/slurm-local.sh", "start");
+    if (up.rc() == 3) {
+      System.err.println("*** SKIPPED: SLURM cannot be installed on this machine: " + up.output());
+      Assumptions.abort("SLURM cannot be installed here: " + up.output());
     }
+    assertEquals(0, up.rc(), "scripts/slurm-local.sh start failed (not an installation"
+        + " problem):\n" + up.output());
     return up.output().lines().filter(l -> l.startsWith("export SLURM_CONF="))
         .map(l -> l.substring("export SLURM_CONF=".length())).findFirst().orElseThrow();
   }
@@ -62,32 +61,33 @@ class SlurmMatrixTest {
     HubServer hub = HubServer.start(tmp.resolve("nginx"), Datasets.patternV30());
     try {
       Path results = tmp.resolve("results");
-      String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
       Map<String, String> env = new java.util.HashMap<>(slurmEnv);
       env.putAll(Map.of("HF_ENDPOINT", hub.endpoint(), "HF_LEROBOT_HOME",
           tmp.resolve("hf-cache").toString(), "HF_HOME", tmp.resolve("hf-home").toString(),
-          "REPO_ID", HubServer.REPO));
-      env.putAll(Map.of("SLURM_CONF", conf, "SOURCES", "local hub", "DECODES", "cpu",
+          "REPO_ID", HubServer.REPO, "WARM_BUCKET", "hf://buckets/" + HubServer.REPO + "-bucket"));
+      env.putAll(Map.of("SLURM_CONF", conf, "SOURCES", "local hub warmed_bucket", "DECODES", "cpu",
           "MODES", "single sarm", "ROOT", Datasets.patternV30().toString(), "GPUS", "0",
           "CPUS_PER_TASK", "1", "MEM", "1G", "NUM_BATCHES", "8"));
       env.putAll(Map.of("BATCH_SIZE", "4", "CPU_WORKERS", "1", "CPU_BUFFER", "20",
           "OUT_DIR", results.toString(), "LOG_DIR", tmp.resolve("logs").toString(),
-          "ROBOSTREAM", java + " -Xmx512m --add-opens=java.base/java.nio=ALL-UNNAMED -cp "
-              + System.getProperty("java.class.path") + " org.robostream.cli.Main"));
-      Run submit = run(env, 60, "bash", repo + "/slurm/run_streaming_matrix.sh");
+          "ROBOSTREAM", Processes.cliCommand()));
+      Processes.Result submit = run(env, 60, "bash", repo + "/slurm/run_streaming_matrix.sh");
       assertEquals(0, submit.rc(), submit.output());
       List<String> jobs = submit.output().lines().filter(l -> l.startsWith("submitted"))
           .toList();
-      assertEquals(4, jobs.size(), submit.output());
+      assertEquals(6, jobs.size(), submit.output());
       assertTrue(submit.output().contains("summarize"), "prints the summarize hint");
       Path single = results.resolve("local_single_bs4_w1_cpu.json");
       Path sarm = results.resolve("local_sarm_bs4_w1_cpu.json");
       Path hubSingle = results.resolve("hub_single_bs4_w1_cpu.json");
       Path hubSarm = results.resolve("hub_sarm_bs4_w1_cpu.json");
-      List<Path> expected = List.of(single, sarm, hubSingle, hubSarm);
+      // The warmed_bucket jobs prewarm the bucket into the node's cache, then measure from it.
+      Path warmSingle = results.resolve("warmed_bucket_single_bs4_w1_cpu.json");
+      Path warmSarm = results.resolve("warmed_bucket_sarm_bs4_w1_cpu.json");
+      List<Path> expected = List.of(single, sarm, hubSingle, hubSarm, warmSingle, warmSarm);
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(360);
       while (!expected.stream().allMatch(Files::exists) && System.nanoTime() < deadline) {
-        Run queue = run(Map.of("SLURM_CONF", conf), 30, "squeue", "-h");
+        Processes.Result queue = run(Map.of("SLURM_CONF", conf), 30, "squeue", "-h");
         if (queue.output().isBlank()) {
           Thread.sleep(1000); // the last job may just have finished writing
           break;
@@ -106,13 +106,13 @@ class SlurmMatrixTest {
           + logs);
       String hubResult = Files.readString(hubSingle);
       assertTrue(hubResult.contains("\"bytes_fetched\""), hubResult);
-      Run summary = run(Map.of(), 60, java, "--add-opens=java.base/java.nio=ALL-UNNAMED", "-cp",
-          System.getProperty("java.class.path"), "org.robostream.cli.Main", "summarize",
-          results.toString());
+      Processes.Result summary = Processes.run(Map.of(), null, 60,
+          Processes.cli("summarize", results.toString()));
       assertEquals(0, summary.rc(), summary.output());
-      List<String> rows = summary.output().lines()
-          .filter(l -> l.startsWith("local") || l.startsWith("hub")).toList();
-      assertEquals(4, rows.size(), summary.output());
+      List<String> sources = SummaryTables.parse(summary.output()).stream()
+          .map(r -> r.get("source") + "/" + r.get("mode")).toList();
+      assertEquals(List.of("hub/sarm", "hub/single", "local/sarm", "local/single",
+          "warmed_bucket/sarm", "warmed_bucket/single"), sources, summary.output());
       assertTrue(Files.isRegularFile(results.resolve("summary.csv")));
     } finally {
       hub.close();
@@ -126,7 +126,6 @@ class SlurmMatrixTest {
     Map<String, String> slurmEnv = Map.of("ROBOSTREAM_SLURM_DIR", tmp.resolve("slurm").toString());
     String conf = startSlurm(slurmEnv);
     try {
-      String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
       Path records = tmp.resolve("records");
       Files.createDirectories(records);
       Map<String, String> env = new java.util.HashMap<>(Map.of("SLURM_CONF", conf,
@@ -136,10 +135,9 @@ class SlurmMatrixTest {
       // $SLURM_PROCID is expanded by each task's shell: one record file per rank.
       env.put("EXTRA", "--dummy --epochs 1 --n-action-steps 3 --record-indices " + records
           + "/rank$SLURM_PROCID.txt");
-      env.put("ROBOSTREAM", java + " -Xmx512m --add-opens=java.base/java.nio=ALL-UNNAMED -cp "
-          + System.getProperty("java.class.path") + " org.robostream.cli.Main");
+      env.put("ROBOSTREAM", Processes.cliCommand());
       // The script's headers ask for 2 nodes x 8 GPUs; the local node gets 1 node, 2 tasks.
-      Run job = run(env, 240, "sbatch", "--wait", "--nodes=1", "--ntasks=2",
+      Processes.Result job = run(env, 240, "sbatch", "--wait", "--nodes=1", "--ntasks=2",
           "--ntasks-per-node=2", "--cpus-per-task=1", "--gpus-per-node=0", "--time=00:05:00",
           "--output=" + tmp.resolve("train-%j.out"), repo + "/slurm/train_streaming_multinode.sh");
       String log = "";
@@ -170,17 +168,15 @@ class SlurmMatrixTest {
     String conf = startSlurm(slurmEnv);
     HubServer hub = HubServer.start(tmp.resolve("nginx"), Datasets.patternV30());
     try {
-      String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
       Path out = tmp.resolve("multinode");
       Map<String, String> env = new java.util.HashMap<>(Map.of("SLURM_CONF", conf,
           "REPO_ID", HubServer.REPO, "HF_ENDPOINT", hub.endpoint(), "HF_LEROBOT_HOME",
           tmp.resolve("hf-cache").toString(), "HF_HOME", tmp.resolve("hf-home").toString(),
           "OUT_DIR", out.toString(), "BATCH_SIZE", "4", "WORKERS", "1", "BUFFER", "20",
           "NUM_BATCHES", "12"));
-      env.put("ROBOSTREAM", java + " -Xmx512m --add-opens=java.base/java.nio=ALL-UNNAMED -cp "
-          + System.getProperty("java.class.path") + " org.robostream.cli.Main");
+      env.put("ROBOSTREAM", Processes.cliCommand());
       // The script's headers ask for 2 exclusive nodes; the local cluster has one.
-      Run job = run(env, 300, "sbatch", "--wait", "--nodes=1", "--ntasks-per-node=1",
+      Processes.Result job = run(env, 300, "sbatch", "--wait", "--nodes=1", "--ntasks-per-node=1",
           "--cpus-per-task=1", "--time=00:05:00", "--output=" + tmp.resolve("bench-%j.out"),
           repo + "/slurm/benchmark_streaming_multinode.sh");
       String log = "";

@@ -23,7 +23,8 @@ import org.robostream.testing.HubServer;
 /**
  * The CLI against the loopback Hub, in forked JVMs (HF_ENDPOINT and HF_LEROBOT_HOME are read from
  * the environment): `prewarm` fills the cache, `bench --repo-id` streams from the Hub and reports
- * bytes fetched, `--source warmed_bucket` reads the prewarmed videos.
+ * bytes fetched, `--source warmed_bucket` reads the prewarmed videos (and refuses to run without
+ * them).
  */
 class HubCliTest {
   @TempDir static Path tmp;
@@ -93,15 +94,35 @@ class HubCliTest {
     assertTrue(r.path("bytes_fetched").asLong() > 0);
     assertTrue(r.path("bytes_fetched_per_frame").asLong() > 0);
     assertEquals(0, count(tmp.resolve("cold"), ".mp4"), "hub source: videos are range-read");
-    // warmed_bucket downloads the videos into the cache before measuring, then reads them there.
-    robostream(tmp.resolve("warm"), "bench", "--repo-id", HubServer.REPO, "--source",
+    // warmed_bucket reads the prewarmed mirror: without it the run stops at once with the
+    // command that fills it; after `prewarm` it reads the videos without fetching them.
+    Path warm = tmp.resolve("warm");
+    Result cold = run(warm, "bench", "--repo-id", HubServer.REPO, "--source", "warmed_bucket",
+        "--num-batches", "4", "--out-dir", out.toString());
+    assertEquals(2, cold.exit(), cold.output());
+    assertTrue(cold.output().contains("videos are not in the prewarmed mirror"), cold.output());
+    assertTrue(cold.output().contains("robostream prewarm --repo-id " + HubServer.REPO
+        + " --revision v3.0"), cold.output());
+    assertEquals(0, count(warm, ".mp4"), "bench never downloads videos itself");
+    robostream(warm, "prewarm", "--repo-id", HubServer.REPO, "--revision", "v3.0");
+    long videoBytes = bytes(warm, ".mp4");
+    robostream(warm, "bench", "--repo-id", HubServer.REPO, "--source",
         "warmed_bucket", "--num-batches", "4", "--warmup-batches", "1", "--batch-size", "4",
-        "--num-workers", "2", "--out-dir", out.toString());
+        "--num-workers", "2", "--out-dir", out.toString(), "--baseline", "ffmpeg");
     JsonNode w = new ObjectMapper().readTree(
         out.resolve("warmed_bucket_single_bs4_w2_cpu.json").toFile());
     assertEquals("warmed_bucket", w.path("source").asText());
     assertTrue(w.path("frames_measured").asLong() > 0, w.toString());
-    assertTrue(count(tmp.resolve("warm"), ".mp4") >= 1, "videos in the warmed cache");
+    assertTrue(w.path("bytes_fetched").asLong() < videoBytes / 10, "videos read from the mirror: "
+        + w.path("bytes_fetched") + " bytes fetched, " + videoBytes + " bytes of video");
+    assertTrue(w.path("baseline_ratio").asDouble() > 0, "the ffmpeg CLI reads the mirror");
+  }
+
+  static long bytes(Path dir, String suffix) throws IOException {
+    try (Stream<Path> s = Files.walk(dir)) {
+      return s.filter(p -> p.getFileName().toString().endsWith(suffix))
+          .mapToLong(p -> p.toFile().length()).sum();
+    }
   }
 
   @Test

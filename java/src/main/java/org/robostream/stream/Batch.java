@@ -22,7 +22,6 @@ import org.robostream.arrow.BatchMemoryPool;
 import org.robostream.arrow.DeviceBatch;
 import org.robostream.arrow.FixedShapeTensorVector;
 import org.robostream.nativecore.NativeAddress;
-import org.robostream.video.FrameLayout;
 
 /**
  * One batch of samples as an Arrow record batch: every declared table column (windowed keys
@@ -51,36 +50,36 @@ public final class Batch implements AutoCloseable {
   private DeviceBatch hostFrames; // frames on the host: deviceFrames itself or its copy
   private boolean closed;
 
+  /** A host batch: frames are columns of {@code root}. */
   Batch(VectorSchemaRoot root, BufferAllocator allocator, long epoch, int index) {
-    this.root = root;
-    this.allocator = allocator;
-    this.epoch = epoch;
-    this.index = index;
-    this.deviceFrames = null;
-    this.hostPool = null;
-    this.frameShapes = Map.of();
-    this.uint8 = true;
+    this(root, allocator, epoch, index, null, null, Map.of(), true);
   }
 
   /** A device batch: table columns in {@code root}, frames in {@code deviceFrames}. */
   Batch(VectorSchemaRoot root, BufferAllocator allocator, long epoch, int index,
       DeviceBatch deviceFrames, BatchMemoryPool hostPool, StreamContext ctx) {
+    this(root, allocator, epoch, index, deviceFrames, hostPool, shapesOf(ctx), ctx.uint8());
+  }
+
+  private Batch(VectorSchemaRoot root, BufferAllocator allocator, long epoch, int index,
+      DeviceBatch deviceFrames, BatchMemoryPool hostPool, Map<String, int[]> frameShapes,
+      boolean uint8) {
     this.root = root;
     this.allocator = allocator;
     this.epoch = epoch;
     this.index = index;
     this.deviceFrames = deviceFrames;
     this.hostPool = hostPool;
-    this.uint8 = ctx.uint8();
+    this.frameShapes = frameShapes;
+    this.uint8 = uint8;
+  }
+
+  private static Map<String, int[]> shapesOf(StreamContext ctx) {
     Map<String, int[]> shapes = new LinkedHashMap<>();
     for (String camera : ctx.cameras()) {
-      int[] frame = ctx.layout() == FrameLayout.CHW
-          ? new int[] {3, ctx.height(), ctx.width()} : new int[] {ctx.height(), ctx.width(), 3};
-      int positions = ctx.positions(camera);
-      shapes.put(camera, ctx.windows().offsets(camera) == null ? frame
-          : new int[] {positions, frame[0], frame[1], frame[2]});
+      shapes.put(camera, ctx.tensorShape(camera));
     }
-    this.frameShapes = shapes;
+    return shapes;
   }
 
   /** Frames of one camera: the tensor memory (no copy) and its shape, batch dimension first. */

@@ -23,7 +23,6 @@ import org.apache.arrow.vector.types.pojo.FieldType;
 import org.robostream.arrow.FixedShapeTensorType;
 import org.robostream.arrow.FixedShapeTensorVector;
 import org.robostream.dataset.EpisodeInfo;
-import org.robostream.video.FrameLayout;
 import org.robostream.video.PackedPicture;
 
 /**
@@ -217,15 +216,9 @@ final class BatchAssembler {
       PackedPicture packer) {
     int h = ctx.height();
     int w = ctx.width();
-    int[] frame = ctx.layout() == FrameLayout.CHW ? new int[] {3, h, w} : new int[] {h, w, 3};
-    List<String> names = ctx.layout() == FrameLayout.CHW ? List.of("C", "H", "W")
-        : List.of("H", "W", "C");
     int positions = offsets == null ? 1 : offsets.length;
-    int[] shape = frame;
-    if (offsets != null) {
-      shape = new int[] {positions, frame[0], frame[1], frame[2]};
-      names = List.of("T", names.get(0), names.get(1), names.get(2));
-    }
+    int[] shape = ctx.tensorShape(camera);
+    List<String> names = ctx.tensorDimNames(camera);
     ArrowType value = ctx.uint8() ? new ArrowType.Int(8, false)
         : new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE);
     FixedShapeTensorType type = new FixedShapeTensorType(value, shape, names);

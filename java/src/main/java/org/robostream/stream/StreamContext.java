@@ -24,6 +24,25 @@ record StreamContext(LeRobotMetadata metadata, Windows windows, List<String> cam
     return o == null ? 1 : o.length;
   }
 
+  /**
+   * The tensor shape of one sample's frames of {@code camera}: [C,H,W] or [H,W,C], with a
+   * leading T for a window. Host and device batches both use it.
+   */
+  int[] tensorShape(String camera) {
+    int[] frame = layout == FrameLayout.CHW ? new int[] {3, height, width}
+        : new int[] {height, width, 3};
+    return windows.offsets(camera) == null ? frame
+        : new int[] {positions(camera), frame[0], frame[1], frame[2]};
+  }
+
+  /** The dimension names of {@link #tensorShape}. */
+  List<String> tensorDimNames(String camera) {
+    List<String> frame = layout == FrameLayout.CHW ? List.of("C", "H", "W")
+        : List.of("H", "W", "C");
+    return windows.offsets(camera) == null ? frame
+        : List.of("T", frame.get(0), frame.get(1), frame.get(2));
+  }
+
   long frameBytes() {
     return (long) height * width * 3;
   }

@@ -81,7 +81,7 @@ public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
     this.videos = b.hub != null ? b.hub.videos() : VideoSources.local();
     this.params = new PlanParameters(b.seed, b.shuffle, b.bufferSize, b.maxNumShards,
         b.batchSize, b.dropLast, b.rankBalance);
-    this.rankWorld = RankWorld.resolve(b.rank, b.world, System.getenv());
+    this.rankWorld = RankWorld.resolve(b.rank, b.world, b.environment);
     this.workers = b.workers;
     // Decided before any worker starts: `cuda` without a usable GPU fails here, naming the
     // cause; `cuda-or-cpu` decodes on the CPU and says why, once.
@@ -129,8 +129,7 @@ public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
           + " for " + workers + " workers x " + prefetch + " prefetched batches of "
           + batchBytes + " bytes; raise it or lower batch_size/workers");
     }
-    int cacheSize = b.decoderCacheSize.orElse((b.maxNumShards + 1) * Math.max(1, cameras.size())
-        + Math.max(1, cameras.size()));
+    int cacheSize = decoderCacheCapacity(b, cameras.size());
     this.ctx = new StreamContext(metadata, windows, cameras, b.returnUint8, b.layout,
         deviceResolution.effective(),
         decoderOptions, perWorker, prefetch, cacheSize, height, width);
@@ -224,6 +223,21 @@ public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
       s.add(new StreamState.Segment(rankWorld.world(), workers, run.next));
     }
     return new StreamState(epoch, s, params, fingerprint).toJson();
+  }
+
+  /**
+   * Open decoders each worker keeps: the builder's {@code decoderCacheSize}, else the
+   * environment's {@link DecoderCache#ENV} / {@link DecoderCache#LEROBOT_ENV} (checked here, so a
+   * bad value fails the build naming the variable), else enough for every live stream's cameras
+   * plus one episode's worth ((max_num_shards + 1) x cameras + cameras).
+   */
+  private static int decoderCacheCapacity(Builder b, int cameras) {
+    int perEpisode = Math.max(1, cameras);
+    return b.decoderCacheSize.isPresent()
+        ? DecoderCache.parseCapacity(Integer.toString(b.decoderCacheSize.getAsInt()),
+            "decoderCacheSize")
+        : DecoderCache.configuredCapacity(b.environment)
+            .orElse((b.maxNumShards + 1) * perEpisode + perEpisode);
   }
 
   /** Decoder-cache counters summed over every worker. */
@@ -473,6 +487,7 @@ public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
     private PlanParameters.RankBalance rankBalance = PlanParameters.RankBalance.PAD;
     private DecodeDeviceSpec device = DecodeDeviceSpec.CPU;
     private OptionalInt decoderCacheSize = OptionalInt.empty();
+    private Map<String, String> environment = System.getenv();
     private Collection<Integer> episodes;
     private long memoryBudgetBytes = 1L << 30;
     private boolean deviceBatches;
@@ -574,8 +589,22 @@ public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
       return this;
     }
 
+    /**
+     * Open decoders kept per worker; without it, {@code ROBOSTREAM_VIDEO_DECODER_CACHE_SIZE} (or
+     * {@code LEROBOT_VIDEO_DECODER_CACHE_SIZE}) when set, else a size for every live stream.
+     * {@code -1} is unbounded.
+     */
     public Builder decoderCacheSize(int n) {
       this.decoderCacheSize = OptionalInt.of(n);
+      return this;
+    }
+
+    /**
+     * The variables rank/world and the decoder-cache size are read from (default: this
+     * process's environment); for tests and for embedding several configurations in one process.
+     */
+    public Builder environment(Map<String, String> env) {
+      this.environment = Map.copyOf(env);
       return this;
     }
 

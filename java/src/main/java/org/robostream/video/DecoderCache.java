@@ -27,7 +27,7 @@ public final class DecoderCache implements AutoCloseable {
   public static final int DEFAULT_CAPACITY = 100;
   public static final String ENV = "ROBOSTREAM_VIDEO_DECODER_CACHE_SIZE";
   public static final String LEROBOT_ENV = "LEROBOT_VIDEO_DECODER_CACHE_SIZE";
-  static final int UNBOUNDED = Integer.MAX_VALUE;
+  public static final int UNBOUNDED = Integer.MAX_VALUE;
 
   /** Opens a decoder for a key on a miss. */
   @FunctionalInterface
@@ -71,13 +71,23 @@ public final class DecoderCache implements AutoCloseable {
 
   /** Resolves the capacity from environment variables (ROBOSTREAM_ first, then LEROBOT_). */
   static int capacityFromEnvironment(Map<String, String> env) {
+    return configuredCapacity(env).orElse(DEFAULT_CAPACITY);
+  }
+
+  /**
+   * The capacity the environment sets ({@link #ENV} first, then {@link #LEROBOT_ENV}), empty when
+   * neither is set; {@link #UNBOUNDED} for none / unbounded / -1. A value that is not a capacity is
+   * an {@link IllegalArgumentException} naming the variable: a misspelt setting must not silently
+   * become a default.
+   */
+  public static OptionalInt configuredCapacity(Map<String, String> env) {
     for (String name : List.of(ENV, LEROBOT_ENV)) {
       String value = env.get(name);
       if (value != null) {
-        return parseCapacity(value, name);
+        return OptionalInt.of(parseCapacity(value, name));
       }
     }
-    return DEFAULT_CAPACITY;
+    return OptionalInt.empty();
   }
 
   /** Parses a capacity: a positive integer, or none / unbounded / -1 for no bound. */

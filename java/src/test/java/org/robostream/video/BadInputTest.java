@@ -29,6 +29,7 @@ class BadInputTest {
     });
     assertTrue(e.getMessage().contains(file.toString()), e.getMessage());
     assertTrue(e.getMessage().toLowerCase().contains(words), e.getMessage());
+    FfmpegErrorsTest.assertPrintable(e.getMessage());
     return e;
   }
 

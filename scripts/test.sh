@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
-# Runs every test: the native tests (ctest, inside the Maven build) and the Java tests.
+# Runs every test: the native tests (ctest, inside the Maven build), the Java tests, then a
+# separate consumer project built against the installed artifact (scripts/tests/consumer-check.sh).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/setup.sh"
 cd "$root"
-mvn -B verify "$@"
+# install = verify + the artifact into the local Maven repository, where the consumer check
+# resolves it exactly as a user's project would.
+mvn -B install "$@"
+"$root/scripts/tests/consumer-check.sh"

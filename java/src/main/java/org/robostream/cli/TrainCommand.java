@@ -85,6 +85,9 @@ final class TrainCommand implements Callable<Integer> {
       }
     }
     decode.device(); // a typo is an exit 2 before the dataset is prepared
+    if (resumeFrom != null) {
+      resumeFrom = locateCheckpoint(resumeFrom);
+    }
     DatasetOptions.Selected selected = dataset.select(50, 200);
     int fps = selected.info().fps();
     double[] deltas = new double[actionSteps];
@@ -177,5 +180,14 @@ final class TrainCommand implements Callable<Integer> {
       System.arraycopy(actions, i * steps * d, out, i * d, d);
     }
     return out;
+  }
+
+  /** {@code --resume-from}'s folder, checked up front: a wrong path is an exit 2 naming it. */
+  private static Path locateCheckpoint(Path given) throws java.io.IOException {
+    try {
+      return Checkpoint.locate(given);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("--resume-from: " + e.getMessage(), e);
+    }
   }
 }

@@ -33,6 +33,50 @@ public final class Checkpoint {
     return dir;
   }
 
+  /**
+   * The checkpoint folder {@code given} names, checked before anything is read from it. A
+   * relative path is resolved against the working directory (the message says so, with the
+   * absolute path it became); a training output folder is not a checkpoint, and the message names
+   * its latest one instead of guessing.
+   *
+   * @throws IllegalArgumentException naming the path and what a checkpoint folder looks like
+   */
+  public static Path locate(Path given) throws IOException {
+    Path absolute = given.toAbsolutePath().normalize();
+    String where = given.isAbsolute() ? absolute.toString()
+        : given + " (relative to the working directory: " + absolute + ")";
+    if (!Files.isDirectory(absolute)) {
+      throw new IllegalArgumentException("checkpoint " + where + " does not exist; expected a"
+          + " folder <output-dir>/checkpoint-<step> written by train");
+    }
+    if (Files.isRegularFile(absolute.resolve("step"))) {
+      return absolute;
+    }
+    Path latest = latestIn(absolute);
+    throw new IllegalArgumentException("checkpoint " + where + " is not a checkpoint folder (no"
+        + " step file)" + (latest == null ? "; expected <output-dir>/checkpoint-<step>"
+        : "; it holds checkpoints, the latest is " + latest));
+  }
+
+  /** The highest-step complete checkpoint directly under {@code outputDir}, or null. */
+  static Path latestIn(Path outputDir) throws IOException {
+    Path best = null;
+    int bestStep = -1;
+    try (var children = Files.list(outputDir)) {
+      for (Path child : children.toList()) {
+        String name = child.getFileName().toString();
+        if (name.matches("checkpoint-\\d{1,9}") && Files.isRegularFile(child.resolve("step"))) {
+          int step = Integer.parseInt(name.substring("checkpoint-".length()));
+          if (step > bestStep) {
+            bestStep = step;
+            best = child;
+          }
+        }
+      }
+    }
+    return best;
+  }
+
   /** The step a checkpoint was taken at. */
   public static int step(Path checkpoint) throws IOException {
     Path file = checkpoint.resolve("step");
@@ -62,7 +106,9 @@ public final class Checkpoint {
     }
     Path first = checkpoint.resolve("rank0").resolve(name);
     if (!Files.isRegularFile(first)) {
-      throw new IOException(checkpoint + " holds no " + name + " (rank" + rank + "/ or rank0/)");
+      String looked = rank == 0 ? "rank0/" : "rank" + rank + "/ or rank0/";
+      throw new IOException("checkpoint " + checkpoint + " holds no " + name + " (looked in "
+          + looked + ")");
     }
     return first;
   }

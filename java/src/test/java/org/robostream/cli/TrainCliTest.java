@@ -198,4 +198,14 @@ class TrainCliTest {
         + " frames in the dataset, batch size " + (FRAMES / 2 + 1) + ", partial batches"
         + " dropped): use a smaller --batch-size"), r.output());
   }
+
+  @Test
+  void aWrongResumePathIsAnExit2NamingWhereItLooked() {
+    String err = BenchCliTest.captureErr(() -> assertEquals(2, Main.run("train", "--root",
+        Datasets.patternV30().toString(), "--dummy", "--steps", "1", "--resume-from",
+        "no-such-run/checkpoint-9")));
+    assertTrue(err.contains("--resume-from: checkpoint no-such-run/checkpoint-9 (relative to the"
+        + " working directory: " + Path.of("no-such-run/checkpoint-9").toAbsolutePath() + ")"
+        + " does not exist"), err);
+  }
 }

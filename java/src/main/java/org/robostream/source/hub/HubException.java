@@ -61,4 +61,41 @@ public class HubException extends FileException {
       super(url, status, problem);
     }
   }
+
+  /**
+   * A file path a server gave (a tree listing entry, a path inside a repository) that is not a
+   * plain relative path or would lead out of the local mirror: refused before anything is
+   * written. {@link #file()} is what gave the path (the listing's URL, or the file's URL).
+   */
+  public static final class UnsafePath extends HubException {
+    private final String server;
+    private final String path;
+
+    public UnsafePath(String url, String server, String path, String problem) {
+      super(url, 0, "refused the path \"" + ServerPath.printable(path) + "\" from the server "
+          + server + ": " + problem + " (nothing was written)");
+      this.server = server;
+      this.path = path;
+    }
+
+    /** The server the path came from: {@code scheme://host:port}. */
+    public String server() {
+      return server;
+    }
+
+    /** The path as the server gave it. */
+    public String path() {
+      return path;
+    }
+  }
+
+  /**
+   * A URL a server points to (a redirect's Location, a next-page link) that is not followed: not
+   * http or https, https downgraded to http, no host, or not a URL at all.
+   */
+  public static final class UnsafeUrl extends HubException {
+    public UnsafeUrl(String url, int status, String target, String problem) {
+      super(url, status, "refused to follow \"" + ServerPath.printable(target) + "\": " + problem);
+    }
+  }
 }

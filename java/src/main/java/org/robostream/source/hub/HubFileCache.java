@@ -14,7 +14,8 @@ import java.util.function.Consumer;
 
 /**
  * The local copy of Hub files (metadata, Parquet, prewarmed videos), mirroring the repository
- * layout under {@code <cache root>/<datasets|buckets>/<owner>/<name>/<revision>/}. A cached file
+ * layout under {@code <cache root>/<datasets|buckets>/<owner>/<name>/<revision>/}. Every path
+ * inside a repository goes through {@link ServerPath} before it becomes a file here. A cached file
  * is reused while the server reports the same size and version (one one-byte request); otherwise
  * it is downloaded by {@link ResumableDownload} (resumable, atomic).
  *
@@ -51,8 +52,15 @@ public final class HubFileCache {
   public Path mirrorOf(HubLocation location) {
     Path base = root.resolve(location.kind() == HubLocation.Kind.BUCKET ? "buckets"
         : "datasets").resolve(location.id());
-    return location.kind() == HubLocation.Kind.BUCKET ? base.resolve("bucket")
-        : base.resolve(HubLocation.encodeAll(location.revision()));
+    if (location.kind() == HubLocation.Kind.BUCKET) {
+      return base.resolve("bucket");
+    }
+    String revision = HubLocation.encodeAll(location.revision());
+    if (revision.equals(".") || revision.equals("..")) {
+      throw new IllegalArgumentException("revision \"" + revision + "\" of " + location.id()
+          + " is not a directory name");
+    }
+    return base.resolve(revision);
   }
 
   /** The local copy of {@code relative} (a path inside {@code location}); see {@link #fetchAll}. */
@@ -74,9 +82,12 @@ public final class HubFileCache {
     List<HubHttp.RangeResult> heads = new ArrayList<>();
     Set<Path> added = new java.util.HashSet<>();
     long adding = 0;
+    String endpoint = http.config().endpoint();
+    String server = HubHttp.authority(java.net.URI.create(endpoint));
     for (String relative : relatives) {
-      Path target = mirrorOf(location).resolve(location.pathOf(relative)).normalize();
-      String url = location.resolveUrl(http.config().endpoint(), relative);
+      String url = location.resolveUrl(endpoint, relative);
+      Path target = ServerPath.resolveInside(mirrorOf(location), location.pathOf(relative), url,
+          server);
       // One byte tells the current size and version (and catches a web page served instead).
       HubHttp.RangeResult head = http.getRange(url, 0, 1, whatOf(relative));
       targets.add(target);

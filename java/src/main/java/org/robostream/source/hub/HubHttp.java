@@ -25,12 +25,15 @@ import org.slf4j.LoggerFactory;
  * ({@link RetryPolicy}). A request is retried whole, so a retry never yields a partial or
  * duplicated body. Past the budget the error names the URL and the last status; 401/403 name
  * where the token came from; 404 names the path and revision. The token is never logged.
+ * Redirects and next-page links are followed only to http(s) URLs, never from https down to
+ * http ({@link FollowRule}), at most {@link #MAX_REDIRECTS} hops.
  *
  * <p>Thread-safe: one instance serves every worker; counters are atomic.
  */
 public final class HubHttp {
   private static final Logger LOG = LoggerFactory.getLogger(HubHttp.class);
-  private static final int MAX_REDIRECTS = 10;
+  /** Redirects followed for one request (a resolve URL takes one or two). */
+  static final int MAX_REDIRECTS = 10;
 
   private final HubConfig config;
   private final HttpClient client;
@@ -146,7 +149,7 @@ public final class HubHttp {
       failOnStatus(url, r.statusCode(), r);
       checkWholeBody(r, r.body());
       return new TextResult(new String(r.body(), java.nio.charset.StandardCharsets.UTF_8),
-          nextLink(r.headers(), URI.create(url)));
+          nextLink(url, r.headers(), URI.create(url)));
     });
   }
 
@@ -184,12 +187,13 @@ public final class HubHttp {
       if (status == 301 || status == 302 || status == 303 || status == 307 || status == 308) {
         String location = response.headers().firstValue("Location").orElseThrow(() ->
             new IOException("redirect " + status + " without Location"));
-        uri = uri.resolve(location);
+        uri = FollowRule.follow(url, status, uri, location);
         continue;
       }
       return response;
     }
-    throw new IOException("more than " + MAX_REDIRECTS + " redirects");
+    throw new HubException(url, 0, "more than " + MAX_REDIRECTS + " redirects (a loop?); the"
+        + " last led to " + uri);
   }
 
   /** Waits for a whole exchange, body included, so that a stalled body times out too. */
@@ -366,14 +370,16 @@ public final class HubHttp {
         .orElse(null);
   }
 
-  private static String nextLink(HttpHeaders h, URI base) {
+  /** The next page of a listing, a URL followed under the same rule as redirects. */
+  private static String nextLink(String url, HttpHeaders h, URI base) {
     for (String value : h.allValues("Link")) {
       for (String part : value.split(",")) {
         if (part.contains("rel=\"next\"") || part.contains("rel=next")) {
           int a = part.indexOf('<');
           int b = part.indexOf('>');
           if (a >= 0 && b > a) {
-            return base.resolve(part.substring(a + 1, b).trim()).toString();
+            return FollowRule.follow(url, 200, base, part.substring(a + 1, b).trim())
+                .toString();
           }
         }
       }
@@ -381,7 +387,8 @@ public final class HubHttp {
     return null;
   }
 
-  private static String authority(URI uri) {
+  /** {@code scheme://host:port} of {@code uri}, lower case: who the server is. */
+  static String authority(URI uri) {
     int port = uri.getPort() >= 0 ? uri.getPort()
         : "https".equalsIgnoreCase(uri.getScheme()) ? 443 : 80;
     return (uri.getScheme() + "://" + uri.getHost() + ":" + port).toLowerCase(Locale.ROOT);

@@ -14,7 +14,9 @@ import java.util.function.Consumer;
 
 /**
  * The local copy of Hub files (metadata, Parquet, prewarmed videos), mirroring the repository
- * layout under {@code <cache root>/<datasets|buckets>/<owner>/<name>/<revision>/}. Every path
+ * layout under {@code HF_LEROBOT_HOME/.robostream-hub/<datasets|buckets>/<owner>/<name>/<revision>/}
+ * ({@link #MIRROR_DIR}: robostream's own directory, apart from the datasets LeRobot keeps in
+ * {@code HF_LEROBOT_HOME/<owner>/<name>}, which robostream never writes nor deletes). Every path
  * inside a repository goes through {@link ServerPath} before it becomes a file here. A cached file
  * is reused while the server reports the same size and version (one one-byte request); otherwise
  * it is downloaded by {@link ResumableDownload} (resumable, atomic).
@@ -35,6 +37,13 @@ import java.util.function.Consumer;
  * <p>Thread-safe.
  */
 public final class HubFileCache {
+  /**
+   * robostream's directory in {@code HF_LEROBOT_HOME}: the only one it writes to and evicts from.
+   * A leading dot, which no Hub owner name has, keeps it apart from LeRobot's
+   * {@code <owner>/<name>} datasets.
+   */
+  public static final String MIRROR_DIR = ".robostream-hub";
+
   /** Files in use per cache directory, for the life of the process. */
   private static final ConcurrentHashMap<Path, Set<Path>> IN_USE = new ConcurrentHashMap<>();
 
@@ -44,7 +53,7 @@ public final class HubFileCache {
 
   public HubFileCache(HubHttp http) {
     this.http = http;
-    this.root = http.config().cacheRoot().toAbsolutePath().normalize();
+    this.root = http.config().cacheRoot().toAbsolutePath().normalize().resolve(MIRROR_DIR);
     this.inUse = IN_USE.computeIfAbsent(root, r -> ConcurrentHashMap.newKeySet());
   }
 

@@ -98,4 +98,26 @@ public class HubException extends FileException {
       super(url, status, "refused to follow \"" + ServerPath.printable(target) + "\": " + problem);
     }
   }
+
+  /**
+   * An answer longer than robostream accepts for it (API and metadata answers: {@link
+   * HubHttp#MAX_API_BODY_BYTES}); reading stopped at the limit, nothing of it is used.
+   */
+  public static final class TooLarge extends HubException {
+    public TooLarge(String url, int status, long limitBytes) {
+      super(url, status, "the answer is longer than the " + limitBytes + " bytes accepted for"
+          + " it; reading stopped there and nothing of it was used");
+    }
+  }
+
+  /**
+   * A range answer for other bytes than the ones asked for (its Content-Range start, end or
+   * total do not fit the request): never used as file data. Raised when every retry got one.
+   */
+  public static final class RangeMismatch extends HubException {
+    public RangeMismatch(String url, int status, String asked, String got) {
+      super(url, status, "asked for " + asked + " but the answer holds " + got
+          + " (refused, never used as data)");
+    }
+  }
 }

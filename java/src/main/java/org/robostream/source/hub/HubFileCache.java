@@ -14,7 +14,8 @@ import java.util.function.Consumer;
 
 /**
  * The local copy of Hub files (metadata, Parquet, prewarmed videos), mirroring the repository
- * layout under {@code HF_LEROBOT_HOME/.robostream-hub/<datasets|buckets>/<owner>/<name>/<revision>/}
+ * layout under
+ * {@code HF_LEROBOT_HOME/.robostream-hub/<datasets|buckets>/<owner>/<name>/<revision>/}
  * ({@link #MIRROR_DIR}: robostream's own directory, apart from the datasets LeRobot keeps in
  * {@code HF_LEROBOT_HOME/<owner>/<name>}, which robostream never writes nor deletes). Every path
  * inside a repository goes through {@link ServerPath} before it becomes a file here. A cached file
@@ -103,12 +104,13 @@ public final class HubFileCache {
       urls.add(url);
       heads.add(head);
       if (!inUse.contains(target) && added.add(target)) {
-        adding += head.totalSize();
+        // Sizes are the server's word: add without overflowing past the limit check.
+        adding = saturatedSum(adding, head.totalSize());
       }
     }
     long limit = http.config().cacheLimitBytes();
     long kept = inUse.stream().mapToLong(HubFileCache::sizeOf).sum();
-    if (kept + adding > limit) {
+    if (saturatedSum(kept, adding) > limit) {
       throw new CacheLimitException(root.toString(), kept, adding, relatives.size(), limit);
     }
     inUse.addAll(targets);
@@ -150,6 +152,11 @@ public final class HubFileCache {
     } catch (AtomicMoveNotSupportedException e) {
       Files.move(from, to, StandardCopyOption.REPLACE_EXISTING);
     }
+  }
+
+  private static long saturatedSum(long a, long b) {
+    long sum = a + b;
+    return sum < 0 ? Long.MAX_VALUE : sum;
   }
 
   private static long sizeOf(Path p) {

@@ -96,6 +96,8 @@ class HubUnsafePathTest {
     }
     assertTrue(e.getMessage().contains("leads out of " + cache.mirrorOf(repo)), e.getMessage());
     assertEquals("meta/info.json", e.path());
+    assertThrows(IllegalArgumentException.class,
+        () -> cache.mirrorOf(HubLocation.dataset(HubServer.REPO, "..")), "not a directory name");
   }
 
   @Test

@@ -158,8 +158,8 @@ class HubHostileAnswersTest {
 
   @Test
   void aSlowButSteadyAnswerPassesHoweverLongItTakes() throws Exception {
-    Duration timeout = Duration.ofMillis(300);
-    int length = 200_000; // 2 s at the throttle's pace: many windows of the timeout
+    Duration timeout = Duration.ofMillis(500);
+    int length = 200_000; // 2 s at the throttle's pace: 4 windows of the timeout
     try (FaultyProxy proxy = FaultyProxy.scripted(hub.port, 3000, List.of(
         Step.of(r -> r.isVideo() && r.rangeStart() == 0 && r.range().endsWith("-199999"),
             Fault.THROTTLE)))) {
@@ -170,7 +170,8 @@ class HubHostileAnswersTest {
       long millis = (System.nanoTime() - started) / 1_000_000;
       assertArrayEquals(localBytes(0, length), got.bytes());
       assertEquals(List.of(), proxy.unusedSteps());
-      assertTrue(millis > 5 * timeout.toMillis(), "took " + millis + " ms, many windows");
+      // Longer than the 3 x timeout any exchange was once allowed, whatever its pace.
+      assertTrue(millis > 3 * timeout.toMillis(), "took " + millis + " ms");
     }
   }
 }

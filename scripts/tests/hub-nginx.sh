@@ -18,6 +18,15 @@
 #   /api/datasets/OWNER/NAME-untagged/refs       no v3 tag (only v2.1), branch main
 #   /datasets/OWNER/NAME-html/resolve/R/...      200 with an HTML page for every file
 #   /datasets/OWNER/NAME-json/resolve/R/...      200 with a JSON error for every file
+#   /api/datasets/OWNER/NAME-traversal/tree/R/meta  a listing whose one entry climbs out of the
+#                                                mirror: meta/../../../../../alice/rec/victim.txt
+#                                                (from the cache's mirror of the repository:
+#                                                HF_LEROBOT_HOME/alice/rec/victim.txt, a user's
+#                                                LeRobot dataset); the URL it resolves to,
+#                                                /datasets/alice/rec/victim.txt, serves the
+#                                                server's bytes (STATE_DIR/api/evil.txt)
+#   /datasets/OWNER/NAME-file-redirect/resolve/... 302 to file:///etc/passwd
+#   /datasets/OWNER/NAME-loop/resolve/...        302 to itself, for ever
 #   /datasets/OWNER/private/...                  401
 #   /datasets/OWNER/forbidden/...                403
 #   https://127.0.0.1:TLS_PORT/...               the same files over TLS with a self-signed
@@ -64,6 +73,9 @@ for r in v3.0 v2.1 main; do
   sha=$(printf '%s' "$r" | sha1sum | cut -c1-40)
   printf '{"id":"%s","sha":"%s"}' "$repo" "$sha" > "$state/api/revision/$r.json"
 done
+printf 'the server bytes\n' > "$state/api/evil.txt"
+printf '[{"type":"file","path":"meta/../../../../../alice/rec/victim.txt","size":%s}]' \
+  "$(stat -c %s "$state/api/evil.txt")" > "$state/api/tree-traversal.json"
 sha_rev=$(printf '%s' "$rev" | sha1sum | cut -c1-40)
 sha_main=$(printf '%s' main | sha1sum | cut -c1-40)
 owner_re=$(printf '%s' "$repo" | sed 's/[.]/\\./g')
@@ -135,6 +147,10 @@ $tree_locations
     location ~ ^/datasets/$owner_re/resolve/ { return 404; }
     location ~ ^/buckets/$owner_re-bucket/resolve/(.*)\$ { alias $data/\$1; }
     location ~ ^/datasets/$owner_re-cdn/resolve/[^/]+/(.*)\$ { return 302 http://localhost:$port/cdn/\$1; }
+    location ~ ^/api/datasets/$owner_re-traversal/tree/[^/]+/meta\$ { default_type application/json; alias $state/api/tree-traversal.json; }
+    location = /datasets/alice/rec/victim.txt { alias $state/api/evil.txt; }
+    location ~ ^/datasets/$owner_re-file-redirect/resolve/ { return 302 file:///etc/passwd; }
+    location ~ ^/datasets/$owner_re-loop/resolve/(.*)\$ { return 302 /datasets/$repo-loop/resolve/\$1; }
     location ~ ^/datasets/$owner_re-html/resolve/ { default_type text/html; return 200 "<!DOCTYPE html><html><body>Sign in</body></html>"; }
     location ~ ^/datasets/$owner_re-json/resolve/ { default_type application/json; return 200 '{"error":"Entry not found"}'; }
     location ~ ^/datasets/[^/]+/private/ { return 401; }

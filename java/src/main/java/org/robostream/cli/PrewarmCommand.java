@@ -8,9 +8,9 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code robostream prewarm}: fills the local cache (HF_LEROBOT_HOME) with a Hub dataset's
- * metadata, Parquet files and videos ahead of training; files already cached (same size and ETag)
- * are kept, so an interrupted run resumes where it stopped.
+ * {@code robostream prewarm}: fills the local cache (HF_LEROBOT_HOME/.robostream-hub) with a Hub
+ * dataset's metadata, Parquet files and videos ahead of training; files already cached (same size
+ * and ETag) are kept, so an interrupted run resumes where it stopped.
  */
 @Command(name = "prewarm", mixinStandardHelpOptions = true,
     description = "Download a Hub dataset (metadata, Parquet, videos) into the local cache.")

@@ -2,6 +2,7 @@ package org.robostream.source.hub;
 
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
@@ -11,13 +12,21 @@ import java.util.Set;
 import java.util.stream.Stream;
 
 /**
- * Keeps a cache directory under its size limit by deleting the least recently used files first.
- * "Used" is the file's modification time: a download ends with it, and every later use (a run
- * that validates the copy) touches it, so the files of the run going on now — in this process or
- * another — are always the most recent. Partial downloads ({@code .part}) count and age like the
- * others. Files this process uses, and their partial downloads, are never deleted. Stateless and
- * thread-safe; processes sharing the directory may evict at the same time (a file deleted twice
- * is simply gone).
+ * Keeps robostream's Hub mirror ({@link HubFileCache#MIRROR_DIR}) under its size limit by
+ * deleting the least recently used files first. "Used" is the file's modification time: a
+ * download ends with it, and every later use (a run that validates the copy) touches it, so the
+ * files of the run going on now — in this process or another — are always the most recent.
+ * Partial downloads ({@code .part}) count and age like the others. Files this process uses, and
+ * their partial downloads, are never deleted.
+ *
+ * <p>Only files robostream wrote are counted or deleted: the walk never leaves the mirror
+ * directory (it refuses any other root, so {@code HF_LEROBOT_HOME} itself — where LeRobot keeps
+ * the user's own datasets — is never walked), does not follow links, and takes a file only when
+ * its sidecar ({@link CacheSidecar}, written by every download) lies beside it; anything else
+ * found there is left alone.
+ *
+ * <p>Stateless and thread-safe; processes sharing the directory may evict at the same time (a
+ * file deleted twice is simply gone).
  */
 final class CacheLru {
   static final String PART = ".part";
@@ -27,7 +36,7 @@ final class CacheLru {
 
   private record Entry(Path file, long size, long lastUse) {}
 
-  /** Bytes of cached files and partial downloads under {@code root}. */
+  /** Bytes of robostream's cached files and partial downloads under {@code root}. */
   static long sizeBytes(Path root) {
     return entries(root).stream().mapToLong(Entry::size).sum();
   }
@@ -38,6 +47,10 @@ final class CacheLru {
    * can go.
    */
   static void evict(Path root, long limitBytes, long reserveBytes, Set<Path> inUse) {
+    if (!root.getFileName().toString().equals(HubFileCache.MIRROR_DIR)) {
+      throw new IllegalArgumentException("evicts only from robostream's own "
+          + HubFileCache.MIRROR_DIR + " directory, not from " + root);
+    }
     List<Entry> entries = new ArrayList<>(entries(root));
     long total = entries.stream().mapToLong(Entry::size).sum() + reserveBytes;
     entries.sort(Comparator.comparingLong(Entry::lastUse));
@@ -77,8 +90,10 @@ final class CacheLru {
           continue;
         }
         try {
-          BasicFileAttributes a = Files.readAttributes(p, BasicFileAttributes.class);
-          if (a.isRegularFile()) {
+          BasicFileAttributes a = Files.readAttributes(p, BasicFileAttributes.class,
+              LinkOption.NOFOLLOW_LINKS);
+          if (a.isRegularFile() && Files.isRegularFile(CacheSidecar.of(p),
+              LinkOption.NOFOLLOW_LINKS)) {
             out.add(new Entry(p.toAbsolutePath().normalize(), a.size(),
                 a.lastModifiedTime().toMillis()));
           }

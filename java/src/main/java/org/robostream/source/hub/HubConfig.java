@@ -19,7 +19,9 @@ import java.util.Map;
  * @param endpoint base URL without a trailing slash
  * @param token bearer token or null
  * @param tokenOrigin where the token came from ("HF_TOKEN", the token file's path) or "no token"
- * @param cacheRoot local cache of metadata and Parquet files
+ * @param cacheRoot {@code HF_LEROBOT_HOME}, LeRobot's dataset home; robostream's mirror of Hub
+ *     files (metadata, Parquet, prewarmed videos) is its {@link HubFileCache#MIRROR_DIR}
+ *     directory, and nothing else there is robostream's
  * @param blockBytes read-ahead block of video range requests (default 5 MiB, as fsspec)
  * @param timeout connect and per-request read timeout
  * @param retry retry policy for transient failures

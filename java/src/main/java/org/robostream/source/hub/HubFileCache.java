@@ -14,7 +14,11 @@ import java.util.function.Consumer;
 
 /**
  * The local copy of Hub files (metadata, Parquet, prewarmed videos), mirroring the repository
- * layout under {@code <cache root>/<datasets|buckets>/<owner>/<name>/<revision>/}. A cached file
+ * layout under
+ * {@code HF_LEROBOT_HOME/.robostream-hub/<datasets|buckets>/<owner>/<name>/<revision>/}
+ * ({@link #MIRROR_DIR}: robostream's own directory, apart from the datasets LeRobot keeps in
+ * {@code HF_LEROBOT_HOME/<owner>/<name>}, which robostream never writes nor deletes). Every path
+ * inside a repository goes through {@link ServerPath} before it becomes a file here. A cached file
  * is reused while the server reports the same size and version (one one-byte request); otherwise
  * it is downloaded by {@link ResumableDownload} (resumable, atomic).
  *
@@ -34,6 +38,13 @@ import java.util.function.Consumer;
  * <p>Thread-safe.
  */
 public final class HubFileCache {
+  /**
+   * robostream's directory in {@code HF_LEROBOT_HOME}: the only one it writes to and evicts from.
+   * A leading dot, which no Hub owner name has, keeps it apart from LeRobot's
+   * {@code <owner>/<name>} datasets.
+   */
+  public static final String MIRROR_DIR = ".robostream-hub";
+
   /** Files in use per cache directory, for the life of the process. */
   private static final ConcurrentHashMap<Path, Set<Path>> IN_USE = new ConcurrentHashMap<>();
 
@@ -43,7 +54,7 @@ public final class HubFileCache {
 
   public HubFileCache(HubHttp http) {
     this.http = http;
-    this.root = http.config().cacheRoot().toAbsolutePath().normalize();
+    this.root = http.config().cacheRoot().toAbsolutePath().normalize().resolve(MIRROR_DIR);
     this.inUse = IN_USE.computeIfAbsent(root, r -> ConcurrentHashMap.newKeySet());
   }
 
@@ -51,8 +62,15 @@ public final class HubFileCache {
   public Path mirrorOf(HubLocation location) {
     Path base = root.resolve(location.kind() == HubLocation.Kind.BUCKET ? "buckets"
         : "datasets").resolve(location.id());
-    return location.kind() == HubLocation.Kind.BUCKET ? base.resolve("bucket")
-        : base.resolve(HubLocation.encodeAll(location.revision()));
+    if (location.kind() == HubLocation.Kind.BUCKET) {
+      return base.resolve("bucket");
+    }
+    String revision = HubLocation.encodeAll(location.revision());
+    if (revision.equals(".") || revision.equals("..")) {
+      throw new IllegalArgumentException("revision \"" + revision + "\" of " + location.id()
+          + " is not a directory name");
+    }
+    return base.resolve(revision);
   }
 
   /** The local copy of {@code relative} (a path inside {@code location}); see {@link #fetchAll}. */
@@ -74,21 +92,25 @@ public final class HubFileCache {
     List<HubHttp.RangeResult> heads = new ArrayList<>();
     Set<Path> added = new java.util.HashSet<>();
     long adding = 0;
+    String endpoint = http.config().endpoint();
+    String server = HubHttp.authority(java.net.URI.create(endpoint));
     for (String relative : relatives) {
-      Path target = mirrorOf(location).resolve(location.pathOf(relative)).normalize();
-      String url = location.resolveUrl(http.config().endpoint(), relative);
+      String url = location.resolveUrl(endpoint, relative);
+      Path target = ServerPath.resolveInside(mirrorOf(location), location.pathOf(relative), url,
+          server);
       // One byte tells the current size and version (and catches a web page served instead).
       HubHttp.RangeResult head = http.getRange(url, 0, 1, whatOf(relative));
       targets.add(target);
       urls.add(url);
       heads.add(head);
       if (!inUse.contains(target) && added.add(target)) {
-        adding += head.totalSize();
+        // Sizes are the server's word: add without overflowing past the limit check.
+        adding = saturatedSum(adding, head.totalSize());
       }
     }
     long limit = http.config().cacheLimitBytes();
     long kept = inUse.stream().mapToLong(HubFileCache::sizeOf).sum();
-    if (kept + adding > limit) {
+    if (saturatedSum(kept, adding) > limit) {
       throw new CacheLimitException(root.toString(), kept, adding, relatives.size(), limit);
     }
     inUse.addAll(targets);
@@ -130,6 +152,11 @@ public final class HubFileCache {
     } catch (AtomicMoveNotSupportedException e) {
       Files.move(from, to, StandardCopyOption.REPLACE_EXISTING);
     }
+  }
+
+  private static long saturatedSum(long a, long b) {
+    long sum = a + b;
+    return sum < 0 ? Long.MAX_VALUE : sum;
   }
 
   private static long sizeOf(Path p) {

@@ -9,11 +9,11 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
+import java.util.OptionalLong;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -26,11 +26,40 @@ import org.slf4j.LoggerFactory;
  * duplicated body. Past the budget the error names the URL and the last status; 401/403 name
  * where the token came from; 404 names the path and revision. The token is never logged.
  *
+ * <p>Everything a server sends is bounded: an API answer by {@link #MAX_API_BODY_BYTES}, a range
+ * answer by the bytes asked for (its Content-Range must be exactly the range asked for), any other
+ * body by {@link #IGNORED_BODY_BYTES}; redirects and next-page links only to http(s) URLs, never
+ * from https down to http, at most {@link #MAX_REDIRECTS} hops; and each answer must keep a pace
+ * of {@link #MIN_BYTES_PER_SECOND} over every window of the timeout, so a stall or a drip ends
+ * within one window.
+ *
  * <p>Thread-safe: one instance serves every worker; counters are atomic.
  */
 public final class HubHttp {
+  /**
+   * The most an API or metadata answer (refs, revision, a tree listing page) may hold: real
+   * answers are far smaller (a tree page of 1,000 files is about 0.3 MB; longer listings come in
+   * pages), and an answer that never ends must not fill the heap.
+   */
+  public static final long MAX_API_BODY_BYTES = 16L << 20;
+
+  /**
+   * The slowest pace an answer may keep over a window of the timeout (HF_HUB_DOWNLOAD_TIMEOUT):
+   * far below any usable rate, so a connection dripping a byte now and then fails within one
+   * window instead of holding a worker for good.
+   */
+  public static final long MIN_BYTES_PER_SECOND = 16 << 10;
+
+  /** Redirects followed for one request (a resolve URL takes one or two). */
+  static final int MAX_REDIRECTS = 10;
+
+  /**
+   * What is read of a body nobody uses (redirects, error statuses): enough for the usual short
+   * ones, so their connection can be used again; reading stops there.
+   */
+  static final long IGNORED_BODY_BYTES = 64 << 10;
+
   private static final Logger LOG = LoggerFactory.getLogger(HubHttp.class);
-  private static final int MAX_REDIRECTS = 10;
 
   private final HubConfig config;
   private final HttpClient client;
@@ -99,54 +128,44 @@ public final class HubHttp {
   }
 
   /**
-   * Bytes {@code [start, start + length)} of {@code url}, fewer only at the end of the file.
+   * Bytes {@code [start, start + length)} of {@code url}, fewer only at the end of the file. A
+   * 206 must hold exactly those bytes (else {@link HubException.RangeMismatch} once retries run
+   * out); a server that ignores Range must declare the file's size, and only the bytes up to the
+   * range's end are read.
    *
    * @param what what the file should be, for the error when the server answers with a page
    */
   public RangeResult getRange(String url, long start, int length, String what) {
     return withRetries(url, () -> {
-      HttpResponse<byte[]> r = send(url, "bytes=" + start + "-" + (start + length - 1));
-      int status = r.statusCode();
-      if (status == 416) {
-        long total = totalFromContentRange(r.headers()).orElse(start);
-        return new RangeResult(new byte[0], total, version(r.headers()));
-      }
-      failOnStatus(url, status, r);
-      byte[] body = r.body();
-      long total;
-      byte[] slice;
-      if (status == 206) {
-        total = totalFromContentRange(r.headers()).orElseThrow(() ->
-            new Transient(status, "206 without a Content-Range total"));
-        long expected = Math.min(length, Math.max(0, total - start));
-        if (body.length != expected) {
-          throw new Transient(status, "truncated body: " + body.length + " of " + expected
-              + " bytes");
+      HttpResponse<BoundedBody.Received> r = send(url, "bytes=" + start + "-"
+          + (start + length - 1), info -> switch (info.statusCode()) {
+            case 206 -> BoundedBody.Limit.atMost(length);
+            case 200 -> BoundedBody.Limit.window(start, length);
+            default -> BoundedBody.Limit.window(0, IGNORED_BODY_BYTES);
+          });
+      if (r.statusCode() != 416) {
+        failOnStatus(url, r.statusCode(), r);
+        if (start == 0) {
+          rejectPages(url, r.statusCode(), r.headers(), r.body().bytes(), what);
         }
-        slice = body;
-      } else {
-        // A server that ignores Range sends the whole file: keep the requested part.
-        total = body.length;
-        checkWholeBody(r, body);
-        int from = (int) Math.min(start, body.length);
-        int to = (int) Math.min(start + length, body.length);
-        slice = java.util.Arrays.copyOfRange(body, from, to);
       }
-      if (start == 0) {
-        rejectPages(url, status, r.headers(), slice, what);
-      }
-      return new RangeResult(slice, total, version(r.headers()));
+      return RangeAnswer.read(url, r, start, length);
     });
   }
 
   /** A small text resource (API JSON) and its {@code Link: <...>; rel="next"} target, if any. */
   public TextResult getText(String url) {
     return withRetries(url, () -> {
-      HttpResponse<byte[]> r = send(url, null);
+      HttpResponse<BoundedBody.Received> r = send(url, null, info -> info.statusCode() == 200
+          ? BoundedBody.Limit.atMost(MAX_API_BODY_BYTES)
+          : BoundedBody.Limit.window(0, IGNORED_BODY_BYTES));
       failOnStatus(url, r.statusCode(), r);
-      checkWholeBody(r, r.body());
-      return new TextResult(new String(r.body(), java.nio.charset.StandardCharsets.UTF_8),
-          nextLink(r.headers(), URI.create(url)));
+      if (r.body().overflowed()) {
+        throw new HubException.TooLarge(url, r.statusCode(), MAX_API_BODY_BYTES);
+      }
+      checkWholeBody(r, r.body().bytes());
+      return new TextResult(new String(r.body().bytes(), java.nio.charset.StandardCharsets.UTF_8),
+          nextLink(url, r.headers(), URI.create(url)));
     });
   }
 
@@ -163,7 +182,9 @@ public final class HubHttp {
 
   // ------------------------------------------------------------------ one exchange
 
-  private HttpResponse<byte[]> send(String url, String range) throws IOException, Transient {
+  private HttpResponse<BoundedBody.Received> send(String url, String range,
+      Function<HttpResponse.ResponseInfo, BoundedBody.Limit> limits)
+      throws IOException, TransientFailure {
     URI uri = URI.create(url);
     for (int hop = 0; hop <= MAX_REDIRECTS; hop++) {
       HttpRequest.Builder b = HttpRequest.newBuilder(uri).GET()
@@ -177,51 +198,31 @@ public final class HubHttp {
         b.header("Authorization", "Bearer " + config.token());
       }
       requests.incrementAndGet();
-      HttpResponse<byte[]> response = await(uri.toString(), client.sendAsync(b.build(),
-          HttpResponse.BodyHandlers.ofByteArray()));
-      bytesFetched.addAndGet(response.body() == null ? 0 : response.body().length);
+      AtomicReference<BoundedBody> body = new AtomicReference<>();
+      HttpResponse<BoundedBody.Received> response;
+      try {
+        response = PacedWait.await(uri.toString(), client.sendAsync(b.build(),
+            BoundedBody.handler(limits, body)), body, config.timeout());
+      } finally {
+        BoundedBody got = body.get();
+        bytesFetched.addAndGet(got == null ? 0 : got.received());
+      }
       int status = response.statusCode();
       if (status == 301 || status == 302 || status == 303 || status == 307 || status == 308) {
         String location = response.headers().firstValue("Location").orElseThrow(() ->
             new IOException("redirect " + status + " without Location"));
-        uri = uri.resolve(location);
+        uri = FollowRule.follow(url, status, uri, location);
         continue;
       }
       return response;
     }
-    throw new IOException("more than " + MAX_REDIRECTS + " redirects");
+    throw new HubException(url, 0, "more than " + MAX_REDIRECTS + " redirects (a loop?); the"
+        + " last led to " + uri);
   }
 
-  /** Waits for a whole exchange, body included, so that a stalled body times out too. */
-  private <T> HttpResponse<T> await(String url, CompletableFuture<HttpResponse<T>> future)
-      throws IOException, Transient {
-    long limit = config.timeout().toMillis() * 3;
-    try {
-      return future.get(limit, TimeUnit.MILLISECONDS);
-    } catch (TimeoutException e) {
-      future.cancel(true);
-      throw new Transient(0, "no complete answer within " + limit + " ms");
-    } catch (InterruptedException e) {
-      future.cancel(true);
-      Thread.currentThread().interrupt();
-      throw new IOException("interrupted", e);
-    } catch (ExecutionException e) {
-      Throwable cause = e.getCause();
-      if (cause instanceof javax.net.ssl.SSLHandshakeException tls) {
-        // An untrusted certificate does not get better by retrying.
-        throw new HubException(url, 0, "TLS verification failed (the certificate is not trusted"
-            + " by this JVM): " + tls.getMessage(), tls);
-      }
-      if (cause instanceof IOException io) {
-        throw new Transient(0, io.getClass().getSimpleName() + ": " + io.getMessage());
-      }
-      throw new IOException(cause);
-    }
-  }
-
-  private void failOnStatus(String url, int status, HttpResponse<byte[]> r) throws Transient {
+  private void failOnStatus(String url, int status, HttpResponse<?> r) throws TransientFailure {
     if (status == 429 || status >= 500) {
-      throw new Transient(status, "HTTP " + status, retryAfter(r.headers()));
+      throw new TransientFailure(status, "HTTP " + status, retryAfter(r.headers()), null);
     }
     if (status == 401 || status == 403) {
       throw new HubException.Unauthorized(url, status, "HTTP " + status + " with "
@@ -248,11 +249,11 @@ public final class HubHttp {
         : name + " (commit " + l.revision() + ")");
   }
 
-  private static void checkWholeBody(HttpResponse<byte[]> r, byte[] body) throws Transient {
-    Optional<String> length = r.headers().firstValue("Content-Length");
-    if (length.isPresent() && Long.parseLong(length.get().trim()) != body.length) {
-      throw new Transient(r.statusCode(), "truncated body: " + body.length + " of "
-          + length.get() + " bytes");
+  private static void checkWholeBody(HttpResponse<?> r, byte[] body) throws TransientFailure {
+    OptionalLong length = r.headers().firstValueAsLong("Content-Length");
+    if (length.isPresent() && length.getAsLong() != body.length) {
+      throw new TransientFailure(r.statusCode(), "truncated body: " + body.length + " of "
+          + length.getAsLong() + " bytes");
     }
   }
 
@@ -276,35 +277,19 @@ public final class HubHttp {
   // ------------------------------------------------------------------ retries
 
   private interface Attempt<T> {
-    T run() throws IOException, Transient;
-  }
-
-  /** A failure worth retrying. */
-  private static final class Transient extends Exception {
-    final int status;
-    final Duration retryAfter;
-
-    Transient(int status, String message) {
-      this(status, message, null);
-    }
-
-    Transient(int status, String message, Duration retryAfter) {
-      super(message, null, false, false);
-      this.status = status;
-      this.retryAfter = retryAfter;
-    }
+    T run() throws IOException, TransientFailure;
   }
 
   private <T> T withRetries(String url, Attempt<T> attempt) {
     RetryPolicy policy = config.retry();
-    Transient last = null;
+    TransientFailure last = null;
     for (int tryNumber = 1; tryNumber <= policy.attempts(); tryNumber++) {
       try {
         return attempt.run();
-      } catch (Transient t) {
+      } catch (TransientFailure t) {
         last = t;
       } catch (IOException e) {
-        last = new Transient(0, e.getClass().getSimpleName() + ": " + e.getMessage());
+        last = new TransientFailure(0, e.getClass().getSimpleName() + ": " + e.getMessage());
       }
       if (tryNumber < policy.attempts()) {
         Duration pause = policy.delay(tryNumber, last.retryAfter);
@@ -312,6 +297,9 @@ public final class HubHttp {
         LOG.debug("retrying {} in {} ms after {}", url, pause.toMillis(), last.getMessage());
         sleep(pause);
       }
+    }
+    if (last.giveUp != null) {
+      throw last.giveUp;
     }
     throw new HubException.RetriesExhausted(url, last.status, "failed after "
         + policy.attempts() + " attempts; last: " + last.getMessage(), last);
@@ -347,33 +335,20 @@ public final class HubHttp {
     }
   }
 
-  private static Optional<Long> totalFromContentRange(HttpHeaders h) {
-    return h.firstValue("Content-Range").flatMap(v -> {
-      int slash = v.lastIndexOf('/');
-      if (slash < 0 || v.endsWith("*")) {
-        return Optional.empty();
-      }
-      try {
-        return Optional.of(Long.parseLong(v.substring(slash + 1).trim()));
-      } catch (NumberFormatException e) {
-        return Optional.empty();
-      }
-    });
-  }
-
-  private static String version(HttpHeaders h) {
+  static String version(HttpHeaders h) {
     return h.firstValue("ETag").or(() -> h.firstValue("Last-Modified").map(d -> "modified " + d))
         .orElse(null);
   }
 
-  private static String nextLink(HttpHeaders h, URI base) {
+  /** The next page of a listing, a URL followed under the same rule as redirects. */
+  private static String nextLink(String url, HttpHeaders h, URI base) {
     for (String value : h.allValues("Link")) {
       for (String part : value.split(",")) {
         if (part.contains("rel=\"next\"") || part.contains("rel=next")) {
           int a = part.indexOf('<');
           int b = part.indexOf('>');
           if (a >= 0 && b > a) {
-            return base.resolve(part.substring(a + 1, b).trim()).toString();
+            return FollowRule.follow(url, 200, base, part.substring(a + 1, b).trim()).toString();
           }
         }
       }
@@ -381,7 +356,8 @@ public final class HubHttp {
     return null;
   }
 
-  private static String authority(URI uri) {
+  /** {@code scheme://host:port} of {@code uri}, lower case: who the server is. */
+  static String authority(URI uri) {
     int port = uri.getPort() >= 0 ? uri.getPort()
         : "https".equalsIgnoreCase(uri.getScheme()) ? 443 : 80;
     return (uri.getScheme() + "://" + uri.getHost() + ":" + port).toLowerCase(Locale.ROOT);

@@ -21,6 +21,12 @@ public record HubLocation(Kind kind, String id, String revision, String prefix) 
       throw new IllegalArgumentException("Hub id must be owner/name, got " + id);
     }
     prefix = strip(prefix == null ? "" : prefix);
+    // The prefix becomes directories of the local mirror: a plain relative path only.
+    String problem = prefix.isEmpty() ? null : ServerPath.problem(prefix);
+    if (problem != null) {
+      throw new IllegalArgumentException("path inside " + id + " has " + problem + ": "
+          + ServerPath.printable(prefix));
+    }
   }
 
   public static HubLocation dataset(String repoId, String revision) {

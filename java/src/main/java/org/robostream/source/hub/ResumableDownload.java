@@ -5,6 +5,7 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.concurrent.ConcurrentHashMap;
@@ -75,8 +76,9 @@ final class ResumableDownload {
       new CacheSidecar(head.totalSize(), head.version()).write(part);
     }
     int chunk = http.config().blockBytes();
+    // Never through a link: the part is ours alone.
     try (FileChannel out = FileChannel.open(part, StandardOpenOption.CREATE,
-        StandardOpenOption.WRITE)) {
+        StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS)) {
       long at = out.size();
       while (at < head.totalSize()) {
         int n = (int) Math.min(chunk, head.totalSize() - at);

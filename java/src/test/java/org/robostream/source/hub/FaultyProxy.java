@@ -22,7 +22,11 @@ import java.util.function.Predicate;
 /**
  * A loopback HTTP proxy in front of the test nginx that breaks exchanges: connection resets, 500
  * and 503, 429 with Retry-After, stalls (no answer, or headers and then nothing), bodies cut
- * short, and holds (an answer kept back until another request arrives). Either a seeded share of
+ * short, holds (an answer kept back until another request arrives); and hostile answers: a range
+ * shifted from the one asked for (nginx's real answer to a moved Range), the whole file for a
+ * range (Range dropped), a JSON answer that never ends, a body dripping a byte at a time; and a
+ * slow but steady answer ({@link #THROTTLE_BYTES_PER_SECOND}). Either
+ * a seeded share of
  * all exchanges at random ({@link #random}) or a script ({@link #scripted}): each {@link Step}
  * takes one request it matches and breaks its first exchange(s), so a test knows which faults
  * happened where and that each was retried. Every exchange is logged with its times and fault.
@@ -30,7 +34,16 @@ import java.util.function.Predicate;
  */
 final class FaultyProxy implements AutoCloseable {
   enum Fault { NONE, RESET, ERROR_500, ERROR_503, TOO_MANY, STALL, STALL_AFTER_HEADERS, TRUNCATE,
-    HOLD }
+    HOLD, SHIFT_RANGE, WHOLE_FILE, ENDLESS_JSON, DRIP, THROTTLE }
+
+  /** Bytes a {@link Fault#SHIFT_RANGE} moves the asked-for range by. */
+  static final int SHIFT = 16;
+
+  /** The pause between two bytes of a {@link Fault#DRIP}. */
+  static final long DRIP_MILLIS = 50;
+
+  /** The pace of a {@link Fault#THROTTLE}d answer: 4 KiB every 40 ms. */
+  static final int THROTTLE_BYTES_PER_SECOND = 100 << 10;
 
   /** The parts of a request the script matches on. */
   record Request(String target, String range) {
@@ -239,12 +252,21 @@ final class FaultyProxy implements AutoCloseable {
           released = holdUntil(step.until()).await(stallMillis, TimeUnit.MILLISECONDS);
           out.write(forward(head));
         }
+        case ENDLESS_JSON -> endlessJson(out);
+        case DRIP -> drip(out);
         default -> {
-          byte[] response = forward(head);
+          byte[] response = forward(fault == Fault.SHIFT_RANGE ? withRange(head, shifted(request))
+              : fault == Fault.WHOLE_FILE ? withRange(head, null) : head);
           int bodyStart = indexOf(response, "\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1)) + 4;
           int bodyLength = response.length - bodyStart;
           if (fault == Fault.TRUNCATE) {
             out.write(response, 0, bodyStart + bodyLength / 2);
+          } else if (fault == Fault.THROTTLE) {
+            for (int at = 0; at < response.length; at += 4096) {
+              out.write(response, at, Math.min(4096, response.length - at));
+              out.flush();
+              Thread.sleep(4096L * 1000 / THROTTLE_BYTES_PER_SECOND);
+            }
           } else if (fault == Fault.STALL_AFTER_HEADERS) {
             out.write(response, 0, bodyStart);
             out.flush();
@@ -262,6 +284,51 @@ final class FaultyProxy implements AutoCloseable {
         record(request, step, start, released);
       }
     }
+  }
+
+  /** A tree listing page that goes on for as long as the client reads (or stallMillis). */
+  private void endlessJson(OutputStream out) throws IOException {
+    write(out, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n[");
+    byte[] entries = "{\"type\":\"file\",\"path\":\"meta/x.json\",\"size\":1},".repeat(1500)
+        .getBytes(StandardCharsets.ISO_8859_1);
+    long end = System.currentTimeMillis() + stallMillis;
+    while (System.currentTimeMillis() < end) {
+      out.write(entries); // fails once the client has stopped reading
+    }
+  }
+
+  /** A 1 MB answer sent one byte per {@link #DRIP_MILLIS} (for at most stallMillis). */
+  private void drip(OutputStream out) throws IOException, InterruptedException {
+    write(out, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 1000000"
+        + "\r\nConnection: close\r\n\r\n");
+    long end = System.currentTimeMillis() + stallMillis;
+    while (System.currentTimeMillis() < end) {
+      out.write('[');
+      out.flush();
+      Thread.sleep(DRIP_MILLIS);
+    }
+  }
+
+  /** The request's Range moved by {@link #SHIFT} bytes. */
+  private static String shifted(Request r) {
+    long start = r.rangeStart();
+    long end = Long.parseLong(r.range().substring(r.range().indexOf('-') + 1));
+    return "bytes=" + (start + SHIFT) + "-" + (end + SHIFT);
+  }
+
+  /** {@code head} with its Range header replaced by {@code range} (dropped when null). */
+  private static String withRange(String head, String range) {
+    StringBuilder out = new StringBuilder();
+    for (String line : head.split("\r\n")) {
+      if (line.toLowerCase(Locale.ROOT).startsWith("range:")) {
+        if (range != null) {
+          out.append("Range: ").append(range).append("\r\n");
+        }
+      } else if (!line.isEmpty()) {
+        out.append(line).append("\r\n");
+      }
+    }
+    return out.append("\r\n").toString();
   }
 
   private static Request parse(String head) {

@@ -118,6 +118,18 @@ class HubCliTest {
     assertTrue(w.path("baseline_ratio").asDouble() > 0, "the ffmpeg CLI reads the mirror");
   }
 
+  @Test
+  void prewarmRefusesAListingThatClimbsOutOfTheCacheAndWritesNothing() throws Exception {
+    Path home = tmp.resolve("traversal");
+    Path victim = HubUnsafePathTest.victim(home);
+    Result r = run(home, "prewarm", "--repo-id", HubServer.REPO + "-traversal");
+    assertEquals(1, r.exit(), r.output());
+    assertTrue(r.output().contains("refused the path \"" + HubUnsafePathTest.TRAVERSAL
+        + "\" from the server " + hub.endpoint()), r.output());
+    assertEquals("alice's recording", Files.readString(victim));
+    assertEquals(List.of(), HubUnsafePathTest.filesHolding(home, "the server bytes"));
+  }
+
   static long bytes(Path dir, String suffix) throws IOException {
     try (Stream<Path> s = Files.walk(dir)) {
       return s.filter(p -> p.getFileName().toString().endsWith(suffix))

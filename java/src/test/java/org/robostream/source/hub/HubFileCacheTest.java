@@ -13,6 +13,7 @@ import java.nio.file.attribute.FileTime;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
@@ -26,7 +27,8 @@ import org.robostream.testing.HubServer;
 
 /**
  * The local cache of Hub files: one in-use set per cache directory in a process (prewarming
- * never evicts what preparing fetched), least recently used files of other runs evicted first,
+ * never evicts what preparing fetched), least recently used files of other runs evicted first
+ * and nothing robostream did not write (the user's datasets in HF_LEROBOT_HOME) ever evicted,
  * a prewarm beyond the limit refused before it downloads, and interrupted downloads resumed with
  * a Range request.
  */
@@ -58,9 +60,9 @@ class HubFileCacheTest {
     }
   }
 
-  /** A cached file another process left, last used {@code hoursAgo}. */
+  /** A cached file another robostream process left, last used {@code hoursAgo}. */
   static Path leftover(Path cache, String path, int size, int hoursAgo) throws IOException {
-    Path file = cache.resolve(path);
+    Path file = cache.resolve(HubFileCache.MIRROR_DIR).resolve(path);
     Files.createDirectories(file.getParent());
     Files.write(file, new byte[size]);
     new CacheSidecar(size, "\"old\"").write(file);
@@ -102,6 +104,46 @@ class HubFileCacheTest {
     before = http.bytesFetched();
     assertEquals(HubEpochs.localEpoch(local), HubEpochs.epoch(ds));
     assertEquals(before, http.bytesFetched(), "videos came from the prewarmed mirror");
+  }
+
+  /** A file of {@code size} bytes (sparse: no disk used), last modified {@code hoursAgo}. */
+  static Path userFile(Path file, long size, int hoursAgo) throws IOException {
+    Files.createDirectories(file.getParent());
+    try (java.io.RandomAccessFile f = new java.io.RandomAccessFile(file.toFile(), "rw")) {
+      f.setLength(size);
+    }
+    Files.setLastModifiedTime(file, FileTime.fromMillis(System.currentTimeMillis()
+        - hoursAgo * 3_600_000L));
+    return file;
+  }
+
+  @Test
+  void evictionDeletesOnlyWhatRobostreamWroteNeverTheUsersDatasetsBesideIt() throws IOException {
+    Path home = tmp.resolve("cache-home"); // HF_LEROBOT_HOME: LeRobot's own datasets live here
+    long tables = bytes(local.resolve("meta"), "") + bytes(local.resolve("data"), "");
+    long videos = bytes(local.resolve("videos"), ".mp4");
+    long limit = tables + videos + 1_000; // no room for anything but this run
+    // A user's recording in LeRobot's layout, older than anything and bigger than the limit; a
+    // file someone put in robostream's own directory (no sidecar: robostream did not write it).
+    Path recording = userFile(home.resolve("alice/rec/videos/observation.images.top/chunk-000/"
+        + "file-000.mp4"), limit + 1, 1000);
+    Path userMeta = userFile(home.resolve("alice/rec/meta/info.json"), 100, 1000);
+    Path stranger = userFile(home.resolve(HubFileCache.MIRROR_DIR).resolve("notes.txt"), 5_000,
+        1000);
+    Path robostreams = leftover(home, "datasets/acme/old/v1/a.bin", 20_000, 3);
+    HubHttp http = client(hub.endpoint(), home, limit);
+    HubDataset ds = HubDataset.prepare(http, HubServer.REPO, null, null, Optional.empty(),
+        f -> { });
+    ds.prewarmVideos(f -> { });
+    assertFalse(Files.exists(robostreams), "robostream's own old file was evicted");
+    assertTrue(Files.isRegularFile(recording), "the user's recording is still there");
+    assertEquals(limit + 1, Files.size(recording));
+    assertTrue(Files.isRegularFile(userMeta));
+    assertTrue(Files.isRegularFile(stranger), "not robostream's, so not evicted");
+    assertTrue(new HubFileCache(http).sizeBytes() <= limit, "robostream's files fit the limit");
+    assertThrows(IllegalArgumentException.class, () -> CacheLru.evict(home, 0, 0, Set.of()),
+        "eviction refuses to walk anything but robostream's directory");
+    assertTrue(Files.exists(recording));
   }
 
   @Test

@@ -34,8 +34,9 @@ class HubLocationTest {
     assertEquals("meta", l.prefix());
     assertEquals("hf://datasets/lerobot/pusht@v3.0/meta", l.toString());
     assertEquals(null, HubLocation.parse("hf://datasets/lerobot/pusht").revision());
+    // The path becomes directories of the local mirror: only a plain relative one.
     for (String bad : new String[] {"hf://models/a/b", "hf://datasets/a", "hf://buckets/a/b@v1",
-        "/local/path"}) {
+        "/local/path", "hf://buckets/a/b/../../x", "hf://datasets/a/b@v3.0/meta//x"}) {
       assertThrows(IllegalArgumentException.class, () -> HubLocation.parse(bad), bad);
     }
     assertTrue(HubLocation.isHubUrl("hf://datasets/a/b"));

@@ -31,9 +31,9 @@ import org.robostream.video.VideoDecoder;
 /**
  * Remote MP4s as muxers write them by default — the moov box after the media data — read in
  * many 4 KiB blocks: the Hub epoch equals the local one, also when a script breaks later blocks
- * with every kind of transient failure (each one must happen, be retried, and leave the samples
- * exactly once and the frames equal); and the first blocks of a run are fetched for all cameras
- * at once.
+ * with every kind of transient failure, a range answer shifted from the one asked for included
+ * (each one must happen, be retried, and leave the samples exactly once and the frames equal);
+ * and the first blocks of a run are fetched for all cameras at once.
  */
 class HubMoovAtEndTest {
   static final int BLOCK = 16 << 10;
@@ -92,6 +92,7 @@ class HubMoovAtEndTest {
         Step.of(LATER_VIDEO_BLOCK, Fault.STALL_AFTER_HEADERS),
         Step.of(LATER_VIDEO_BLOCK, Fault.STALL),
         Step.of(LATER_VIDEO_BLOCK, Fault.TRUNCATE),
+        Step.of(LATER_VIDEO_BLOCK, Fault.SHIFT_RANGE),
         Step.of(r -> r.target().endsWith(".parquet") && r.target().contains("/data/"),
             Fault.TRUNCATE),
         Step.of(r -> r.target().contains("/api/"), Fault.ERROR_503));

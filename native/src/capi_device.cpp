@@ -269,12 +269,12 @@ int rs_nvdec_next_picture(int64_t handle, int64_t* out) {
   });
 }
 
-int rs_nvdec_convert_current(int64_t handle, int64_t device_slot, int layout, int dtype,
-                             int matrix, int full_range) {
+int rs_nvdec_convert_current(int64_t handle, int64_t device_slot, int64_t slot_bytes, int layout,
+                             int dtype, int matrix, int full_range) {
   return rs::guarded([&] {
     from_handle<rs::NvdecDecoder>(handle, "NVDEC decoder")
-        ->convert_current(reinterpret_cast<void*>(static_cast<intptr_t>(device_slot)), layout,
-                          dtype, matrix, full_range != 0);
+        ->convert_current(address_of(device_slot), slot_bytes, layout, dtype, matrix,
+                          full_range != 0);
   });
 }
 

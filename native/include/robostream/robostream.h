@@ -357,12 +357,17 @@ RS_API int rs_nvdec_next_picture(int64_t handle, int64_t* out);
 
 /**
  * Converts the current picture to RGB (dtype RS_DTYPE_*, layout RS_LAYOUT_*) into a device slot
- * of 3*width*height values, e.g. rs_device_batch_frame_slot of a CUDA batch. Written on return.
+ * of `slot_bytes`, e.g. rs_device_batch_frame_slot of a CUDA batch; a picture of more than
+ * slot_bytes (3*width*height values), an unknown layout or dtype is RS_ERR_INVALID_ARGUMENT, a
+ * picture NVDEC decoded with errors (concealed or not) RS_ERR_CORRUPT_DATA. Written on return.
  */
-RS_API int rs_nvdec_convert_current(int64_t handle, int64_t device_slot, int layout, int dtype,
-                                    int matrix, int full_range);
+RS_API int rs_nvdec_convert_current(int64_t handle, int64_t device_slot, int64_t slot_bytes,
+                                    int layout, int dtype, int matrix, int full_range);
 
-/** Drops decoder state after a seek and returns the NVDEC decoder to the device's pool. */
+/**
+ * Drops decoder state after a seek and returns the NVDEC decoder to the device's pool. When it
+ * fails the session stays usable: the next rs_nvdec_send starts a new parser.
+ */
 RS_API int rs_nvdec_flush(int64_t handle);
 
 /** The session's CUstream (for rs_device_batch_export). */

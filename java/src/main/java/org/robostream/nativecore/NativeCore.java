@@ -182,7 +182,8 @@ public final class NativeCore {
       @Cast("int64_t*") long[] out);
 
   public static native int rs_nvdec_convert_current(@Cast("int64_t") long handle,
-      @Cast("int64_t") long deviceSlot, int layout, int dtype, int matrix, int fullRange);
+      @Cast("int64_t") long deviceSlot, @Cast("int64_t") long slotBytes, int layout, int dtype,
+      int matrix, int fullRange);
 
   public static native int rs_nvdec_flush(@Cast("int64_t") long handle);
 

@@ -28,9 +28,9 @@ const DisplayedPicture& DisplayQueue::current() const {
 const DisplayedPicture& DisplayQueue::convertible_current() const {
   current();
   if (current_.overwritten) {
-    throw Error(RS_ERR_INTERNAL, "NVDEC reused the surface of the picture at pts " +
-                                     std::to_string(current_.pts) +
-                                     " before it was converted (take pictures out after each send)");
+    throw Error(RS_ERR_INTERNAL,
+                "NVDEC reused the surface of the picture at pts " + std::to_string(current_.pts) +
+                    " before it was converted (take pictures out after each send)");
   }
   return current_;
 }

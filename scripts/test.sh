@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Runs every test: the native tests (ctest, inside the Maven build), the Java tests, then a
-# separate consumer project built against the installed artifact (scripts/tests/consumer-check.sh).
+# Runs every test: the native tests (ctest, inside the Maven build) and the Java tests; then a
+# separate consumer project built against the installed artifact (scripts/tests/consumer-check.sh);
+# then the native core again under AddressSanitizer + UndefinedBehaviorSanitizer
+# (scripts/sanitize.sh: ctest and the Java tests that drive the core; fails on any report).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/setup.sh"
@@ -9,3 +11,4 @@ cd "$root"
 # resolves it exactly as a user's project would.
 mvn -B install "$@"
 "$root/scripts/tests/consumer-check.sh"
+"$root/scripts/sanitize.sh"

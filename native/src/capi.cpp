@@ -1,6 +1,4 @@
 // The C API of robostream.h: the single boundary where C++ exceptions become status codes.
-#include <memory>
-
 #include "arrow/frame_batch.hpp"
 #include "capi_support.hpp"
 #include "core/errors.hpp"
@@ -123,10 +121,9 @@ int rs_batch_set_frame_info(int64_t batch, int column, int64_t row, double pts_s
 
 int rs_batch_export(int64_t batch, void* arrow_array, void* arrow_schema) {
   return rs::guarded([&] {
-    // Check the structs before taking ownership: on failure the caller still owns the batch.
-    if (!arrow_array || !arrow_schema) throw rs::InvalidArgument("null ArrowArray or ArrowSchema");
-    std::unique_ptr<rs::FrameBatch> owned(from_handle<rs::FrameBatch>(batch, "batch"));
-    rs::FrameBatch::export_to(std::move(owned), static_cast<ArrowArray*>(arrow_array),
+    // Ownership moves only if this returns RS_OK (export_to takes it on success).
+    rs::FrameBatch::export_to(from_handle<rs::FrameBatch>(batch, "batch"),
+                              static_cast<ArrowArray*>(arrow_array),
                               static_cast<ArrowSchema*>(arrow_schema));
   });
 }

@@ -1,5 +1,6 @@
 // The process-wide part of the C API (version, last error, live counters), shared by the full core
 // and the NVDEC-only build of the GPU tests.
+#include "core/allocation_faults.hpp"
 #include "core/errors.hpp"
 #include "core/live_objects.hpp"
 #include "robostream/robostream.h"
@@ -13,5 +14,9 @@ const char* rs_last_error(void) { return rs::last_error(); }
 int64_t rs_live_objects(void) { return rs::live_objects().load(); }
 
 int64_t rs_live_bytes(void) { return rs::live_bytes().load(); }
+
+void rs_debug_fail_allocations(int64_t succeed_first, int64_t then_fail) {
+  rs::arm_allocation_failures(succeed_first, then_fail);
+}
 
 }  // extern "C"

@@ -81,7 +81,11 @@ int rs_pool_acquire(int64_t pool, int64_t bytes, int64_t* address_out) {
 int rs_pool_release(int64_t pool, int64_t address, int64_t bytes) {
   return rs::guarded([&] {
     if (address == 0) throw rs::InvalidArgument("null buffer");
-    pool_of(pool)->release(address_of(address), bytes);
+    if (!pool_of(pool)->release(address_of(address), bytes)) {
+      throw rs::InvalidArgument("buffer of " + std::to_string(bytes) +
+                                " bytes is not held from this pool (never acquired, released "
+                                "twice, or another size)");
+    }
   });
 }
 
@@ -169,12 +173,9 @@ int rs_device_batch_set_frame_info(int64_t batch, int column, int64_t slot, doub
 
 int rs_device_batch_export(int64_t batch, int64_t stream, void* device_array, void* arrow_schema) {
   return rs::guarded([&] {
-    if (!device_array || !arrow_schema) {
-      throw rs::InvalidArgument("null ArrowDeviceArray or ArrowSchema");
-    }
-    std::unique_ptr<rs::DeviceFrameBatch> owned(
-        from_handle<rs::DeviceFrameBatch>(batch, "device batch"));
-    rs::DeviceFrameBatch::export_to(std::move(owned), reinterpret_cast<void*>(stream),
+    // Ownership moves only if this returns RS_OK (export_to takes it on success).
+    rs::DeviceFrameBatch::export_to(from_handle<rs::DeviceFrameBatch>(batch, "device batch"),
+                                    reinterpret_cast<void*>(stream),
                                     static_cast<ArrowDeviceArray*>(device_array),
                                     static_cast<ArrowSchema*>(arrow_schema));
   });
@@ -268,12 +269,12 @@ int rs_nvdec_next_picture(int64_t handle, int64_t* out) {
   });
 }
 
-int rs_nvdec_convert_current(int64_t handle, int64_t device_slot, int layout, int dtype,
-                             int matrix, int full_range) {
+int rs_nvdec_convert_current(int64_t handle, int64_t device_slot, int64_t slot_bytes, int layout,
+                             int dtype, int matrix, int full_range) {
   return rs::guarded([&] {
     from_handle<rs::NvdecDecoder>(handle, "NVDEC decoder")
-        ->convert_current(reinterpret_cast<void*>(static_cast<intptr_t>(device_slot)), layout,
-                          dtype, matrix, full_range != 0);
+        ->convert_current(address_of(device_slot), slot_bytes, layout, dtype, matrix,
+                          full_range != 0);
   });
 }
 

@@ -161,7 +161,8 @@ RS_TEST(device_batch_carries_its_recorded_event_until_release) {
     ArrowDeviceArray array;
     ArrowSchema schema;
     int stream_marker = 0;
-    rs::DeviceFrameBatch::export_to(std::move(batch), &stream_marker, &array, &schema);
+    rs::DeviceFrameBatch::export_to(batch.get(), &stream_marker, &array, &schema);
+    batch.release();  // the array owns it now
     RS_CHECK_EQ(array.device_type, ARROW_DEVICE_CUDA);
     RS_CHECK_EQ(array.device_id, int64_t(3));
     RS_CHECK(array.sync_event != nullptr);
@@ -196,7 +197,8 @@ RS_TEST(host_copy_waits_for_the_event_and_refuses_foreign_arrays) {
   batch->add_frame_column("cam", 1, 1, 1, RS_LAYOUT_HWC, RS_DTYPE_UINT8);
   ArrowDeviceArray array;
   ArrowSchema schema;
-  rs::DeviceFrameBatch::export_to(std::move(batch), nullptr, &array, &schema);
+  rs::DeviceFrameBatch::export_to(batch.get(), nullptr, &array, &schema);
+  batch.release();  // the array owns it now
   auto copy = rs::DeviceFrameBatch::copy_to_host(array, host_pool);
   RS_CHECK(memory->waited_for == array.sync_event);
   RS_CHECK_EQ(copy->pool().resource().device_type(), ARROW_DEVICE_CPU);
@@ -320,5 +322,123 @@ RS_TEST(pool_buffers_copy_and_expand_on_the_pool_device) {
   RS_CHECK(again == held || again == copy);
   RS_CHECK_EQ(rs_pool_release(pool, again, 4), RS_OK);
   rs_pool_stream_free(pool, stream);
+  rs_pool_free(pool);
+}
+
+namespace {
+
+// A batch of `rows` with one uint8 HWC column "cam" of `positions` frames of 2x3 per row.
+int64_t batch_with_one_column(int64_t pool, int64_t rows, int positions) {
+  int64_t batch = 0;
+  RS_CHECK_EQ(rs_device_batch_create(pool, rows, &batch), RS_OK);
+  int32_t col = -1;
+  RS_CHECK_EQ(rs_device_batch_add_window_column(batch, "cam", positions, 2, 3, RS_LAYOUT_HWC,
+                                                RS_DTYPE_UINT8, &col), RS_OK);
+  return batch;
+}
+
+int64_t slot_address(int64_t batch, int64_t slot) {
+  int64_t address = 0;
+  RS_CHECK_EQ(rs_device_batch_frame_slot(batch, 0, slot, &address), RS_OK);
+  return address;
+}
+
+// The slot addresses of two new batches of one shape: distinct unless the pool holds a buffer
+// twice.
+void check_pool_hands_out_distinct_buffers(int64_t pool) {
+  int64_t first = batch_with_one_column(pool, 2, 1);
+  int64_t second = batch_with_one_column(pool, 2, 1);
+  RS_CHECK(slot_address(first, 0) != slot_address(second, 0));
+  rs_device_batch_free(first);
+  rs_device_batch_free(second);
+}
+
+}  // namespace
+
+// robostream.h's ownership rule: a failed device export leaves the batch with the caller. Each
+// allocation of the export (pts / frame_index buffers, every Arrow node) fails once in turn, on a
+// fresh pool so that each is a real allocation. Before the rule, the core freed the batch and the
+// caller's free returned its buffers to the pool a second time, which then handed one buffer to
+// two batches.
+RS_TEST(device_export_failure_at_any_allocation_leaves_the_batch_with_the_caller) {
+  const int64_t objects_before = rs_live_objects();
+  const int64_t bytes_before = rs_live_bytes();
+  int failures = 0;
+  for (int64_t pass = 0;; ++pass) {
+    int64_t pool = 0;
+    RS_CHECK_EQ(rs_pool_create(RS_DEVICE_CPU, 0, &pool), RS_OK);
+    const int64_t batch = batch_with_one_column(pool, 2, 2);
+    const int64_t slot = slot_address(batch, 3);
+    ArrowDeviceArray array{};
+    ArrowSchema schema{};
+    rs_debug_fail_allocations(pass, 1);
+    const int rc = rs_device_batch_export(batch, 0, &array, &schema);
+    rs_debug_fail_allocations(0, 0);
+    if (rc == RS_OK) {
+      array.array.release(&array.array);
+      schema.release(&schema);
+      rs_pool_free(pool);
+      break;
+    }
+    ++failures;
+    RS_CHECK_EQ(rc, RS_ERR_OUT_OF_MEMORY);
+    RS_CHECK(array.array.release == nullptr);
+    RS_CHECK(schema.release == nullptr);
+    RS_CHECK_EQ(slot_address(batch, 3), slot);  // still the caller's
+    rs_device_batch_free(batch);
+    int64_t stats[5];
+    RS_CHECK_EQ(rs_pool_stats(pool, stats), RS_OK);
+    RS_CHECK_EQ(stats[2], int64_t(0));  // nothing outstanding
+    check_pool_hands_out_distinct_buffers(pool);
+    rs_pool_free(pool);
+    RS_CHECK_EQ(rs_live_objects(), objects_before);
+    RS_CHECK_EQ(rs_live_bytes(), bytes_before);
+  }
+  RS_CHECK(failures >= 10);  // two buffers and the nodes of a window column
+  RS_CHECK_EQ(rs_live_objects(), objects_before);
+  RS_CHECK_EQ(rs_live_bytes(), bytes_before);
+}
+
+// After a failed export the caller may simply export again: what the first attempt acquired is
+// reused, not leaked.
+RS_TEST(device_export_can_be_retried_after_a_failure) {
+  int64_t pool = 0;
+  RS_CHECK_EQ(rs_pool_create(RS_DEVICE_CPU, 0, &pool), RS_OK);
+  const int64_t batch = batch_with_one_column(pool, 1, 1);
+  RS_CHECK_EQ(rs_device_batch_set_frame_info(batch, 0, 0, 0.25, 9), RS_OK);
+  ArrowDeviceArray array{};
+  ArrowSchema schema{};
+  rs_debug_fail_allocations(1, 1);  // the pts buffer is taken, the frame_index buffer fails
+  RS_CHECK_EQ(rs_device_batch_export(batch, 0, &array, &schema), RS_ERR_OUT_OF_MEMORY);
+  rs_debug_fail_allocations(0, 0);
+  RS_CHECK_EQ(rs_device_batch_export(batch, 0, &array, &schema), RS_OK);
+  RS_CHECK_EQ(static_cast<const int64_t*>(array.array.children[2]->buffers[1])[0], int64_t(9));
+  int64_t stats[5];
+  RS_CHECK_EQ(rs_pool_stats(pool, stats), RS_OK);
+  RS_CHECK_EQ(stats[0], int64_t(3));  // frames, pts, frame_index: nothing taken twice
+  array.array.release(&array.array);
+  schema.release(&schema);
+  RS_CHECK_EQ(rs_pool_stats(pool, stats), RS_OK);
+  RS_CHECK_EQ(stats[2], int64_t(0));
+  rs_pool_free(pool);
+}
+
+RS_TEST(a_buffer_released_twice_is_refused_and_never_pooled_twice) {
+  int64_t pool = 0;
+  RS_CHECK_EQ(rs_pool_create(RS_DEVICE_CPU, 0, &pool), RS_OK);
+  int64_t held = 0;
+  RS_CHECK_EQ(rs_pool_acquire(pool, 64, &held), RS_OK);
+  RS_CHECK_EQ(rs_pool_release(pool, held, 32), RS_ERR_INVALID_ARGUMENT);  // another size
+  RS_CHECK_EQ(rs_pool_release(pool, held, 64), RS_OK);
+  RS_CHECK_EQ(rs_pool_release(pool, held, 64), RS_ERR_INVALID_ARGUMENT);
+  int64_t stranger = 12345 * 64;
+  RS_CHECK_EQ(rs_pool_release(pool, stranger, 64), RS_ERR_INVALID_ARGUMENT);
+  int64_t a = 0;
+  int64_t b = 0;
+  RS_CHECK_EQ(rs_pool_acquire(pool, 64, &a), RS_OK);
+  RS_CHECK_EQ(rs_pool_acquire(pool, 64, &b), RS_OK);
+  RS_CHECK(a != b);
+  RS_CHECK_EQ(rs_pool_release(pool, a, 64), RS_OK);
+  RS_CHECK_EQ(rs_pool_release(pool, b, 64), RS_OK);
   rs_pool_free(pool);
 }

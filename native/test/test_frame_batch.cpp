@@ -75,3 +75,44 @@ RS_TEST(batch_errors_keep_ownership) {
   rs_batch_free(batch);  // still owned by us after the failed export
   RS_CHECK_EQ(rs_live_objects(), objects_before);
 }
+
+// robostream.h's ownership rule: a failed export leaves the batch with the caller. Every
+// allocation the export makes is failed once in turn; each time the batch must still be usable
+// and freeable exactly once (a double free is an ASan report, or a crash without it).
+RS_TEST(batch_export_failure_at_any_allocation_leaves_the_batch_with_the_caller) {
+  const int64_t objects_before = rs_live_objects();
+  const int64_t bytes_before = rs_live_bytes();
+  int failures = 0;
+  for (int64_t pass = 0;; ++pass) {
+    int64_t batch = 0;
+    RS_CHECK_EQ(rs_batch_create(2, &batch), RS_OK);
+    int32_t col = -1;
+    RS_CHECK_EQ(rs_batch_add_frame_column(batch, "cam", 2, 2, RS_LAYOUT_HWC, &col), RS_OK);
+    int64_t slot = 0;
+    RS_CHECK_EQ(rs_batch_frame_slot(batch, col, 1, &slot), RS_OK);
+    ArrowArray array{};
+    ArrowSchema schema{};
+    rs_debug_fail_allocations(pass, 1);
+    const int rc = rs_batch_export(batch, &array, &schema);
+    rs_debug_fail_allocations(0, 0);
+    if (rc == RS_OK) {
+      array.release(&array);
+      schema.release(&schema);
+      break;
+    }
+    ++failures;
+    RS_CHECK_EQ(rc, RS_ERR_OUT_OF_MEMORY);
+    RS_CHECK(array.release == nullptr);  // nothing was exported
+    RS_CHECK(schema.release == nullptr);
+    int64_t again = 0;
+    RS_CHECK_EQ(rs_batch_frame_slot(batch, col, 1, &again), RS_OK);  // still the caller's
+    RS_CHECK_EQ(again, slot);
+    RS_CHECK_EQ(rs_batch_set_frame_info(batch, col, 1, 0.5, 7), RS_OK);
+    rs_batch_free(batch);
+    RS_CHECK_EQ(rs_live_objects(), objects_before);
+    RS_CHECK_EQ(rs_live_bytes(), bytes_before);
+  }
+  RS_CHECK(failures >= 8);  // every node of the struct array failed once
+  RS_CHECK_EQ(rs_live_objects(), objects_before);
+  RS_CHECK_EQ(rs_live_bytes(), bytes_before);
+}

@@ -42,12 +42,15 @@ std::string metadata_value(const char* metadata, const std::string& key) {
 }  // namespace rstest
 
 // Exit status 77 when every test skipped: ctest (SKIP_RETURN_CODE 77) then reports "skipped".
+// An argument runs only the tests whose names contain it.
 
-int main() {
+int main(int argc, char** argv) {
+  const char* only = argc > 1 ? argv[1] : nullptr;
   int passed = 0;
   int failed = 0;
   int skipped = 0;
   for (const auto& test : rstest::registry()) {
+    if (only && std::strstr(test.name, only) == nullptr) continue;
     try {
       test.body();
       ++passed;

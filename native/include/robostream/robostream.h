@@ -9,6 +9,17 @@
  * subclasses); the functions of this header are the single place where those exceptions are caught
  * and turned into codes, so no C++ exception ever unwinds through JNI.
  *
+ * Ownership (one rule for every function that consumes a handle, rs_batch_export and
+ * rs_device_batch_export): ownership moves only on success. When the call returns RS_OK the
+ * handle belongs to the exported array and the caller must never use or free it again; when it
+ * returns an error nothing was exported, the handle is unchanged and still the caller's, to use,
+ * export again or free (rs_*_free). Functions that only free (rs_*_free, rs_*_close) always
+ * consume their handle.
+ *
+ * Sizes: frame sides are 1..16384, window lengths 1..4096, batches at most 2^24 rows and any
+ * single buffer at most 2^40 bytes; larger values are RS_ERR_INVALID_ARGUMENT, checked before
+ * anything is multiplied or allocated.
+ *
  * Threading: handles are not thread-safe (one per worker thread) unless stated otherwise; the
  * process-wide counters (rs_live_objects, rs_live_bytes) are atomic.
  */
@@ -61,6 +72,13 @@ RS_API int64_t rs_live_objects(void);
 
 /** Bytes held by live batch buffers: leak checks. */
 RS_API int64_t rs_live_bytes(void);
+
+/**
+ * Fault injection for tests of the error paths: on the calling thread, the next `succeed_first`
+ * allocations of batch memory (batch buffers, new pooled buffers, exported Arrow nodes) succeed
+ * and the `then_fail` after them fail with RS_ERR_OUT_OF_MEMORY. (0, 0) turns it off.
+ */
+RS_API void rs_debug_fail_allocations(int64_t succeed_first, int64_t then_fail);
 
 /* ---------------------------------------------------------------- colour conversion (libyuv) */
 
@@ -149,8 +167,9 @@ RS_API int rs_batch_set_frame_info(int64_t batch, int column, int64_t row, doubl
 
 /**
  * Exports the batch as a struct-typed ArrowArray + ArrowSchema (Arrow C Data interface) into the
- * caller-allocated structs. Ownership of the batch moves into the exported array: the batch handle
- * must not be used or freed afterwards; the consumer's release callbacks free everything.
+ * caller-allocated structs. On RS_OK the batch belongs to the exported array (the consumer's
+ * release callbacks free everything) and the handle must not be used again; on an error the
+ * caller still owns the batch (the ownership rule at the top).
  */
 RS_API int rs_batch_export(int64_t batch, void* arrow_array, void* arrow_schema);
 
@@ -194,7 +213,10 @@ RS_API void rs_pool_free(int64_t pool);
 /** A pooled buffer of `bytes`; address_out[0] gets it. Give it back with rs_pool_release. */
 RS_API int rs_pool_acquire(int64_t pool, int64_t bytes, int64_t* address_out);
 
-/** Returns a buffer from rs_pool_acquire (same byte count). */
+/**
+ * Returns a buffer from rs_pool_acquire (same byte count). A buffer the pool does not hold out
+ * (never acquired, already returned, another size) is RS_ERR_INVALID_ARGUMENT and changes nothing.
+ */
 RS_API int rs_pool_release(int64_t pool, int64_t address, int64_t bytes);
 
 /** A stream of the pool's device (0 on host pools); stream_out[0] gets it. */
@@ -255,9 +277,9 @@ RS_API int rs_device_batch_set_frame_info(int64_t batch, int column, int64_t slo
 /**
  * Exports the batch as an ArrowDeviceArray + ArrowSchema (caller-allocated structs). The batch's
  * completion event is recorded on `stream` (a CUstream; 0 for the default stream; ignored for
- * CPU) and sync_event points at it (NULL for CPU). Ownership moves into the array: the batch
- * handle must not be used or freed afterwards; releasing the array returns every buffer and the
- * event to the pool.
+ * CPU) and sync_event points at it (NULL for CPU). On RS_OK the batch belongs to the array
+ * (releasing it returns every buffer and the event to the pool) and the handle must not be used
+ * again; on an error the caller still owns the batch (the ownership rule at the top).
  */
 RS_API int rs_device_batch_export(int64_t batch, int64_t stream, void* device_array,
                                   void* arrow_schema);
@@ -335,12 +357,17 @@ RS_API int rs_nvdec_next_picture(int64_t handle, int64_t* out);
 
 /**
  * Converts the current picture to RGB (dtype RS_DTYPE_*, layout RS_LAYOUT_*) into a device slot
- * of 3*width*height values, e.g. rs_device_batch_frame_slot of a CUDA batch. Written on return.
+ * of `slot_bytes`, e.g. rs_device_batch_frame_slot of a CUDA batch; a picture of more than
+ * slot_bytes (3*width*height values), an unknown layout or dtype is RS_ERR_INVALID_ARGUMENT, a
+ * picture NVDEC decoded with errors (concealed or not) RS_ERR_CORRUPT_DATA. Written on return.
  */
-RS_API int rs_nvdec_convert_current(int64_t handle, int64_t device_slot, int layout, int dtype,
-                                    int matrix, int full_range);
+RS_API int rs_nvdec_convert_current(int64_t handle, int64_t device_slot, int64_t slot_bytes,
+                                    int layout, int dtype, int matrix, int full_range);
 
-/** Drops decoder state after a seek and returns the NVDEC decoder to the device's pool. */
+/**
+ * Drops decoder state after a seek and returns the NVDEC decoder to the device's pool. When it
+ * fails the session stays usable: the next rs_nvdec_send starts a new parser.
+ */
 RS_API int rs_nvdec_flush(int64_t handle);
 
 /** The session's CUstream (for rs_device_batch_export). */

@@ -7,16 +7,18 @@
 #include <vector>
 
 #include "core/errors.hpp"
+#include "core/sizes.hpp"
 #include "robostream/robostream.h"
 
 namespace rs::batch_checks {
 
-// A new frame column needs a unique name, a size and a known layout.
+// A new frame column needs a unique name, a bounded size (sizes::check_frame_size) and a known
+// layout.
 template <typename Column>
 void check_new_column(const std::vector<Column>& existing, const std::string& name, int height,
                       int width, int layout) {
   if (name.empty()) throw InvalidArgument("frame column needs a name");
-  if (height <= 0 || width <= 0) throw InvalidArgument("frame column " + name + " has no size");
+  sizes::check_frame_size("frame column " + name, height, width);
   if (layout != RS_LAYOUT_HWC && layout != RS_LAYOUT_CHW) {
     throw InvalidArgument("unknown layout " + std::to_string(layout));
   }

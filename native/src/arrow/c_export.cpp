@@ -2,6 +2,7 @@
 
 #include <cstdint>
 
+#include "core/allocation_faults.hpp"
 #include "robostream/robostream.h"
 
 namespace rs::arrow_export {
@@ -46,6 +47,16 @@ void release_array(ArrowArray* array) {
 
 }  // namespace
 
+void SchemaDeleter::operator()(ArrowSchema* schema) const noexcept {
+  release_schema(schema);
+  delete schema;
+}
+
+void ArrayDeleter::operator()(ArrowArray* array) const noexcept {
+  release_array(array);
+  delete array;
+}
+
 std::string encode_metadata(const std::vector<std::pair<std::string, std::string>>& pairs) {
   std::string out;
   auto put_int = [&out](int32_t v) { out.append(reinterpret_cast<const char*>(&v), sizeof v); };
@@ -59,11 +70,15 @@ std::string encode_metadata(const std::vector<std::pair<std::string, std::string
   return out;
 }
 
-ArrowSchema* new_schema(std::string format, std::string name, std::string metadata,
-                        std::vector<ArrowSchema*> children) {
-  auto* node = new SchemaNode{std::move(format), std::move(name), std::move(metadata),
-                              std::move(children)};
-  auto* schema = new ArrowSchema;
+SchemaPtr new_schema(std::string format, std::string name, std::string metadata,
+                     std::vector<SchemaPtr> children) {
+  allocation_fault_point("an Arrow schema node");
+  auto node = std::make_unique<SchemaNode>(
+      SchemaNode{std::move(format), std::move(name), std::move(metadata), {}});
+  node->children.reserve(children.size());
+  SchemaPtr schema(new ArrowSchema{});
+  // Nothing below throws: the node takes the children over only now.
+  for (SchemaPtr& child : children) node->children.push_back(child.release());
   schema->format = node->format.c_str();
   schema->name = node->name.c_str();
   schema->metadata = node->metadata.empty() ? nullptr : node->metadata.data();
@@ -72,15 +87,19 @@ ArrowSchema* new_schema(std::string format, std::string name, std::string metada
   schema->children = node->children.empty() ? nullptr : node->children.data();
   schema->dictionary = nullptr;
   schema->release = &release_schema;
-  schema->private_data = node;
+  schema->private_data = node.release();
   return schema;
 }
 
-ArrowArray* new_array(std::shared_ptr<void> owner, int64_t length, std::vector<const void*> buffers,
-                      std::vector<ArrowArray*> children, const void* owner_kind) {
-  auto* node =
-      new ArrayNode{std::move(owner), owner_kind, std::move(buffers), std::move(children)};
-  auto* array = new ArrowArray;
+ArrayPtr new_array(std::shared_ptr<void> owner, int64_t length, std::vector<const void*> buffers,
+                   std::vector<ArrayPtr> children, const void* owner_kind) {
+  allocation_fault_point("an Arrow array node");
+  auto node = std::make_unique<ArrayNode>(
+      ArrayNode{std::move(owner), owner_kind, std::move(buffers), {}});
+  node->children.reserve(children.size());
+  ArrayPtr array(new ArrowArray{});
+  // Nothing below throws: the node takes the children over only now.
+  for (ArrayPtr& child : children) node->children.push_back(child.release());
   array->length = length;
   array->null_count = 0;
   array->offset = 0;
@@ -90,18 +109,18 @@ ArrowArray* new_array(std::shared_ptr<void> owner, int64_t length, std::vector<c
   array->children = node->children.empty() ? nullptr : node->children.data();
   array->dictionary = nullptr;
   array->release = &release_array;
-  array->private_data = node;
+  array->private_data = node.release();
   return array;
 }
 
-void move_root(ArrowSchema* root, ArrowSchema* out) {
+void move_root(SchemaPtr root, ArrowSchema* out) noexcept {
   *out = *root;
-  delete root;
+  root->release = nullptr;  // the caller's struct holds the node now; the shell alone is deleted
 }
 
-void move_root(ArrowArray* root, ArrowArray* out) {
+void move_root(ArrayPtr root, ArrowArray* out) noexcept {
   *out = *root;
-  delete root;
+  root->release = nullptr;
 }
 
 std::shared_ptr<void> owner_of(const ArrowArray* array, const void* owner_kind) {
@@ -110,13 +129,14 @@ std::shared_ptr<void> owner_of(const ArrowArray* array, const void* owner_kind) 
   return node->owner_kind == owner_kind && owner_kind ? node->owner : nullptr;
 }
 
-ArrowSchema* fixed_shape_tensor_schema(const std::string& name, const char* value_format,
-                                       int64_t list_size, const std::string& tensor_metadata) {
+SchemaPtr fixed_shape_tensor_schema(const std::string& name, const char* value_format,
+                                    int64_t list_size, const std::string& tensor_metadata) {
   const std::string metadata =
       encode_metadata({{"ARROW:extension:name", "arrow.fixed_shape_tensor"},
                        {"ARROW:extension:metadata", tensor_metadata}});
-  return new_schema("+w:" + std::to_string(list_size), name, metadata,
-                    {new_schema(value_format, "item")});
+  std::vector<SchemaPtr> item;
+  item.push_back(new_schema(value_format, "item"));
+  return new_schema("+w:" + std::to_string(list_size), name, metadata, std::move(item));
 }
 
 std::string image_tensor_metadata(int height, int width, int layout, int positions) {

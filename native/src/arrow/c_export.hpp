@@ -2,6 +2,8 @@
 // nodes whose release callbacks free exactly what they own. Each array node holds a keep-alive
 // reference on the object that owns its buffers, so the buffers live until the consumer has
 // released every node it imported (the spec lets children be moved out and released separately).
+// Nodes under construction are held by SchemaPtr / ArrayPtr, which release them if an export
+// fails halfway (an allocation failure), so a failed export leaks nothing.
 // Not thread-safe while building; release callbacks may run on any thread.
 #pragma once
 
@@ -14,21 +16,31 @@
 
 namespace rs::arrow_export {
 
+// Releases (if still held) and deletes a heap node made by new_schema / new_array.
+struct SchemaDeleter {
+  void operator()(ArrowSchema* schema) const noexcept;
+};
+struct ArrayDeleter {
+  void operator()(ArrowArray* array) const noexcept;
+};
+using SchemaPtr = std::unique_ptr<ArrowSchema, SchemaDeleter>;
+using ArrayPtr = std::unique_ptr<ArrowArray, ArrayDeleter>;
+
 // Key/value pairs in the C Data interface's metadata encoding (native-endian int32 lengths).
 std::string encode_metadata(const std::vector<std::pair<std::string, std::string>>& pairs);
 
 // A heap schema node; release frees it and its children.
-ArrowSchema* new_schema(std::string format, std::string name, std::string metadata = {},
-                        std::vector<ArrowSchema*> children = {});
+SchemaPtr new_schema(std::string format, std::string name, std::string metadata = {},
+                     std::vector<SchemaPtr> children = {});
 
 // A heap array node over `buffers` (not copied); `owner` is kept alive until the node's release.
 // `owner_kind` is any address that identifies the owner's type for owner_of.
-ArrowArray* new_array(std::shared_ptr<void> owner, int64_t length, std::vector<const void*> buffers,
-                      std::vector<ArrowArray*> children = {}, const void* owner_kind = nullptr);
+ArrayPtr new_array(std::shared_ptr<void> owner, int64_t length, std::vector<const void*> buffers,
+                   std::vector<ArrayPtr> children = {}, const void* owner_kind = nullptr);
 
 // Moves a heap root node's contents into a caller-owned struct and frees the heap shell.
-void move_root(ArrowSchema* root, ArrowSchema* out);
-void move_root(ArrowArray* root, ArrowArray* out);
+void move_root(SchemaPtr root, ArrowSchema* out) noexcept;
+void move_root(ArrayPtr root, ArrowArray* out) noexcept;
 
 // The keep-alive owner of an array node made by new_array with this `owner_kind`, or nullptr when
 // `array` was made elsewhere (another producer, another kind) or is released.
@@ -36,8 +48,8 @@ std::shared_ptr<void> owner_of(const ArrowArray* array, const void* owner_kind);
 
 // Schema of one arrow.fixed_shape_tensor column: FixedSizeList<value_format> of `list_size` items
 // with the extension name and metadata (shape, dim_names) the canonical extension type defines.
-ArrowSchema* fixed_shape_tensor_schema(const std::string& name, const char* value_format,
-                                       int64_t list_size, const std::string& tensor_metadata);
+SchemaPtr fixed_shape_tensor_schema(const std::string& name, const char* value_format,
+                                    int64_t list_size, const std::string& tensor_metadata);
 
 // The fixed_shape_tensor metadata of an RGB image: shape [H,W,3] with dim_names H,W,C (HWC) or
 // [3,H,W] with C,H,W (CHW); layout is RS_LAYOUT_*. With positions > 1 a window of images:

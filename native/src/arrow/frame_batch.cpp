@@ -2,16 +2,20 @@
 
 #include <cstdlib>
 #include <cstring>
-#include <limits>
 
 #include "arrow/c_export.hpp"
 #include "arrow/batch_checks.hpp"
+#include "core/allocation_faults.hpp"
 #include "core/errors.hpp"
+#include "core/sizes.hpp"
 
 namespace rs {
 
 AlignedBuffer::AlignedBuffer(int64_t bytes) : data_(nullptr), size_(bytes) {
-  if (bytes < 0) throw InvalidArgument("negative buffer size");
+  if (bytes < 0 || bytes > sizes::kMaxBufferBytes) {
+    throw InvalidArgument("buffer of " + std::to_string(bytes) + " bytes");
+  }
+  allocation_fault_point("a batch buffer");
   // aligned_alloc requires a size that is a multiple of the alignment.
   const int64_t rounded = ((bytes + 63) / 64) * 64;
   data_ = static_cast<uint8_t*>(std::aligned_alloc(64, static_cast<size_t>(rounded ? rounded : 64)));
@@ -25,22 +29,24 @@ AlignedBuffer::~AlignedBuffer() {
 }
 
 FrameBatch::FrameBatch(int64_t rows) : rows_(rows) {
-  if (rows < 0) throw InvalidArgument("negative row count");
+  if (rows < 0 || rows > sizes::kMaxRows) {
+    throw InvalidArgument("batch of " + std::to_string(rows) + " rows (must be 0.." +
+                          std::to_string(sizes::kMaxRows) + ")");
+  }
 }
 
 int FrameBatch::add_frame_column(const std::string& name, int height, int width, int layout) {
   batch_checks::check_new_column(columns_, name, height, width, layout);
-  const int64_t frame_bytes = static_cast<int64_t>(height) * width * 3;
-  if (frame_bytes > std::numeric_limits<int32_t>::max()) {
-    throw Unsupported("frame of " + std::to_string(frame_bytes) + " bytes exceeds list size");
-  }
+  // Bounded sides keep this product far below int32 (a FixedSizeList's size).
+  const int64_t frame_bytes = int64_t{3} * height * width;
+  const int64_t column_bytes = sizes::multiply(frame_bytes, rows_, "frame column " + name);
   FrameColumn column;
   column.name = name;
   column.height = height;
   column.width = width;
   column.layout = layout;
   column.frame_bytes = frame_bytes;
-  column.frames = std::make_unique<AlignedBuffer>(frame_bytes * rows_);
+  column.frames = std::make_unique<AlignedBuffer>(column_bytes);
   column.pts = std::make_unique<AlignedBuffer>(static_cast<int64_t>(sizeof(double)) * rows_);
   column.frame_index = std::make_unique<AlignedBuffer>(static_cast<int64_t>(sizeof(int64_t)) * rows_);
   std::memset(column.pts->data(), 0, static_cast<size_t>(column.pts->size()));
@@ -72,29 +78,35 @@ std::string fixed_shape_tensor_metadata(const FrameColumn& c) {
   return arrow_export::image_tensor_metadata(c.height, c.width, c.layout);
 }
 
-void FrameBatch::export_to(std::unique_ptr<FrameBatch> owned, ArrowArray* out_array,
-                           ArrowSchema* out_schema) {
+void FrameBatch::export_to(FrameBatch* batch, ArrowArray* out_array, ArrowSchema* out_schema) {
+  if (!batch) throw InvalidArgument("null batch");
   if (!out_array || !out_schema) throw InvalidArgument("null ArrowArray or ArrowSchema");
-  std::shared_ptr<FrameBatch> batch(std::move(owned));
+  // The nodes keep this holder alive; it receives the batch only once every node exists, so a
+  // failure while building leaves the batch with the caller (robostream.h's ownership rule).
+  auto holder = std::make_shared<std::unique_ptr<FrameBatch>>();
   const int64_t rows = batch->rows();
 
   using namespace arrow_export;
-  std::vector<ArrowSchema*> fields;
-  std::vector<ArrowArray*> arrays;
+  std::vector<SchemaPtr> fields;
+  std::vector<ArrayPtr> arrays;
   for (const FrameColumn& c : batch->columns()) {
     fields.push_back(
         fixed_shape_tensor_schema(c.name, "C", c.frame_bytes, fixed_shape_tensor_metadata(c)));
     fields.push_back(new_schema("g", c.name + ".pts"));
     fields.push_back(new_schema("l", c.name + ".frame_index"));
 
-    ArrowArray* values = new_array(batch, rows * c.frame_bytes, {nullptr, c.frames->data()});
-    arrays.push_back(new_array(batch, rows, {nullptr}, {values}));
-    arrays.push_back(new_array(batch, rows, {nullptr, c.pts->data()}));
-    arrays.push_back(new_array(batch, rows, {nullptr, c.frame_index->data()}));
+    std::vector<ArrayPtr> values;
+    values.push_back(new_array(holder, rows * c.frame_bytes, {nullptr, c.frames->data()}));
+    arrays.push_back(new_array(holder, rows, {nullptr}, std::move(values)));
+    arrays.push_back(new_array(holder, rows, {nullptr, c.pts->data()}));
+    arrays.push_back(new_array(holder, rows, {nullptr, c.frame_index->data()}));
   }
+  SchemaPtr schema_root = new_schema("+s", "", {}, std::move(fields));
+  ArrayPtr array_root = new_array(holder, rows, {nullptr}, std::move(arrays));
+  holder->reset(batch);
   // The caller owns the structs: move the roots' contents into them.
-  move_root(new_schema("+s", "", {}, std::move(fields)), out_schema);
-  move_root(new_array(batch, rows, {nullptr}, std::move(arrays)), out_array);
+  move_root(std::move(schema_root), out_schema);
+  move_root(std::move(array_root), out_array);
 }
 
 }  // namespace rs

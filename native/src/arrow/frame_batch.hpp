@@ -48,10 +48,10 @@ class FrameBatch {
   void set_frame_info(int column, int64_t row, double pts_seconds, int64_t frame_index);
   const std::vector<FrameColumn>& columns() const { return columns_; }
 
-  // Moves the batch into out_array / out_schema. The shared ownership is held by the exported
-  // array nodes; the last release frees the batch.
-  static void export_to(std::unique_ptr<FrameBatch> batch, ArrowArray* out_array,
-                        ArrowSchema* out_schema);
+  // Moves the batch into out_array / out_schema: takes ownership of `batch` only when it
+  // returns; when it throws (an allocation failed) nothing was exported and the caller still owns
+  // `batch`. The exported array nodes share the ownership; the last release frees the batch.
+  static void export_to(FrameBatch* batch, ArrowArray* out_array, ArrowSchema* out_schema);
 
  private:
   const FrameColumn& column(int index) const;

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/errors.hpp"
+#include "core/sizes.hpp"
 
 namespace rs {
 namespace {
@@ -60,7 +61,8 @@ void convert_rows(const YuvPlanes& s, const libyuv::YuvConstants* k, int row0, i
 void convert_yuv8_to_rgb(const YuvPlanes& s, int matrix, bool full_range, uint8_t* dst,
                          int layout) {
   if (!s.y || !s.u || !s.v || !dst) throw InvalidArgument("null plane or destination pointer");
-  if (s.width <= 0 || s.height <= 0) throw InvalidArgument("non-positive frame size");
+  // Bounded sides keep width * 3 and the plane offsets inside int and int64.
+  sizes::check_frame_size("picture", s.height, s.width);
   const libyuv::YuvConstants* k = mirrored_constants(matrix, full_range);
   if (layout == RS_LAYOUT_HWC) {
     convert_rows(s, k, 0, s.height, dst, s.width * 3);

@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "core/errors.hpp"
+#include "core/sizes.hpp"
 #include "robostream/robostream.h"
 
 // Generated from colour_kernels.cu at build time ("" when nvcc was missing).
@@ -32,6 +33,31 @@ ColourCoefficients colour_coefficients(int matrix, bool full_range) {
   return c;
 }
 
+void check_colour_job(const ColourJob& job) {
+  if (job.layout != RS_LAYOUT_HWC && job.layout != RS_LAYOUT_CHW) {
+    throw InvalidArgument("unknown layout " + std::to_string(job.layout));
+  }
+  if (job.dtype != RS_DTYPE_UINT8 && job.dtype != RS_DTYPE_FLOAT32) {
+    throw InvalidArgument("unknown frame dtype " + std::to_string(job.dtype));
+  }
+  sizes::check_frame_size("NVDEC picture", job.height, job.width);
+  const int64_t row_bytes = int64_t{job.width} * (job.sixteen_bit ? 2 : 1);
+  if (job.pitch < row_bytes || job.surface_height < job.height) {
+    throw InvalidArgument("NVDEC surface of pitch " + std::to_string(job.pitch) + " and " +
+                          std::to_string(job.surface_height) + " rows cannot hold a " +
+                          std::to_string(job.width) + "x" + std::to_string(job.height) +
+                          " picture");
+  }
+  if (!job.dst) throw InvalidArgument("null device slot");
+  const int64_t value_bytes = job.dtype == RS_DTYPE_UINT8 ? 1 : 4;
+  const int64_t needed = int64_t{3} * job.width * job.height * value_bytes;
+  if (job.dst_bytes < needed) {
+    throw InvalidArgument("a " + std::to_string(job.width) + "x" + std::to_string(job.height) +
+                          " picture needs " + std::to_string(needed) + " bytes; the slot holds " +
+                          std::to_string(job.dst_bytes));
+  }
+}
+
 ColourKernel::ColourKernel(const CudaDriver& driver, CUcontext context) : driver_(driver) {
   if (!embedded()) {
     throw LibraryUnavailable("robostream was built without nvcc: no GPU colour kernel");
@@ -55,6 +81,7 @@ ColourKernel::~ColourKernel() {
 }
 
 void ColourKernel::launch(const ColourJob& job, CUstream stream) const {
+  check_colour_job(job);
   const ColourCoefficients c = colour_coefficients(job.matrix, job.full_range);
   CUdeviceptr luma = job.surface;
   CUdeviceptr chroma = job.surface + static_cast<CUdeviceptr>(job.pitch) * job.surface_height;

@@ -3,6 +3,7 @@
 // only read it).
 #pragma once
 
+#include <cstdint>
 #include <mutex>
 #include <string>
 
@@ -22,7 +23,13 @@ struct ColourJob {
   int layout;           // RS_LAYOUT_*
   int dtype;            // RS_DTYPE_*
   void* dst;            // device slot: 3 * width * height values
+  int64_t dst_bytes;    // what the slot holds
 };
+
+// Throws InvalidArgument unless the kernel can run `job` within its memory: a known layout and
+// dtype, a bounded picture size, a surface pitch that holds a row, and a non-null slot of at
+// least 3 * width * height values. launch() checks every job with it.
+void check_colour_job(const ColourJob& job);
 
 class ColourKernel {
  public:

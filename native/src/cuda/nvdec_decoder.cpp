@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "core/errors.hpp"
+#include "cuda/nvdec_rules.hpp"
 #include "robostream/robostream.h"
 
 namespace rs {
@@ -41,15 +42,17 @@ NvdecDecoder::NvdecDecoder(int device, int rs_codec, bool low_latency)
 }
 
 NvdecDecoder::~NvdecDecoder() {
-  const CudaDriver& driver = device_->driver();
-  if (driver.cu().cuCtxPushCurrent(device_->context()) != CUDA_SUCCESS) return;
+  // The parser needs no context (the SDK samples destroy theirs before pushing one), and the
+  // NVDEC decoder goes back to the device's pool whatever the driver says here: a session the
+  // pool never gets back would make every later worker wait for it, and after 60 s fail.
   if (parser_) cuvid_->cuvidDestroyVideoParser(parser_);
-  if (stream_) {
+  const CudaDriver& driver = device_->driver();
+  if (driver.cu().cuCtxPushCurrent(device_->context()) == CUDA_SUCCESS) {
     driver.cu().cuStreamSynchronize(stream_);
     driver.cu().cuStreamDestroy(stream_);
+    CUcontext ignored = nullptr;
+    driver.cu().cuCtxPopCurrent(&ignored);
   }
-  CUcontext ignored = nullptr;
-  driver.cu().cuCtxPopCurrent(&ignored);
   device_->release(std::move(lease_));
 }
 
@@ -79,6 +82,7 @@ void NvdecDecoder::fail_from_callback() {
 
 void NvdecDecoder::parse(const CUVIDSOURCEDATAPACKET& packet) {
   ScopedContext scope(device_->driver(), device_->context());
+  if (!parser_) create_parser();  // a flush that failed after dropping the old one
   CUresult rc = cuvid_->cuvidParseVideoData(parser_, const_cast<CUVIDSOURCEDATAPACKET*>(&packet));
   if (!callback_error_.empty()) fail_from_callback();
   if (rc != CUDA_SUCCESS) {
@@ -106,12 +110,8 @@ void NvdecDecoder::drain() {
 }
 
 bool NvdecDecoder::next(NvdecPicture& picture) {
-  has_current_ = false;
-  if (displayed_.empty()) return false;
-  current_ = displayed_.front();
-  displayed_.pop_front();
-  has_current_ = true;
-  picture.pts = current_.pts;
+  if (!pictures_.take_next()) return false;
+  picture.pts = pictures_.current().pts;
   picture.width = static_cast<int>(lease_ ? lease_->target_width : 0);
   picture.height = static_cast<int>(lease_ ? lease_->target_height : 0);
   picture.bit_depth = format_.bit_depth_luma_minus8 + 8;
@@ -120,38 +120,46 @@ bool NvdecDecoder::next(NvdecPicture& picture) {
   return true;
 }
 
-void NvdecDecoder::convert_current(void* dst, int layout, int dtype, int matrix, bool full_range) {
-  if (!has_current_ || !lease_) throw InvalidArgument("no current NVDEC picture");
-  if (current_.overwritten) {
-    throw Error(RS_ERR_INTERNAL, "NVDEC reused the surface of the picture at pts " +
-                                     std::to_string(current_.pts) +
-                                     " before it was converted (take pictures out after each send)");
-  }
-  if (!dst) throw InvalidArgument("null device slot");
-  const CudaDriver& driver = device_->driver();
-  ScopedContext scope(driver, device_->context());
-  CUVIDPROCPARAMS proc;
-  std::memset(&proc, 0, sizeof proc);
-  proc.progressive_frame = current_.progressive ? 1 : 0;
-  proc.output_stream = stream_;
-  CUdeviceptr surface = 0;
-  unsigned int pitch = 0;
-  driver.check(cuvid_->cuvidMapVideoFrame(lease_->decoder, current_.picture_index, &surface, &pitch,
-                                          &proc),
-               "cuvidMapVideoFrame64");
+void NvdecDecoder::convert_current(void* dst, int64_t dst_bytes, int layout, int dtype,
+                                   int matrix, bool full_range) {
+  const DisplayedPicture& picture = pictures_.convertible_current();
+  if (!lease_) throw InvalidArgument("no NVDEC decoder for the current picture");
   ColourJob job;
-  job.surface = surface;
-  job.pitch = pitch;
-  job.surface_height = static_cast<int>((lease_->target_height + 1) & ~1u);
   job.width = static_cast<int>(lease_->target_width);
   job.height = static_cast<int>(lease_->target_height);
-  job.sixteen_bit = format_.bit_depth_luma_minus8 > 0;
+  job.sixteen_bit = lease_->surface_format == cudaVideoSurfaceFormat_P016;
   job.matrix = matrix;
   job.full_range = full_range;
   job.layout = layout;
   job.dtype = dtype;
   job.dst = dst;
+  job.dst_bytes = dst_bytes;
+  // The surface's geometry is known only once mapped: check the rest before mapping.
+  job.pitch = static_cast<unsigned int>(job.width) * (job.sixteen_bit ? 2 : 1);
+  job.surface_height = job.height;
+  check_colour_job(job);
+
+  const CudaDriver& driver = device_->driver();
+  ScopedContext scope(driver, device_->context());
+  CUVIDPROCPARAMS proc = proc_params_for(picture, stream_);
+  CUdeviceptr surface = 0;
+  unsigned int pitch = 0;
+  driver.check(cuvid_->cuvidMapVideoFrame(lease_->decoder, picture.picture_index, &surface, &pitch,
+                                          &proc),
+               "cuvidMapVideoFrame64");
   try {
+    // Mapping waits for the decode, so the status is final here (the SDK samples read it at the
+    // same point). A driver that cannot tell (an error from the query) decodes as before.
+    CUVIDGETDECODESTATUS status;
+    std::memset(&status, 0, sizeof status);
+    if (cuvid_->cuvidGetDecodeStatus(lease_->decoder, picture.picture_index, &status) ==
+        CUDA_SUCCESS) {
+      check_decode_status(status.decodeStatus, picture.pts);
+    }
+    job.surface = surface;
+    job.pitch = pitch;
+    // NVDEC aligns the luma height of its output surfaces to 2; chroma starts after that.
+    job.surface_height = static_cast<int>((lease_->target_height + 1) & ~1u);
     device_->kernel().launch(job, stream_);
   } catch (...) {
     cuvid_->cuvidUnmapVideoFrame(lease_->decoder, surface);
@@ -167,22 +175,15 @@ void NvdecDecoder::convert_current(void* dst, int layout, int dtype, int matrix,
 }
 
 void NvdecDecoder::flush() {
-  displayed_.clear();
-  has_current_ = false;
-  ScopedContext scope(device_->driver(), device_->context());
+  pictures_.clear();
   if (parser_) {
     cuvid_->cuvidDestroyVideoParser(parser_);
     parser_ = nullptr;
   }
+  ScopedContext scope(device_->driver(), device_->context());
   device_->driver().cu().cuStreamSynchronize(stream_);
   device_->release(std::move(lease_));
   create_parser();
-}
-
-void NvdecDecoder::synchronize() {
-  ScopedContext scope(device_->driver(), device_->context());
-  device_->driver().check(device_->driver().cu().cuStreamSynchronize(stream_),
-                          "cuStreamSynchronize");
 }
 
 // ------------------------------------------------------------------ parser callbacks
@@ -192,7 +193,7 @@ void NvdecDecoder::synchronize() {
 int CUDAAPI NvdecDecoder::on_sequence(void* self, CUVIDEOFORMAT* format) {
   auto* decoder = static_cast<NvdecDecoder*>(self);
   try {
-    return decoder->handle_sequence(*format);
+    return decoder->handle_sequence(format);
   } catch (const Error& e) {
     decoder->callback_error_ = e.what();
     decoder->callback_error_code_ = e.code();
@@ -203,7 +204,8 @@ int CUDAAPI NvdecDecoder::on_sequence(void* self, CUVIDEOFORMAT* format) {
   return 0;
 }
 
-int NvdecDecoder::handle_sequence(const CUVIDEOFORMAT& format) {
+int NvdecDecoder::handle_sequence(const CUVIDEOFORMAT* sequence) {
+  const CUVIDEOFORMAT& format = *sequence;
   const int depth = format.bit_depth_luma_minus8 + 8;
   std::string reason = device_->unsupported_reason(format.codec, format.chroma_format, depth,
                                                    format.coded_width, format.coded_height);
@@ -225,12 +227,11 @@ int NvdecDecoder::handle_sequence(const CUVIDEOFORMAT& format) {
           static_cast<unsigned int>(format.display_area.bottom - format.display_area.top)) {
     return static_cast<int>(surfaces);
   }
-  // Pictures still queued for display live in the surfaces of the decoder being given back (or
-  // reconfigured): converting them afterwards would read another decoder's surface. They are
-  // reported like overwritten surfaces, never converted.
-  for (auto& d : displayed_) d.overwritten = true;
+  // Pictures still waiting for conversion live in the surfaces of the decoder being given back
+  // (or reconfigured): converting them afterwards would read another decoder's surface.
+  pictures_.all_surfaces_replaced();
   device_->release(std::move(lease_));
-  lease_ = device_->acquire(format, surfaces);
+  lease_ = device_->acquire(format, surfaces, max_coded_size(sequence));
   return static_cast<int>(surfaces);
 }
 
@@ -244,9 +245,7 @@ int CUDAAPI NvdecDecoder::on_decode(void* self, CUVIDPICPARAMS* picture) {
     }
     return 0;
   }
-  for (auto& d : decoder->displayed_) {
-    if (d.picture_index == picture->CurrPicIdx) d.overwritten = true;
-  }
+  decoder->pictures_.surface_reused(picture->CurrPicIdx);
   CUresult rc = decoder->cuvid_->cuvidDecodePicture(decoder->lease_->decoder, picture);
   if (rc != CUDA_SUCCESS) {
     decoder->callback_error_ = "cuvidDecodePicture failed: CUresult " +
@@ -260,8 +259,7 @@ int CUDAAPI NvdecDecoder::on_decode(void* self, CUVIDPICPARAMS* picture) {
 int CUDAAPI NvdecDecoder::on_display(void* self, CUVIDPARSERDISPINFO* info) {
   auto* decoder = static_cast<NvdecDecoder*>(self);
   if (!info) return 1;  // end-of-stream notification
-  decoder->displayed_.push_back(
-      Displayed{info->picture_index, info->timestamp, info->progressive_frame != 0, false});
+  decoder->pictures_.push(*info);
   return 1;
 }
 

@@ -6,16 +6,17 @@
 // Contract with the caller (VideoDecoder's decode loop): after each send(), take out every
 // displayed picture (next(), and convert_current() for the ones it wants) before the next send().
 // A displayed picture's surface goes back to NVDEC once the parser moves on; a picture whose
-// surface was reused before it was converted is reported as an error, never returned stale.
+// surface was reused before it was converted is reported as an error, never returned stale
+// (DisplayQueue), and so is a picture NVDEC decoded with errors, concealed or not.
 // Not thread-safe: one per worker thread.
 #pragma once
 
 #include <cstdint>
-#include <deque>
 #include <memory>
 #include <string>
 
 #include "core/live_objects.hpp"
+#include "cuda/display_queue.hpp"
 #include "cuda/nvdec_device.hpp"
 
 namespace rs {
@@ -42,28 +43,23 @@ class NvdecDecoder {
   // End of input: every picture still held is displayed.
   void drain();
   bool next(NvdecPicture& picture);
-  // Converts the current picture into a device slot of 3*width*height values (RS_DTYPE_*) with
-  // the colour kernel on stream(); the slot is written when the call returns.
-  void convert_current(void* dst, int layout, int dtype, int matrix, bool full_range);
-  // Drops parser state and queued pictures (after a seek) and gives the NVDEC decoder back.
+  // Converts the current picture into a device slot of `dst_bytes` (at least 3*width*height
+  // values of RS_DTYPE_*) with the colour kernel on stream(); the slot is written when the call
+  // returns.
+  void convert_current(void* dst, int64_t dst_bytes, int layout, int dtype, int matrix,
+                       bool full_range);
+  // Drops parser state and queued pictures (after a seek) and gives the NVDEC decoder back. When
+  // it fails, the next send() creates the parser again.
   void flush();
-  // Waits until every queued conversion is done.
-  void synchronize();
   CUstream stream() const { return stream_; }
   const NvdecDevice& device() const { return *device_; }
 
  private:
-  struct Displayed {
-    int picture_index;
-    int64_t pts;
-    bool progressive;
-    bool overwritten;
-  };
-
   static int CUDAAPI on_sequence(void* self, CUVIDEOFORMAT* format);
   static int CUDAAPI on_decode(void* self, CUVIDPICPARAMS* picture);
   static int CUDAAPI on_display(void* self, CUVIDPARSERDISPINFO* info);
-  int handle_sequence(const CUVIDEOFORMAT& format);
+  // `format` is the parser's pointer: for AV1 it may carry the sequence header (max_coded_size).
+  int handle_sequence(const CUVIDEOFORMAT* format);
   void create_parser();
   void parse(const CUVIDSOURCEDATAPACKET& packet);
   [[noreturn]] void fail_from_callback();
@@ -77,9 +73,7 @@ class NvdecDecoder {
   CUvideoparser parser_ = nullptr;
   std::unique_ptr<NvdecLease> lease_;
   CUVIDEOFORMAT format_{};
-  std::deque<Displayed> displayed_;
-  Displayed current_{};
-  bool has_current_ = false;
+  DisplayQueue pictures_;
   std::string callback_error_;
   int callback_error_code_ = 0;
 };

@@ -1,8 +1,10 @@
 #include "cuda/nvdec_device.hpp"
 
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 
 #include "core/errors.hpp"
 #include "robostream/robostream.h"
@@ -13,6 +15,12 @@ namespace {
 // A worker waits this long for a free NVDEC session before giving up with an error: long enough
 // for other workers to finish their calls, short enough that a mis-sized configuration is loud.
 constexpr auto kSessionWait = std::chrono::seconds(60);
+
+std::string to_hex(unsigned int value) {
+  char text[16];
+  std::snprintf(text, sizeof text, "%x", value);
+  return text;
+}
 
 const CuvidFunctions& cuvid_of(const CudaDriver& driver) {
   if (!driver.cuvid()) throw LibraryUnavailable(driver.nvdec_unavailable_reason());
@@ -95,6 +103,7 @@ const CUVIDDECODECAPS& NvdecDevice::caps(cudaVideoCodec codec, cudaVideoChromaFo
     c.bIsSupported = 1;
     c.nMaxWidth = c.nMaxHeight = 4096;
     c.nMaxMBCount = (4096 / 16) * (4096 / 16);
+    c.nOutputFormatMask = (1u << cudaVideoSurfaceFormat_NV12) | (1u << cudaVideoSurfaceFormat_P016);
   } else {
     ScopedContext scope(driver(), context());
     driver().check(cuvid.cuvidGetDecoderCaps(&c), "cuvidGetDecoderCaps");
@@ -124,6 +133,10 @@ std::string NvdecDevice::unsupported_reason(cudaVideoCodec codec, cudaVideoChrom
            std::to_string(c.nMinHeight) + " to " + std::to_string(c.nMaxWidth) + "x" +
            std::to_string(c.nMaxHeight) + ")";
   }
+  if (chroma == cudaVideoChromaFormat_420 && !pick_surface_format(bit_depth, c.nOutputFormatMask)) {
+    return where + " cannot output " + what + " as NV12 or P016 (output formats 0x" +
+           to_hex(c.nOutputFormatMask) + "), the surfaces robostream's colour kernel reads";
+  }
   return {};
 }
 
@@ -136,12 +149,24 @@ void NvdecDevice::apply_display_area(NvdecLease& lease, const CUVIDEOFORMAT& for
   lease.target_height = static_cast<unsigned int>(format.display_area.bottom - format.display_area.top);
 }
 
-std::unique_ptr<NvdecLease> NvdecDevice::create(const CUVIDEOFORMAT& format, const NvdecKey& key) {
+std::unique_ptr<NvdecLease> NvdecDevice::create(const CUVIDEOFORMAT& format, const NvdecKey& key,
+                                                CodedSize max_size) {
+  std::optional<cudaVideoSurfaceFormat> surface_format;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    surface_format = pick_surface_format(key.bit_depth, caps(key.codec, key.chroma,
+                                                             key.bit_depth).nOutputFormatMask);
+  }
+  if (!surface_format) {
+    throw Unsupported(unsupported_reason(key.codec, key.chroma, key.bit_depth, format.coded_width,
+                                         format.coded_height));
+  }
   auto lease = std::make_unique<NvdecLease>();
   lease->key = key;
   apply_display_area(*lease, format);
-  lease->max_width = format.coded_width;
-  lease->max_height = format.coded_height;
+  lease->max_width = max_size.width;
+  lease->max_height = max_size.height;
+  lease->surface_format = *surface_format;
   CUVIDDECODECREATEINFO info;
   std::memset(&info, 0, sizeof info);
   info.ulWidth = format.coded_width;
@@ -151,13 +176,13 @@ std::unique_ptr<NvdecLease> NvdecDevice::create(const CUVIDEOFORMAT& format, con
   info.ChromaFormat = key.chroma;
   info.ulCreationFlags = cudaVideoCreate_PreferCUVID;
   info.bitDepthMinus8 = static_cast<unsigned long>(key.bit_depth - 8);
-  info.ulMaxWidth = format.coded_width;
-  info.ulMaxHeight = format.coded_height;
+  info.ulMaxWidth = max_size.width;
+  info.ulMaxHeight = max_size.height;
   info.display_area.left = static_cast<short>(format.display_area.left);
   info.display_area.top = static_cast<short>(format.display_area.top);
   info.display_area.right = static_cast<short>(format.display_area.right);
   info.display_area.bottom = static_cast<short>(format.display_area.bottom);
-  info.OutputFormat = key.bit_depth > 8 ? cudaVideoSurfaceFormat_P016 : cudaVideoSurfaceFormat_NV12;
+  info.OutputFormat = lease->surface_format;
   info.DeinterlaceMode = format.progressive_sequence ? cudaVideoDeinterlaceMode_Weave
                                                      : cudaVideoDeinterlaceMode_Adaptive;
   info.ulTargetWidth = lease->target_width;
@@ -170,7 +195,7 @@ std::unique_ptr<NvdecLease> NvdecDevice::create(const CUVIDEOFORMAT& format, con
 }
 
 std::unique_ptr<NvdecLease> NvdecDevice::acquire(const CUVIDEOFORMAT& format,
-                                                 unsigned int surfaces) {
+                                                 unsigned int surfaces, CodedSize max_size) {
   NvdecKey key{format.codec, format.chroma_format, format.bit_depth_luma_minus8 + 8, surfaces};
   std::unique_ptr<NvdecLease> reused;
   {
@@ -194,7 +219,7 @@ std::unique_ptr<NvdecLease> NvdecDevice::acquire(const CUVIDEOFORMAT& format,
   }
   try {
     if (!reused) {
-      auto lease = create(format, key);
+      auto lease = create(format, key, max_size);
       std::lock_guard<std::mutex> lock(mutex_);
       stats_.created++;
       return lease;
@@ -251,8 +276,11 @@ void NvdecDevice::release(std::unique_ptr<NvdecLease> lease) noexcept {
   }
   session_freed_.notify_one();
   if (evicted && driver().cuvid()) {
-    if (driver().cu().cuCtxPushCurrent(context()) == CUDA_SUCCESS) {
-      driver().cuvid()->cuvidDestroyDecoder(evicted->decoder);
+    // Destroyed even when no context can be made current (the SDK samples destroy decoders
+    // before pushing one): a decoder kept alive would hold its surfaces in device memory.
+    const bool pushed = driver().cu().cuCtxPushCurrent(context()) == CUDA_SUCCESS;
+    driver().cuvid()->cuvidDestroyDecoder(evicted->decoder);
+    if (pushed) {
       CUcontext ignored = nullptr;
       driver().cu().cuCtxPopCurrent(&ignored);
     }

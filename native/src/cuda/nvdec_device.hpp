@@ -17,6 +17,7 @@
 #include "cuda/colour_kernel.hpp"
 #include "cuda/cuda_driver.hpp"
 #include "cuda/cuda_memory.hpp"
+#include "cuda/nvdec_rules.hpp"
 
 namespace rs {
 
@@ -37,6 +38,7 @@ struct NvdecLease {
   NvdecKey key;
   CUvideodecoder decoder = nullptr;
   unsigned int max_width = 0, max_height = 0;   // fixed at creation; reconfigure stays within
+  cudaVideoSurfaceFormat surface_format = cudaVideoSurfaceFormat_NV12;  // NV12 or P016
   unsigned int coded_width = 0, coded_height = 0;
   unsigned int target_width = 0, target_height = 0;  // output surface = display area
   int display_left = 0, display_top = 0;
@@ -70,16 +72,19 @@ class NvdecDevice {
   std::string unsupported_reason(cudaVideoCodec codec, cudaVideoChromaFormat chroma,
                                  int bit_depth, unsigned int width, unsigned int height);
 
-  // A decoder for `format`, waiting while all sessions are in use (up to a bound, then
-  // Unsupported naming the limit). The caller's context must be current.
-  std::unique_ptr<NvdecLease> acquire(const CUVIDEOFORMAT& format, unsigned int surfaces);
+  // A decoder for `format` that can be reconfigured up to `max_size` (max_coded_size), waiting
+  // while all sessions are in use (up to a bound, then Unsupported naming the limit). The
+  // caller's context must be current.
+  std::unique_ptr<NvdecLease> acquire(const CUVIDEOFORMAT& format, unsigned int surfaces,
+                                      CodedSize max_size);
   void release(std::unique_ptr<NvdecLease> lease) noexcept;
   NvdecPoolStats stats() const;
 
  private:
   explicit NvdecDevice(int device);
   const CUVIDDECODECAPS& caps(cudaVideoCodec codec, cudaVideoChromaFormat chroma, int bit_depth);
-  std::unique_ptr<NvdecLease> create(const CUVIDEOFORMAT& format, const NvdecKey& key);
+  std::unique_ptr<NvdecLease> create(const CUVIDEOFORMAT& format, const NvdecKey& key,
+                                     CodedSize max_size);
   static void apply_display_area(NvdecLease& lease, const CUVIDEOFORMAT& format);
 
   int device_;

@@ -1,6 +1,8 @@
 #include "device/buffer_pool.hpp"
 
+#include "core/allocation_faults.hpp"
 #include "core/errors.hpp"
+#include "core/sizes.hpp"
 
 namespace rs {
 
@@ -11,12 +13,13 @@ BufferPool::BufferPool(std::shared_ptr<MemoryResource> resource) : resource_(std
 BufferPool::~BufferPool() { trim(); }
 
 void* BufferPool::acquire(int64_t bytes) {
-  if (bytes <= 0) throw InvalidArgument("pooled buffer of " + std::to_string(bytes) + " bytes");
+  sizes::check_buffer_bytes(bytes, "pooled buffer");
   {
     std::lock_guard<std::mutex> lock(mutex_);
     auto it = idle_.find(bytes);
     if (it != idle_.end()) {
       void* buffer = it->second;
+      outstanding_.emplace(buffer, bytes);
       idle_.erase(it);
       stats_.reuses++;
       stats_.pooled_bytes -= bytes;
@@ -25,20 +28,39 @@ void* BufferPool::acquire(int64_t bytes) {
     }
   }
   // Allocate outside the lock: device allocations can take milliseconds.
+  allocation_fault_point("a pooled buffer");
   void* buffer = resource_->allocate(bytes);
   std::lock_guard<std::mutex> lock(mutex_);
+  try {
+    outstanding_.emplace(buffer, bytes);
+  } catch (...) {
+    resource_->deallocate(buffer, bytes);
+    throw;
+  }
   stats_.allocations++;
   stats_.outstanding_bytes += bytes;
   live_bytes().fetch_add(bytes, std::memory_order_relaxed);
   return buffer;
 }
 
-void BufferPool::release(void* buffer, int64_t bytes) noexcept {
-  if (!buffer) return;
+bool BufferPool::release(void* buffer, int64_t bytes) noexcept {
+  if (!buffer) return false;
   std::lock_guard<std::mutex> lock(mutex_);
-  idle_.emplace(bytes, buffer);
+  auto it = outstanding_.find(buffer);
+  if (it == outstanding_.end() || it->second != bytes) return false;
+  outstanding_.erase(it);
+  try {
+    idle_.emplace(bytes, buffer);
+  } catch (...) {
+    // No room to keep it idle: give it back to the resource instead.
+    resource_->deallocate(buffer, bytes);
+    live_bytes().fetch_sub(bytes, std::memory_order_relaxed);
+    stats_.outstanding_bytes -= bytes;
+    return true;
+  }
   stats_.outstanding_bytes -= bytes;
   stats_.pooled_bytes += bytes;
+  return true;
 }
 
 void* BufferPool::acquire_event() {

@@ -9,6 +9,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <unordered_map>
 #include <vector>
 
 #include "core/live_objects.hpp"
@@ -34,7 +35,10 @@ class BufferPool {
   MemoryResource& resource() const { return *resource_; }
 
   void* acquire(int64_t bytes);
-  void release(void* buffer, int64_t bytes) noexcept;
+  // Takes back a buffer of acquire(bytes). False (and nothing changes) for anything else: a
+  // buffer this pool did not hand out, one already returned, or a wrong size; so a buffer can
+  // never sit in the pool twice and be handed to two owners.
+  bool release(void* buffer, int64_t bytes) noexcept;
   // nullptr on resources without events (the host).
   void* acquire_event();
   void release_event(void* event) noexcept;
@@ -48,6 +52,7 @@ class BufferPool {
   std::shared_ptr<MemoryResource> resource_;
   mutable std::mutex mutex_;
   std::multimap<int64_t, void*> idle_;  // size → buffer
+  std::unordered_map<void*, int64_t> outstanding_;  // buffer → size, handed out
   std::vector<void*> idle_events_;
   PoolStats stats_{};
 };

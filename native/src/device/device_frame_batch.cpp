@@ -5,6 +5,7 @@
 #include "arrow/c_export.hpp"
 #include "arrow/batch_checks.hpp"
 #include "core/errors.hpp"
+#include "core/sizes.hpp"
 #include "robostream/robostream.h"
 
 namespace rs {
@@ -26,15 +27,17 @@ int value_size(int dtype) {
 DeviceFrameBatch::DeviceFrameBatch(std::shared_ptr<BufferPool> pool, int64_t rows)
     : pool_(std::move(pool)), rows_(rows) {
   if (!pool_) throw InvalidArgument("device batch without a buffer pool");
-  if (rows <= 0) throw InvalidArgument("device batch needs at least one row");
+  if (rows <= 0 || rows > sizes::kMaxRows) {
+    throw InvalidArgument("device batch of " + std::to_string(rows) + " rows (must be 1.." +
+                          std::to_string(sizes::kMaxRows) + ")");
+  }
 }
 
 DeviceFrameBatch::~DeviceFrameBatch() {
   for (auto& c : columns_) {
-    const int64_t slots = rows_ * c.positions;
-    pool_->release(c.frames, slots * c.frame_bytes);
-    pool_->release(c.pts_buffer, slots * static_cast<int64_t>(sizeof(double)));
-    pool_->release(c.index_buffer, slots * static_cast<int64_t>(sizeof(int64_t)));
+    pool_->release(c.frames, c.frames_bytes);
+    pool_->release(c.pts_buffer, c.slots * static_cast<int64_t>(sizeof(double)));
+    pool_->release(c.index_buffer, c.slots * static_cast<int64_t>(sizeof(int64_t)));
   }
   pool_->release_event(event_);
 }
@@ -42,14 +45,12 @@ DeviceFrameBatch::~DeviceFrameBatch() {
 int DeviceFrameBatch::add_frame_column(const std::string& name, int positions, int height,
                                        int width, int layout, int dtype) {
   batch_checks::check_new_column(columns_, name, height, width, layout);
-  if (positions < 1) {
-    throw InvalidArgument("frame column " + name + " needs at least one frame per row");
+  if (positions < 1 || positions > sizes::kMaxWindow) {
+    throw InvalidArgument("frame column " + name + " has " + std::to_string(positions) +
+                          " frames per row (must be 1.." + std::to_string(sizes::kMaxWindow) +
+                          ")");
   }
-  const int64_t elements = 3LL * height * width;
-  if (elements * positions > std::numeric_limits<int32_t>::max()) {
-    throw Unsupported("row of " + std::to_string(elements * positions) +
-                      " values exceeds list size");
-  }
+  const std::string what = "frame column " + name;
   DeviceFrameColumn c;
   c.name = name;
   c.positions = positions;
@@ -57,11 +58,20 @@ int DeviceFrameBatch::add_frame_column(const std::string& name, int positions, i
   c.width = width;
   c.layout = layout;
   c.dtype = dtype;
-  c.elements = elements;
-  c.frame_bytes = elements * value_size(dtype);
-  c.frames = pool_->acquire(rows_ * positions * c.frame_bytes);
-  c.pts.assign(static_cast<size_t>(rows_ * positions), 0.0);
-  c.frame_index.assign(static_cast<size_t>(rows_ * positions), 0);
+  c.elements = int64_t{3} * height * width;  // bounded sides: no overflow
+  const int64_t row_values = sizes::multiply(c.elements, positions, what + "'s row");
+  if (row_values > std::numeric_limits<int32_t>::max()) {
+    throw InvalidArgument(what + ": a row of " + std::to_string(row_values) +
+                          " values exceeds an Arrow list's size");
+  }
+  c.frame_bytes = sizes::multiply(c.elements, value_size(dtype), what + "'s frame");
+  c.slots = sizes::multiply(rows_, positions, what + "'s slots");
+  c.frames_bytes = sizes::multiply(c.slots, c.frame_bytes, what);
+  c.pts.assign(static_cast<size_t>(c.slots), 0.0);
+  c.frame_index.assign(static_cast<size_t>(c.slots), 0);
+  columns_.reserve(columns_.size() + 1);
+  // Acquired last: nothing after it can throw, so a failed call never keeps a pooled buffer.
+  c.frames = pool_->acquire(c.frames_bytes);
   columns_.push_back(std::move(c));
   return static_cast<int>(columns_.size() - 1);
 }
@@ -71,7 +81,7 @@ const DeviceFrameColumn& DeviceFrameBatch::column(int index) const {
 }
 
 void DeviceFrameBatch::check_slot(const DeviceFrameColumn& c, int64_t slot) const {
-  if (slot < 0 || slot >= rows_ * c.positions) {
+  if (slot < 0 || slot >= c.slots) {
     throw InvalidArgument("slot " + std::to_string(slot) + " outside " + c.name + " (" +
                           std::to_string(rows_) + " rows x " + std::to_string(c.positions) +
                           " frames)");
@@ -92,58 +102,72 @@ void DeviceFrameBatch::set_frame_info(int index, int64_t slot, double pts_second
   c.frame_index[static_cast<size_t>(slot)] = frame_index;
 }
 
-void DeviceFrameBatch::export_to(std::unique_ptr<DeviceFrameBatch> owned, void* stream,
-                                 ArrowDeviceArray* out_array, ArrowSchema* out_schema) {
-  if (!out_array || !out_schema) throw InvalidArgument("null ArrowDeviceArray or ArrowSchema");
-  if (!owned) throw InvalidArgument("null device batch");
-  MemoryResource& memory = owned->pool_->resource();
-  const int64_t rows = owned->rows_;
+void DeviceFrameBatch::prepare_export(void* stream) {
+  MemoryResource& memory = pool_->resource();
   // Per the C Device interface every buffer lives on the array's device: copy the small per-row
   // columns there too.
-  for (auto& c : owned->columns_) {
-    const int64_t pts_bytes = rows * c.positions * static_cast<int64_t>(sizeof(double));
-    const int64_t index_bytes = rows * c.positions * static_cast<int64_t>(sizeof(int64_t));
-    c.pts_buffer = owned->pool_->acquire(pts_bytes);
-    c.index_buffer = owned->pool_->acquire(index_bytes);
+  for (auto& c : columns_) {
+    const int64_t pts_bytes = c.slots * static_cast<int64_t>(sizeof(double));
+    const int64_t index_bytes = c.slots * static_cast<int64_t>(sizeof(int64_t));
+    if (!c.pts_buffer) c.pts_buffer = pool_->acquire(pts_bytes);
+    if (!c.index_buffer) c.index_buffer = pool_->acquire(index_bytes);
     memory.copy_from_host(c.pts_buffer, c.pts.data(), pts_bytes, stream);
     memory.copy_from_host(c.index_buffer, c.frame_index.data(), index_bytes, stream);
   }
-  owned->event_ = owned->pool_->acquire_event();
-  memory.record_event(owned->event_, stream);
+  if (!event_) event_ = pool_->acquire_event();
+  memory.record_event(event_, stream);
+}
 
-  std::shared_ptr<DeviceFrameBatch> batch(std::move(owned));
+void DeviceFrameBatch::export_to(DeviceFrameBatch* batch, void* stream,
+                                 ArrowDeviceArray* out_array, ArrowSchema* out_schema) {
+  if (!out_array || !out_schema) throw InvalidArgument("null ArrowDeviceArray or ArrowSchema");
+  if (!batch) throw InvalidArgument("null device batch");
+  batch->prepare_export(stream);
+
+  // The nodes keep this holder alive; it receives the batch only once every node exists, so a
+  // failure while building leaves the batch with the caller (robostream.h's ownership rule).
+  auto holder = std::make_shared<std::unique_ptr<DeviceFrameBatch>>();
+  const int64_t rows = batch->rows_;
   using namespace arrow_export;
   const void* kind = &kDeviceBatchKind;
-  std::vector<ArrowSchema*> fields;
-  std::vector<ArrowArray*> arrays;
+  std::vector<SchemaPtr> fields;
+  std::vector<ArrayPtr> arrays;
   for (const auto& c : batch->columns_) {
-    const int64_t slots = rows * c.positions;
     fields.push_back(fixed_shape_tensor_schema(
         c.name, c.dtype == RS_DTYPE_UINT8 ? "C" : "f", c.positions * c.elements,
         image_tensor_metadata(c.height, c.width, c.layout, c.positions)));
-    ArrowArray* values = new_array(batch, slots * c.elements, {nullptr, c.frames}, {}, kind);
-    arrays.push_back(new_array(batch, rows, {nullptr}, {values}, kind));
+    std::vector<ArrayPtr> values;
+    values.push_back(new_array(holder, c.slots * c.elements, {nullptr, c.frames}, {}, kind));
+    arrays.push_back(new_array(holder, rows, {nullptr}, std::move(values), kind));
     // Per frame: a plain column for one frame per row, a FixedSizeList<T> for windows.
     auto per_frame = [&](const char* format, const std::string& name, void* buffer) {
-      ArrowArray* flat = new_array(batch, slots, {nullptr, buffer}, {}, kind);
+      ArrayPtr flat = new_array(holder, c.slots, {nullptr, buffer}, {}, kind);
       if (c.positions == 1) {
         fields.push_back(new_schema(format, name));
-        arrays.push_back(flat);
-      } else {
-        fields.push_back(new_schema("+w:" + std::to_string(c.positions), name, {},
-                                    {new_schema(format, "item")}));
-        arrays.push_back(new_array(batch, rows, {nullptr}, {flat}, kind));
+        arrays.push_back(std::move(flat));
+        return;
       }
+      std::vector<SchemaPtr> item;
+      item.push_back(new_schema(format, "item"));
+      fields.push_back(
+          new_schema("+w:" + std::to_string(c.positions), name, {}, std::move(item)));
+      std::vector<ArrayPtr> items;
+      items.push_back(std::move(flat));
+      arrays.push_back(new_array(holder, rows, {nullptr}, std::move(items), kind));
     };
     per_frame("g", c.name + ".pts", c.pts_buffer);
     per_frame("l", c.name + ".frame_index", c.index_buffer);
   }
+  SchemaPtr schema_root = new_schema("+s", "", {}, std::move(fields));
+  ArrayPtr array_root = new_array(holder, rows, {nullptr}, std::move(arrays), kind);
+  holder->reset(batch);
+  MemoryResource& memory = batch->pool_->resource();
   out_array->device_id = memory.device_id();
   out_array->device_type = memory.device_type();
   out_array->sync_event = batch->event_;
   for (auto& r : out_array->reserved) r = 0;
-  move_root(new_schema("+s", "", {}, std::move(fields)), out_schema);
-  move_root(new_array(batch, rows, {nullptr}, std::move(arrays), kind), &out_array->array);
+  move_root(std::move(schema_root), out_schema);
+  move_root(std::move(array_root), &out_array->array);
 }
 
 std::unique_ptr<DeviceFrameBatch> DeviceFrameBatch::copy_to_host(
@@ -155,14 +179,15 @@ std::unique_ptr<DeviceFrameBatch> DeviceFrameBatch::copy_to_host(
   if (!host_pool || host_pool->resource().device_type() != ARROW_DEVICE_CPU) {
     throw InvalidArgument("host copy needs a host buffer pool");
   }
-  const auto* source = static_cast<const DeviceFrameBatch*>(owner.get());
+  const DeviceFrameBatch* source =
+      static_cast<const std::unique_ptr<DeviceFrameBatch>*>(owner.get())->get();
   MemoryResource& memory = source->pool_->resource();
   memory.wait_event(source->event_);
   auto copy = std::make_unique<DeviceFrameBatch>(std::move(host_pool), source->rows_);
   for (const auto& c : source->columns_) {
     int index = copy->add_frame_column(c.name, c.positions, c.height, c.width, c.layout, c.dtype);
     memory.copy_to_host(copy->columns_[static_cast<size_t>(index)].frames, c.frames,
-                        source->rows_ * c.positions * c.frame_bytes);
+                        c.frames_bytes);
     copy->columns_[static_cast<size_t>(index)].pts = c.pts;
     copy->columns_[static_cast<size_t>(index)].frame_index = c.frame_index;
   }

@@ -27,7 +27,9 @@ struct DeviceFrameColumn {
   int dtype;             // RS_DTYPE_*
   int64_t elements;      // values per frame: 3 * height * width
   int64_t frame_bytes;   // elements * value size
-  void* frames;          // pooled, rows * positions * frame_bytes, uninitialised
+  int64_t slots;         // rows * positions
+  int64_t frames_bytes;  // slots * frame_bytes
+  void* frames;          // pooled, frames_bytes long, uninitialised
   std::vector<double> pts;  // per slot
   std::vector<int64_t> frame_index;
   void* pts_buffer = nullptr;    // pooled copies of pts / frame_index, made at export
@@ -46,7 +48,8 @@ class DeviceFrameBatch {
   const std::vector<DeviceFrameColumn>& columns() const { return columns_; }
 
   // Adds a frame column of `positions` frames per row; values are uint8 RGB or float32 RGB in
-  // [0, 1]. Returns its index.
+  // [0, 1]. Returns its index. Sizes are bounded (core/sizes.hpp) before anything is allocated;
+  // on failure the batch is unchanged.
   int add_frame_column(const std::string& name, int positions, int height, int width, int layout,
                        int dtype);
   // Device address of a frame slot (frame_bytes long); slot = row * positions + t.
@@ -55,9 +58,11 @@ class DeviceFrameBatch {
 
   // Uploads the per-row columns, records the completion event on `stream` (the stream that wrote
   // the frames; nullptr for the default stream) and moves the batch into the caller's structs.
-  // The consumer's release of the array returns every buffer and the event to the pool.
-  static void export_to(std::unique_ptr<DeviceFrameBatch> batch, void* stream,
-                        ArrowDeviceArray* out_array, ArrowSchema* out_schema);
+  // Takes ownership of `batch` only when it returns; when it throws (an allocation or a device
+  // call failed) nothing was exported, the caller still owns `batch` and may free it or export
+  // it again. The consumer's release of the array returns every buffer and the event to the pool.
+  static void export_to(DeviceFrameBatch* batch, void* stream, ArrowDeviceArray* out_array,
+                        ArrowSchema* out_schema);
 
   // A host copy of an array exported by export_to: waits for its sync_event, then copies every
   // buffer into a new batch on `host_pool`. Throws InvalidArgument for arrays made elsewhere.
@@ -67,6 +72,9 @@ class DeviceFrameBatch {
  private:
   const DeviceFrameColumn& column(int index) const;
   void check_slot(const DeviceFrameColumn& c, int64_t slot) const;
+  // The device copies of pts / frame_index and the recorded event that an export carries; safe to
+  // repeat after a failure (what was acquired stays with the batch).
+  void prepare_export(void* stream);
 
   LiveObject live_;
   std::shared_ptr<BufferPool> pool_;

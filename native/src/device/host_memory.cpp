@@ -5,6 +5,7 @@
 
 #include "arrow/abi.h"
 #include "core/errors.hpp"
+#include "core/sizes.hpp"
 #include "device/memory_resource.hpp"
 
 namespace rs {
@@ -12,7 +13,7 @@ namespace rs {
 int32_t HostMemoryResource::device_type() const { return ARROW_DEVICE_CPU; }
 
 void* HostMemoryResource::allocate(int64_t bytes) {
-  if (bytes <= 0) throw InvalidArgument("buffer of " + std::to_string(bytes) + " bytes");
+  sizes::check_buffer_bytes(bytes, "host buffer");
   // aligned_alloc requires a size that is a multiple of the alignment.
   const auto rounded = static_cast<size_t>(((bytes + 63) / 64) * 64);
   void* p = std::aligned_alloc(64, rounded);

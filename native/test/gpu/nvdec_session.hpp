@@ -28,6 +28,8 @@ class NvdecSession {
 
  private:
   bool take_pictures(int64_t target_pts, int64_t slot);
+  // Bytes of one uint8 RGB frame of the fixture: what a slot holds.
+  int64_t frame_bytes() const;
 
   const FixtureStream& fixture_;
   int64_t decoder_ = 0;

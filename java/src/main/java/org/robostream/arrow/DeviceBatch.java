@@ -126,16 +126,22 @@ public final class DeviceBatch implements AutoCloseable {
    * checks and for CPU consumers of GPU-decoded frames.
    */
   public DeviceBatch toHost(BatchMemoryPool hostPool) {
-    long[] out = new long[1];
-    NativeStatus.check(NativeCore.rs_device_batch_copy_to_host(liveDevice(), hostPool.handle(),
-        out), "cannot copy the device batch to the host");
+    long source = liveDevice();
+    long pool = hostPool.handle();
     DeviceBatch copy = allocate();
-    int status = NativeCore.rs_device_batch_export(out[0], 0, copy.deviceArrayAddress(),
-        copy.schemaAddress());
+    long[] out = new long[1];
+    int status = NativeCore.rs_device_batch_copy_to_host(source, pool, out);
+    if (status == NativeStatus.OK) {
+      status = NativeCore.rs_device_batch_export(out[0], 0, copy.deviceArrayAddress(),
+          copy.schemaAddress());
+      if (status != NativeStatus.OK) {
+        // A failed export leaves the copy with us (robostream.h's ownership rule): free it once.
+        NativeCore.rs_device_batch_free(out[0]);
+      }
+    }
     if (status != NativeStatus.OK) {
-      NativeCore.rs_device_batch_free(out[0]);
       copy.close();
-      NativeStatus.check(status, "cannot export the host copy");
+      NativeStatus.check(status, "cannot copy the device batch to the host");
     }
     return copy;
   }

@@ -14,9 +14,13 @@ import org.robostream.video.FrameLayout;
  * NVDEC colour kernel for CUDA pools), then {@link #export(long)} hands the batch out as a
  * {@link DeviceBatch} (Arrow C Device Data interface).
  *
- * <p>Ownership: the builder owns the native batch until {@link #export(long)}; {@link #close()}
- * returns an unexported batch's buffers to the pool and is idempotent. Threading: not thread-safe
- * for adding columns and exporting; distinct slots may be written by different threads.
+ * <p>Ownership: the builder owns the native batch until {@link #export(long)} succeeds (a failed
+ * export leaves it with the builder, as robostream.h's ownership rule says); {@link #close()}
+ * returns an unexported batch's buffers to the pool and is idempotent. A {@link Column} is valid
+ * while its builder holds the batch: after an export or close its slots belong to the pool again
+ * (soon another batch), so every slot access throws {@link IllegalStateException}. Threading: not
+ * thread-safe for adding columns and exporting; distinct slots may be written by different
+ * threads.
  */
 public final class DeviceBatchBuilder implements AutoCloseable {
   private final NativeHandle handle;
@@ -68,20 +72,20 @@ public final class DeviceBatchBuilder implements AutoCloseable {
 
   /**
    * Exports the batch; its completion event is recorded on {@code cudaStream} (the stream that
-   * wrote the frames; 0 for the default stream; ignored for host pools). The builder is spent.
+   * wrote the frames; 0 for the default stream; ignored for host pools). On success the builder
+   * is spent; when the export fails the builder still owns the batch (close it, or export again).
    */
   public DeviceBatch export(long cudaStream) {
     DeviceBatch exported = DeviceBatch.allocate();
     try {
-      long batch = handle.get();
-      NativeStatus.check(NativeCore.rs_device_batch_export(batch, cudaStream,
+      NativeStatus.check(NativeCore.rs_device_batch_export(handle.get(), cudaStream,
           exported.deviceArrayAddress(), exported.schemaAddress()), "cannot export device batch");
-      handle.release(); // the exported array owns the native batch now
-      return exported;
     } catch (RuntimeException e) {
-      exported.close();
+      exported.close(); // the structs are empty: the native batch is still ours
       throw e;
     }
+    handle.release(); // the exported array owns the native batch now
+    return exported;
   }
 
   @Override
@@ -158,6 +162,10 @@ public final class DeviceBatchBuilder implements AutoCloseable {
      * pools).
      */
     public long frameAddress(long slot) {
+      if (!handle.isOpen()) {
+        throw new IllegalStateException("column " + name + " belongs to a device batch that was"
+            + " exported or closed; its slots are the pool's again");
+      }
       if (slot < 0 || slot >= rows * positions) {
         throw new IndexOutOfBoundsException("slot " + slot + " of " + rows + " rows x "
             + positions + " frames");

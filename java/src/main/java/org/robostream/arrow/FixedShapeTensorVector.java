@@ -1,8 +1,10 @@
 package org.robostream.arrow;
 
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.BaseFixedWidthVector;
 import org.apache.arrow.vector.ExtensionTypeVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.complex.FixedSizeListVector;
@@ -37,26 +39,41 @@ public final class FixedShapeTensorVector extends ExtensionTypeVector<FixedSizeL
 
   @Override
   public Object getObject(int index) {
-    byte[] out = new byte[tensorType().listSize()];
-    tensorBytes(index).get(out);
+    ByteBuffer bytes = tensorBytes(index);
+    byte[] out = new byte[bytes.remaining()];
+    bytes.get(out);
     return out;
   }
 
-  /** Tensor {@code index}'s bytes as a read-only view of the vector's memory (no copy). */
+  /**
+   * Tensor {@code index}'s bytes as a read-only view of the vector's memory (no copy), in native
+   * byte order (how the values were written), valid while the vector's buffers are.
+   */
   public ByteBuffer tensorBytes(int index) {
     if (index < 0 || index >= getValueCount()) {
       throw new IndexOutOfBoundsException("tensor " + index + " of " + getValueCount());
     }
-    int size = tensorType().listSize();
+    int size = tensorByteSize();
     ArrowBuf data = getUnderlyingVector().getDataVector().getDataBuffer();
-    return data.nioBuffer((long) index * size, size).asReadOnlyBuffer();
+    // asReadOnlyBuffer() resets the order to big-endian.
+    return data.nioBuffer((long) index * size, size).asReadOnlyBuffer()
+        .order(ByteOrder.nativeOrder());
   }
 
   /** Native address of tensor {@code index}'s first byte. */
   public long tensorAddress(int index) {
-    int size = tensorType().listSize();
     return getUnderlyingVector().getDataVector().getDataBuffer().memoryAddress()
-        + (long) index * size;
+        + (long) index * tensorByteSize();
+  }
+
+  /**
+   * Bytes per tensor: the list size times the width of the values the storage holds (uint8 or
+   * float32; read from the storage's child, since the extension metadata has no value type).
+   */
+  private int tensorByteSize() {
+    FieldVector values = getUnderlyingVector().getDataVector();
+    int width = values instanceof BaseFixedWidthVector fixed ? fixed.getTypeWidth() : 1;
+    return Math.multiplyExact(tensorType().listSize(), width);
   }
 
   @Override

@@ -18,9 +18,10 @@ import org.robostream.video.FrameLayout;
  * index columns), filled by decoders through {@link Column} and then handed to Java or any other
  * Arrow consumer through the Arrow C Data interface without copying pixels.
  *
- * <p>Ownership: the batch owns its native memory until it is exported ({@link #toJava} or
- * {@link #exportTo}); from then on the exported array owns it and its release callback frees it.
- * {@link #close()} frees an unexported batch and is idempotent.
+ * <p>Ownership: the batch owns its native memory until an export ({@link #toJava} or
+ * {@link #exportTo}) succeeds; from then on the exported array owns it and its release callback
+ * frees it. A failed export leaves the batch here. {@link #close()} frees an unexported batch and
+ * is idempotent.
  *
  * <p>Threading: not thread-safe for adding columns or exporting; distinct slots may be filled by
  * different threads concurrently.
@@ -80,7 +81,8 @@ public final class NativeFrameBatch implements AutoCloseable {
    * ArrowSchema}); the consumer must call their release callbacks.
    */
   public void exportTo(long arrowArrayAddress, long arrowSchemaAddress) {
-    // On failure the core leaves the batch with us; on success the exported array owns it.
+    // robostream.h's ownership rule: a failed export leaves the batch with us (close() frees it);
+    // on success the exported array owns it.
     NativeStatus.check(NativeCore.rs_batch_export(live(), arrowArrayAddress, arrowSchemaAddress),
         "cannot export the frame batch");
     handle.release();

@@ -37,6 +37,13 @@ public final class NativeCore {
 
   public static native @Cast("int64_t") long rs_live_bytes();
 
+  /**
+   * Test hook: on the calling thread, the next {@code succeedFirst} allocations of batch memory
+   * succeed and the {@code thenFail} after them fail with OUT_OF_MEMORY; (0, 0) turns it off.
+   */
+  public static native void rs_debug_fail_allocations(@Cast("int64_t") long succeedFirst,
+      @Cast("int64_t") long thenFail);
+
   public static native int rs_convert_yuv8(
       @Cast("const uint8_t*") long y, int yStride,
       @Cast("const uint8_t*") long u, int uStride,
@@ -175,7 +182,8 @@ public final class NativeCore {
       @Cast("int64_t*") long[] out);
 
   public static native int rs_nvdec_convert_current(@Cast("int64_t") long handle,
-      @Cast("int64_t") long deviceSlot, int layout, int dtype, int matrix, int fullRange);
+      @Cast("int64_t") long deviceSlot, @Cast("int64_t") long slotBytes, int layout, int dtype,
+      int matrix, int fullRange);
 
   public static native int rs_nvdec_flush(@Cast("int64_t") long handle);
 

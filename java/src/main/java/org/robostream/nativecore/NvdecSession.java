@@ -77,11 +77,15 @@ public final class NvdecSession implements AutoCloseable {
     return info[6] != 0;
   }
 
-  /** Converts the current picture into a device slot (written when the call returns). */
-  public void convertCurrent(long deviceSlot, int layout, int dtype, int matrix,
+  /**
+   * Converts the current picture into a device slot of {@code slotBytes} (written when the call
+   * returns). A picture larger than the slot is refused ({@link NativeException.InvalidArgument}),
+   * one NVDEC decoded with errors too ({@link NativeException.CorruptData}).
+   */
+  public void convertCurrent(long deviceSlot, long slotBytes, int layout, int dtype, int matrix,
       boolean fullRange) {
-    NativeStatus.check(NativeCore.rs_nvdec_convert_current(handle.get(), deviceSlot, layout,
-        dtype, matrix, fullRange ? 1 : 0), "NVDEC conversion");
+    NativeStatus.check(NativeCore.rs_nvdec_convert_current(handle.get(), deviceSlot, slotBytes,
+        layout, dtype, matrix, fullRange ? 1 : 0), "NVDEC conversion");
   }
 
   public void flush() {

@@ -82,18 +82,60 @@ public final class Batch implements AutoCloseable {
     return shapes;
   }
 
-  /** Frames of one camera: the tensor memory (no copy) and its shape, batch dimension first. */
-  public record Frames(ByteBuffer data, int[] shape, boolean uint8) {
-    /** Sample {@code i}'s frames as bytes (uint8) or float32 little-endian values. */
+  /**
+   * Frames of one camera: a read-only view of the batch's tensor memory (no copy) and its shape,
+   * batch dimension first. Buffers are in native byte order, so {@code getFloat} reads float32
+   * frames as the core wrote them.
+   *
+   * <p>Lifetime: the view reads the batch's memory, which returns to a pool for the next batch
+   * when the batch is closed. {@link #data()} and {@link #sample} therefore throw
+   * {@link IllegalStateException} once the batch is closed, and a buffer obtained before must
+   * not be read after it (copy what must outlive the batch). Same threading as the batch.
+   */
+  public static final class Frames {
+    private final Batch batch;
+    private final ByteBuffer data;
+    private final int[] shape;
+    private final boolean uint8;
+
+    private Frames(Batch batch, ByteBuffer data, int[] shape, boolean uint8) {
+      this.batch = batch;
+      this.data = data;
+      this.shape = shape;
+      this.uint8 = uint8;
+    }
+
+    /** All samples' frames (a new view each call, positioned at 0). */
+    public ByteBuffer data() {
+      batch.ensureOpen();
+      return nativeOrder(data.duplicate());
+    }
+
+    /** Shape, batch dimension first: [B, C, H, W], [B, H, W, C] or [B, T, ...] for windows. */
+    public int[] shape() {
+      return shape.clone();
+    }
+
+    /** uint8 values (0..255), else float32 in [0, 1]. */
+    public boolean uint8() {
+      return uint8;
+    }
+
+    /** Sample {@code i}'s frames as bytes (uint8) or float32 values. */
     public ByteBuffer sample(int i) {
+      batch.ensureOpen();
       int per = 1;
       for (int d = 1; d < shape.length; d++) {
         per *= shape[d];
       }
       int bytes = per * (uint8 ? 1 : 4);
-      return data.duplicate().position(i * bytes).limit((i + 1) * bytes).slice()
-          .order(ByteOrder.LITTLE_ENDIAN);
+      return nativeOrder(data.duplicate().position(i * bytes).limit((i + 1) * bytes).slice());
     }
+  }
+
+  // duplicate(), slice() and asReadOnlyBuffer() all reset a buffer to big-endian.
+  private static ByteBuffer nativeOrder(ByteBuffer view) {
+    return view.order(ByteOrder.nativeOrder());
   }
 
   public int size() {
@@ -213,8 +255,8 @@ public final class Batch implements AutoCloseable {
     boolean uint8 = type.valueType() instanceof org.apache.arrow.vector.types.pojo.ArrowType.Int;
     FieldVector data = t.getUnderlyingVector().getDataVector();
     long bytes = (long) data.getValueCount() * (uint8 ? 1 : 4);
-    return new Frames(data.getDataBuffer().nioBuffer(0, (int) bytes).asReadOnlyBuffer(), shape,
-        uint8);
+    return new Frames(this, data.getDataBuffer().nioBuffer(0, (int) bytes).asReadOnlyBuffer(),
+        shape, uint8);
   }
 
   /**
@@ -261,7 +303,7 @@ public final class Batch implements AutoCloseable {
     long bytes = values * (uint8 ? 1 : 4);
     ByteBuffer data = NativeAddress.bytesAt(hostFrames.frameAddress(column), bytes)
         .asByteBuffer().asReadOnlyBuffer();
-    return new Frames(data, shape, uint8);
+    return new Frames(this, data, shape, uint8);
   }
 
   private static ValueVector innermost(FieldVector v) {

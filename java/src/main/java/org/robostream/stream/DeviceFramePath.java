@@ -87,7 +87,7 @@ final class DeviceFramePath implements FramePath {
   public Batch assemble(List<BatchAssembler.Item> items, boolean padding, long epoch,
       int position) {
     VectorSchemaRoot root = tables.buildTables(items, padding);
-    DeviceBatch frames;
+    DeviceBatch frames = null;
     try (DeviceBatchBuilder builder = new DeviceBatchBuilder(pool, items.size())) {
       int base = 0; // index of the camera's first frame in Item.frames
       for (String camera : ctx.cameras()) {
@@ -112,6 +112,9 @@ final class DeviceFramePath implements FramePath {
       frames = builder.export(stream);
       pool.synchronize(stream); // the held blocks are free to reuse once this returns
     } catch (RuntimeException e) {
+      if (frames != null) {
+        frames.close(); // exported, but the wait for its copies failed
+      }
       root.close();
       throw e;
     }

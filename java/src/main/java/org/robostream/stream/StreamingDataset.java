@@ -42,7 +42,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Threading: the dataset and its iterator are used from one consumer thread; decoding runs on
  * {@code workers} threads it owns. Ownership: batches belong to the consumer, who closes each;
- * {@link #close()} stops the workers and frees everything else.
+ * {@link #close()} stops the workers and frees everything else — at once, or, for a worker that
+ * does not stop within 10 s (held in native code, such as a wait for an NVDEC session), when
+ * that worker ends ({@link SharedResources}).
  */
 public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(StreamingDataset.class);
@@ -55,6 +57,8 @@ public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
   private final List<EpisodePiece> episodes;
   private final long fingerprint;
   private final BufferAllocator allocator = new RootAllocator();
+  // The pools, stores and allocator, freed when neither this dataset nor a worker needs them.
+  private final SharedResources shared = new SharedResources();
   private final DecoderCacheCounters cacheCounters = new DecoderCacheCounters();
   private final StreamCounters counters = new StreamCounters();
   private final long memoryBudget;
@@ -78,7 +82,8 @@ public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
     this.metadata = b.hub != null ? b.hub.metadata()
         : LeRobotMetadata.open(b.root, b.dataFilesRoot == null ? b.root : b.dataFilesRoot,
             Optional.ofNullable(b.episodes));
-    this.videos = b.hub != null ? b.hub.videos() : VideoSources.local();
+    this.videos = b.hub != null ? b.hub.videos()
+        : b.videos != null ? b.videos : VideoSources.local();
     this.params = new PlanParameters(b.seed, b.shuffle, b.bufferSize, b.maxNumShards,
         b.batchSize, b.dropLast, b.rankBalance);
     this.rankWorld = RankWorld.resolve(b.rank, b.world, b.environment);
@@ -144,15 +149,18 @@ public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
     } else {
       this.epoch = b.epoch;
     }
-    // Native pools last, once nothing else can fail.
-    this.devicePool = onGpu ? BatchMemoryPool.cuda(b.device.index())
-        : b.deviceBatches ? BatchMemoryPool.host() : null;
-    this.hostPool = onGpu ? BatchMemoryPool.host() : null;
+    // Native pools last, once nothing else can fail. Closed in the reverse order: the tensor
+    // pool and the stores (which return blocks to the device pool) before the pools, the
+    // allocator last.
+    shared.add(this::closeAllocator);
+    this.devicePool = onGpu ? shared.add(BatchMemoryPool.cuda(b.device.index()))
+        : b.deviceBatches ? shared.add(BatchMemoryPool.host()) : null;
+    this.hostPool = onGpu ? shared.add(BatchMemoryPool.host()) : null;
     for (int w = 0; w < workers; w++) {
       stores.add(newFrameMemory());
     }
-    this.tensorPool = new TensorMemoryPool(workers * (prefetch + 3) * Math.max(1,
-        cameras.size()));
+    this.tensorPool = shared.add(new TensorMemoryPool(workers * (prefetch + 3) * Math.max(1,
+        cameras.size())));
     FixedShapeTensorType.register();
   }
 
@@ -266,8 +274,8 @@ public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
 
   /** Where frames wait between decoding and their batch: packed on the host, or the pool's. */
   private FrameMemory newFrameMemory() {
-    return devicePool == null ? new FrameStore(ctx.storeBytes())
-        : new PoolFrameMemory(devicePool, ctx.storeBytes());
+    return shared.add(devicePool == null ? new FrameStore(ctx.storeBytes())
+        : new PoolFrameMemory(devicePool, ctx.storeBytes()));
   }
 
   private FramePath newFramePath() {
@@ -346,6 +354,7 @@ public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
     final List<BlockingQueue<StreamWorker.Output>> queues = new ArrayList<>();
     final List<StreamWorker> tasks = new ArrayList<>();
     final List<Thread> threads = new ArrayList<>();
+    volatile boolean stopped;
     int next;
 
     Run(ResumePlanner.Position position) {
@@ -361,12 +370,31 @@ public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
             next, epoch, q, allocator, cache, counters, StreamingDataset.this::newFramePath,
             stores.get(w));
         tasks.add(task);
-        Thread t = new Thread(task, "robostream-worker-" + rankWorld.rank() + "-" + w);
+        Thread t = new Thread(() -> runAndLetGo(task, q),
+            "robostream-worker-" + rankWorld.rank() + "-" + w);
         t.setDaemon(true);
         threads.add(t);
       }
       if (next < schedule.size()) {
-        threads.forEach(Thread::start);
+        for (Thread t : threads) {
+          shared.hold();
+          t.start();
+        }
+      }
+    }
+
+    /**
+     * Runs one worker thread; when it ends, closes what it queued after its run was stopped
+     * (nobody will take it) and lets go of the shared resources it used.
+     */
+    private void runAndLetGo(StreamWorker task, BlockingQueue<StreamWorker.Output> queue) {
+      try {
+        task.run();
+      } finally {
+        if (stopped) {
+          closeQueued(queue);
+        }
+        shared.letGo();
       }
     }
 
@@ -416,6 +444,7 @@ public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
     }
 
     void stop() {
+      stopped = true;
       tasks.forEach(StreamWorker::stop);
       threads.forEach(Thread::interrupt);
       for (int w = 0; w < threads.size(); w++) {
@@ -427,17 +456,20 @@ public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
         }
         if (t.isAlive()) {
           // Never share a store with a thread that may still run: give the index a new one.
-          LOG.warn("worker {} did not stop within 10 s; its frame store is abandoned", w);
+          // The old one stays open (with the pools) until that thread ends: SharedResources.
+          LOG.warn("worker {} did not stop within 10 s (held in native code?); it keeps its"
+              + " frame store and the pools until it ends", w);
           stores.set(w, newFrameMemory());
         }
       }
-      for (BlockingQueue<StreamWorker.Output> q : queues) {
-        for (StreamWorker.Output o : q) {
-          if (o instanceof StreamWorker.Built b) {
-            b.batch().close();
-          }
+      queues.forEach(Run::closeQueued);
+    }
+
+    private static void closeQueued(BlockingQueue<StreamWorker.Output> queue) {
+      for (StreamWorker.Output o = queue.poll(); o != null; o = queue.poll()) {
+        if (o instanceof StreamWorker.Built b) {
+          b.batch().close();
         }
-        q.clear();
       }
     }
   }
@@ -449,14 +481,10 @@ public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
     }
     stopRun();
     closed = true;
-    tensorPool.close();
-    stores.forEach(FrameMemory::close);
-    if (devicePool != null) {
-      devicePool.close(); // exported batches keep the native pool alive until released
-    }
-    if (hostPool != null) {
-      hostPool.close();
-    }
+    shared.letGo(); // exported batches keep the native pools alive until released
+  }
+
+  private void closeAllocator() {
     if (allocator.getAllocatedMemory() == 0) {
       allocator.close();
     } else {
@@ -493,6 +521,7 @@ public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
     private boolean deviceBatches;
     private String resumeState;
     private long epoch;
+    private VideoSources videos;
 
     private Builder(Path root) {
       this.root = root;
@@ -641,6 +670,15 @@ public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
     /** Start at {@code e} (ignored when resuming). */
     public Builder epoch(long e) {
       this.epoch = e;
+      return this;
+    }
+
+    /**
+     * Where the video bytes of a local dataset come from (default: its files). For tests that
+     * need control over reads, e.g. a read that holds a worker as native code would.
+     */
+    Builder videoSources(VideoSources sources) {
+      this.videos = sources;
       return this;
     }
 

@@ -29,6 +29,7 @@ final class NvdecBackend implements FrameBackend {
   private final AnnexBFilter annexB;
   private final ColorSpec.Matrix containerMatrix;
   private final boolean containerFullRange;
+  private final long slotBytes; // an RGB uint8 frame of the declared size: what each slot holds
 
   private NvdecBackend(String file, int device, NvdecSession session, AnnexBFilter annexB,
       AVCodecParameters parameters) {
@@ -38,6 +39,7 @@ final class NvdecBackend implements FrameBackend {
     this.annexB = annexB;
     this.containerMatrix = ColorSpec.fromAvColorSpace(parameters.color_space());
     this.containerFullRange = ColorSpec.isFullRange(parameters.color_range());
+    this.slotBytes = 3L * parameters.width() * parameters.height();
   }
 
   /** The NVDEC codec of a stream, or -1 when NVDEC has none. */
@@ -158,13 +160,17 @@ final class NvdecBackend implements FrameBackend {
     return session.currentHeight();
   }
 
-  /** Writes RGB uint8 into the device slot {@code dst} on this backend's GPU. */
+  /**
+   * Writes RGB uint8 into the device slot {@code dst} on this backend's GPU. The slot holds a
+   * frame of the stream's declared size (VideoDecoder checks the picture's size against it); the
+   * core refuses a picture that would not fit rather than write past the slot.
+   */
   @Override
   public void convertCurrent(long dst, FrameLayout layout) {
     ColorSpec color = ColorSpec.resolve(ColorSpec.Matrix.fromNative(session.currentMatrix()),
         containerMatrix, session.currentFullRange() || containerFullRange);
-    NativeDecoderCalls.run(file, () -> session.convertCurrent(dst, layout.nativeCode(), 0,
-        color.matrix().nativeCode(), color.fullRange()));
+    NativeDecoderCalls.run(file, () -> session.convertCurrent(dst, slotBytes,
+        layout.nativeCode(), 0, color.matrix().nativeCode(), color.fullRange()));
   }
 
   @Override

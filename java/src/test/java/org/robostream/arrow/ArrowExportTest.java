@@ -17,6 +17,7 @@ import org.apache.arrow.vector.Float8Vector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.robostream.nativecore.NativeException;
 import org.robostream.nativecore.NativeResources;
 import org.robostream.testing.Fixtures;
 import org.robostream.testing.NativeLeakCheck;
@@ -94,6 +95,25 @@ class ArrowExportTest {
       assertEquals(2, array.snapshot().length);
       array.release();
       schema.release();
+    }
+    assertEquals(bytesBefore, NativeResources.liveBytes());
+  }
+
+  @Test
+  void aFailedExportLeavesTheBatchWithTheCaller() {
+    long bytesBefore = NativeResources.liveBytes();
+    try (BufferAllocator allocator = new RootAllocator();
+        ArrowArray array = ArrowArray.allocateNew(allocator);
+        ArrowSchema schema = ArrowSchema.allocateNew(allocator)) {
+      NativeFrameBatch batch = new NativeFrameBatch(2);
+      NativeFrameBatch.Column cam = batch.addFrameColumn("cam", 4, 4, FrameLayout.HWC);
+      long slot = cam.slotAddress(1);
+      // Any node of the exported struct array: the third allocation is the frame values' node.
+      DeviceBatchTest.withFailingAllocation(2, NativeException.OutOfMemory.class,
+          () -> batch.exportTo(array.memoryAddress(), schema.memoryAddress()));
+      assertEquals(0, array.snapshot().release, "nothing was exported");
+      assertEquals(slot, cam.slotAddress(1), "the batch is still ours");
+      batch.close(); // the only free; before the ownership rule the core had freed it already
     }
     assertEquals(bytesBefore, NativeResources.liveBytes());
   }

@@ -3,6 +3,7 @@ package org.robostream.arrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -15,6 +16,8 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.robostream.nativecore.NativeAddress;
+import org.robostream.nativecore.NativeCore;
+import org.robostream.nativecore.NativeException;
 import org.robostream.nativecore.NativeResources;
 import org.robostream.testing.Fixtures;
 import org.robostream.testing.NativeLeakCheck;
@@ -125,6 +128,86 @@ class DeviceBatchTest {
       assertThrows(IndexOutOfBoundsException.class, () -> f.frameAddress(1));
       assertThrows(RuntimeException.class,
           () -> builder.addFrameColumn("cam", 2, 2, FrameLayout.HWC, FrameValueType.UINT8));
+    }
+  }
+
+  /** Slot 0 of two new batches of one shape: distinct unless the pool holds a buffer twice. */
+  private static void assertPoolHandsOutDistinctBuffers(BatchMemoryPool pool) {
+    try (DeviceBatchBuilder a = new DeviceBatchBuilder(pool, 2);
+        DeviceBatchBuilder b = new DeviceBatchBuilder(pool, 2)) {
+      long first = a.addFrameColumn("cam", 2, 3, FrameLayout.HWC, FrameValueType.UINT8)
+          .frameAddress(0);
+      long second = b.addFrameColumn("cam", 2, 3, FrameLayout.HWC, FrameValueType.UINT8)
+          .frameAddress(0);
+      assertNotEquals(first, second, "one buffer handed to two batches");
+    }
+    assertEquals(0, pool.stats().outstandingBytes());
+  }
+
+  /** Runs {@code call} with the native allocations after the first {@code succeed} failing. */
+  static <T extends Throwable> T withFailingAllocation(long succeed, Class<T> expected,
+      org.junit.jupiter.api.function.Executable call) {
+    NativeCore.rs_debug_fail_allocations(succeed, 1);
+    try {
+      return assertThrows(expected, call);
+    } finally {
+      NativeCore.rs_debug_fail_allocations(0, 0);
+    }
+  }
+
+  @Test
+  void aFailedExportLeavesTheBatchWithTheBuilder() {
+    try (BatchMemoryPool pool = BatchMemoryPool.host()) {
+      DeviceBatchBuilder builder = new DeviceBatchBuilder(pool, 2);
+      DeviceBatchBuilder.Column cam = builder.addFrameColumn("cam", 2, 3, FrameLayout.HWC,
+          FrameValueType.UINT8);
+      long slot = cam.frameAddress(1);
+      // A fresh pool: the export's first allocation is its pts buffer.
+      withFailingAllocation(0, NativeException.OutOfMemory.class, () -> builder.export(0));
+      assertEquals(slot, cam.frameAddress(1), "the builder still owns its batch");
+      cam.setFrameInfo(1, 0.5, 3);
+      builder.close(); // frees it once; before the ownership rule this was the second free
+      assertPoolHandsOutDistinctBuffers(pool);
+    }
+  }
+
+  @Test
+  void aFailedHostCopyLeavesNothingBehind() {
+    try (BatchMemoryPool pool = BatchMemoryPool.host();
+        BatchMemoryPool hostPool = BatchMemoryPool.host()) {
+      DeviceBatchBuilder builder = new DeviceBatchBuilder(pool, 2);
+      builder.addFrameColumn("cam", 2, 3, FrameLayout.HWC, FrameValueType.UINT8);
+      try (DeviceBatch batch = builder.export(0)) {
+        // The copy's frame buffer is allocated, then the export of the copy fails.
+        withFailingAllocation(1, NativeException.OutOfMemory.class,
+            () -> batch.toHost(hostPool));
+        assertTrue(batch.isLive());
+        assertEquals(0, hostPool.stats().outstandingBytes(), "the failed copy was freed");
+        assertPoolHandsOutDistinctBuffers(hostPool);
+        try (DeviceBatch copy = batch.toHost(hostPool)) {
+          assertEquals(2, copy.rows());
+        }
+      }
+    }
+  }
+
+  @Test
+  void columnsOfAnExportedOrClosedBuilderRefuseTheirSlots() {
+    try (BatchMemoryPool pool = BatchMemoryPool.host()) {
+      DeviceBatchBuilder exported = new DeviceBatchBuilder(pool, 1);
+      DeviceBatchBuilder.Column spent = exported.addFrameColumn("cam", 2, 2, FrameLayout.HWC,
+          FrameValueType.UINT8);
+      try (DeviceBatch batch = exported.export(0)) {
+        assertThrows(IllegalStateException.class, () -> spent.frameAddress(0));
+        assertThrows(IllegalStateException.class, () -> spent.slotAddress(0));
+        assertThrows(IllegalStateException.class, () -> spent.copySlot(0, 0));
+      }
+      DeviceBatchBuilder closed = new DeviceBatchBuilder(pool, 1);
+      DeviceBatchBuilder.Column stale = closed.addFrameColumn("cam", 2, 2, FrameLayout.HWC,
+          FrameValueType.UINT8);
+      closed.close();
+      assertThrows(IllegalStateException.class, () -> stale.frameAddress(0));
+      assertThrows(IllegalStateException.class, () -> stale.setFrameInfo(0, 0, 0));
     }
   }
 }

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import org.robostream.bench.ResultSummary;
 import org.robostream.bench.SummaryChart;
+import org.robostream.bench.WindowFidelity;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
@@ -24,6 +25,12 @@ final class SummarizeCommand implements Callable<Integer> {
       return 0;
     }
     System.out.print(ResultSummary.table(rows));
+    if (ResultSummary.anyFromMemory(rows)) {
+      System.err.printf(java.util.Locale.ROOT, "summarize: from_memory YES marks windows served"
+          + " from the shuffle buffer (under %.0f%% of their samples decoded inside them): their"
+          + " frames/s/node time memory, not decoding; decoded_frames/s is what their decoders"
+          + " did.%n", 100 * WindowFidelity.THRESHOLD);
+    }
     Path csv = dir.resolve("summary.csv");
     Path png = dir.resolve("summary.png");
     ResultSummary.writeCsv(rows, csv);

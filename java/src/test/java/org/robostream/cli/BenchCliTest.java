@@ -18,6 +18,7 @@ import org.robostream.bench.LatencyStats;
 import org.robostream.bench.WindowFidelity;
 import org.robostream.nativecore.Cuda;
 import org.robostream.testing.Datasets;
+import org.robostream.testing.Processes;
 import org.robostream.testing.SummaryTables;
 
 /** bench (metrics, files, zero-frames exit) and summarize (table, csv, png, empty folder). */
@@ -270,6 +271,35 @@ class BenchCliTest {
         tmp.resolve("never").toString())));
     assertTrue(err.contains("--device cuda: " + Cuda.unavailabilityCause()), err);
     assertFalse(Files.exists(tmp.resolve("never")));
+  }
+
+  @Test
+  void underSlurmEachProcessBenchmarksTheWholeDatasetUnlessSplitByRankIsAsked() throws Exception {
+    // Task 1 of 2 on node 1, as srun starts the multinode benchmark's second task.
+    Map<String, String> slurm = Map.of("SLURM_PROCID", "1", "SLURM_NTASKS", "2",
+        "SLURM_NODEID", "1");
+    for (boolean split : new boolean[] {false, true}) {
+      Path out = tmp.resolve("slurm-" + split);
+      List<String> args = new java.util.ArrayList<>(List.of("bench", "--root",
+          Datasets.patternV30().toString(), "--batch-size", "4", "--num-workers", "1",
+          "--buffer-size", "4", "--num-batches", "6", "--warmup-batches", "1", "--device", "cpu",
+          "--out-dir", out.toString()));
+      if (split) {
+        args.add("--split-by-rank");
+      }
+      Processes.Result run = Processes.run(slurm, null, 120,
+          Processes.cli(args.toArray(String[]::new)));
+      assertEquals(0, run.rc(), run.output());
+      JsonNode r = Json.MAPPER.readTree(out.resolve("local_single_bs4_w1_cpu.json").toFile());
+      assertEquals(split ? 1 : 0, r.get("rank").asInt(), r.toString());
+      assertEquals(split ? 2 : 1, r.get("world_size").asInt(), "the reference's per-node"
+          + " benchmark reads the whole dataset on every node: " + r);
+      assertEquals(split, r.get("split_by_rank").asBoolean());
+      assertEquals(split ? "SLURM_PROCID/SLURM_NTASKS" : "not split",
+          r.get("rank_source").asText());
+      assertEquals(1, r.get("node").asInt());
+      assertFalse(r.get("hostname").asText().isEmpty());
+    }
   }
 
   @Test

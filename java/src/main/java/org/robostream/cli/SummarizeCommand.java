@@ -26,9 +26,10 @@ final class SummarizeCommand implements Callable<Integer> {
     }
     System.out.print(ResultSummary.table(rows));
     if (ResultSummary.anyFromMemory(rows)) {
-      System.err.printf(java.util.Locale.ROOT, "summarize: from_memory YES marks windows served"
-          + " from the shuffle buffer (under %.0f%% of their samples decoded inside them): their"
-          + " frames/s/node time memory, not decoding; decoded_frames/s is what their decoders"
+      // A footnote, indented: readers of the table (and its parsers) take it for no row.
+      System.out.printf(java.util.Locale.ROOT, "  from_memory YES: the window was served from"
+          + " the shuffle buffer (under %.0f%% of its samples decoded inside it); its"
+          + " frames/s/node time memory, not decoding; decoded_frames/s is what its decoders"
           + " did.%n", 100 * WindowFidelity.THRESHOLD);
     }
     Path csv = dir.resolve("summary.csv");

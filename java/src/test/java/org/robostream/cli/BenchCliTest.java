@@ -214,6 +214,8 @@ class BenchCliTest {
         && run.err().contains("was served from memory"), run.err());
     String table = capture(() -> assertEquals(0, Main.run("summarize", out.toString())));
     assertEquals("YES", SummaryTables.parse(table).get(0).get("from_memory"), table);
+    assertTrue(table.contains("\n  from_memory YES: the window was served from the shuffle"
+        + " buffer"), "a footnote explains the mark: " + table);
   }
 
   @Test

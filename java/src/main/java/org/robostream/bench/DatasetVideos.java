@@ -30,7 +30,13 @@ public final class DatasetVideos {
     return out;
   }
 
-  /** Frames per second of the ffmpeg CLI over {@code files}, {@code parallel} at a time. */
+  /**
+   * Frames per second of the ffmpeg CLI over {@code files}, {@code parallel} at a time, each
+   * process on one thread. With fewer files than {@code parallel} (a v3.0 dataset may keep a
+   * camera in one file) fewer processes ran than the loader has workers, so the rate is scaled
+   * by {@code parallel / files}: the perfect scaling ffmpeg could reach at most, so that a ratio
+   * against it cannot credit the loader for using more cores than ffmpeg was given.
+   */
   public static double ffmpegFramesPerSecond(List<Path> files, int parallel) throws Exception {
     long frames = 0;
     for (Path f : files) {
@@ -51,6 +57,7 @@ public final class DatasetVideos {
     } finally {
       pool.shutdownNow();
     }
-    return frames / ((System.nanoTime() - start) / 1e9);
+    double measured = frames / ((System.nanoTime() - start) / 1e9);
+    return measured * Math.max(1, parallel) / Math.max(1, Math.min(parallel, files.size()));
   }
 }

@@ -20,6 +20,10 @@
 #   with afterany, so one job touches the network at a time; 0 submits them in parallel
 #   JAVA_OPTS  ROBOSTREAM [scripts/robostream]  LOG_DIR [logs]  ACCOUNT PARTITION QOS (passed
 #   only when set)
+# Hub cache (the warmed_bucket jobs' prewarmed mirror, metadata and Parquet of every Hub job):
+# HF_LEROBOT_HOME, else $HF_HOME/lerobot, else $SCRATCH/hf_home/lerobot when SCRATCH is set
+# (slurm/hub_cache.sh, sourced here and in every job); at most ROBOSTREAM_HUB_CACHE_GB [50] GB.
+# Jobs inherit this environment (sbatch's default --export=ALL).
 # Every knob is checked before anything is submitted; all problems are listed, exit 2.
 # With the default ROBOSTREAM the jar is built here once, before submitting: jobs never build.
 set -euo pipefail
@@ -105,6 +109,7 @@ if [ ${#problems[@]} -gt 0 ]; then
   exit 2
 fi
 
+. "$repo/slurm/hub_cache.sh"
 if [ $dry_run = 0 ]; then
   mkdir -p "$LOG_DIR"
   # Built once here: a job building while another runs the jar would break it.
@@ -130,7 +135,8 @@ for source in "${sources[@]}"; do
       cpus=${CPUS_PER_TASK:-$((workers + 4))}
       name="bench_${source}_${mode}_${decode}"
       # The job body is POSIX sh (sbatch --wrap runs /bin/sh); ROBOSTREAM_NO_BUILD: see above.
-      body="cd '$repo' && export ROBOSTREAM_NO_BUILD=1 JAVA_OPTS='${JAVA_OPTS:-}'"
+      body="cd '$repo' && . slurm/hub_cache.sh"
+      body="$body && export ROBOSTREAM_NO_BUILD=1 JAVA_OPTS='${JAVA_OPTS:-}'"
       body="$body && $prepare$ROBOSTREAM bench $data"
       body="$body --source $source --mode $mode --video-decode-device $decode"
       body="$body --batch-size $BATCH_SIZE --num-workers $workers --buffer-size $buffer"

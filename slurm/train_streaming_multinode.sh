@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
 # Distributed streaming training, one task (JVM) per GPU across nodes; each task reads its rank
-# and the world size from SLURM_PROCID / SLURM_NTASKS (no rendezvous needed for data loading).
+# and the world size from SLURM_PROCID / SLURM_NTASKS (no rendezvous needed for data loading) and
+# decodes on its own GPU: DECODE=cuda or cuda-or-cpu becomes cuda:<i> for the task of node-local
+# id i, mapped through CUDA_VISIBLE_DEVICES (slurm/task_device.sh).
 # Submit: sbatch slurm/train_streaming_multinode.sh
+# Check first: bash slurm/train_streaming_multinode.sh --dry-run (the srun command and the
+# device of each task of a node, SLURM_NTASKS_PER_NODE of them [8]; nothing runs)
 #SBATCH --job-name=train_streaming
 #SBATCH --nodes=2
 #SBATCH --ntasks-per-node=8
@@ -12,19 +16,33 @@
 # Knobs: ROOT (dataset; unset: REPO_ID, else the built-in dataset, generated once under a lock),
 # REPO_ID (+ DATA_FILES_ROOT), DECODE [cpu], OUTPUT_DIR [outputs/train_streaming],
 # STEPS [200000], BATCH_SIZE [64], WORKERS [12], BUFFER [4000], SAVE_FREQ [2000], LOG_FREQ [50],
-# RESUME_FROM, EXTRA (e.g. --dummy), ROBOSTREAM [scripts/robostream]
+# RESUME_FROM, EXTRA (e.g. --dummy), ROBOSTREAM [scripts/robostream]. Hub cache: see
+# slurm/hub_cache.sh ($SCRATCH when set).
 set -euo pipefail
+dry_run=0
+case "${1:-}" in
+  --dry-run) dry_run=1 ;;
+  "") ;;
+  *) echo "usage: $0 [--dry-run]" >&2; exit 2 ;;
+esac
 cd "${SLURM_SUBMIT_DIR:-$(dirname "$0")/..}"
 resume=${RESUME_FROM:+--resume-from $RESUME_FROM}
 data=${ROOT:+--root $ROOT}
 [ -n "$data" ] || data=${REPO_ID:+--repo-id $REPO_ID}
 [ -z "${DATA_FILES_ROOT:-}" ] || data="$data --data-files-root $DATA_FILES_ROOT"
+decode=${DECODE:-cpu}
+# Each task picks its GPU when it starts: SLURM_LOCALID and CUDA_VISIBLE_DEVICES are its own.
+task="device=\$(slurm/task_device.sh $decode) || exit 2; exec ${ROBOSTREAM:-scripts/robostream} \
+train $data --output-dir ${OUTPUT_DIR:-outputs/train_streaming} --steps ${STEPS:-200000} \
+--batch-size ${BATCH_SIZE:-64} --num-workers ${WORKERS:-12} --buffer-size ${BUFFER:-4000} \
+--video-decode-device \$device --save-freq ${SAVE_FREQ:-2000} --log-freq ${LOG_FREQ:-50} \
+$resume ${EXTRA:-}"
+if [ $dry_run = 1 ]; then
+  exec slurm/show_tasks.sh "${SLURM_NTASKS_PER_NODE:-8}" "$decode" "$task"
+fi
+. slurm/hub_cache.sh
 if [ -z "${ROBOSTREAM:-}" ]; then
   scripts/build-jar.sh # once, here: tasks building at the same time would break each other's jar
   export ROBOSTREAM_NO_BUILD=1
 fi
-srun sh -c "${ROBOSTREAM:-scripts/robostream} train $data \
-  --output-dir ${OUTPUT_DIR:-outputs/train_streaming} --steps ${STEPS:-200000} \
-  --batch-size ${BATCH_SIZE:-64} --num-workers ${WORKERS:-12} --buffer-size ${BUFFER:-4000} \
-  --video-decode-device ${DECODE:-cpu} --save-freq ${SAVE_FREQ:-2000} \
-  --log-freq ${LOG_FREQ:-50} $resume ${EXTRA:-}"
+srun sh -c "$task"

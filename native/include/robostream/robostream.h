@@ -382,6 +382,37 @@ RS_API int rs_nvdec_pool_stats(int device, int64_t* out);
 /** Closes the session. Idempotent for handle 0. */
 RS_API void rs_nvdec_close(int64_t handle);
 
+/* ====================================================================================== */
+/* Host-to-device transfers (bench --device cuda): pinned host staging, one async copy.    */
+/* ====================================================================================== */
+
+/**
+ * Opens a transfer to cuda:device: pinned (page-locked) host staging memory, a device buffer and a
+ * non-blocking stream of its own, all grown on demand. handle_out[0] gets it. Without a usable
+ * GPU: RS_ERR_LIBRARY_UNAVAILABLE with the cause in rs_last_error(). Not thread-safe: one per
+ * consumer thread.
+ */
+RS_API int rs_transfer_open(int device, int64_t* handle_out);
+
+/**
+ * Pinned host memory of at least bytes (> 0) to fill before rs_transfer_upload; address_out[0]
+ * gets its address, valid until the next call on this transfer or rs_transfer_close. Growing it
+ * does not keep the old contents.
+ */
+RS_API int rs_transfer_staging(int64_t transfer, int64_t bytes, int64_t* address_out);
+
+/**
+ * Copies the first bytes of the staging memory to the device (cuMemcpyHtoDAsync on the
+ * transfer's stream) and waits until the copy is done.
+ */
+RS_API int rs_transfer_upload(int64_t transfer, int64_t bytes);
+
+/** Copies the first bytes of the last upload from the device into host_dst (verification). */
+RS_API int rs_transfer_read_back(int64_t transfer, void* host_dst, int64_t bytes);
+
+/** Frees the transfer's memory and stream. Idempotent for handle 0. */
+RS_API void rs_transfer_close(int64_t transfer);
+
 #ifdef __cplusplus
 }
 #endif

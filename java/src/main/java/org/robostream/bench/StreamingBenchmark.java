@@ -1,6 +1,7 @@
 package org.robostream.bench;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -13,46 +14,69 @@ import org.robostream.video.DecoderCacheStats;
  * The dummy-consumer data-loading benchmark with the reference's metric definitions (§9): the
  * steady window starts at batch {@code warmup} (not counted); per later batch, sample latency =
  * gap since the previous batch / batch size; frames_per_s_node = samples in the window / window
- * wall time (sustained, not a sum of gaps); the consumer reads one value of every host frame
- * tensor, or takes a device batch's pointers (see {@code consume}). Runs over epochs until {@code numBatches} batches. Not thread-safe.
+ * wall time (sustained, not a sum of gaps). The consumer moves every batch to the training device
+ * ({@link BatchTransfer}), timed. Beside the reference's numbers it reads the loader's decode
+ * counters at the start, at the window's start and at the end ({@link DecodeWork}): decoded
+ * frames/s inside the window, the whole run's rates, and whether the window was served from
+ * memory ({@link WindowFidelity}). Runs over epochs until {@code numBatches} batches. Not
+ * thread-safe.
  */
 public final class StreamingBenchmark {
-  private static volatile long consumed;
-
   private StreamingBenchmark() {}
 
-  /** Raw measurements of one run. */
+  /**
+   * Raw measurements of one run. The window counts batches after batch {@code warmup}; the run
+   * counts every batch from the start.
+   *
+   * @param framesMeasured samples delivered in the window (the reference's "frames")
+   * @param deliveredFramesMeasured frames delivered in the window (samples x frames per sample)
+   * @param samplesDelivered samples delivered in the whole run, warm-up batches included
+   * @param windowWork decoding done inside the window
+   * @param runWork decoding done in the whole run
+   * @param toDeviceMs per window batch, the time its move to the training device took
+   * @param toDeviceBytes bytes moved to the training device in the window
+   */
   public record Measurement(long framesMeasured, double firstBatchSeconds, double steadySeconds,
-      double wallclockSeconds, double[] sampleLatencyMs, long decodedFramesMeasured,
-      int batches) {}
+      double wallclockSeconds, double[] sampleLatencyMs, long deliveredFramesMeasured,
+      int batches, long samplesDelivered, DecodeWork windowWork, DecodeWork runWork,
+      double[] toDeviceMs, long toDeviceBytes) {}
 
   public static Measurement run(StreamingDataset ds, int numBatches, int warmup,
-      ProgressBar progress) {
+      ProgressBar progress, BatchTransfer toDevice) {
     long start = System.nanoTime();
+    DecodeWork atStart = DecodeWork.of(ds);
+    DecodeWork atWindowStart = null;
     long previous = start;
     long steadyStart = 0;
     double firstBatch = -1;
     long samples = 0;
-    long decodedFrames = 0;
+    long samplesDelivered = 0;
+    long deliveredFrames = 0;
+    long movedBytes = 0;
     List<Double> latencies = new ArrayList<>();
+    List<Double> moveMs = new ArrayList<>();
     int i = 0;
-    long checksum = 0;
     while (i < numBatches) {
       boolean any = false;
       for (Batch b : ds) {
         any = true;
         try (b) {
-          checksum += consume(b, ds);
+          long moveStart = System.nanoTime();
+          long bytes = toDevice.copy(b);
           long now = System.nanoTime();
           if (firstBatch < 0) {
             firstBatch = (now - start) / 1e9;
           }
+          samplesDelivered += b.size();
           if (i == warmup) {
             steadyStart = now;
+            atWindowStart = DecodeWork.of(ds);
           } else if (i > warmup) {
             latencies.add((now - previous) / 1e6 / b.size());
             samples += b.size();
-            decodedFrames += b.size() * framesPerSample(b, ds);
+            deliveredFrames += b.size() * framesPerSample(b, ds);
+            moveMs.add((now - moveStart) / 1e6);
+            movedBytes += bytes;
           }
           previous = now;
         }
@@ -67,30 +91,15 @@ public final class StreamingBenchmark {
       }
     }
     long end = System.nanoTime();
-    consumed = checksum; // published, so the JIT cannot drop the consumer's reads
-    double[] lat = latencies.stream().mapToDouble(Double::doubleValue).toArray();
+    DecodeWork atEnd = DecodeWork.of(ds);
     return new Measurement(samples, firstBatch, steadyStart == 0 ? 0 : (end - steadyStart) / 1e9,
-        (end - start) / 1e9, lat, decodedFrames, i);
+        (end - start) / 1e9, toArray(latencies), deliveredFrames, i, samplesDelivered,
+        atWindowStart == null ? new DecodeWork(0, 0) : atEnd.since(atWindowStart),
+        atEnd.since(atStart), toArray(moveMs), movedBytes);
   }
 
-  /**
-   * The dummy consumer: reads the last value of every frame tensor (host batches), or takes the
-   * device pointers of a device batch without copying it (the reference moves batches to the
-   * training device; GPU-decoded frames are already there, complete when the batch arrives).
-   */
-  private static long consume(Batch b, StreamingDataset ds) {
-    long sum = b.size();
-    if (b.deviceFrames() != null) {
-      for (int c = 0; c < ds.metadata().info().videoKeys().size(); c++) {
-        sum += b.deviceFrames().frameAddress(c);
-      }
-      return sum;
-    }
-    for (String c : ds.metadata().info().videoKeys()) {
-      Batch.Frames f = b.frames(c);
-      sum += f.data().get(f.data().limit() - 1);
-    }
-    return sum;
+  private static double[] toArray(List<Double> values) {
+    return values.stream().mapToDouble(Double::doubleValue).toArray();
   }
 
   private static long framesPerSample(Batch b, StreamingDataset ds) {
@@ -110,7 +119,7 @@ public final class StreamingBenchmark {
     r.put("fps", ds.metadata().info().fps());
     r.put("frames_measured", m.framesMeasured());
     r.put("first_batch_latency_s", round(m.firstBatchSeconds(), 4));
-    double rate = m.steadySeconds() > 0 ? m.framesMeasured() / m.steadySeconds() : 0;
+    double rate = perSecond(m.framesMeasured(), m.steadySeconds());
     r.put("frames_per_s_node", round(rate, 2));
     r.put("samples_per_s", round(rate, 2));
     r.put("p50_sample_latency_ms", round(LatencyStats.median(m.sampleLatencyMs()), 3));
@@ -125,10 +134,25 @@ public final class StreamingBenchmark {
     c.put("hit_rate", round(cache.hitRate(), 4));
     r.put("video_decoder_cache", c);
     StreamCounters.Snapshot s = ds.stats();
-    r.put("decoded_frames_per_s", round(m.steadySeconds() > 0
-        ? m.decodedFramesMeasured() / m.steadySeconds() : 0, 2));
+    WindowFidelity window = fidelity(m);
+    r.put("decoded_frames_per_s", round(perSecond(m.windowWork().frames(), m.steadySeconds()),
+        2));
+    r.put("delivered_frames_per_s", round(perSecond(m.deliveredFramesMeasured(),
+        m.steadySeconds()), 2));
+    r.put("window_samples_decoded_share", round(window.decodedShare(), 4));
+    r.put("window_served_from_memory", window.servedFromMemory());
+    r.put("whole_run_frames_per_s_node", round(perSecond(m.samplesDelivered(),
+        m.wallclockSeconds()), 2));
+    r.put("whole_run_decoded_frames_per_s", round(perSecond(m.runWork().frames(),
+        m.wallclockSeconds()), 2));
     r.put("decode_amplification", round(s.amplification(), 4));
     r.put("samples_decoded_at_delivery", s.samplesDecodedOnExit());
+    double[] moveMs = m.toDeviceMs();
+    double moveSeconds = Arrays.stream(moveMs).sum() / 1e3;
+    r.put("to_device_bytes_per_batch", moveMs.length == 0 ? 0 : m.toDeviceBytes() / moveMs.length);
+    r.put("to_device_ms_p50", round(LatencyStats.median(moveMs), 3));
+    r.put("to_device_ms_mean", round(Arrays.stream(moveMs).average().orElse(Double.NaN), 3));
+    r.put("to_device_gb_per_s", round(perSecond(m.toDeviceBytes(), moveSeconds) / 1e9, 3));
     r.put("peak_rss_bytes", ProcessMemory.peakRssBytes());
     r.put("peak_held_frame_bytes", s.peakHeldFrameBytes());
     r.put("cpu_fallbacks", ds.cpuFallbacks());
@@ -139,6 +163,15 @@ public final class StreamingBenchmark {
     }
     r.put("batches", m.batches());
     return r;
+  }
+
+  /** Whether the window timed decoding or the shuffle buffer (see {@link WindowFidelity}). */
+  public static WindowFidelity fidelity(Measurement m) {
+    return WindowFidelity.of(m.windowWork().samples(), m.framesMeasured());
+  }
+
+  private static double perSecond(long count, double seconds) {
+    return seconds > 0 ? count / seconds : 0;
   }
 
   static double round(double v, int digits) {

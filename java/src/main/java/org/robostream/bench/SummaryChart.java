@@ -14,14 +14,16 @@ import javax.imageio.ImageIO;
 
 /**
  * summary.png: horizontal bars of frames/s/node per configuration (top panel) and p99 sample
- * latency (bottom panel), labels at the left, values at the bar ends. Drawn with Java2D, headless.
- * Stateless.
+ * latency (bottom panel), labels at the left, values at the bar ends. A window served from memory
+ * is drawn grey and labelled so: its frames/s timed the shuffle buffer, not decoding. Drawn with
+ * Java2D, headless. Stateless.
  */
 public final class SummaryChart {
   private static final int BARS_WIDTH = 670;
   private static final int BAR = 26;
   private static final int MIN_LABEL = 330;
   private static final Font LABEL_FONT = new Font(Font.SANS_SERIF, Font.PLAIN, 13);
+  private static final Color FROM_MEMORY = new Color(0xB3B6B7);
 
   private SummaryChart() {}
 
@@ -88,7 +90,7 @@ public final class SummaryChart {
         continue;
       }
       int w = (int) Math.round(span * v / max);
-      g.setColor(color);
+      g.setColor(r.servedFromMemory() ? FROM_MEMORY : color);
       g.fillRect(left, y, Math.max(1, w), BAR);
       g.setColor(Color.BLACK);
       g.drawString(String.format(java.util.Locale.ROOT, format, v), left + w + 8, y + BAR - 8);

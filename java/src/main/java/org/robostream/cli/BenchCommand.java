@@ -6,11 +6,15 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import org.robostream.bench.BatchTransfer;
 import org.robostream.bench.DatasetVideos;
 import org.robostream.bench.DecodeLabel;
 import org.robostream.bench.ProgressBar;
 import org.robostream.bench.ResultFiles;
+import org.robostream.bench.RunPlacement;
 import org.robostream.bench.StreamingBenchmark;
+import org.robostream.bench.TrainingDevice;
+import org.robostream.bench.WindowFidelity;
 import org.robostream.stream.StreamingDataset;
 import org.robostream.stream.Windows;
 import org.robostream.source.hub.HubDataset;
@@ -55,6 +59,17 @@ final class BenchCommand implements Callable<Integer> {
 
   @Option(names = {"--warmup-batches", "--warmup_batches"}, defaultValue = "5") int warmup;
 
+  @Option(names = "--device", description = "the training device each batch is moved to and"
+      + " timed: cpu (a copy of every buffer) or cuda[:N] (pinned memory, one async copy;"
+      + " default: cuda when this machine has a GPU, else cpu)")
+  String deviceOption;
+
+  @Option(names = "--split-by-rank", description = "split the dataset over the ranks the"
+      + " environment names (SLURM_PROCID/SLURM_NTASKS, RANK/WORLD_SIZE or MPI's), as training"
+      + " does; by default every process reads the whole dataset, as the reference's per-node"
+      + " benchmark does")
+  boolean splitByRank;
+
   @Option(names = {"--out-dir", "--out_dir"}, defaultValue = "bench-results") Path outDir;
 
   @Option(names = "--seed", defaultValue = "42") long seed;
@@ -80,6 +95,14 @@ final class BenchCommand implements Callable<Integer> {
     if (!mode.equals("single") && !mode.equals("sarm")) {
       throw new IllegalArgumentException("--mode must be single or sarm, got " + mode);
     }
+    checkCounts();
+    TrainingDevice toDevice = deviceOption == null ? TrainingDevice.defaultForThisMachine()
+        : TrainingDevice.parse(deviceOption);
+    String deviceCause = toDevice.unavailableCause();
+    if (deviceCause != null) {
+      throw new IllegalArgumentException("--device " + toDevice.name() + ": " + deviceCause
+          + " (use --device cpu)");
+    }
     boolean remote = dataset.remote();
     source = BenchSource.resolve(source, remote, dataset.dataFilesRoot);
     BenchSource.checkBaseline(baseline, source, remote);
@@ -100,6 +123,9 @@ final class BenchCommand implements Callable<Integer> {
         .dropLast(true).returnUint8(true).toleranceSeconds(1e-3)
         .memoryBudgetBytes(budgetMb << 20)
         .preset(mode.equals("sarm") ? Windows.Preset.SARM_BENCH : Windows.Preset.SINGLE);
+    if (!splitByRank) {
+      builder.rank(0, 1); // the environment's SLURM_PROCID/SLURM_NTASKS do not split this run
+    }
     decode.applyTo(builder);
     Map<String, Object> config = new LinkedHashMap<>();
     config.put("repo_id", selected.name());
@@ -112,13 +138,13 @@ final class BenchCommand implements Callable<Integer> {
     config.put("batch_size", batchSize);
     config.put("num_workers", workers);
     config.put("buffer_size", bufferSize);
-    config.put("device", "cpu");
+    config.put("device", toDevice.name());
     config.put("video_decode_device", device.toString());
     System.out.println("config " + Json.MAPPER.writeValueAsString(config).replace('\n', ' '));
     Map<String, Object> result;
-    try (StreamingDataset ds = builder.build()) {
-      StreamingBenchmark.Measurement m = StreamingBenchmark.run(ds, numBatches, warmup,
-          new ProgressBar(numBatches));
+    StreamingBenchmark.Measurement m;
+    try (StreamingDataset ds = builder.build(); BatchTransfer transfer = toDevice.open()) {
+      m = StreamingBenchmark.run(ds, numBatches, warmup, new ProgressBar(numBatches), transfer);
       if (m.framesMeasured() == 0) {
         System.err.printf("robostream bench: 0 frames measured (%d batches delivered, %d warm-up)."
             + " Try more --num-batches, fewer --warmup-batches, a smaller --batch-size or"
@@ -126,6 +152,7 @@ final class BenchCommand implements Callable<Integer> {
         return 3;
       }
       result = StreamingBenchmark.result(config, m, ds);
+      RunPlacement.of(ds.rankWorld(), splitByRank, System.getenv()).addTo(result);
       if (hub != null) {
         long fetched = hub.http().bytesFetched();
         long delivered = ds.stats().framesDelivered();
@@ -152,14 +179,41 @@ final class BenchCommand implements Callable<Integer> {
     String name = ResultFiles.baseName(source, mode, batchSize, workers, device.toString());
     List<Path> files = ResultFiles.write(outDir, name, result);
     System.out.println(Json.MAPPER.writeValueAsString(result));
+    WindowFidelity window = StreamingBenchmark.fidelity(m);
+    if (window.servedFromMemory()) {
+      System.err.println("robostream bench: " + window.warning("the measured window ("
+          + result.get("frames_per_s_node") + " frames/s/node)", "decoded_frames_per_s ("
+          + result.get("decoded_frames_per_s") + ") counts what the decoders did inside it and"
+          + " the ratio to the ffmpeg CLI uses it; the whole run, buffer fill included,"
+          + " delivered " + result.get("whole_run_frames_per_s_node") + " frames/s/node. To"
+          + " time decoding, use a dataset of more than --buffer-size x --num-workers samples"
+          + " or more --num-batches."));
+    }
     String decodedOn = DecodeLabel.of(device.toString(),
         (String) result.get("decode_device_effective"), ((Number) result.get("cpu_fallbacks"))
             .longValue());
-    System.out.printf(Locale.ROOT, "%s %s, decode %s: %.1f frames/s/node (%.1f decoded frames/s)%s;"
-        + " wrote %s and %s%n", source, mode, decodedOn, result.get("frames_per_s_node"),
-        result.get("decoded_frames_per_s"), result.containsKey("baseline_ratio")
-            ? ", ratio to the ffmpeg CLI " + result.get("baseline_ratio") : "", files.get(0),
-        files.get(1));
+    System.out.printf(Locale.ROOT, "%s %s, decode %s: %.1f frames/s/node%s (%.1f decoded"
+        + " frames/s in the window; whole run %.1f frames/s/node)%s; to %s %.1f MB per batch,"
+        + " p50 %.2f ms; wrote %s and %s%n", source, mode, decodedOn,
+        result.get("frames_per_s_node"), window.servedFromMemory() ? " [served from memory]" : "",
+        result.get("decoded_frames_per_s"), result.get("whole_run_frames_per_s_node"),
+        result.containsKey("baseline_ratio")
+            ? ", ratio to the ffmpeg CLI " + result.get("baseline_ratio") : "", toDevice.name(),
+        ((Number) result.get("to_device_bytes_per_batch")).longValue() / 1e6,
+        result.get("to_device_ms_p50"), files.get(0), files.get(1));
     return 0;
+  }
+
+  private void checkCounts() {
+    FlagChecks.atLeast(1, "--batch-size", batchSize);
+    if (workersOption != null) {
+      FlagChecks.atLeast(1, "--num-workers", workersOption);
+    }
+    FlagChecks.atLeast(1, "--buffer-size", bufferSize);
+    FlagChecks.atLeast(1, "--num-batches", numBatches);
+    FlagChecks.atLeast(0, "--warmup-batches", warmup);
+    FlagChecks.atLeast(1, "--memory-budget-mb", budgetMb);
+    FlagChecks.atLeast(1, "--default-episodes", defaultEpisodes);
+    FlagChecks.atLeast(1, "--default-frames-per-episode", defaultFrames);
   }
 }

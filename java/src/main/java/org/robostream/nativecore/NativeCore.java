@@ -190,4 +190,19 @@ public final class NativeCore {
   public static native @Cast("int64_t") long rs_nvdec_stream(@Cast("int64_t") long handle);
 
   public static native void rs_nvdec_close(@Cast("int64_t") long handle);
+
+  // Host-to-device transfers (bench --device cuda): pinned staging, one async copy per batch.
+
+  public static native int rs_transfer_open(int device, @Cast("int64_t*") long[] handleOut);
+
+  public static native int rs_transfer_staging(@Cast("int64_t") long transfer,
+      @Cast("int64_t") long bytes, @Cast("int64_t*") long[] addressOut);
+
+  public static native int rs_transfer_upload(@Cast("int64_t") long transfer,
+      @Cast("int64_t") long bytes);
+
+  public static native int rs_transfer_read_back(@Cast("int64_t") long transfer,
+      @Cast("void*") long hostDst, @Cast("int64_t") long bytes);
+
+  public static native void rs_transfer_close(@Cast("int64_t") long transfer);
 }

@@ -85,6 +85,36 @@ class ResultSummaryTest {
   }
 
   @Test
+  void windowsServedFromMemoryAreMarkedInTheTableTheCsvAndTheChart() throws Exception {
+    Map<String, Object> buffered = result("local", "cpu", "cpu", 0, 3458.7, 1);
+    buffered.put("decoded_frames_per_s", 12.5);
+    buffered.put("window_samples_decoded_share", 0.02);
+    buffered.put("window_served_from_memory", true);
+    Map<String, Object> decoded = result("local", "cuda", "cuda", 0, 480, 3);
+    decoded.put("decoded_frames_per_s", 480.0);
+    decoded.put("window_samples_decoded_share", 1.0);
+    decoded.put("window_served_from_memory", false);
+    write(tmp, "buffered", buffered);
+    write(tmp, "decoded", decoded);
+    write(tmp, "old", result("local", "cuda-or-cpu", "cpu", 0, 90, 3)); // before the flag
+    List<ResultSummary.Row> rows = ResultSummary.collect(tmp);
+    List<Map<String, String>> table = SummaryTables.parse(ResultSummary.table(rows));
+    assertEquals(List.of("YES", "no", ""), table.stream().map(r -> r.get("from_memory"))
+        .toList(), "rows sorted by decode: cpu, cuda, cuda-or-cpu");
+    assertEquals("12.5", table.get(0).get("decoded_frames/s"));
+    assertEquals("0.02", table.get(0).get("decoded_share"));
+    assertTrue(ResultSummary.anyFromMemory(rows));
+    assertEquals("local/single/cpu w2 bs4 [from memory]", rows.get(0).label(false));
+    assertEquals("local/single/cuda w2 bs4", rows.get(1).label(false));
+    Path csv = tmp.resolve("summary.csv");
+    ResultSummary.writeCsv(rows, csv);
+    List<String> lines = Files.readAllLines(csv);
+    assertTrue(lines.get(0).endsWith(",decoded_frames/s,decoded_share,from_memory"), lines.get(0));
+    assertTrue(lines.get(1).endsWith(",12.5,0.02,YES"), lines.get(1));
+    assertTrue(lines.get(2).endsWith(",480.0,1.0,no"), lines.get(2));
+  }
+
+  @Test
   void resultsFromSeveralFoldersAreToldApart() throws Exception {
     write(tmp.resolve("node0"), "hub_single", result("hub", "cpu", "cpu", 0, 100, 3));
     write(tmp.resolve("node1"), "hub_single", result("hub", "cpu", "cpu", 0, 110, 4));
@@ -101,7 +131,7 @@ class ResultSummaryTest {
     // Labels never run into the bars: the label column grows with the longest label.
     List<ResultSummary.Row> deep = rows.stream().map(r -> new ResultSummary.Row(
         "multinode-2026-12-03-run-with-a-long-name/" + r.folder(), r.cells(),
-        r.framesPerSecond(), r.p99Ms())).toList();
+        r.framesPerSecond(), r.p99Ms(), r.servedFromMemory())).toList();
     assertTrue(SummaryChart.labelColumn(deep, true) > SummaryChart.labelColumn(deep, false),
         "label column widens for folder names");
     // One folder: no dir column, labels without folders.

@@ -15,8 +15,10 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.robostream.bench.LatencyStats;
+import org.robostream.bench.WindowFidelity;
 import org.robostream.nativecore.Cuda;
 import org.robostream.testing.Datasets;
+import org.robostream.testing.Processes;
 import org.robostream.testing.SummaryTables;
 
 /** bench (metrics, files, zero-frames exit) and summarize (table, csv, png, empty folder). */
@@ -73,7 +75,10 @@ class BenchCliTest {
       assertTrue(r.get(key).asDouble() > 0, key + " = " + r.get(key));
     }
     assertEquals(2 * r.get("frames_per_s_node").asDouble(),
-        r.get("decoded_frames_per_s").asDouble(), 1.0, "two cameras, one frame each");
+        r.get("delivered_frames_per_s").asDouble(), 1.0, "two cameras, one frame each");
+    assertEquals(r.get("decoded_frames_per_s").asDouble() / r.get("baseline_frames_per_s")
+        .asDouble(), r.get("baseline_ratio").asDouble(), 0.002, "the ratio to the ffmpeg CLI"
+        + " sets decoded frames/s against its decode rate");
     assertTrue(r.get("video_decoder_cache").get("hit_rate").asDouble() > 0);
     String table = capture(() -> assertEquals(0, Main.run("summarize", out.toString())));
     List<Map<String, String>> rows = SummaryTables.parse(table);
@@ -148,7 +153,12 @@ class BenchCliTest {
         {"--source=bucket", "add --data-files-root hf://buckets/", "--repo-id", "owner/name"},
         {"--video-decode-device=tpu", "decode device must be cpu, cuda[:N] or cuda-or-cpu",
             "--root", root},
-        {"--mode=multi", "--mode must be single or sarm", "--root", root}};
+        {"--mode=multi", "--mode must be single or sarm", "--root", root},
+        {"--warmup-batches=-1", "--warmup-batches must be >= 0, got -1", "--root", root},
+        {"--num-batches=0", "--num-batches must be >= 1, got 0", "--root", root},
+        {"--batch-size=-64", "--batch-size must be >= 1, got -64", "--root", root},
+        {"--num-workers=0", "--num-workers must be >= 1, got 0", "--root", root},
+        {"--device=tpu", "--device must be cpu, cuda or cuda:N", "--root", root}};
     for (String[] c : cases) {
       long start = System.nanoTime();
       String err = captureErr(() -> assertEquals(2, Main.run("bench", c[0], c[2], c[3],
@@ -162,6 +172,136 @@ class BenchCliTest {
         "--num-batches", "3", "--warmup-batches", "1", "--batch-size", "4", "--num-workers", "1",
         "--buffer-size", "20", "--out-dir", out));
     assertTrue(Files.isRegularFile(Path.of(out, "warmed_bucket_single_bs4_w1_cpu.json")));
+  }
+
+  /** A bench run's result JSON and what it wrote to stderr. */
+  record BenchRun(JsonNode result, String err) {}
+
+  /** bench on the 7-episode pattern dataset (about 210 samples), one worker, batches of 4. */
+  static BenchRun benchOnePattern(Path out, String... flags) throws Exception {
+    List<String> args = new java.util.ArrayList<>(List.of("bench", "--root",
+        Datasets.patternV30().toString(), "--batch-size", "4", "--num-workers", "1",
+        "--out-dir", out.toString()));
+    args.addAll(List.of(flags));
+    String err = captureErr(() -> capture(() -> assertEquals(0,
+        Main.run(args.toArray(String[]::new)))));
+    return new BenchRun(Json.MAPPER.readTree(out.resolve("local_single_bs4_w1_cpu.json")
+        .toFile()), err);
+  }
+
+  @Test
+  void aDatasetSmallerThanTheShuffleBufferIsFlaggedAndItsDecodedRateIsWhatTheDecodersDid()
+      throws Exception {
+    // A 1000-sample buffer takes the whole dataset in before the first batch: the window
+    // (batches 3..29) only drains memory. The decoders did almost nothing in it.
+    Path out = tmp.resolve("buffered");
+    BenchRun run = benchOnePattern(out, "--buffer-size", "1000", "--num-batches", "30",
+        "--warmup-batches", "2", "--device", "cpu", "--baseline", "ffmpeg");
+    JsonNode r = run.result();
+    assertTrue(r.get("window_served_from_memory").asBoolean(), r.toString());
+    assertTrue(r.get("window_samples_decoded_share").asDouble() < WindowFidelity.THRESHOLD,
+        r.toString());
+    double delivered = r.get("delivered_frames_per_s").asDouble();
+    double decoded = r.get("decoded_frames_per_s").asDouble();
+    assertEquals(2 * r.get("frames_per_s_node").asDouble(), delivered, 1.0);
+    assertTrue(decoded < 0.25 * delivered, "decoded " + decoded + " vs delivered " + delivered);
+    assertEquals(decoded / r.get("baseline_frames_per_s").asDouble(),
+        r.get("baseline_ratio").asDouble(), 0.002, "never the delivered rate");
+    assertTrue(r.get("whole_run_frames_per_s_node").asDouble()
+        < r.get("frames_per_s_node").asDouble(), "the whole run pays for the buffer fill: " + r);
+    assertTrue(r.get("whole_run_decoded_frames_per_s").asDouble() > decoded, r.toString());
+    assertTrue(run.err().contains("WARN: the measured window (")
+        && run.err().contains("was served from memory"), run.err());
+    String table = capture(() -> assertEquals(0, Main.run("summarize", out.toString())));
+    assertEquals("YES", SummaryTables.parse(table).get(0).get("from_memory"), table);
+    assertTrue(table.contains("\n  from_memory YES: the window was served from the shuffle"
+        + " buffer"), "a footnote explains the mark: " + table);
+  }
+
+  @Test
+  void aWindowOfTheLoadersSteadyStateIsNotFlagged() throws Exception {
+    // A 4-sample buffer and a window of 7 epochs (52 batches each), much longer than what the
+    // loader holds decoded ahead (the buffer, 8-frame runs of the live episodes, 2 prefetched
+    // batches): nearly every sample delivered in it was decoded in it.
+    BenchRun run = benchOnePattern(tmp.resolve("steady"), "--buffer-size", "4",
+        "--num-batches", "400", "--warmup-batches", "2", "--device", "cpu");
+    JsonNode r = run.result();
+    assertFalse(r.get("window_served_from_memory").asBoolean(), r.toString());
+    assertTrue(r.get("window_samples_decoded_share").asDouble() >= WindowFidelity.THRESHOLD,
+        r.toString());
+    double ratio = r.get("decoded_frames_per_s").asDouble()
+        / r.get("delivered_frames_per_s").asDouble();
+    assertTrue(ratio > 0.8 && ratio < 1.5, "decoded / delivered = " + ratio + ": " + r);
+    assertFalse(run.err().contains("served from memory"), run.err());
+  }
+
+  @Test
+  void streamBenchFlagsAPostWarmupWindowServedFromMemoryAndRefusesNegativeCounts()
+      throws Exception {
+    String root = Datasets.patternV30().toString();
+    String refused = captureErr(() -> assertEquals(2, Main.run("stream-bench", root,
+        "--warmup-batches", "-1")));
+    assertTrue(refused.contains("--warmup-batches must be >= 0, got -1"), refused);
+    Path json = tmp.resolve("stream.json");
+    String err = captureErr(() -> capture(() -> assertEquals(0, Main.run("stream-bench", root,
+        "--workers", "1", "--batch-size", "4", "--buffer-size", "1000", "--rounds", "1",
+        "--json", json.toString()))));
+    JsonNode r = Json.MAPPER.readTree(json.toFile());
+    assertTrue(r.get("post_warmup_served_from_memory").asBoolean(), r.toString());
+    assertTrue(r.get("post_warmup_decoded_frames_per_s").asDouble()
+        < 0.25 * 2 * r.get("post_warmup_samples_per_s").asDouble(), r.toString());
+    assertTrue(err.contains("WARN: the post-warm-up window ("), err);
+  }
+
+  @Test
+  void theCpuConsumerCopiesEveryByteOfEveryBatchAndTimesIt() throws Exception {
+    JsonNode r = benchOnePattern(tmp.resolve("cpu"), "--buffer-size", "4", "--num-batches",
+        "8", "--warmup-batches", "1", "--device", "cpu").result();
+    assertEquals("cpu", r.get("device").asText());
+    long frameBytes = 4L * 2 * 3 * 64 * 64; // batch x cameras x RGB x 64 x 64, uint8
+    long perBatch = r.get("to_device_bytes_per_batch").asLong();
+    assertTrue(perBatch > frameBytes, "frames and table columns: " + perBatch);
+    assertTrue(r.get("to_device_ms_p50").asDouble() > 0, r.toString());
+    assertTrue(r.get("to_device_gb_per_s").asDouble() > 0, r.toString());
+  }
+
+  @Test
+  void withoutAGpuDeviceCudaIsRefusedBeforeAnythingRuns() {
+    assumeFalse(Cuda.isAvailable(), "a GPU is here");
+    String err = captureErr(() -> assertEquals(2, Main.run("bench", "--root",
+        Datasets.patternV30().toString(), "--device", "cuda", "--out-dir",
+        tmp.resolve("never").toString())));
+    assertTrue(err.contains("--device cuda: " + Cuda.unavailabilityCause()), err);
+    assertFalse(Files.exists(tmp.resolve("never")));
+  }
+
+  @Test
+  void underSlurmEachProcessBenchmarksTheWholeDatasetUnlessSplitByRankIsAsked() throws Exception {
+    // Task 1 of 2 on node 1, as srun starts the multinode benchmark's second task.
+    Map<String, String> slurm = Map.of("SLURM_PROCID", "1", "SLURM_NTASKS", "2",
+        "SLURM_NODEID", "1");
+    for (boolean split : new boolean[] {false, true}) {
+      Path out = tmp.resolve("slurm-" + split);
+      List<String> args = new java.util.ArrayList<>(List.of("bench", "--root",
+          Datasets.patternV30().toString(), "--batch-size", "4", "--num-workers", "1",
+          "--buffer-size", "4", "--num-batches", "6", "--warmup-batches", "1", "--device", "cpu",
+          "--out-dir", out.toString()));
+      if (split) {
+        args.add("--split-by-rank");
+      }
+      Processes.Result run = Processes.run(slurm, null, 120,
+          Processes.cli(args.toArray(String[]::new)));
+      assertEquals(0, run.rc(), run.output());
+      JsonNode r = Json.MAPPER.readTree(out.resolve("local_single_bs4_w1_cpu.json").toFile());
+      assertEquals(split ? 1 : 0, r.get("rank").asInt(), r.toString());
+      assertEquals(split ? 2 : 1, r.get("world_size").asInt(), "the reference's per-node"
+          + " benchmark reads the whole dataset on every node: " + r);
+      assertEquals(split, r.get("split_by_rank").asBoolean());
+      assertEquals(split ? "SLURM_PROCID/SLURM_NTASKS" : "not split",
+          r.get("rank_source").asText());
+      assertEquals(1, r.get("node").asInt());
+      assertFalse(r.get("hostname").asText().isEmpty());
+    }
   }
 
   @Test

@@ -155,6 +155,32 @@ class MatrixLauncherTest {
   }
 
   @Test
+  void aWarmedBucketJobCachesUnderScratchWhenNothingElseSaysWhere() throws Exception {
+    Path calls = tmp.resolve("calls");
+    Path robostream = Processes.script(tmp.resolve("bin"), "robostream-stand-in",
+        "#!/bin/sh\necho \"${HF_LEROBOT_HOME:-} $1\" >> '" + calls + "'\n");
+    Map<String, String> knobs = Map.of("SOURCES", "warmed_bucket", "WARM_BUCKET",
+        "hf://buckets/owner/warm", "MODES", "single", "DECODES", "cpu", "ROBOSTREAM",
+        robostream.toString());
+    Map<String, String> jobEnv = new HashMap<>();
+    jobEnv.put("HF_HOME", null);
+    jobEnv.put("HF_LEROBOT_HOME", null);
+    for (String scratch : new String[] {"/scratch/me", null}) {
+      Processes.Result r = matrix(knobs, "--dry-run");
+      assertEquals(0, r.rc(), r.output());
+      String body = body(sbatchCommands(r.output()).get(0));
+      assertPosixSh(body);
+      jobEnv.put("SCRATCH", scratch); // as the job finds it on its node
+      Processes.Result job = Processes.run(jobEnv, null, 30, List.of("dash", "-c", body));
+      assertEquals(0, job.rc(), job.output());
+      String cache = scratch == null ? "" : scratch + "/hf_home/lerobot";
+      assertEquals(List.of(cache + " prewarm", cache + " bench"), Files.readAllLines(calls),
+          "the prewarmed mirror and the measurement share the cache");
+      Files.delete(calls);
+    }
+  }
+
+  @Test
   void everyProblemIsReportedAndNothingIsSubmitted() throws Exception {
     Path log = tmp.resolve("sbatch-calls");
     Path bin = tmp.resolve("bin");

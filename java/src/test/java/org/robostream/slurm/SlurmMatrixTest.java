@@ -132,6 +132,8 @@ class SlurmMatrixTest {
           "ROOT", Datasets.patternV30().toString(), "OUTPUT_DIR", tmp.resolve("out").toString(),
           "BATCH_SIZE", "6", "WORKERS", "1", "BUFFER", "20", "SAVE_FREQ", "1000",
           "LOG_FREQ", "5"));
+      // Each task maps its own SLURM_LOCALID to a GPU; without one, cuda-or-cpu decodes on the CPU.
+      env.put("DECODE", "cuda-or-cpu");
       // $SLURM_PROCID is expanded by each task's shell: one record file per rank.
       env.put("EXTRA", "--dummy --epochs 1 --n-action-steps 3 --record-indices " + records
           + "/rank$SLURM_PROCID.txt");
@@ -149,6 +151,9 @@ class SlurmMatrixTest {
       assertEquals(0, job.rc(), job.output() + log);
       assertTrue(log.contains("rank 0 of 2 (SLURM_PROCID/SLURM_NTASKS)"), log);
       assertTrue(log.contains("rank 1 of 2 (SLURM_PROCID/SLURM_NTASKS)"), log);
+      for (int task = 0; task < 2; task++) {
+        assertTrue(log.contains("task_device: SLURM_LOCALID=" + task + ","), log);
+      }
       java.util.Set<String> seen = new java.util.HashSet<>();
       for (int r = 0; r < 2; r++) {
         for (String line : Files.readAllLines(records.resolve("rank" + r + ".txt"))) {
@@ -189,8 +194,9 @@ class SlurmMatrixTest {
       for (String mode : new String[] {"single", "sarm"}) {
         Path result = out.resolve("node0").resolve("hub_" + mode + "_bs4_w1_cpu.json");
         assertTrue(Files.isRegularFile(result), "missing " + result + "; log:\n" + log);
-        assertTrue(Files.readString(result).contains("\"revision\" : \"v3.0\""),
-            Files.readString(result));
+        String json = Files.readString(result);
+        assertTrue(json.contains("\"revision\" : \"v3.0\""), json);
+        assertTrue(json.contains("\"world_size\" : 1") && json.contains("\"node\" : 0"), json);
       }
       assertTrue(log.contains("summarize"), log);
     } finally {

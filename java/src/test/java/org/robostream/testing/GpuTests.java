@@ -13,14 +13,22 @@ public final class GpuTests {
 
   /** Returns when NVDEC on cuda:0 is usable; otherwise skips or fails the calling test. */
   public static void requireNvdec() {
-    String cause = !Cuda.isAvailable() ? Cuda.unavailabilityCause()
-        : !Cuda.nvdecAvailable(0) ? Cuda.nvdecUnavailabilityCause(0) : null;
+    require("NVDEC", !Cuda.isAvailable() ? Cuda.unavailabilityCause()
+        : !Cuda.nvdecAvailable(0) ? Cuda.nvdecUnavailabilityCause(0) : null);
+  }
+
+  /** Returns when a CUDA device is usable (NVDEC or not); otherwise skips or fails the test. */
+  public static void requireCuda() {
+    require("CUDA", Cuda.isAvailable() ? null : Cuda.unavailabilityCause());
+  }
+
+  private static void require(String what, String cause) {
     if (cause == null) {
       return;
     }
     if ("1".equals(System.getenv("ROBOSTREAM_REQUIRE_CUDA"))) {
-      Assertions.fail("ROBOSTREAM_REQUIRE_CUDA=1 but NVDEC is unusable: " + cause);
+      Assertions.fail("ROBOSTREAM_REQUIRE_CUDA=1 but " + what + " is unusable: " + cause);
     }
-    Assumptions.abort("no usable NVDEC: " + cause);
+    Assumptions.abort("no usable " + what + ": " + cause);
   }
 }

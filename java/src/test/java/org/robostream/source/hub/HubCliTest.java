@@ -115,7 +115,8 @@ class HubCliTest {
     assertTrue(w.path("frames_measured").asLong() > 0, w.toString());
     assertTrue(w.path("bytes_fetched").asLong() < videoBytes / 10, "videos read from the mirror: "
         + w.path("bytes_fetched") + " bytes fetched, " + videoBytes + " bytes of video");
-    assertTrue(w.path("baseline_ratio").asDouble() > 0, "the ffmpeg CLI reads the mirror");
+    // (The ratio itself may be 0: a 2-batch window of this small dataset is served from memory.)
+    assertTrue(w.path("baseline_frames_per_s").asDouble() > 0, "the ffmpeg CLI reads the mirror");
   }
 
   @Test

@@ -1,0 +1,85 @@
+package org.robostream.bench;
+
+import java.nio.ByteBuffer;
+import java.util.List;
+import org.bytedeco.javacpp.BytePointer;
+import org.robostream.arrow.BatchMemoryPool;
+import org.robostream.arrow.DeviceBatch;
+import org.robostream.nativecore.NativeAddress;
+import org.robostream.nativecore.NativeCore;
+import org.robostream.nativecore.NativeHandle;
+import org.robostream.nativecore.NativeStatus;
+import org.robostream.stream.Batch;
+
+/**
+ * {@code --device cuda[:N]}: moves a batch to a GPU the way a trainer's input pipeline does (the
+ * reference's {@code pin_memory=True} plus {@code tensor.to(device, non_blocking=True)}): every
+ * buffer is copied into pinned host memory, which then goes to the device in one asynchronous
+ * copy on a stream of this transfer's own. Unlike the reference, whose non-blocking copy overlaps
+ * the next batch, {@link #copy} waits for the copy to finish, so the time it takes is all inside
+ * the measured loop and can be reported.
+ *
+ * <p>Frames that NVDEC decoded on this same GPU are already where the trainer reads them: as
+ * {@code .to()} of a tensor already on its device, nothing is copied for them (the loader hands a
+ * device batch over complete: its stream was synchronized), only the table columns move. Frames of
+ * another GPU come through the host.
+ *
+ * <p>Ownership: owns the native transfer (pinned staging, device buffer, stream), freed by
+ * {@link #close()} (idempotent). Not thread-safe: one per consumer thread.
+ */
+public final class CudaBatchUpload implements BatchTransfer {
+  private final int device;
+  private final NativeHandle transfer;
+
+  /**
+   * Throws {@link org.robostream.nativecore.NativeException.LibraryUnavailable} naming the cause
+   * when CUDA cannot be used here, {@link org.robostream.nativecore.NativeException
+   * .InvalidArgument} for a GPU that does not exist.
+   */
+  public CudaBatchUpload(int device) {
+    NativeCore.ensureLoaded();
+    long[] out = new long[1];
+    NativeStatus.check(NativeCore.rs_transfer_open(device, out),
+        "cannot move batches to cuda:" + device);
+    this.device = device;
+    this.transfer = new NativeHandle(this, out[0], NativeCore::rs_transfer_close,
+        "transfer to cuda:" + device);
+  }
+
+  @Override
+  public long copy(Batch batch) {
+    DeviceBatch frames = batch.deviceFrames();
+    boolean framesAlreadyHere = frames != null
+        && frames.deviceType() == BatchMemoryPool.DEVICE_CUDA && frames.deviceId() == device;
+    List<ByteBuffer> buffers = BatchBuffers.of(batch, !framesAlreadyHere);
+    long bytes = BatchBuffers.bytes(buffers);
+    if (bytes == 0) {
+      return 0;
+    }
+    long[] address = new long[1];
+    NativeStatus.check(NativeCore.rs_transfer_staging(transfer.get(), bytes, address),
+        "cannot get " + bytes + " bytes of pinned memory for cuda:" + device);
+    ByteBuffer staging = NativeAddress.bytesAt(address[0], bytes).asByteBuffer();
+    for (ByteBuffer buffer : buffers) {
+      staging.put(buffer);
+    }
+    NativeStatus.check(NativeCore.rs_transfer_upload(transfer.get(), bytes),
+        "cannot copy " + bytes + " bytes to cuda:" + device);
+    return bytes;
+  }
+
+  /**
+   * Copies the first {@code into.remaining()} bytes of the last batch's device copy back into
+   * {@code into} (a direct buffer): what the GPU received, to compare with what was sent.
+   */
+  public void readBack(ByteBuffer into) {
+    NativeStatus.check(NativeCore.rs_transfer_read_back(transfer.get(),
+        new BytePointer(into).address(), into.remaining()), "cannot read back from cuda:"
+        + device);
+  }
+
+  @Override
+  public void close() {
+    transfer.close();
+  }
+}

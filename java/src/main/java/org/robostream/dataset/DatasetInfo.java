@@ -149,11 +149,15 @@ public record DatasetInfo(
     return new Feature(name, dtype, shape, names, videoInfo);
   }
 
-  /** A camera is [height, width, channels]: its size sizes every batch's frame columns. */
+  /**
+   * A camera is [height, width, 3]: frames are decoded to RGB, and its size sizes every batch's
+   * frame columns.
+   */
   private static void requireFrameShape(String name, int[] shape, String source) {
-    if (shape.length != 3 || shape[0] > MAX_FRAME_SIDE || shape[1] > MAX_FRAME_SIDE) {
+    if (shape.length != 3 || shape[0] > MAX_FRAME_SIDE || shape[1] > MAX_FRAME_SIDE
+        || shape[2] != 3) {
       throw new DatasetException.BadMetadata(source, "features." + name + ".shape must be"
-          + " [height, width, channels] with sides up to " + MAX_FRAME_SIDE + ", got "
+          + " [height, width, 3] (RGB) with sides up to " + MAX_FRAME_SIDE + ", got "
           + java.util.Arrays.toString(shape));
     }
   }

@@ -17,7 +17,10 @@ import java.util.Map;
  * frames of the episodes before it, {@code from_timestamp = offset / fps}, and ends at
  * {@code to_timestamp = (offset + length) / fps}, both within half a frame. A table whose
  * timestamps say otherwise (swapped, overlapping, leaving gaps, a length that does not fill its
- * span) would address frames of another episode, so it is refused. Stateless.
+ * span) would address frames of another episode, so it is refused. And since episodes are
+ * appended in episode order, a camera's files follow each other in that order too: a later
+ * episode never points back to an earlier file (two episodes that each fill a file of their own
+ * could otherwise trade files unnoticed). Stateless.
  */
 final class EpisodeLayout {
   /** Longest episode accepted (6 days at 30 fps): lengths size per-episode frame lists. */
@@ -25,8 +28,12 @@ final class EpisodeLayout {
 
   private EpisodeLayout() {}
 
-  /** Where a table row puts one camera of its episode: a file and, in v3.0, a time span. */
-  record Placement(Path file, double fromTimestamp, double toTimestamp) {}
+  /**
+   * Where a table row puts one camera of its episode: a file (and its chunk and file index,
+   * which order a camera's files) and, in v3.0, a time span.
+   */
+  record Placement(Path file, long chunkIndex, long fileIndex, double fromTimestamp,
+      double toTimestamp) {}
 
   /**
    * One row of an episodes table, its files resolved, not yet placed.
@@ -54,6 +61,7 @@ final class EpisodeLayout {
     Map<Row, Map<String, int[]>> offsets = new IdentityHashMap<>(); // camera -> {offset, total}
     Map<Path, String> cameraOfFile = new HashMap<>();
     for (String camera : info.videoKeys()) {
+      requireFilesInEpisodeOrder(camera, sorted);
       Map<Path, List<Row>> byFile = new LinkedHashMap<>();
       for (Row r : sorted) {
         byFile.computeIfAbsent(r.videos().get(camera).file(), f -> new ArrayList<>()).add(r);
@@ -93,6 +101,22 @@ final class EpisodeLayout {
           r.dataFile(), videos));
     }
     return episodes;
+  }
+
+  private static void requireFilesInEpisodeOrder(String camera, List<Row> sorted) {
+    for (int i = 1; i < sorted.size(); i++) {
+      Placement before = sorted.get(i - 1).videos().get(camera);
+      Placement p = sorted.get(i).videos().get(camera);
+      if (p.chunkIndex() < before.chunkIndex() || (p.chunkIndex() == before.chunkIndex()
+          && p.fileIndex() < before.fileIndex())) {
+        Row r = sorted.get(i);
+        throw new DatasetException.BadMetadata(r.table(), "episode " + r.index() + ": videos/"
+            + camera + " points back to chunk " + p.chunkIndex() + " file " + p.fileIndex()
+            + " after episode " + sorted.get(i - 1).index() + " in chunk "
+            + before.chunkIndex() + " file " + before.fileIndex() + "; a camera's episodes"
+            + " are appended to its files in episode order");
+      }
+    }
   }
 
   private static String inFileTable(List<Row> inFile) {

@@ -77,7 +77,8 @@ final class V21MetadataReader {
     for (String camera : info.videoKeys()) {
       fields.put("video_key", camera);
       videos.put(camera, new EpisodeLayout.Placement(
-          info.videoPath().resolve(roots.dataRoot(), fields), 0.0, length / (double) info.fps()));
+          info.videoPath().resolve(roots.dataRoot(), fields), index / info.chunksSize(), index,
+          0.0, length / (double) info.fps()));
     }
     return new EpisodeLayout.Row(index, length, episodeTasks, datasetFromIndex, data, videos,
         table);

@@ -139,7 +139,7 @@ final class V30MetadataReader {
         episode + p + "file_index", 0, Integer.MAX_VALUE);
     Path path = info.videoPath().resolve(dataRoot, Map.of("video_key", camera,
         "chunk_index", chunk, "file_index", file));
-    return new EpisodeLayout.Placement(path,
+    return new EpisodeLayout.Placement(path, chunk, file,
         ArrowCells.doubleAt(ArrowCells.column(root, p + "from_timestamp", name), row, name),
         ArrowCells.doubleAt(ArrowCells.column(root, p + "to_timestamp", name), row, name));
   }

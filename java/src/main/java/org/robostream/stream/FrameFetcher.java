@@ -29,7 +29,7 @@ import org.slf4j.LoggerFactory;
  * period off is an error. Otherwise frames are looked up by pts within the tolerance (warned
  * once per file). Before the first frame of an episode and camera is decoded, all of the
  * episode's frames are checked against the file's frame table ({@link SpanFrames}), and a
- * file's frame size against the camera's declared shape. Errors come out as
+ * file's frame size and duration against the camera's declared shape and the table's frames. Errors come out as
  * {@link SampleException} naming file, episode and camera. Not thread-safe: one per worker.
  */
 final class FrameFetcher {
@@ -116,6 +116,7 @@ final class FrameFetcher {
   private boolean addressedByPosition(VideoSpan span, VideoDecoder decoder) {
     return byPosition.computeIfAbsent(span.file(), p -> {
       requireDeclaredSize(span, decoder);
+      requireTableDuration(span, decoder);
       boolean match = decoder.info().frameCount() == span.fileFrames();
       if (!match) {
         LOG.warn("{}: {} frames but the episode table puts {} there; addressing frames by pts"
@@ -135,6 +136,21 @@ final class FrameFetcher {
       throw new DatasetException.BadMetadata(span.file().toString(), "frames are " + width
           + "x" + height + " but info.json declares " + span.camera() + " as " + shape[1] + "x"
           + shape[0] + " (shape " + java.util.Arrays.toString(shape) + ")");
+    }
+  }
+
+  /**
+   * The file must last as long as the frames the episodes table puts there: a file longer or
+   * shorter than its episodes' spans holds frames the table does not describe, and looking frames
+   * up by pts in it could give another episode's.
+   */
+  private void requireTableDuration(VideoSpan span, VideoDecoder decoder) {
+    double table = span.fileFrames() / (double) fps;
+    double file = decoder.info().durationSeconds();
+    if (!(Math.abs(file - table) < 0.5 / fps)) {
+      throw new DatasetException.BadMetadata(span.file().toString(), "holds " + file + " s of"
+          + " video (" + decoder.info().frameCount() + " frames) but the episodes table puts "
+          + span.fileFrames() + " frames there, " + table + " s at " + fps + " fps");
     }
   }
 

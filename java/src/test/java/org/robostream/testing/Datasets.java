@@ -38,6 +38,17 @@ public final class Datasets {
         Content.PATTERN, 2, 2));
   }
 
+  /**
+   * Small v3.0 pattern dataset whose files roll over: 4 episodes of 8 frames at 20 fps, 2 cameras
+   * 64x64 AV1 g2, two episodes per data file and per video file, so an episode can be pointed at
+   * another existing file.
+   */
+  public static Path tinyPatternV30TwoFiles() {
+    return Fixtures.dataset("tiny-pattern-v30-two-files", new SyntheticDatasetSpec(
+        Path.of("unused"), 4, 8, 0.0, 2, 64, 64, 20, VideoCodecChoice.AV1, 2, -1, Layout.V30,
+        0.0009, 0.0035, Content.PATTERN, 2, 2));
+  }
+
   /** Small v2.1 pattern dataset: 3 episodes of 10 frames at 20 fps, 2 cameras 64x48 H.264 GOP 4. */
   public static Path tinyPatternV21() {
     return Fixtures.dataset("tiny-pattern-v21", new SyntheticDatasetSpec(Path.of("unused"), 3,

@@ -5,6 +5,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.function.Consumer;
 
 /** Edits a copied dataset's JSON metadata in place, for tests of bad metadata. Stateless. */
@@ -29,13 +31,16 @@ public final class MetadataEdit {
   public static void episodeField(Path root, int episode, String field, String json)
       throws IOException {
     Path episodes = root.resolve("meta/episodes.jsonl");
-    String before = Files.readString(episodes);
-    String after = before.replaceFirst("(?<head>\\{\"episode_index\":" + episode + ",[^\\n]*\""
-        + field + "\":)(?<value>-?[0-9.eE+]+|null|\"[^\"]*\")", "${head}"
-        + java.util.regex.Matcher.quoteReplacement(json));
-    if (after.equals(before) && !before.contains("\"" + field + "\":" + json)) {
-      throw new IllegalArgumentException("no " + field + " in episode " + episode + "'s line");
+    List<String> lines = new ArrayList<>(Files.readAllLines(episodes));
+    for (int i = 0; i < lines.size(); i++) {
+      if (lines.get(i).startsWith("{\"episode_index\":" + episode + ",")) {
+        String value = "(-?[0-9.eE+]+|null|\"[^\"]*\")";
+        lines.set(i, lines.get(i).replaceFirst("\"" + field + "\":" + value,
+            java.util.regex.Matcher.quoteReplacement("\"" + field + "\":" + json)));
+        Files.write(episodes, lines);
+        return;
+      }
     }
-    Files.writeString(episodes, after);
+    throw new IllegalArgumentException("no line of episode " + episode + " in " + episodes);
   }
 }

@@ -28,8 +28,9 @@ import org.slf4j.LoggerFactory;
  * {@code from_timestamp + frame / fps}: drift is recorded, and a frame more than half a frame
  * period off is an error. Otherwise frames are looked up by pts within the tolerance (warned
  * once per file). Before the first frame of an episode and camera is decoded, all of the
- * episode's frames are checked against the file's frame table ({@link SpanFrames}), and a
- * file's frame size and duration against the camera's declared shape and the table's frames. Errors come out as
+ * episode's frames are checked against the file's frame table ({@link SpanFrames}), a file's
+ * frame size against the camera's declared shape and, looked up by pts, its duration against the
+ * table's frames. Errors come out as
  * {@link SampleException} naming file, episode and camera. Not thread-safe: one per worker.
  */
 final class FrameFetcher {
@@ -116,9 +117,9 @@ final class FrameFetcher {
   private boolean addressedByPosition(VideoSpan span, VideoDecoder decoder) {
     return byPosition.computeIfAbsent(span.file(), p -> {
       requireDeclaredSize(span, decoder);
-      requireTableDuration(span, decoder);
       boolean match = decoder.info().frameCount() == span.fileFrames();
       if (!match) {
+        requireTableDuration(span, decoder);
         LOG.warn("{}: {} frames but the episode table puts {} there; addressing frames by pts"
             + " (tolerance {} s)", span.file(), decoder.info().frameCount(), span.fileFrames(),
             tolerance);
@@ -140,9 +141,12 @@ final class FrameFetcher {
   }
 
   /**
-   * The file must last as long as the frames the episodes table puts there: a file longer or
-   * shorter than its episodes' spans holds frames the table does not describe, and looking frames
-   * up by pts in it could give another episode's.
+   * A file whose frames are looked up by pts (its frame count is not the table's) must still last
+   * as long as the frames the table puts there: a file longer or shorter than its episodes' spans
+   * holds episodes the table does not describe, and a lookup by pts could give another episode's
+   * frame. (Addressed by position, each frame's pts is checked instead: LeRobot's concatenation
+   * shifts each appended episode by up to a millisecond, so a long file's duration drifts from the
+   * table's while every frame is still where its position says.)
    */
   private void requireTableDuration(VideoSpan span, VideoDecoder decoder) {
     double table = span.fileFrames() / (double) fps;

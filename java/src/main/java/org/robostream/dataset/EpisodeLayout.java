@@ -69,18 +69,16 @@ final class EpisodeLayout {
       for (Map.Entry<Path, List<Row>> file : byFile.entrySet()) {
         String other = cameraOfFile.putIfAbsent(file.getKey(), camera);
         if (other != null) {
-          throw new DatasetException.BadMetadata(inFileTable(file.getValue()), "cameras " + other
-              + " and " + camera
-              + " both map to video file " + file.getKey() + " (video_path "
-              + info.videoPath() + ")");
+          throw new DatasetException.BadMetadata(inFileTable(file.getValue()), "cameras "
+              + other + " and " + camera + " both map to video file " + file.getKey()
+              + " (video_path " + info.videoPath() + ")");
         }
         List<Row> inFile = file.getValue();
         if (!sharedFiles && inFile.size() > 1) {
           throw new DatasetException.BadMetadata(inFile.get(1).table(), "episodes "
-              + inFile.get(0).index()
-              + " and " + inFile.get(1).index() + " both map to video file " + file.getKey()
-              + "; a v2.x episode has a video file of its own (video_path "
-              + info.videoPath() + ")");
+              + inFile.get(0).index() + " and " + inFile.get(1).index() + " both map to video"
+              + " file " + file.getKey() + "; a v2.x episode has a video file of its own"
+              + " (video_path " + info.videoPath() + ")");
         }
         int total = placeInFile(camera, file.getKey(), inFile, info.fps(), offsets);
         for (Row r : inFile) {
@@ -153,8 +151,8 @@ final class EpisodeLayout {
       offsets.computeIfAbsent(r, x -> new HashMap<>()).put(camera, new int[] {(int) offset, 0});
       offset += r.length();
       if (offset > Integer.MAX_VALUE) {
-        throw new DatasetException.BadMetadata(r.table(), "the episodes in " + file + " hold more"
-            + " than " + Integer.MAX_VALUE + " frames");
+        throw new DatasetException.BadMetadata(r.table(), "the episodes in " + file
+            + " hold more than " + Integer.MAX_VALUE + " frames");
       }
     }
     return (int) offset;

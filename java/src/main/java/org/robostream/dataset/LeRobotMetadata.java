@@ -111,10 +111,10 @@ public final class LeRobotMetadata {
    * Reads the footer and the {@code episode_index} column of every data file of the kept
    * episodes and checks that its columns are the declared features and that it holds,
    * contiguous, exactly the rows the episodes table gives the episodes it puts there, and no
-   * rows of other episodes. Done before streaming: an episode whose rows
-   * disagree with its length (even a length of 0, which streaming would never open) is an error
-   * up front rather than after other episodes were delivered, and lengths, which size the
-   * stream's frame lists, are bounded by real rows.
+   * rows of other episodes ({@link DatasetException.BadMetadata} otherwise). Called before
+   * streaming, so that an episode whose rows disagree with the table is an error up front
+   * rather than after other episodes were delivered, and lengths, which size the stream's frame
+   * lists, are backed by real rows. Reads the files each time it is called.
    */
   public void checkDataFiles() {
     DataFileRows.check(info, episodes.values(), tables.episodes(), tables.episodesSource());

@@ -30,8 +30,8 @@ import org.slf4j.LoggerFactory;
  * once per file). Before the first frame of an episode and camera is decoded, all of the
  * episode's frames are checked against the file's frame table ({@link SpanFrames}), a file's
  * frame size against the camera's declared shape and, looked up by pts, its duration against the
- * table's frames. Errors come out as
- * {@link SampleException} naming file, episode and camera. Not thread-safe: one per worker.
+ * table's frames. Errors come out as {@link SampleException} naming file, episode and camera.
+ * Not thread-safe: one per worker.
  */
 final class FrameFetcher {
   private static final Logger LOG = LoggerFactory.getLogger(FrameFetcher.class);

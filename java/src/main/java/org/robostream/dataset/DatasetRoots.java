@@ -38,10 +38,6 @@ public final class DatasetRoots {
     return dataRoot;
   }
 
-  public SymlinkPolicy links() {
-    return links;
-  }
-
   /** {@code meta/<relative>}, refused when it resolves outside the metadata root. */
   public Path metaFile(String relative) {
     Path file = metaRoot.resolve("meta").resolve(relative);

@@ -5,6 +5,8 @@ import java.nio.file.Path;
 import java.util.Optional;
 import org.robostream.bench.DefaultDataset;
 import org.robostream.dataset.DatasetInfo;
+import org.robostream.dataset.DatasetRoots;
+import org.robostream.dataset.SymlinkPolicy;
 import org.robostream.source.hub.HubDataset;
 import org.robostream.stream.StreamingDataset;
 import picocli.CommandLine.Option;
@@ -39,6 +41,12 @@ final class DatasetOptions {
     return HubRoot.local(rootArgument);
   }
 
+  @Option(names = "--allow-symlinks-outside-root", description = "follow symbolic links that"
+      + " lead outside the dataset's roots (by default such files are refused, so a dataset"
+      + " cannot make the loader read files elsewhere; the Hugging Face cache's snapshot folders"
+      + " link to its blobs and need this)")
+  boolean allowSymlinksOutsideRoot;
+
   @Option(names = {"--data-files-root", "--data_files_root"},
       description = "where data/ and videos/ are: a local directory, or hf://buckets/... or"
           + " hf://datasets/... with --repo-id")
@@ -71,12 +79,18 @@ final class DatasetOptions {
       return new Selected(StreamingDataset.builder(hub), hub, repoId, hub.metadata().info());
     }
     Path root = localRoot();
-    Path dataset = root != null ? root : DefaultDataset.ensure(defaultEpisodes, defaultFrames);
-    StreamingDataset.Builder builder = StreamingDataset.builder(dataset);
+    // Absolute first: "--root ." must name the folder, and paths under it must stay under it.
+    Path dataset = (root != null ? root : DefaultDataset.ensure(defaultEpisodes, defaultFrames))
+        .toAbsolutePath().normalize();
+    SymlinkPolicy links = allowSymlinksOutsideRoot ? SymlinkPolicy.FOLLOW
+        : SymlinkPolicy.CONFINED;
+    StreamingDataset.Builder builder = StreamingDataset.builder(dataset).symlinks(links);
     if (dataFilesRoot != null) {
       builder.dataFilesRoot(Path.of(dataFilesRoot));
     }
-    return new Selected(builder, null, repoId != null ? repoId : dataset.getFileName().toString(),
-        DatasetInfo.read(dataset.resolve("meta/info.json")));
+    Path info = DatasetRoots.of(dataset, dataset, links).metaFile("info.json");
+    return new Selected(builder, null, repoId != null ? repoId
+        : dataset.getFileName() == null ? dataset.toString() : dataset.getFileName().toString(),
+        DatasetInfo.read(info));
   }
 }

@@ -1,9 +1,6 @@
 package org.robostream.dataset;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.IOException;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -15,9 +12,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * {@code meta/info.json}, parsed tolerantly: unknown keys are ignored (logged at debug), video
- * features may carry {@code info} or {@code video_info}, and {@code names} may be a list, a nested
- * list or a dict. Immutable, thread-safe.
+ * {@code meta/info.json}, parsed tolerantly where LeRobot writers differ (unknown keys are ignored,
+ * logged at debug; video features may carry {@code info} or {@code video_info}; {@code names} may
+ * be a list, a nested list or a dict) and strictly where values drive the loader (fps, shapes,
+ * counters, path templates: whole numbers, bounded). Immutable, thread-safe.
  */
 public record DatasetInfo(
     String codebaseVersion,
@@ -30,11 +28,17 @@ public record DatasetInfo(
     PathTemplate videoPath,
     Map<String, Feature> features) {
   private static final Logger LOG = LoggerFactory.getLogger(DatasetInfo.class);
-  private static final ObjectMapper JSON = new ObjectMapper();
   private static final Set<String> KNOWN = Set.of("codebase_version", "robot_type", "fps",
       "total_episodes", "total_frames", "total_tasks", "chunks_size", "data_path", "video_path",
       "features", "splits", "data_files_size_in_mb", "video_files_size_in_mb", "total_videos",
       "total_chunks", "tools");
+
+  /** Highest frame rate accepted; robot cameras run far below it. */
+  static final int MAX_FPS = 1000;
+  /** Largest frame side, the decoders' limit too: camera sizes drive batch allocation. */
+  static final int MAX_FRAME_SIDE = 8192;
+  /** Largest element count of one feature value (product of its shape). */
+  static final long MAX_FEATURE_ELEMENTS = 1L << 24;
 
   public DatasetInfo {
     features = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(features));
@@ -55,17 +59,12 @@ public record DatasetInfo(
     return features.values().stream().filter(Feature::isVideo).map(Feature::name).toList();
   }
 
+  /**
+   * Reads {@code infoJson}; numbers must be whole where LeRobot writes integers ({@code 30.0}
+   * is 30, {@code 29.97} is refused), and values that size allocations are bounded.
+   */
   public static DatasetInfo read(Path infoJson) {
-    JsonNode root;
-    try {
-      root = JSON.readTree(infoJson.toFile());
-    } catch (java.io.FileNotFoundException | NoSuchFileException e) {
-      throw new DatasetException.MissingFile(infoJson.toString(), "info.json does not exist");
-    } catch (IOException e) {
-      throw new DatasetException.BadMetadata(infoJson.toString(), "not valid JSON: "
-          + e.getMessage(), e);
-    }
-    return parse(root, infoJson.toString());
+    return parse(MetadataFiles.json(infoJson), infoJson.toString());
   }
 
   static DatasetInfo parse(JsonNode root, String source) {
@@ -79,16 +78,17 @@ public record DatasetInfo(
       }
     }
     String version = text(root, "codebase_version", source, true);
-    int fps = root.path("fps").asInt(0);
-    if (fps <= 0) {
-      throw new DatasetException.BadMetadata(source, "fps must be a positive integer, got "
-          + root.path("fps"));
-    }
-    String dataPath = text(root, "data_path", source, true);
+    // Frame times are frame_index / fps everywhere (LeRobot stores fps as an integer): a
+    // fractional rate would put them between the video's frames, so it is refused, not rounded.
+    int fps = (int) MetadataFiles.wholeNumber(root.get("fps"), "fps (frames per second)", source,
+        1, MAX_FPS);
+    PathTemplate dataPath = new PathTemplate(text(root, "data_path", source, true), source,
+        "data_path");
     String videoPath = text(root, "video_path", source, false);
     JsonNode featuresNode = root.path("features");
     if (!featuresNode.isObject()) {
-      throw new DatasetException.BadMetadata(source, "features must be an object");
+      throw new DatasetException.BadMetadata(source, "features must be an object, got "
+          + MetadataFiles.describe(featuresNode));
     }
     Map<String, Feature> features = new LinkedHashMap<>();
     for (Iterator<Map.Entry<String, JsonNode>> it = featuresNode.fields(); it.hasNext(); ) {
@@ -100,30 +100,66 @@ public record DatasetInfo(
       throw new DatasetException.BadMetadata(source, "video features but no video_path");
     }
     return new DatasetInfo(version, root.path("robot_type").asText(null), fps,
-        root.path("total_episodes").asInt(0), root.path("total_frames").asLong(0),
-        root.path("chunks_size").asInt(1000), new PathTemplate(dataPath, source),
-        videoPath == null ? null : new PathTemplate(videoPath, source), features);
+        (int) count(root, "total_episodes", source, 0, Integer.MAX_VALUE, 0),
+        count(root, "total_frames", source, 0, Long.MAX_VALUE, 0),
+        (int) count(root, "chunks_size", source, 1, Integer.MAX_VALUE, 1000), dataPath,
+        videoPath == null ? null : new PathTemplate(videoPath, source, "video_path"), features);
+  }
+
+  /** An optional counter, {@code absent} when missing. */
+  private static long count(JsonNode root, String key, String source, long min, long max,
+      long absent) {
+    JsonNode n = root.get(key);
+    if (n == null || n.isNull()) {
+      return absent;
+    }
+    return MetadataFiles.wholeNumber(n, key, source, min, max);
   }
 
   private static Feature feature(String name, JsonNode node, String source) {
-    String dtype = node.path("dtype").asText(null);
-    if (dtype == null) {
-      throw new DatasetException.BadMetadata(source, "feature " + name + " has no dtype");
+    JsonNode dtypeNode = node.path("dtype");
+    if (!dtypeNode.isTextual()) {
+      throw new DatasetException.BadMetadata(source, "feature " + name + " has no dtype string,"
+          + " got " + MetadataFiles.describe(dtypeNode));
     }
+    String dtype = dtypeNode.asText();
     JsonNode shapeNode = node.path("shape");
     int[] shape = new int[shapeNode.isArray() ? shapeNode.size() : 0];
+    long elements = 1;
     for (int i = 0; i < shape.length; i++) {
-      shape[i] = shapeNode.get(i).asInt();
+      shape[i] = (int) MetadataFiles.wholeNumber(shapeNode.get(i), "features." + name
+          + ".shape[" + i + "]", source, 1, MAX_FEATURE_ELEMENTS);
+      elements *= shape[i];
+      if (elements > MAX_FEATURE_ELEMENTS) {
+        throw new DatasetException.BadMetadata(source, "features." + name + ".shape "
+            + shapeNode + " has more than " + MAX_FEATURE_ELEMENTS + " elements");
+      }
+    }
+    if (dtype.equals("video")) {
+      requireFrameShape(name, shape, source);
     }
     List<String> names = new ArrayList<>();
     flattenNames(node.path("names"), names);
     JsonNode info = node.has("info") ? node.get("info") : node.path("video_info");
     Map<String, Object> videoInfo = info.isObject()
-        ? JSON.convertValue(info, JSON.getTypeFactory().constructMapType(LinkedHashMap.class,
-            String.class, Object.class))
+        ? MetadataFiles.JSON.convertValue(info, MetadataFiles.JSON.getTypeFactory()
+            .constructMapType(LinkedHashMap.class, String.class, Object.class))
         : Map.of();
     videoInfo.values().removeIf(java.util.Objects::isNull);
     return new Feature(name, dtype, shape, names, videoInfo);
+  }
+
+  /**
+   * A camera is [height, width, 3]: frames are decoded to RGB, and its size sizes every batch's
+   * frame columns.
+   */
+  private static void requireFrameShape(String name, int[] shape, String source) {
+    if (shape.length != 3 || shape[0] > MAX_FRAME_SIDE || shape[1] > MAX_FRAME_SIDE
+        || shape[2] != 3) {
+      throw new DatasetException.BadMetadata(source, "features." + name + ".shape must be"
+          + " [height, width, 3] (RGB) with sides up to " + MAX_FRAME_SIDE + ", got "
+          + java.util.Arrays.toString(shape));
+    }
   }
 
   private static void flattenNames(JsonNode node, List<String> out) {
@@ -143,6 +179,10 @@ public record DatasetInfo(
         throw new DatasetException.BadMetadata(source, "missing " + key);
       }
       return null;
+    }
+    if (!n.isTextual()) {
+      throw new DatasetException.BadMetadata(source, key + " must be a string, got "
+          + MetadataFiles.describe(n));
     }
     return n.asText();
   }

@@ -25,6 +25,15 @@ public record Feature(String name, String dtype, int[] shape, List<String> names
     return shape.clone();
   }
 
+  /** Values per row: the product of the shape (1 for a scalar). */
+  public long elementCount() {
+    long n = 1;
+    for (int d : shape) {
+      n *= d;
+    }
+    return n;
+  }
+
   public boolean isVideo() {
     return dtype.equals("video");
   }

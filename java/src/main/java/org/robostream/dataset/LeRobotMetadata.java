@@ -23,16 +23,14 @@ import org.slf4j.LoggerFactory;
 public final class LeRobotMetadata {
   private static final Logger LOG = LoggerFactory.getLogger(LeRobotMetadata.class);
 
-  private final Path root;
-  private final Path dataRoot;
+  private final DatasetRoots roots;
   private final DatasetInfo info;
   private final MetadataTables tables;
   private final Map<Integer, EpisodeInfo> episodes;
 
-  private LeRobotMetadata(Path root, Path dataRoot, DatasetInfo info, MetadataTables tables,
+  private LeRobotMetadata(DatasetRoots roots, DatasetInfo info, MetadataTables tables,
       Map<Integer, EpisodeInfo> episodes) {
-    this.root = root;
-    this.dataRoot = dataRoot;
+    this.roots = roots;
     this.info = info;
     this.tables = tables;
     this.episodes = episodes;
@@ -45,8 +43,9 @@ public final class LeRobotMetadata {
 
   /**
    * Opens the dataset whose {@code meta/} is under {@code root} and whose {@code data/} and
-   * {@code videos/} are under {@code dataRoot}. With an episode filter only those episodes are
-   * kept; each must be listed in the metadata and its data and video files must exist.
+   * {@code videos/} are under {@code dataRoot}, links confined to them. With an episode filter
+   * only those episodes are kept; each must be listed in the metadata and its data and video
+   * files must exist.
    */
   public static LeRobotMetadata open(Path root, Path dataRoot,
       Optional<? extends Collection<Integer>> filter) {
@@ -59,11 +58,22 @@ public final class LeRobotMetadata {
    */
   public static LeRobotMetadata open(Path root, Path dataRoot,
       Optional<? extends Collection<Integer>> filter, boolean localVideos) {
-    Path infoFile = root.resolve("meta").resolve("info.json");
+    return open(DatasetRoots.of(root, dataRoot, SymlinkPolicy.CONFINED), filter, localVideos);
+  }
+
+  /**
+   * Opens the dataset at {@code roots}: info.json and the episodes table are read and checked
+   * against each other (see {@link EpisodeLayout}); every existing data and video file of the
+   * kept episodes is checked against the roots' {@link SymlinkPolicy}. Data rows and videos are
+   * not read here: see {@link #checkDataFiles()}.
+   */
+  public static LeRobotMetadata open(DatasetRoots roots,
+      Optional<? extends Collection<Integer>> filter, boolean localVideos) {
+    Path infoFile = roots.metaFile("info.json");
     DatasetInfo info = DatasetInfo.read(infoFile);
     MetadataTables tables = switch (info.majorVersion()) {
-      case 2 -> V21MetadataReader.read(root, dataRoot, info);
-      case 3 -> V30MetadataReader.read(root, dataRoot, info);
+      case 2 -> V21MetadataReader.read(roots, info);
+      case 3 -> V30MetadataReader.read(roots, info);
       default -> throw new DatasetException.BadMetadata(infoFile.toString(), "codebase_version "
           + info.codebaseVersion() + " is not supported (v2.1 and v3.x are)");
     };
@@ -72,12 +82,7 @@ public final class LeRobotMetadata {
           info.codebaseVersion());
     }
     Map<Integer, EpisodeInfo> all = new LinkedHashMap<>();
-    for (EpisodeInfo e : tables.episodes()) {
-      if (all.put(e.index(), e) != null) {
-        throw new DatasetException.BadMetadata(tables.episodesSource(), "episode " + e.index()
-            + " is listed twice");
-      }
-    }
+    tables.episodes().forEach(e -> all.put(e.index(), e));
     Map<Integer, EpisodeInfo> kept = new TreeMap<>(all);
     if (filter.isPresent()) {
       kept = new TreeMap<>();
@@ -90,22 +95,39 @@ public final class LeRobotMetadata {
         kept.put(index, e);
       }
     }
-    LeRobotMetadata m = new LeRobotMetadata(root, dataRoot, info, tables,
+    LeRobotMetadata m = new LeRobotMetadata(roots, info, tables,
         java.util.Collections.unmodifiableMap(new LinkedHashMap<>(kept)));
+    for (EpisodeInfo e : kept.values()) {
+      roots.confineData(e.dataFile());
+      e.videos().values().forEach(v -> roots.confineData(v.file()));
+    }
     if (filter.isPresent()) {
       kept.keySet().forEach(e -> m.requireFiles(e, localVideos));
     }
     return m;
   }
 
-  /** The root holding {@code meta/}. */
+  /**
+   * Reads the footer and the {@code episode_index} column of every data file of the kept
+   * episodes and checks that its columns are the declared features and that it holds,
+   * contiguous, exactly the rows the episodes table gives the episodes it puts there, and no
+   * rows of other episodes ({@link DatasetException.BadMetadata} otherwise). Called before
+   * streaming, so that an episode whose rows disagree with the table is an error up front
+   * rather than after other episodes were delivered, and lengths, which size the stream's frame
+   * lists, are backed by real rows. Reads the files each time it is called.
+   */
+  public void checkDataFiles() {
+    DataFileRows.check(info, episodes.values(), tables.episodes(), tables.episodesSource());
+  }
+
+  /** The root holding {@code meta/} (absolute). */
   public Path root() {
-    return root;
+    return roots.metaRoot();
   }
 
   /** The root holding {@code data/} and {@code videos/} (the same as {@link #root()} by default). */
   public Path dataRoot() {
-    return dataRoot;
+    return roots.dataRoot();
   }
 
   public DatasetInfo info() {
@@ -135,7 +157,7 @@ public final class LeRobotMetadata {
   public String task(int taskIndex) {
     String t = tables.tasks().get(taskIndex);
     if (t == null) {
-      throw new DatasetException.BadMetadata(root.resolve("meta").toString(),
+      throw new DatasetException.BadMetadata(root().resolve("meta").toString(),
           "no task with index " + taskIndex);
     }
     return t;

@@ -4,6 +4,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Consumer;
 import java.util.stream.Collectors;
 import org.apache.arrow.dataset.file.FileFormat;
 import org.apache.arrow.dataset.file.FileSystemDatasetFactory;
@@ -20,8 +21,10 @@ import org.apache.arrow.vector.util.VectorSchemaRootAppender;
 
 /**
  * Frame rows of one data Parquet file, read through arrow-dataset with only the columns asked
- * for. Columns that info.json does not declare as features are never read. Thread-safe
- * (stateless); the returned roots belong to the caller.
+ * for. Columns that info.json does not declare as features are never read. Reads that callers
+ * bound stop before a file holding more rows than expected is loaded (a few bytes of
+ * run-length-encoded Parquet can declare billions of rows). Thread-safe (stateless); the
+ * returned roots belong to the caller.
  */
 public final class ParquetFrames {
   private static final long BATCH_ROWS = 32_768;
@@ -30,11 +33,15 @@ public final class ParquetFrames {
 
   /** Column names of {@code file}, read from its footer. */
   public static List<String> fileColumns(BufferAllocator allocator, Path file) {
+    return schema(allocator, file).getFields().stream().map(Field::getName).toList();
+  }
+
+  /** The Arrow schema of {@code file}, read from its footer. */
+  public static Schema schema(BufferAllocator allocator, Path file) {
     requireFile(file);
     try (FileSystemDatasetFactory factory = new FileSystemDatasetFactory(allocator,
         NativeMemoryPool.getDefault(), FileFormat.PARQUET, file.toUri().toString())) {
-      Schema schema = factory.inspect();
-      return schema.getFields().stream().map(Field::getName).toList();
+      return factory.inspect();
     } catch (RuntimeException e) {
       throw corrupt(file, e);
     }
@@ -54,6 +61,47 @@ public final class ParquetFrames {
 
   /** Reads {@code columns} of every row of {@code file} into one root owned by the caller. */
   public static VectorSchemaRoot read(BufferAllocator allocator, Path file, List<String> columns) {
+    return read(allocator, file, columns, Long.MAX_VALUE, "rows");
+  }
+
+  /**
+   * As {@link #read(BufferAllocator, Path, List)}, refusing a file of more than {@code maxRows}
+   * rows before loading them.
+   *
+   * @param expected what the bound is, for the message ("rows its episodes' lengths add up to")
+   */
+  public static VectorSchemaRoot read(BufferAllocator allocator, Path file, List<String> columns,
+      long maxRows, String expected) {
+    VectorSchemaRoot[] result = new VectorSchemaRoot[1];
+    try {
+      Schema schema = scan(allocator, file, columns, maxRows, expected, batch -> {
+        if (result[0] == null) {
+          result[0] = VectorSchemaRoot.create(batch.getSchema(), allocator);
+          result[0].allocateNew();
+          result[0].setRowCount(0);
+        }
+        VectorSchemaRootAppender.append(result[0], batch);
+      });
+      if (result[0] == null) {
+        result[0] = VectorSchemaRoot.create(schema, allocator);
+        result[0].setRowCount(0);
+      }
+      return result[0];
+    } catch (RuntimeException e) {
+      if (result[0] != null) {
+        result[0].close();
+      }
+      throw e;
+    }
+  }
+
+  /**
+   * Hands each record batch of {@code columns} of {@code file} to {@code eachBatch} (valid only
+   * during the call), refusing the file once it holds more than {@code maxRows} rows. Returns the
+   * scanned schema.
+   */
+  public static Schema scan(BufferAllocator allocator, Path file, List<String> columns,
+      long maxRows, String expected, Consumer<VectorSchemaRoot> eachBatch) {
     requireFile(file);
     try (FileSystemDatasetFactory factory = new FileSystemDatasetFactory(allocator,
             NativeMemoryPool.getDefault(), FileFormat.PARQUET, file.toUri().toString());
@@ -61,28 +109,17 @@ public final class ParquetFrames {
         Scanner scanner = dataset.newScan(new ScanOptions(BATCH_ROWS,
             java.util.Optional.of(columns.toArray(String[]::new))));
         ArrowReader reader = scanner.scanBatches()) {
-      VectorSchemaRoot result = null;
-      try {
-        while (reader.loadNextBatch()) {
-          VectorSchemaRoot batch = reader.getVectorSchemaRoot();
-          if (result == null) {
-            result = VectorSchemaRoot.create(batch.getSchema(), allocator);
-            result.allocateNew();
-            result.setRowCount(0);
-          }
-          VectorSchemaRootAppender.append(result, batch);
+      long rows = 0;
+      while (reader.loadNextBatch()) {
+        VectorSchemaRoot batch = reader.getVectorSchemaRoot();
+        rows += batch.getRowCount();
+        if (rows > maxRows) {
+          throw new DatasetException.BadMetadata(file.toString(), "holds more than the "
+              + maxRows + " " + expected);
         }
-        if (result == null) {
-          result = VectorSchemaRoot.create(reader.getVectorSchemaRoot().getSchema(), allocator);
-          result.setRowCount(0);
-        }
-        return result;
-      } catch (RuntimeException e) {
-        if (result != null) {
-          result.close();
-        }
-        throw e;
+        eachBatch.accept(batch);
       }
+      return reader.getVectorSchemaRoot().getSchema();
     } catch (DatasetException e) {
       throw e;
     } catch (Exception e) {
@@ -92,7 +129,7 @@ public final class ParquetFrames {
 
   private static void requireFile(Path file) {
     if (!Files.isRegularFile(file)) {
-      throw new DatasetException.MissingFile(file.toString(), "data file does not exist");
+      throw new DatasetException.MissingFile(file.toString(), "Parquet file does not exist");
     }
   }
 

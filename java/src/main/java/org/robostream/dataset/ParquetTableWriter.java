@@ -21,6 +21,8 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * defaults: snappy, dictionary encoding). Stateless; the roots stay the caller's.
  */
 public final class ParquetTableWriter {
+  private static final long RELEASE_WAIT_NANOS = 30_000_000_000L;
+
   private ParquetTableWriter() {}
 
   /** Writes {@code batches} (all with {@code schema}) to {@code file}, replacing it. */
@@ -32,9 +34,13 @@ public final class ParquetTableWriter {
     // folder next to the target, then move the one file into place.
     Path staging = Files.createTempDirectory(parent, ".parquet-");
     try {
-      try (ArrowReader reader = new BatchListReader(allocator, schema, batches)) {
-        DatasetFileWriter.write(allocator, reader, FileFormat.PARQUET,
-            staging.toUri().toString(), new String[0], 1, "part-{i}.parquet");
+      try (BufferAllocator handedOver = allocator.newChildAllocator("parquet-writer", 0,
+          Long.MAX_VALUE)) {
+        try (ArrowReader reader = new BatchListReader(handedOver, schema, batches)) {
+          DatasetFileWriter.write(handedOver, reader, FileFormat.PARQUET,
+              staging.toUri().toString(), new String[0], 1, "part-{i}.parquet");
+        }
+        awaitReleased(handedOver, file);
       }
       Path written = staging.resolve("part-0.parquet");
       if (!Files.isRegularFile(written)) {
@@ -46,6 +52,30 @@ public final class ParquetTableWriter {
         for (Path p : left.sorted(Comparator.reverseOrder()).toList()) {
           Files.deleteIfExists(p);
         }
+      }
+    }
+  }
+
+  /**
+   * Waits until the native writer released every batch it was handed. It can release the last
+   * one on one of its own threads after {@code write} returned; that late release calls back into
+   * Java, and measured here it raced with closing the allocator ("memory leaked", 1 run in 4) and,
+   * when the JVM exited meanwhile, deadlocked the exit (the Arrow thread pool's shutdown waited
+   * for a thread blocked at the exit safepoint).
+   */
+  private static void awaitReleased(BufferAllocator handedOver, Path file) throws IOException {
+    long deadline = System.nanoTime() + RELEASE_WAIT_NANOS;
+    while (handedOver.getAllocatedMemory() > 0) {
+      if (System.nanoTime() > deadline) {
+        throw new IOException("the Parquet writer still holds " + handedOver.getAllocatedMemory()
+            + " bytes of its input for " + file + " after " + RELEASE_WAIT_NANOS / 1_000_000_000
+            + " s");
+      }
+      try {
+        Thread.sleep(1);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new java.io.InterruptedIOException("interrupted while writing " + file);
       }
     }
   }

@@ -11,15 +11,33 @@ import java.util.regex.Pattern;
  * dataset root: absolute paths and {@code ..} segments are rejected. Immutable, thread-safe.
  */
 public final class PathTemplate {
-  private static final Pattern FIELD = Pattern.compile("\\{([A-Za-z_][A-Za-z0-9_]*)(?::0?(\\d+)d)?}");
+  private static final Pattern FIELD =
+      Pattern.compile("\\{([A-Za-z_][A-Za-z0-9_]*)(?::0?(\\d+)d)?}");
+  /** A long has 19 digits and a sign: wider padding only makes paths (and allocations) huge. */
+  static final int MAX_PAD_WIDTH = 20;
 
   private final String template;
   private final String source;
+  private final String key;
 
-  /** @param source where the template came from (info.json), for messages */
-  public PathTemplate(String template, String source) {
+  /**
+   * @param source the file the template came from (info.json), for messages
+   * @param key its key there ({@code data_path}, {@code video_path}), for messages
+   * @throws DatasetException.BadMetadata when a field's pad width exceeds {@link #MAX_PAD_WIDTH}
+   */
+  public PathTemplate(String template, String source, String key) {
     this.template = template;
     this.source = source;
+    this.key = key;
+    Matcher m = FIELD.matcher(template);
+    while (m.find()) {
+      if (m.group(2) != null && (m.group(2).length() > 2
+          || Integer.parseInt(m.group(2)) > MAX_PAD_WIDTH)) {
+        throw new DatasetException.BadMetadata(source, key + " " + template + " pads {"
+            + m.group(1) + "} to " + m.group(2) + " digits; at most " + MAX_PAD_WIDTH
+            + " are allowed");
+      }
+    }
   }
 
   public String template() {
@@ -33,14 +51,14 @@ public final class PathTemplate {
     while (m.find()) {
       Object value = values.get(m.group(1));
       if (value == null) {
-        throw new DatasetException.BadMetadata(source, "path template " + template
+        throw new DatasetException.BadMetadata(source, key + " " + template
             + " uses unknown field {" + m.group(1) + "}");
       }
       String text;
       if (m.group(2) != null) {
         if (!(value instanceof Number n)) {
           throw new DatasetException.BadMetadata(source, "field {" + m.group(1) + "} of "
-              + template + " needs an integer");
+              + key + " " + template + " needs an integer");
         }
         text = String.format("%0" + Integer.parseInt(m.group(2)) + "d", n.longValue());
       } else {
@@ -52,23 +70,34 @@ public final class PathTemplate {
     return out.toString();
   }
 
-  /** Renders and resolves under {@code root}, refusing paths that would leave it. */
+  /**
+   * Renders and resolves under {@code root} (made absolute, so {@code .} works), refusing paths
+   * that would leave it.
+   */
   public Path resolve(Path root, Map<String, ?> values) {
     String rendered = render(values);
-    Path relative = Path.of(rendered);
+    Path relative;
+    try {
+      relative = Path.of(rendered);
+    } catch (java.nio.file.InvalidPathException e) {
+      throw new DatasetException.BadMetadata(source, key + " " + template
+          + " gives a path this system cannot use (" + e.getReason() + ")");
+    }
     if (relative.isAbsolute() || rendered.startsWith("/") || rendered.startsWith("\\")) {
-      throw new DatasetException.BadMetadata(source, "path template " + template
+      throw new DatasetException.BadMetadata(source, key + " " + template
           + " gives an absolute path: " + rendered);
     }
     for (Path part : relative) {
       if (part.toString().equals("..")) {
-        throw new DatasetException.BadMetadata(source, "path template " + template
+        throw new DatasetException.BadMetadata(source, key + " " + template
             + " escapes the dataset root: " + rendered);
       }
     }
-    Path resolved = root.resolve(relative).normalize();
-    if (!resolved.startsWith(root.normalize())) {
-      throw new DatasetException.BadMetadata(source, "path " + rendered + " leaves the root");
+    Path base = root.toAbsolutePath().normalize();
+    Path resolved = base.resolve(relative).normalize();
+    if (!resolved.startsWith(base) || resolved.equals(base)) {
+      throw new DatasetException.BadMetadata(source, key + " " + template + " gives " + rendered
+          + ", which leaves the root");
     }
     return resolved;
   }

@@ -1,6 +1,7 @@
 package org.robostream.dataset;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -14,51 +15,72 @@ import java.util.Map;
 final class V21MetadataReader {
   private V21MetadataReader() {}
 
-  static MetadataTables read(Path metaRoot, Path dataRoot, DatasetInfo info) {
-    Path meta = metaRoot.resolve("meta");
+  static MetadataTables read(DatasetRoots roots, DatasetInfo info) {
+    Path tasksFile = roots.metaFile("tasks.jsonl");
     Map<Integer, String> tasks = new LinkedHashMap<>();
-    Path tasksFile = meta.resolve("tasks.jsonl");
     List<JsonNode> taskRows = MetadataFiles.jsonl(tasksFile);
     for (int i = 0; i < taskRows.size(); i++) {
       JsonNode row = taskRows.get(i);
-      tasks.put((int) MetadataFiles.requiredLong(row, "task_index", tasksFile, i + 1),
-          row.path("task").asText());
+      int t = (int) MetadataFiles.wholeNumber(row.get("task_index"), "task_index of row "
+          + (i + 1), tasksFile.toString(), 0, Integer.MAX_VALUE);
+      if (tasks.put(t, row.path("task").asText()) != null) {
+        throw new DatasetException.BadMetadata(tasksFile.toString(), "task_index " + t
+            + " is listed twice");
+      }
     }
-    Path episodesFile = meta.resolve("episodes.jsonl");
+    Path episodesFile = roots.metaFile("episodes.jsonl");
+    String source = episodesFile.toString();
     List<JsonNode> rows = MetadataFiles.jsonl(episodesFile);
-    List<EpisodeInfo> episodes = new ArrayList<>(rows.size());
-    long from = 0;
+    // The global frame index of an episode's first frame counts the frames of the episodes of
+    // lower index, whatever the order of the lines.
+    List<int[]> indexAndLength = new ArrayList<>(rows.size());
     for (int i = 0; i < rows.size(); i++) {
       JsonNode row = rows.get(i);
-      int index = (int) MetadataFiles.requiredLong(row, "episode_index", episodesFile, i + 1);
-      int length = (int) MetadataFiles.requiredLong(row, "length", episodesFile, i + 1);
-      List<String> episodeTasks = new ArrayList<>();
-      row.path("tasks").forEach(t -> episodeTasks.add(t.asText()));
-      Map<String, Object> fields = new LinkedHashMap<>();
-      fields.put("episode_index", index);
-      fields.put("episode_chunk", index / Math.max(1, info.chunksSize()));
-      Path data = info.dataPath().resolve(dataRoot, fields);
-      Map<String, VideoSpan> videos = new LinkedHashMap<>();
-      for (String camera : info.videoKeys()) {
-        fields.put("video_key", camera);
-        Path video = info.videoPath().resolve(dataRoot, fields);
-        videos.put(camera, new VideoSpan(camera, video, 0.0, length / (double) info.fps(), 0,
-            length));
-      }
-      episodes.add(new EpisodeInfo(index, length, episodeTasks, from, data, videos));
-      from += length;
+      int index = (int) MetadataFiles.wholeNumber(row.get("episode_index"), "episode_index of"
+          + " row " + (i + 1), source, 0, Integer.MAX_VALUE);
+      int length = (int) MetadataFiles.wholeNumber(row.get("length"), "episode " + index
+          + " length", source, 1, EpisodeLayout.MAX_EPISODE_FRAMES);
+      indexAndLength.add(new int[] {index, length, i});
+    }
+    indexAndLength.sort(java.util.Comparator.comparingInt(r -> r[0]));
+    List<EpisodeLayout.Row> listed = new ArrayList<>(rows.size());
+    long from = 0;
+    for (int[] r : indexAndLength) {
+      listed.add(row(roots, info, r[0], r[1], rows.get(r[2]).path("tasks"), from, source));
+      from += r[1];
     }
     Map<Integer, JsonNode> episodeStats = new LinkedHashMap<>();
-    Path statsFile = meta.resolve("episodes_stats.jsonl");
-    if (java.nio.file.Files.isRegularFile(statsFile)) {
+    Path statsFile = roots.metaFile("episodes_stats.jsonl");
+    if (Files.exists(statsFile)) {
       List<JsonNode> statRows = MetadataFiles.jsonl(statsFile);
       for (int i = 0; i < statRows.size(); i++) {
         JsonNode row = statRows.get(i);
-        episodeStats.put((int) MetadataFiles.requiredLong(row, "episode_index", statsFile, i + 1),
+        episodeStats.put((int) MetadataFiles.wholeNumber(row.get("episode_index"),
+            "episode_index of row " + (i + 1), statsFile.toString(), 0, Integer.MAX_VALUE),
             row.path("stats"));
       }
     }
-    return new MetadataTables(tasks, episodes, episodesFile.toString(),
-        MetadataFiles.optionalJson(meta.resolve("stats.json")), episodeStats);
+    return new MetadataTables(tasks, EpisodeLayout.place(listed, info, false), source,
+        MetadataFiles.optionalJson(roots.metaFile("stats.json")), episodeStats);
+  }
+
+  /** An episode's files by the templates; its video spans are the whole files. */
+  private static EpisodeLayout.Row row(DatasetRoots roots, DatasetInfo info, int index,
+      int length, JsonNode tasks, long datasetFromIndex, String table) {
+    List<String> episodeTasks = new ArrayList<>();
+    tasks.forEach(t -> episodeTasks.add(t.asText()));
+    Map<String, Object> fields = new LinkedHashMap<>();
+    fields.put("episode_index", index);
+    fields.put("episode_chunk", index / info.chunksSize());
+    Path data = info.dataPath().resolve(roots.dataRoot(), fields);
+    Map<String, EpisodeLayout.Placement> videos = new LinkedHashMap<>();
+    for (String camera : info.videoKeys()) {
+      fields.put("video_key", camera);
+      videos.put(camera, new EpisodeLayout.Placement(
+          info.videoPath().resolve(roots.dataRoot(), fields), index / info.chunksSize(), index,
+          0.0, length / (double) info.fps()));
+    }
+    return new EpisodeLayout.Row(index, length, episodeTasks, datasetFromIndex, data, videos,
+        table);
   }
 }

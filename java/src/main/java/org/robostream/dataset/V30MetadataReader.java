@@ -4,8 +4,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -18,24 +16,27 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 /**
  * The v3.0 layout: {@code tasks.parquet}, {@code episodes/chunk-*}{@code /file-*.parquet} (read
  * without their {@code stats/*} columns) and {@code stats.json}; episodes share data and video
- * files, located by chunk/file indices and, for videos, from/to timestamps. Stateless.
+ * files, located by chunk/file indices and, for videos, from/to timestamps (checked by
+ * {@link EpisodeLayout}). Stateless.
  */
 final class V30MetadataReader {
+  /** Rows a metadata table may have: far above any real dataset's episode or task count. */
+  private static final long MAX_TABLE_ROWS = 10_000_000;
+
   private V30MetadataReader() {}
 
-  static MetadataTables read(Path metaRoot, Path dataRoot, DatasetInfo info) {
-    Path meta = metaRoot.resolve("meta");
+  static MetadataTables read(DatasetRoots roots, DatasetInfo info) {
     try (BufferAllocator allocator = new RootAllocator()) {
-      Map<Integer, String> tasks = readTasks(allocator, meta.resolve("tasks.parquet"));
-      Path episodesDir = meta.resolve("episodes");
-      List<EpisodeRow> rows = new ArrayList<>();
+      Map<Integer, String> tasks = readTasks(allocator, roots.metaFile("tasks.parquet"));
+      Path episodesDir = roots.metaFile("episodes");
+      List<EpisodeLayout.Row> rows = new ArrayList<>();
       for (Path file : episodeFiles(episodesDir)) {
-        readEpisodes(allocator, file, info, rows);
+        roots.confineMeta(file);
+        readEpisodes(allocator, file, info, roots.dataRoot(), rows);
       }
-      rows.sort(Comparator.comparingInt(r -> r.index));
-      List<EpisodeInfo> episodes = assemble(rows, info, dataRoot);
+      List<EpisodeInfo> episodes = EpisodeLayout.place(rows, info, true);
       return new MetadataTables(tasks, episodes, episodesDir.toString(),
-          MetadataFiles.optionalJson(meta.resolve("stats.json")), Map.of());
+          MetadataFiles.optionalJson(roots.metaFile("stats.json")), Map.of());
     }
   }
 
@@ -52,121 +53,94 @@ final class V30MetadataReader {
       }
       return files;
     } catch (IOException e) {
-      throw new DatasetException.BadMetadata(dir.toString(), "cannot list: " + e.getMessage(), e);
+      throw new DatasetException.BadMetadata(dir.toString(), "cannot list ("
+          + e.getClass().getSimpleName() + ")", e);
     }
   }
 
   private static Map<Integer, String> readTasks(BufferAllocator allocator, Path file) {
+    String name = file.toString();
     List<String> columns = ParquetFrames.fileColumns(allocator, file);
     String textColumn = columns.contains("task") ? "task"
         : columns.contains("__index_level_0__") ? "__index_level_0__" : null;
     if (textColumn == null || !columns.contains("task_index")) {
-      throw new DatasetException.BadMetadata(file.toString(), "tasks table needs task_index and"
+      throw new DatasetException.BadMetadata(name, "tasks table needs task_index and"
           + " task (or a pandas index column); it has " + columns);
     }
     Map<Integer, String> tasks = new LinkedHashMap<>();
     try (VectorSchemaRoot root = ParquetFrames.read(allocator, file,
-        List.of("task_index", textColumn))) {
+        List.of("task_index", textColumn), MAX_TABLE_ROWS, "tasks a table may list")) {
       FieldVector index = root.getVector("task_index");
       FieldVector text = root.getVector(textColumn);
       for (int row = 0; row < root.getRowCount(); row++) {
-        tasks.put((int) ArrowCells.longAt(index, row, file.toString()),
-            ArrowCells.stringAt(text, row));
+        int t = (int) ArrowCells.wholeAt(index, row, name, "task_index", 0, Integer.MAX_VALUE);
+        if (tasks.put(t, ArrowCells.stringAt(text, row)) != null) {
+          throw new DatasetException.BadMetadata(name, "task_index " + t + " is listed twice");
+        }
       }
     }
     return tasks;
   }
 
-  /** One episode table row before files are resolved. */
-  private static final class EpisodeRow {
-    int index;
-    int length;
-    List<String> tasks;
-    long from;
-    long dataChunk;
-    long dataFile;
-    final Map<String, long[]> videoFile = new LinkedHashMap<>(); // camera -> {chunk, file}
-    final Map<String, double[]> videoTime = new LinkedHashMap<>(); // camera -> {from, to}
-  }
-
   private static void readEpisodes(BufferAllocator allocator, Path file, DatasetInfo info,
-      List<EpisodeRow> out) {
+      Path dataRoot, List<EpisodeLayout.Row> out) {
     String name = file.toString();
     List<String> columns = ParquetFrames.fileColumns(allocator, file).stream()
         .filter(c -> !c.startsWith("stats/")).toList();
-    try (VectorSchemaRoot root = ParquetFrames.read(allocator, file, columns)) {
+    try (VectorSchemaRoot root = ParquetFrames.read(allocator, file, columns, MAX_TABLE_ROWS,
+        "episodes a table may list")) {
       FieldVector index = ArrowCells.column(root, "episode_index", name);
       FieldVector length = ArrowCells.column(root, "length", name);
       FieldVector tasks = root.getVector("tasks");
       FieldVector from = root.getVector("dataset_from_index");
+      FieldVector to = root.getVector("dataset_to_index");
       FieldVector dataChunk = ArrowCells.column(root, "data/chunk_index", name);
       FieldVector dataFile = ArrowCells.column(root, "data/file_index", name);
-      long cumulative = out.stream().mapToLong(r -> r.length).sum();
+      long cumulative = out.stream().mapToLong(EpisodeLayout.Row::length).sum();
       for (int row = 0; row < root.getRowCount(); row++) {
-        EpisodeRow r = new EpisodeRow();
-        r.index = (int) ArrowCells.longAt(index, row, name);
-        r.length = (int) ArrowCells.longAt(length, row, name);
-        r.tasks = tasks == null ? List.of() : ArrowCells.stringsAt(tasks, row);
-        r.from = from == null ? cumulative : ArrowCells.longAt(from, row, name);
-        r.dataChunk = ArrowCells.longAt(dataChunk, row, name);
-        r.dataFile = ArrowCells.longAt(dataFile, row, name);
-        for (String camera : info.videoKeys()) {
-          String p = "videos/" + camera + "/";
-          r.videoFile.put(camera, new long[] {
-              ArrowCells.longAt(ArrowCells.column(root, p + "chunk_index", name), row, name),
-              ArrowCells.longAt(ArrowCells.column(root, p + "file_index", name), row, name)});
-          r.videoTime.put(camera, new double[] {
-              ArrowCells.doubleAt(ArrowCells.column(root, p + "from_timestamp", name), row, name),
-              ArrowCells.doubleAt(ArrowCells.column(root, p + "to_timestamp", name), row, name)});
+        int e = (int) ArrowCells.wholeAt(index, row, name, "episode_index", 0,
+            Integer.MAX_VALUE);
+        String episode = "episode " + e + " ";
+        int frames = (int) ArrowCells.wholeAt(length, row, name, episode + "length", 1,
+            EpisodeLayout.MAX_EPISODE_FRAMES);
+        long first = from == null ? cumulative : ArrowCells.wholeAt(from, row, name,
+            episode + "dataset_from_index", 0, Long.MAX_VALUE / 2);
+        long end = to == null ? first + frames : ArrowCells.wholeAt(to, row, name,
+            episode + "dataset_to_index", 0, Long.MAX_VALUE);
+        if (end != first + frames) {
+          throw new DatasetException.BadMetadata(name, episode + "dataset_to_index is " + end
+              + " but dataset_from_index " + first + " + length " + frames + " is "
+              + (first + frames));
         }
-        cumulative += r.length;
-        out.add(r);
+        Path data = info.dataPath().resolve(dataRoot, Map.of(
+            "chunk_index", ArrowCells.wholeAt(dataChunk, row, name, episode
+                + "data/chunk_index", 0, Integer.MAX_VALUE),
+            "file_index", ArrowCells.wholeAt(dataFile, row, name, episode + "data/file_index",
+                0, Integer.MAX_VALUE),
+            "episode_index", e));
+        Map<String, EpisodeLayout.Placement> videos = new LinkedHashMap<>();
+        for (String camera : info.videoKeys()) {
+          videos.put(camera, placement(root, row, name, episode, camera, info, dataRoot));
+        }
+        out.add(new EpisodeLayout.Row(e, frames,
+            tasks == null ? List.of() : ArrowCells.stringsAt(tasks, row), first, data, videos,
+            name));
+        cumulative += frames;
       }
     }
   }
 
-  private static List<EpisodeInfo> assemble(List<EpisodeRow> rows, DatasetInfo info,
-      Path dataRoot) {
-    // Per camera and file: the episodes in storage order (by from_timestamp), to address frames
-    // by position inside shared files.
-    Map<String, Map<Path, List<EpisodeRow>>> byFile = new HashMap<>();
-    Map<EpisodeRow, Map<String, Path>> paths = new HashMap<>();
-    for (EpisodeRow r : rows) {
-      Map<String, Path> cameraPaths = new LinkedHashMap<>();
-      for (String camera : info.videoKeys()) {
-        long[] cf = r.videoFile.get(camera);
-        Path path = info.videoPath().resolve(dataRoot, Map.of("video_key", camera,
-            "chunk_index", cf[0], "file_index", cf[1]));
-        cameraPaths.put(camera, path);
-        byFile.computeIfAbsent(camera, c -> new HashMap<>())
-            .computeIfAbsent(path, p -> new ArrayList<>()).add(r);
-      }
-      paths.put(r, cameraPaths);
-    }
-    Map<EpisodeRow, Map<String, int[]>> offsets = new HashMap<>();
-    byFile.forEach((camera, files) -> files.forEach((path, inFile) -> {
-      inFile.sort(Comparator.comparingDouble(r -> r.videoTime.get(camera)[0]));
-      int total = inFile.stream().mapToInt(r -> r.length).sum();
-      int offset = 0;
-      for (EpisodeRow r : inFile) {
-        offsets.computeIfAbsent(r, x -> new HashMap<>()).put(camera, new int[] {offset, total});
-        offset += r.length;
-      }
-    }));
-    List<EpisodeInfo> episodes = new ArrayList<>(rows.size());
-    for (EpisodeRow r : rows) {
-      Path data = info.dataPath().resolve(dataRoot, Map.of("chunk_index", r.dataChunk,
-          "file_index", r.dataFile, "episode_index", r.index));
-      Map<String, VideoSpan> videos = new LinkedHashMap<>();
-      for (String camera : info.videoKeys()) {
-        double[] t = r.videoTime.get(camera);
-        int[] o = offsets.get(r).get(camera);
-        videos.put(camera, new VideoSpan(camera, paths.get(r).get(camera), t[0], t[1], o[0],
-            o[1]));
-      }
-      episodes.add(new EpisodeInfo(r.index, r.length, r.tasks, r.from, data, videos));
-    }
-    return episodes;
+  private static EpisodeLayout.Placement placement(VectorSchemaRoot root, int row, String name,
+      String episode, String camera, DatasetInfo info, Path dataRoot) {
+    String p = "videos/" + camera + "/";
+    long chunk = ArrowCells.wholeAt(ArrowCells.column(root, p + "chunk_index", name), row, name,
+        episode + p + "chunk_index", 0, Integer.MAX_VALUE);
+    long file = ArrowCells.wholeAt(ArrowCells.column(root, p + "file_index", name), row, name,
+        episode + p + "file_index", 0, Integer.MAX_VALUE);
+    Path path = info.videoPath().resolve(dataRoot, Map.of("video_key", camera,
+        "chunk_index", chunk, "file_index", file));
+    return new EpisodeLayout.Placement(path, chunk, file,
+        ArrowCells.doubleAt(ArrowCells.column(root, p + "from_timestamp", name), row, name),
+        ArrowCells.doubleAt(ArrowCells.column(root, p + "to_timestamp", name), row, name));
   }
-
 }

@@ -115,4 +115,9 @@ final class ColumnValues {
   long longAt(int row) {
     return i64[row * width];
   }
+
+  /** The first value of {@code row} of a float32 or float64 column. */
+  double doubleAt(int row) {
+    return kind == Kind.FLOAT32 ? f32[row * width] : f64[row * width];
+  }
 }

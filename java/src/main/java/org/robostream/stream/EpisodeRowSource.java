@@ -1,23 +1,28 @@
 package org.robostream.stream;
 
 import java.nio.file.Path;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.pojo.Schema;
 import org.robostream.dataset.DatasetException;
 import org.robostream.dataset.DatasetInfo;
 import org.robostream.dataset.EpisodeInfo;
+import org.robostream.dataset.EpisodeRowRanges;
+import org.robostream.dataset.FeatureColumns;
 import org.robostream.dataset.ParquetFrames;
 
 /**
- * Episode rows for one worker: reads data Parquet files (declared columns only) through
- * arrow-dataset, keeps the last few files open (v3.0 files hold many episodes) and the recently
- * used episodes extracted. Checks that an episode has exactly its metadata length and frames
- * 0..length-1 in order. Not thread-safe: one per worker; {@link #close()} frees the files.
+ * Episode rows for one worker: reads data Parquet files (declared columns only, checked against
+ * info.json by {@link FeatureColumns}) through arrow-dataset, keeps the last few files open (v3.0
+ * files hold many episodes) and the recently used episodes extracted. An episode must have
+ * exactly its metadata length of rows, whose {@code frame_index} is 0..length-1, whose
+ * {@code timestamp} is within half a frame of {@code frame_index / fps} (where the frame is looked
+ * up) and whose {@code index} counts on from the table's {@code dataset_from_index}. Not
+ * thread-safe: one per worker; {@link #close()} frees the files.
  */
 final class EpisodeRowSource implements AutoCloseable {
   private static final int OPEN_FILES = 2;
@@ -54,17 +59,15 @@ final class EpisodeRowSource implements AutoCloseable {
     }
     Map<String, ColumnValues> columns = new LinkedHashMap<>();
     for (FieldVector v : file.root().getFieldVectors()) {
-      columns.put(v.getName(), ColumnValues.extract(v, range[0], e.length(), name));
-    }
-    ColumnValues frameIndex = columns.get("frame_index");
-    if (frameIndex != null) {
-      for (int f = 0; f < e.length(); f++) {
-        if (frameIndex.longAt(f) != f) {
-          throw new DatasetException.BadMetadata(name, "episode " + e.index() + " row " + f
-              + " has frame_index " + frameIndex.longAt(f) + " (rows must be frames 0..n-1)");
-        }
+      ColumnValues c = ColumnValues.extract(v, range[0], e.length(), name);
+      long declared = info.features().get(v.getName()).elementCount();
+      if (c.width != declared) {
+        throw new DatasetException.BadMetadata(name, "column " + v.getName() + " has "
+            + c.width + " values per row but info.json declares " + declared);
       }
+      columns.put(v.getName(), c);
     }
+    checkFrames(e, columns, name);
     EpisodeRows rows = new EpisodeRows(e.index(), e.length(), columns);
     episodes.put(e.index(), rows);
     while (episodes.size() > episodeCapacity) {
@@ -73,34 +76,72 @@ final class EpisodeRowSource implements AutoCloseable {
     return rows;
   }
 
+  /** Row f must be frame f: the loader delivers row f with the video frame at f / fps. */
+  private void checkFrames(EpisodeInfo e, Map<String, ColumnValues> columns, String file) {
+    ColumnValues frameIndex = integers(columns, "frame_index", file);
+    ColumnValues index = integers(columns, "index", file);
+    integers(columns, "task_index", file);
+    ColumnValues timestamp = columns.get("timestamp");
+    if (timestamp != null && timestamp.kind != ColumnValues.Kind.FLOAT32
+        && timestamp.kind != ColumnValues.Kind.FLOAT64) {
+      throw new DatasetException.BadMetadata(file, "column timestamp holds " + timestamp.kind
+          + " values; expected float32 or float64 seconds");
+    }
+    double halfFrame = 0.5 / info.fps();
+    for (int f = 0; f < e.length(); f++) {
+      String row = "episode " + e.index() + " row " + f;
+      if (frameIndex != null && frameIndex.longAt(f) != f) {
+        throw new DatasetException.BadMetadata(file, row + " has frame_index "
+            + frameIndex.longAt(f) + " (rows must be frames 0..n-1)");
+      }
+      if (index != null && index.longAt(f) != e.datasetFromIndex() + f) {
+        throw new DatasetException.BadMetadata(file, row + " has index " + index.longAt(f)
+            + " but the episodes table's dataset_from_index " + e.datasetFromIndex()
+            + " puts it at " + (e.datasetFromIndex() + f));
+      }
+      double seconds = timestamp == null ? f / (double) info.fps() : timestamp.doubleAt(f);
+      if (!(Math.abs(seconds - f / (double) info.fps()) < halfFrame)) {
+        throw new DatasetException.BadMetadata(file, row + " has timestamp " + seconds
+            + " s, more than half a frame from frame " + f + " at " + info.fps() + " fps ("
+            + f / (double) info.fps() + " s)");
+      }
+    }
+  }
+
+  /** The column, which must hold integers when present. */
+  private static ColumnValues integers(Map<String, ColumnValues> columns, String name,
+      String file) {
+    ColumnValues c = columns.get(name);
+    if (c != null && c.kind != ColumnValues.Kind.INT64) {
+      throw new DatasetException.BadMetadata(file, "column " + name + " holds " + c.kind
+          + " values; expected int64 (an integer column)");
+    }
+    return c;
+  }
+
   private FileRows file(Path path) {
     FileRows f = files.get(path);
     if (f != null) {
       return f;
     }
+    String name = path.toString();
+    Schema schema = ParquetFrames.schema(allocator, path);
+    FeatureColumns.check(info, schema, name);
     List<String> columns = ParquetFrames.declaredColumns(info,
-        ParquetFrames.fileColumns(allocator, path));
+        schema.getFields().stream().map(org.apache.arrow.vector.types.pojo.Field::getName)
+            .toList());
     VectorSchemaRoot root = ParquetFrames.read(allocator, path, columns);
-    Map<Integer, int[]> ranges = new HashMap<>();
-    FieldVector ep = root.getVector("episode_index");
-    if (ep == null) {
-      throw new DatasetException.BadMetadata(path.toString(), "data file has no episode_index"
-          + " column");
-    }
-    ColumnValues eps = ColumnValues.extract(ep, 0, root.getRowCount(), path.toString());
-    for (int r = 0; r < root.getRowCount(); ) {
-      int e = (int) eps.longAt(r);
-      int start = r;
-      while (r < root.getRowCount() && eps.longAt(r) == e) {
-        r++;
+    try {
+      FieldVector ep = root.getVector(EpisodeRowRanges.COLUMN);
+      if (ep == null) {
+        throw new DatasetException.BadMetadata(name, "data file has no "
+            + EpisodeRowRanges.COLUMN + " column");
       }
-      if (ranges.put(e, new int[] {start, r}) != null) {
-        root.close();
-        throw new DatasetException.BadMetadata(path.toString(), "rows of episode " + e
-            + " are not contiguous");
-      }
+      f = new FileRows(root, EpisodeRowRanges.of(ep, name).ranges());
+    } catch (RuntimeException e) {
+      root.close();
+      throw e;
     }
-    f = new FileRows(root, ranges);
     files.put(path, f);
     while (files.size() > OPEN_FILES) {
       Path eldest = files.keySet().iterator().next();

@@ -2,10 +2,14 @@ package org.robostream.stream;
 
 import java.nio.file.Path;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.BiFunction;
 import java.util.function.Function;
 import org.robostream.RobostreamException;
+import org.robostream.dataset.DatasetException;
+import org.robostream.dataset.DatasetInfo;
 import org.robostream.dataset.EpisodeInfo;
 import org.robostream.dataset.VideoSpan;
 import org.robostream.video.DecodeResult;
@@ -23,7 +27,10 @@ import org.slf4j.LoggerFactory;
  * (frames of the episodes before it plus its number) and its pts is checked against
  * {@code from_timestamp + frame / fps}: drift is recorded, and a frame more than half a frame
  * period off is an error. Otherwise frames are looked up by pts within the tolerance (warned
- * once per file). Errors come out as {@link SampleException} naming file, episode and camera.
+ * once per file). Before the first frame of an episode and camera is decoded, all of the
+ * episode's frames are checked against the file's frame table ({@link SpanFrames}), a file's
+ * frame size against the camera's declared shape and, looked up by pts, its duration against the
+ * table's frames. Errors come out as {@link SampleException} naming file, episode and camera.
  * Not thread-safe: one per worker.
  */
 final class FrameFetcher {
@@ -31,16 +38,22 @@ final class FrameFetcher {
 
   private final DecoderCache cache;
   private final Device device;
+  private final DatasetInfo info;
   private final int fps;
   private final double tolerance;
   private final StreamCounters counters;
   private final Map<Path, Boolean> byPosition = new HashMap<>();
+  private final Set<CheckedSpan> checkedSpans = new HashSet<>();
 
-  FrameFetcher(DecoderCache cache, Device device, int fps, double tolerance,
+  /** An episode's camera whose frames were checked against its file's frame table. */
+  private record CheckedSpan(int episode, String camera) {}
+
+  FrameFetcher(DecoderCache cache, Device device, DatasetInfo info, double tolerance,
       StreamCounters counters) {
     this.cache = cache;
     this.device = device;
-    this.fps = fps;
+    this.info = info;
+    this.fps = info.fps();
     this.tolerance = tolerance;
     this.counters = counters;
   }
@@ -103,14 +116,46 @@ final class FrameFetcher {
 
   private boolean addressedByPosition(VideoSpan span, VideoDecoder decoder) {
     return byPosition.computeIfAbsent(span.file(), p -> {
+      requireDeclaredSize(span, decoder);
       boolean match = decoder.info().frameCount() == span.fileFrames();
       if (!match) {
+        requireTableDuration(span, decoder);
         LOG.warn("{}: {} frames but the episode table puts {} there; addressing frames by pts"
             + " (tolerance {} s)", span.file(), decoder.info().frameCount(), span.fileFrames(),
             tolerance);
       }
       return match;
     });
+  }
+
+  /** The file's frames must have the size info.json declares for its camera. */
+  private void requireDeclaredSize(VideoSpan span, VideoDecoder decoder) {
+    int[] shape = info.features().get(span.camera()).shape(); // [height, width, channels]
+    int width = decoder.info().width();
+    int height = decoder.info().height();
+    if (width != shape[1] || height != shape[0]) {
+      throw new DatasetException.BadMetadata(span.file().toString(), "frames are " + width
+          + "x" + height + " but info.json declares " + span.camera() + " as " + shape[1] + "x"
+          + shape[0] + " (shape " + java.util.Arrays.toString(shape) + ")");
+    }
+  }
+
+  /**
+   * A file whose frames are looked up by pts (its frame count is not the table's) must still last
+   * as long as the frames the table puts there: a file longer or shorter than its episodes' spans
+   * holds episodes the table does not describe, and a lookup by pts could give another episode's
+   * frame. (Addressed by position, each frame's pts is checked instead: LeRobot's concatenation
+   * shifts each appended episode by up to a millisecond, so a long file's duration drifts from the
+   * table's while every frame is still where its position says.)
+   */
+  private void requireTableDuration(VideoSpan span, VideoDecoder decoder) {
+    double table = span.fileFrames() / (double) fps;
+    double file = decoder.info().durationSeconds();
+    if (!(Math.abs(file - table) < 0.5 / fps)) {
+      throw new DatasetException.BadMetadata(span.file().toString(), "holds " + file + " s of"
+          + " video (" + decoder.info().frameCount() + " frames) but the episodes table puts "
+          + span.fileFrames() + " frames there, " + table + " s at " + fps + " fps");
+    }
   }
 
   private void fetch(EpisodeInfo episode, String camera, int[] frames, long reader,
@@ -120,8 +165,13 @@ final class FrameFetcher {
     try {
       VideoDecoder decoder = cache.get(file, device, reader);
       boolean positions = addressedByPosition(span, decoder);
-      long before = decoder.stats().framesDecoded();
       double first = decoder.info().firstPtsSeconds();
+      CheckedSpan key = new CheckedSpan(episode.index(), camera);
+      if (!checkedSpans.contains(key)) {
+        SpanFrames.check(episode, span, decoder.frameTable(), first, fps, positions, tolerance);
+        checkedSpans.add(key);
+      }
+      long before = decoder.stats().framesDecoded();
       if (positions) {
         int[] at = new int[frames.length];
         for (int i = 0; i < frames.length; i++) {

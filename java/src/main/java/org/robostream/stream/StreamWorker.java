@@ -88,8 +88,8 @@ final class StreamWorker implements Runnable {
     try (EpisodeRowSource rows = new EpisodeRowSource(allocator, ctx.metadata().info(), 256);
         FramePath path = framePaths.get();
         FrameMemory scratch = path.newScratch()) {
-      FrameFetcher fetcher = new FrameFetcher(decoders, ctx.device(),
-          ctx.metadata().info().fps(), ctx.decoderOptions().toleranceSeconds(), counters);
+      FrameFetcher fetcher = new FrameFetcher(decoders, ctx.device(), ctx.metadata().info(),
+          ctx.decoderOptions().toleranceSeconds(), counters);
       SlotSampler sampler = plan.sampler(rank, worker);
       Map<Long, PackedFrame[]> decoded = new HashMap<>();
       for (int j = 0; j < jobs.size() && !stopped; j++) {

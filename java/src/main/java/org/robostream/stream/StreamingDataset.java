@@ -16,9 +16,11 @@ import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.robostream.arrow.BatchMemoryPool;
 import org.robostream.arrow.FixedShapeTensorType;
+import org.robostream.dataset.DatasetException;
+import org.robostream.dataset.DatasetRoots;
 import org.robostream.dataset.EpisodeInfo;
-import org.robostream.dataset.Feature;
 import org.robostream.dataset.LeRobotMetadata;
+import org.robostream.dataset.SymlinkPolicy;
 import org.robostream.source.VideoSources;
 import org.robostream.source.hub.HubDataset;
 import org.robostream.video.DecodeDeviceSpec;
@@ -80,8 +82,10 @@ public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
 
   private StreamingDataset(Builder b) {
     this.metadata = b.hub != null ? b.hub.metadata()
-        : LeRobotMetadata.open(b.root, b.dataFilesRoot == null ? b.root : b.dataFilesRoot,
-            Optional.ofNullable(b.episodes));
+        : LeRobotMetadata.open(DatasetRoots.of(b.root,
+            b.dataFilesRoot == null ? b.root : b.dataFilesRoot, b.symlinks),
+            Optional.ofNullable(b.episodes), true);
+    metadata.checkDataFiles(); // every disagreement with the data rows before the first batch
     this.videos = b.hub != null ? b.hub.videos()
         : b.videos != null ? b.videos : VideoSources.local();
     this.params = new PlanParameters(b.seed, b.shuffle, b.bufferSize, b.maxNumShards,
@@ -108,15 +112,12 @@ public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
     int height = 0;
     int width = 0;
     for (String c : cameras) {
-      Feature f = metadata.info().features().get(c);
-      int[] shape = f.shape();
-      if (shape.length != 3) {
-        throw new IllegalArgumentException("camera " + c + " has shape " + java.util.Arrays
-            .toString(shape) + ", expected [H, W, C]");
-      }
+      int[] shape = metadata.info().features().get(c).shape(); // [H, W, C], checked by info
       if (height != 0 && (height != shape[0] || width != shape[1])) {
-        throw new IllegalArgumentException("cameras of different sizes are not supported yet ("
-            + c + " is " + shape[1] + "x" + shape[0] + ")");
+        throw new DatasetException.Unsupported(metadata.root().resolve("meta/info.json")
+            .toString(), "cameras of different sizes are not supported yet (" + c + " is "
+            + shape[1] + "x" + shape[0] + ", " + cameras.get(0) + " " + width + "x" + height
+            + ")");
       }
       height = shape[0];
       width = shape[1];
@@ -498,6 +499,7 @@ public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
     private final Path root;
     private HubDataset hub;
     private Path dataFilesRoot;
+    private SymlinkPolicy symlinks = SymlinkPolicy.CONFINED;
     private Map<String, double[]> deltaTimestamps = Map.of();
     private Windows.Preset preset;
     private double toleranceSeconds = 1e-4;
@@ -530,6 +532,15 @@ public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
     /** Second root for data/ and videos/ (metadata still from the first). */
     public Builder dataFilesRoot(Path p) {
       this.dataFilesRoot = p;
+      return this;
+    }
+
+    /**
+     * Whether the dataset's files may resolve, through symbolic links, outside its roots
+     * (default {@link SymlinkPolicy#CONFINED}; a Hub dataset's mirror holds no links).
+     */
+    public Builder symlinks(SymlinkPolicy policy) {
+      this.symlinks = policy;
       return this;
     }
 

@@ -8,7 +8,8 @@ import org.robostream.source.ByteSource;
 /**
  * Recognises files that are not videos from their first bytes, so that an HTML error page or a
  * JSON answer saved in place of an MP4 gets an error that says so instead of "invalid data".
- * Thread-safe (stateless).
+ * The error names the kind of document only, never its text: a video path may be a link to a
+ * file that holds secrets. Thread-safe (stateless).
  */
 final class ContentSniffer {
   private ContentSniffer() {}
@@ -32,20 +33,14 @@ final class ContentSniffer {
         || lower.startsWith("<head") || lower.startsWith("<body")) {
       throw new NotAVideoException(source.name(),
           "is an HTML/XML page, not a video (often a sign of an authentication, revision or"
-              + " placeholder problem): starts with \"" + preview(text) + "\"");
+              + " placeholder problem)");
     }
     if (lower.startsWith("{") || lower.startsWith("[")) {
-      throw new NotAVideoException(source.name(),
-          "is a JSON document, not a video: starts with \"" + preview(text) + "\"");
+      throw new NotAVideoException(source.name(), "is a JSON document, not a video");
     }
     if (lower.startsWith("version https://git-lfs")) {
       throw new NotAVideoException(source.name(),
           "is a Git LFS pointer file, not the video it points to");
     }
-  }
-
-  private static String preview(String text) {
-    String line = text.lines().findFirst().orElse("");
-    return line.length() > 60 ? line.substring(0, 60) + "..." : line;
   }
 }

@@ -27,6 +27,16 @@ public final class FrameTable {
     return index.frameCount();
   }
 
+  /** pts in seconds of frame {@code frame} (0-based, presentation order). */
+  public double ptsSeconds(int frame) {
+    return index.frameSeconds(frame);
+  }
+
+  /** The frame whose pts is nearest to {@code seconds} (ties: the earlier one). */
+  public int nearestFrame(double seconds) {
+    return index.nearestFrame(seconds);
+  }
+
   /**
    * Byte position in the file where decoding frame {@code frame} (0-based, presentation order)
    * starts reading: the keyframe packet of the GOP it is decoded from; -1 when the container does

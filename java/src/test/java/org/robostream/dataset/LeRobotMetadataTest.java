@@ -90,16 +90,19 @@ class LeRobotMetadataTest {
   @Test
   void templatesCannotEscapeTheRoot() {
     Path root = tmp.resolve("ds");
-    PathTemplate ok = new PathTemplate("data/chunk-{episode_chunk:03d}/e_{episode_index:06d}.pq", "t");
+    PathTemplate ok = new PathTemplate("data/chunk-{episode_chunk:03d}/e_{episode_index:06d}.pq",
+        "t", "data_path");
     assertEquals(root.resolve("data/chunk-001/e_001234.pq"),
         ok.resolve(root, Map.of("episode_chunk", 1, "episode_index", 1234)));
     for (String evil : new String[] {"../outside/{episode_index}.pq", "/etc/{episode_index}",
         "data/../../{episode_index}"}) {
       assertThrows(DatasetException.BadMetadata.class,
-          () -> new PathTemplate(evil, "t").resolve(root, Map.of("episode_index", 1)), evil);
+          () -> new PathTemplate(evil, "t", "data_path").resolve(root,
+              Map.of("episode_index", 1)), evil);
     }
     assertThrows(DatasetException.BadMetadata.class,
-        () -> new PathTemplate("{video_key}/x", "t").resolve(root, Map.of("video_key", "..")));
+        () -> new PathTemplate("{video_key}/x", "t", "video_path").resolve(root,
+            Map.of("video_key", "..")));
     assertThrows(DatasetException.BadMetadata.class,
         () -> ok.render(Map.of("episode_index", 1)), "unknown field");
   }

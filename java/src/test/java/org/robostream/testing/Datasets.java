@@ -27,6 +27,35 @@ public final class Datasets {
         Content.PATTERN, 3, 2));
   }
 
+  /**
+   * Small v3.0 pattern dataset for metadata mutations: 3 episodes of 12 frames at 20 fps (equal
+   * lengths, so swapped spans keep every count), 2 cameras 64x64 AV1 g2, one data file and one
+   * video file per camera.
+   */
+  public static Path tinyPatternV30() {
+    return Fixtures.dataset("tiny-pattern-v30", new SyntheticDatasetSpec(Path.of("unused"), 3,
+        12, 0.0, 2, 64, 64, 20, VideoCodecChoice.AV1, 2, -1, Layout.V30, 100, 200,
+        Content.PATTERN, 2, 2));
+  }
+
+  /**
+   * Small v3.0 pattern dataset whose files roll over: 4 episodes of 8 frames at 20 fps, 2 cameras
+   * 64x64 AV1 g2, two episodes per data file and per video file, so an episode can be pointed at
+   * another existing file.
+   */
+  public static Path tinyPatternV30TwoFiles() {
+    return Fixtures.dataset("tiny-pattern-v30-two-files", new SyntheticDatasetSpec(
+        Path.of("unused"), 4, 8, 0.0, 2, 64, 64, 20, VideoCodecChoice.AV1, 2, -1, Layout.V30,
+        0.0009, 0.0035, Content.PATTERN, 2, 2));
+  }
+
+  /** Small v2.1 pattern dataset: 3 episodes of 10 frames at 20 fps, 2 cameras 64x48 H.264 GOP 4. */
+  public static Path tinyPatternV21() {
+    return Fixtures.dataset("tiny-pattern-v21", new SyntheticDatasetSpec(Path.of("unused"), 3,
+        10, 0.0, 2, 64, 48, 20, VideoCodecChoice.H264, 4, -1, Layout.V21, 100, 200,
+        Content.PATTERN, 2, 2));
+  }
+
   /** No cameras, one 300-frame episode at 30 fps: long table windows (SARM horizon). */
   public static Path longEpisode() {
     return Fixtures.dataset("long-episode", new SyntheticDatasetSpec(Path.of("unused"), 2, 300,

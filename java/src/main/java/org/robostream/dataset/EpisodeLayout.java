@@ -58,7 +58,8 @@ final class EpisodeLayout {
             + sorted.get(i).index() + " is listed twice");
       }
     }
-    Map<Row, Map<String, int[]>> offsets = new IdentityHashMap<>(); // camera -> {offset, total}
+    // camera -> {offset, total, episodes before}
+    Map<Row, Map<String, int[]>> offsets = new IdentityHashMap<>();
     Map<Path, String> cameraOfFile = new HashMap<>();
     for (String camera : info.videoKeys()) {
       requireFilesInEpisodeOrder(camera, sorted);
@@ -93,7 +94,7 @@ final class EpisodeLayout {
         Placement p = r.videos().get(camera);
         int[] o = offsets.get(r).get(camera);
         videos.put(camera, new VideoSpan(camera, p.file(), p.fromTimestamp(), p.toTimestamp(),
-            o[0], o[1]));
+            o[0], o[1], o[2]));
       }
       episodes.add(new EpisodeInfo(r.index(), r.length(), r.tasks(), r.datasetFromIndex(),
           r.dataFile(), videos));
@@ -148,7 +149,8 @@ final class EpisodeLayout {
             + " frames at " + fps + " fps, from " + p.fromTimestamp() + " s in " + file
             + ", ends it at " + to + " s");
       }
-      offsets.computeIfAbsent(r, x -> new HashMap<>()).put(camera, new int[] {(int) offset, 0});
+      offsets.computeIfAbsent(r, x -> new HashMap<>()).put(camera,
+          new int[] {(int) offset, 0, k});
       offset += r.length();
       if (offset > Integer.MAX_VALUE) {
         throw new DatasetException.BadMetadata(r.table(), "the episodes in " + file

@@ -15,12 +15,30 @@ import java.nio.file.Path;
  *     {@code fromTimestamp}): the position of the episode's frame 0 in the file
  * @param fileFrames the frames the metadata puts into this file, all its episodes together; when
  *     the file's real frame count equals it, frames are addressed by position (DESIGN.md §4)
+ * @param episodesBefore how many episodes are stored before this one in the same file
  */
 public record VideoSpan(String camera, Path file, double fromTimestamp, double toTimestamp,
-    int frameOffset, int fileFrames) {
+    int frameOffset, int fileFrames, int episodesBefore) {
+  /**
+   * The most LeRobot's concatenation shifts one appended episode: it offsets each piece by the
+   * durations before it rounded up to whole milliseconds (DESIGN.md §4, measured +0.33 ms per
+   * episode on real AV1 files), so the frames of the k-th episode of a file sit up to k ms after
+   * {@code from_timestamp + frame / fps}.
+   */
+  public static final double APPEND_SHIFT_SECONDS = 1e-3;
+
   public VideoSpan {
-    if (frameOffset < 0 || fileFrames < 0) {
-      throw new IllegalArgumentException("negative frame offset or count for " + file);
+    if (frameOffset < 0 || fileFrames < 0 || episodesBefore < 0) {
+      throw new IllegalArgumentException("negative frame offset, count or position for " + file);
     }
+  }
+
+  /**
+   * The latest a frame addressed by position may sit after {@code from_timestamp + frame / fps}
+   * in seconds: half a frame, plus the concatenation's shift of every episode stored before it.
+   * (The earliest is half a frame before: the shift is never negative.)
+   */
+  public double maxPositionDrift(int fps) {
+    return 0.5 / fps + episodesBefore * APPEND_SHIFT_SECONDS;
   }
 }

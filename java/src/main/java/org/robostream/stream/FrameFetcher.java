@@ -26,7 +26,9 @@ import org.slf4j.LoggerFactory;
  * Inside a file whose frame count matches the metadata, a frame is addressed by its position
  * (frames of the episodes before it plus its number) and its pts is checked against
  * {@code from_timestamp + frame / fps}: drift is recorded, and a frame more than half a frame
- * period off is an error. Otherwise frames are looked up by pts within the tolerance (warned
+ * early, or later than half a frame plus the concatenation shift of the episodes stored before it
+ * ({@link org.robostream.dataset.VideoSpan#maxPositionDrift}), is an error. Otherwise frames are
+ * looked up by pts within the tolerance (warned
  * once per file). Before the first frame of an episode and camera is decoded, all of the
  * episode's frames are checked against the file's frame table ({@link SpanFrames}), a file's
  * frame size against the camera's declared shape and, looked up by pts, its duration against the
@@ -182,10 +184,11 @@ final class FrameFetcher {
           double expected = first + span.fromTimestamp() + frames[i] / (double) fps;
           double drift = r.ptsSeconds(i) - expected;
           counters.drift(drift);
-          if (Math.abs(drift) >= 0.5 / fps) {
+          if (drift <= -0.5 / fps || drift > span.maxPositionDrift(fps)) {
             throw new SampleException(file, episode.index(), camera, "frame " + frames[i]
                 + " (position " + at[i] + ") has pts " + r.ptsSeconds(i) + " s but the metadata"
-                + " puts it at " + expected + " s", null);
+                + " puts it at " + expected + " s (allowed: " + 0.5 / fps + " s before to "
+                + span.maxPositionDrift(fps) + " s after)", null);
           }
         }
       } else {

@@ -11,8 +11,9 @@ import org.robostream.video.FrameTable;
  * {@code from_timestamp + f / fps} (after the file's first pts), and the frame the loader will
  * take for it must be within half a frame of that time and inside the span. By position (the
  * file holds exactly the frames the table puts there) the frame is number
- * {@code frameOffset + f}; by pts it is the nearest frame, which must also be within the
- * decoder's tolerance. Stateless.
+ * {@code frameOffset + f}, and it may also sit later by LeRobot's concatenation shift
+ * ({@link VideoSpan#maxPositionDrift}); by pts it is the nearest frame, which must also be within
+ * the decoder's tolerance. Stateless.
  */
 final class SpanFrames {
   private SpanFrames() {}
@@ -25,9 +26,10 @@ final class SpanFrames {
   static void check(EpisodeInfo episode, VideoSpan span, FrameTable table, double first,
       int fps, boolean byPosition, double tolerance) {
     double halfFrame = 0.5 / fps;
-    double allowed = byPosition ? halfFrame : Math.min(tolerance, halfFrame);
+    double early = byPosition ? halfFrame : Math.min(tolerance, halfFrame);
+    double late = byPosition ? span.maxPositionDrift(fps) : early;
     double spanStart = first + span.fromTimestamp() - halfFrame;
-    double spanEnd = first + span.toTimestamp() - halfFrame;
+    double spanEnd = first + span.toTimestamp() - halfFrame + (late - early);
     for (int f = 0; f < episode.length(); f++) {
       double wanted = first + span.fromTimestamp() + f / (double) fps;
       int frame = byPosition ? span.frameOffset() + f : table.nearestFrame(wanted);
@@ -36,11 +38,14 @@ final class SpanFrames {
             + table.frameCount());
       }
       double pts = table.ptsSeconds(frame);
-      if (!(Math.abs(pts - wanted) <= allowed)) {
+      if (!(pts - wanted >= -early && pts - wanted <= late)) {
         throw problem(span, episode, f, (byPosition ? "(frame " + frame + " of the file)"
             : "(looked up by pts: nearest frame " + frame + ")") + " has pts " + pts
-            + " s but the episodes table puts it at " + wanted + " s (more than "
-            + allowed + " s apart)");
+            + " s but the episodes table puts it at " + wanted + " s (allowed: " + early
+            + " s before to " + late + " s after" + (byPosition && span.episodesBefore() > 0
+                ? ", with up to " + VideoSpan.APPEND_SHIFT_SECONDS + " s of concatenation shift"
+                    + " for each of the " + span.episodesBefore() + " episodes before it" : "")
+            + ")");
       }
       if (pts < spanStart || pts >= spanEnd) {
         throw problem(span, episode, f, "has pts " + pts + " s, outside the episode's span"

@@ -84,6 +84,41 @@ public final class Datasets {
     });
   }
 
+  /**
+   * v3.0 pattern dataset of 60 short episodes (4 frames at 30 fps, 1 camera 64x64 H.264 GOP 4,
+   * B-frames) in one video file. The writer appends episodes as LeRobot does (DESIGN.md §4): each
+   * piece is offset by the durations before it rounded up to whole milliseconds, 133.33 ms to
+   * 134 ms here, so the k-th episode sits k x 0.67 ms after its table time and the last ones more
+   * than half a frame (16.7 ms), while every frame is where its position says.
+   */
+  public static Path concatenationDrift() {
+    return Fixtures.dataset("concatenation-drift", new SyntheticDatasetSpec(Path.of("unused"),
+        60, 4, 0.0, 1, 64, 64, 30, VideoCodecChoice.H264, 4, -1, Layout.V30, 100, 100,
+        Content.PATTERN, 2, 1));
+  }
+
+  /**
+   * {@link #concatenationDrift} with its episode 1 shifted by another 300 ticks of 1/15360 s
+   * (19.5 ms): more than half a frame plus the shift one concatenation can explain.
+   */
+  public static Path episodeShiftedTooFar() {
+    return Fixtures.derivedDataset("episode-shifted-too-far", concatenationDrift(), root -> {
+      try (var walk = java.nio.file.Files.walk(root.resolve("videos"))) {
+        for (Path mp4 : walk.filter(p -> p.toString().endsWith(".mp4")).toList()) {
+          Path shifted = mp4.resolveSibling("shifted.tmp.mp4");
+          // Packets 4..7 in decode order are episode 1 (each episode a closed 4-frame GOP);
+          // the expression has no comma, which would end the bitstream filter's arguments.
+          String episode1 = "300*(1-abs(sgn(floor(N/4)-1)))";
+          Fixtures.run("ffmpeg", "-v", "error", "-y", "-i", mp4.toString(), "-c", "copy",
+              "-bsf:v", "setts=pts=PTS+" + episode1 + ":dts=DTS+" + episode1,
+              "-movflags", "+faststart", shifted.toString());
+          java.nio.file.Files.move(shifted, mp4,
+              java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        }
+      }
+    });
+  }
+
   /** Frames of every episode of the dataset at {@code root}. */
   public static int totalFrames(Path root) {
     return org.robostream.dataset.LeRobotMetadata.open(root, java.util.Optional.empty())

@@ -14,8 +14,9 @@ import java.util.Map;
  * with itself there, before any frame is read. Every LeRobot writer (recording, v2.1 conversion,
  * aggregation, editing) appends a file's episodes in episode-index order, each one
  * {@code length / fps} seconds long; so in every file the episode stored k-th starts at the
- * frames of the episodes before it, {@code from_timestamp = offset / fps}, and ends at
- * {@code to_timestamp = (offset + length) / fps}, both within half a frame. A table whose
+ * frames of the episodes before it, {@code from_timestamp = offset / fps} (within half a frame,
+ * or up to {@link VideoSpan#APPEND_SHIFT_SECONDS} per episode before it late: the concatenation's
+ * shift), and ends {@code length / fps} after that, within half a frame. A table whose
  * timestamps say otherwise (swapped, overlapping, leaving gaps, a length that does not fill its
  * span) would address frames of another episode, so it is refused. And since episodes are
  * appended in episode order, a camera's files follow each other in that order too: a later
@@ -132,7 +133,11 @@ final class EpisodeLayout {
       Row r = inFile.get(k);
       Placement p = r.videos().get(camera);
       double from = offset / (double) fps;
-      if (!(Math.abs(p.fromTimestamp() - from) < halfFrame)) {
+      // Late by up to 1 ms per episode before it: LeRobot's concatenation shift, should a writer
+      // record it in the table (a swap still makes one of the two episodes early).
+      double late = halfFrame + k * VideoSpan.APPEND_SHIFT_SECONDS;
+      double shift = p.fromTimestamp() - from;
+      if (!(shift > -halfFrame && shift < late)) {
         throw new DatasetException.BadMetadata(r.table(), "episode " + r.index() + ": " + field
             + "from_timestamp is " + p.fromTimestamp() + " s, but in " + file + " "
             + (k == 0 ? "it is the first episode (by episode index), which starts at 0 s"
@@ -142,7 +147,7 @@ final class EpisodeLayout {
             + "; a file's episodes follow each other in episode order, without gaps or"
             + " overlaps");
       }
-      double to = (offset + r.length()) / (double) fps;
+      double to = p.fromTimestamp() + r.length() / (double) fps;
       if (!(Math.abs(p.toTimestamp() - to) < halfFrame)) {
         throw new DatasetException.BadMetadata(r.table(), "episode " + r.index() + ": " + field
             + "to_timestamp is " + p.toTimestamp() + " s, but its length of " + r.length()

@@ -9,6 +9,10 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.robostream.dataset.V30MetadataTestAccess;
+import org.robostream.testing.ParquetEdit;
+import org.robostream.video.VideoDecoder;
 import org.robostream.RobostreamException;
 import org.robostream.testing.Datasets;
 import org.robostream.video.FrameLayout;
@@ -60,5 +64,42 @@ class ConcatenationDriftTest {
     assertTrue(message.contains("episode 1 (" + CAMERA + ")"), message);
     assertTrue(message.contains("chunk-000/file-000.mp4"), message);
     assertTrue(message.contains("concatenation shift"), message);
+  }
+
+  @Test
+  void aTableThatRecordsTheShiftStreamsToo(@TempDir Path tmp) throws Exception {
+    // A writer could record each episode's from_timestamp where its frames really start (the
+    // file's duration after concatenation): late by the same shift. Position still decides.
+    Path root = tmp.resolve("ds");
+    V30MetadataTestAccess.copyTree(Datasets.concatenationDrift(), root);
+    double[] starts;
+    try (VideoDecoder d = VideoDecoder.open(root.resolve(
+        "videos/" + CAMERA + "/chunk-000/file-000.mp4"))) {
+      double[] pts = d.framePtsSeconds();
+      starts = new double[pts.length / 4];
+      for (int e = 0; e < starts.length; e++) {
+        starts[e] = pts[4 * e] - pts[0];
+      }
+    }
+    assertTrue(starts[59] - 59 * 4 / 30.0 > 0.5 / 30, "the fixture drifts: " + starts[59]);
+    String from = "videos/" + CAMERA + "/from_timestamp";
+    String to = "videos/" + CAMERA + "/to_timestamp";
+    ParquetEdit.rewrite(root.resolve("meta/episodes/chunk-000/file-000.parquet"), t -> {
+      for (int e = 0; e < starts.length; e++) {
+        t.set(from, e, starts[e]).set(to, e, starts[e] + 4 / 30.0);
+      }
+    });
+    int delivered = 0;
+    try (StreamingDataset ds = stream(root).build()) {
+      for (Batch b : ds) {
+        try (b) {
+          for (PatternSamples.Delivered d : PatternSamples.of(b, List.of(CAMERA))) {
+            assertTrue(d.matches(), d.toString());
+            delivered++;
+          }
+        }
+      }
+    }
+    assertEquals(240, delivered);
   }
 }

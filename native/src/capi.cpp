@@ -1,5 +1,6 @@
-// The C API of robostream.h: the single boundary where C++ exceptions become status codes.
-#include "arrow/frame_batch.hpp"
+// The C API of robostream.h for CPU decoding (libyuv colour conversion, dav1d): the units that
+// need the CPU codec libraries. Like every capi*.cpp it is a boundary where C++ exceptions become
+// status codes; frame batches are capi_device.cpp's, whichever decoder fills them.
 #include "capi_support.hpp"
 #include "core/errors.hpp"
 #include "core/live_objects.hpp"
@@ -10,6 +11,7 @@
 using rs::capi::from_handle;
 using rs::capi::require_out;
 using rs::capi::to_handle;
+using rs::capi::write_values;
 
 extern "C" {
 
@@ -54,14 +56,8 @@ int rs_av1_next_picture(int64_t handle, int64_t* out) {
     require_out(out);
     rs::PictureInfo info{};
     const bool available = from_handle<rs::Dav1dDecoder>(handle, "AV1 decoder")->next(info);
-    out[0] = available ? 1 : 0;
-    out[1] = info.pts;
-    out[2] = info.width;
-    out[3] = info.height;
-    out[4] = info.chroma;
-    out[5] = info.bit_depth;
-    out[6] = info.matrix;
-    out[7] = info.full_range ? 1 : 0;
+    write_values(out, {available ? 1 : 0, info.pts, info.width, info.height, info.chroma,
+                       info.bit_depth, info.matrix, info.full_range ? 1 : 0});
   });
 }
 
@@ -85,51 +81,6 @@ int rs_av1_flush(int64_t handle) {
 
 void rs_av1_close(int64_t handle) {
   if (handle != 0) delete reinterpret_cast<rs::Dav1dDecoder*>(static_cast<intptr_t>(handle));
-}
-
-int rs_batch_create(int64_t rows, int64_t* handle_out) {
-  return rs::guarded([&] {
-    require_out(handle_out);
-    handle_out[0] = to_handle(new rs::FrameBatch(rows));
-  });
-}
-
-int rs_batch_add_frame_column(int64_t batch, const char* name, int height, int width, int layout,
-                              int32_t* column_out) {
-  return rs::guarded([&] {
-    require_out(column_out);
-    if (!name) throw rs::InvalidArgument("null column name");
-    column_out[0] =
-        from_handle<rs::FrameBatch>(batch, "batch")->add_frame_column(name, height, width, layout);
-  });
-}
-
-int rs_batch_frame_slot(int64_t batch, int column, int64_t row, int64_t* address_out) {
-  return rs::guarded([&] {
-    require_out(address_out);
-    address_out[0] = to_handle(from_handle<rs::FrameBatch>(batch, "batch")->slot(column, row));
-  });
-}
-
-int rs_batch_set_frame_info(int64_t batch, int column, int64_t row, double pts_seconds,
-                            int64_t frame_index) {
-  return rs::guarded([&] {
-    from_handle<rs::FrameBatch>(batch, "batch")->set_frame_info(column, row, pts_seconds,
-                                                                frame_index);
-  });
-}
-
-int rs_batch_export(int64_t batch, void* arrow_array, void* arrow_schema) {
-  return rs::guarded([&] {
-    // Ownership moves only if this returns RS_OK (export_to takes it on success).
-    rs::FrameBatch::export_to(from_handle<rs::FrameBatch>(batch, "batch"),
-                              static_cast<ArrowArray*>(arrow_array),
-                              static_cast<ArrowSchema*>(arrow_schema));
-  });
-}
-
-void rs_batch_free(int64_t batch) {
-  if (batch != 0) delete reinterpret_cast<rs::FrameBatch*>(static_cast<intptr_t>(batch));
 }
 
 }  // extern "C"

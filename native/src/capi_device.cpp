@@ -1,5 +1,6 @@
-// The C API of robostream.h for device batches, CUDA and NVDEC (see capi.cpp for the contract:
-// this is where C++ exceptions become status codes).
+// The C API of robostream.h for frame batches (host or CUDA pools, the one batch type of the
+// core), CUDA and NVDEC: the units that need no CPU codec library, so a GPU machine builds them
+// alone. Like every capi*.cpp a boundary where C++ exceptions become status codes.
 #include <memory>
 #include <string>
 
@@ -18,6 +19,7 @@
 using rs::capi::from_handle;
 using rs::capi::require_out;
 using rs::capi::to_handle;
+using rs::capi::write_values;
 
 namespace {
 
@@ -58,11 +60,8 @@ int rs_pool_stats(int64_t pool, int64_t* out) {
   return rs::guarded([&] {
     require_out(out);
     rs::PoolStats s = pool_of(pool)->stats();
-    out[0] = s.allocations;
-    out[1] = s.reuses;
-    out[2] = s.outstanding_bytes;
-    out[3] = s.pooled_bytes;
-    out[4] = s.outstanding_events;
+    write_values(out, {s.allocations, s.reuses, s.outstanding_bytes, s.pooled_bytes,
+                       s.outstanding_events});
   });
 }
 
@@ -181,6 +180,15 @@ int rs_device_batch_export(int64_t batch, int64_t stream, void* device_array, vo
   });
 }
 
+int rs_device_batch_host_view(const void* device_array, void* arrow_array, void* arrow_schema) {
+  return rs::guarded([&] {
+    if (!device_array) throw rs::InvalidArgument("null ArrowDeviceArray");
+    rs::DeviceFrameBatch::host_view(*static_cast<const ArrowDeviceArray*>(device_array),
+                                    static_cast<ArrowArray*>(arrow_array),
+                                    static_cast<ArrowSchema*>(arrow_schema));
+  });
+}
+
 int rs_device_batch_copy_to_host(const void* device_array, int64_t host_pool, int64_t* handle_out) {
   return rs::guarded([&] {
     require_out(handle_out);
@@ -259,13 +267,8 @@ int rs_nvdec_next_picture(int64_t handle, int64_t* out) {
     require_out(out);
     rs::NvdecPicture p{};
     const bool available = from_handle<rs::NvdecDecoder>(handle, "NVDEC decoder")->next(p);
-    out[0] = available ? 1 : 0;
-    out[1] = p.pts;
-    out[2] = p.width;
-    out[3] = p.height;
-    out[4] = p.bit_depth;
-    out[5] = p.matrix;
-    out[6] = p.full_range ? 1 : 0;
+    write_values(out, {available ? 1 : 0, p.pts, p.width, p.height, p.bit_depth, p.matrix,
+                       p.full_range ? 1 : 0});
   });
 }
 
@@ -291,11 +294,7 @@ int rs_nvdec_pool_stats(int device, int64_t* out) {
   return rs::guarded([&] {
     require_out(out);
     rs::NvdecPoolStats s = rs::NvdecDevice::get(device)->stats();
-    out[0] = s.created;
-    out[1] = s.reused;
-    out[2] = s.reconfigured;
-    out[3] = s.active;
-    out[4] = s.idle;
+    write_values(out, {s.created, s.reused, s.reconfigured, s.active, s.idle});
   });
 }
 

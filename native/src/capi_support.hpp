@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <initializer_list>
 #include <string>
 
 #include "core/errors.hpp"
@@ -21,6 +22,13 @@ int64_t to_handle(T* object) {
 
 inline void require_out(const void* out) {
   if (!out) throw InvalidArgument("null output pointer");
+}
+
+// Fills out[0..] with `values` in order: the C API returns records (picture info, counters) as
+// int64 arrays whose field order robostream.h documents. Callers check `out` with require_out
+// before anything has a side effect (taking a picture out of a queue).
+inline void write_values(int64_t* out, std::initializer_list<int64_t> values) {
+  for (int64_t v : values) *out++ = v;
 }
 
 }  // namespace rs::capi

@@ -70,6 +70,15 @@ void fill_batch(int64_t batch, int rows) {
   }
 }
 
+// Exports a batch of one 1x1 uint8 frame from `pool` into `array` / `schema`, which own it.
+void export_one_pixel(const std::shared_ptr<rs::BufferPool>& pool, ArrowDeviceArray* array,
+                      ArrowSchema* schema) {
+  auto batch = std::make_unique<rs::DeviceFrameBatch>(pool, 1);
+  batch->add_frame_column("cam", 1, 1, 1, RS_LAYOUT_HWC, RS_DTYPE_UINT8);
+  rs::DeviceFrameBatch::export_to(batch.get(), nullptr, array, schema);
+  batch.release();  // the array owns it now
+}
+
 }  // namespace
 
 RS_TEST(device_batch_exports_a_cpu_device_array) {
@@ -193,12 +202,9 @@ RS_TEST(host_copy_waits_for_the_event_and_refuses_foreign_arrays) {
   auto memory = std::make_shared<EventedHostMemory>();
   auto pool = std::make_shared<rs::BufferPool>(memory);
   auto host_pool = std::make_shared<rs::BufferPool>(std::make_shared<rs::HostMemoryResource>());
-  auto batch = std::make_unique<rs::DeviceFrameBatch>(pool, 1);
-  batch->add_frame_column("cam", 1, 1, 1, RS_LAYOUT_HWC, RS_DTYPE_UINT8);
   ArrowDeviceArray array;
   ArrowSchema schema;
-  rs::DeviceFrameBatch::export_to(batch.get(), nullptr, &array, &schema);
-  batch.release();  // the array owns it now
+  export_one_pixel(pool, &array, &schema);
   auto copy = rs::DeviceFrameBatch::copy_to_host(array, host_pool);
   RS_CHECK(memory->waited_for == array.sync_event);
   RS_CHECK_EQ(copy->pool().resource().device_type(), ARROW_DEVICE_CPU);
@@ -234,6 +240,75 @@ RS_TEST(host_copy_waits_for_the_event_and_refuses_foreign_arrays) {
     RS_CHECK_EQ(version, -1);
     RS_CHECK(rs_cuda_device_count() < 0);
   }
+}
+
+// The C Data view of a host batch shares it with the device array: either may be released
+// first, the buffers return to the pool only after both; views of GPU or foreign arrays are
+// refused and leave nothing behind.
+RS_TEST(host_view_shares_the_batch_until_both_arrays_are_released) {
+  const int64_t objects_before = rs_live_objects();
+  int64_t pool = 0;
+  RS_CHECK_EQ(rs_pool_create(RS_DEVICE_CPU, 0, &pool), RS_OK);
+  for (int view_first = 0; view_first < 2; ++view_first) {
+    int64_t batch = 0;
+    RS_CHECK_EQ(rs_device_batch_create(pool, 2, &batch), RS_OK);
+    int32_t col = -1;
+    RS_CHECK_EQ(rs_device_batch_add_frame_column(batch, "front", 2, 3, RS_LAYOUT_HWC,
+                                                 RS_DTYPE_UINT8, &col), RS_OK);
+    RS_CHECK_EQ(rs_device_batch_add_frame_column(batch, "wrist", 2, 3, RS_LAYOUT_CHW,
+                                                 RS_DTYPE_FLOAT32, &col), RS_OK);
+    fill_batch(batch, 2);
+    ArrowDeviceArray array;
+    ArrowSchema schema;
+    RS_CHECK_EQ(rs_device_batch_export(batch, 0, &array, &schema), RS_OK);
+    ArrowArray view{};
+    ArrowSchema view_schema{};
+    RS_CHECK_EQ(rs_device_batch_host_view(&array, &view, &view_schema), RS_OK);
+    RS_CHECK_EQ(view.length, 2);
+    RS_CHECK_EQ(view.n_children, 6);
+    RS_CHECK_EQ(std::string(view_schema.children[3]->name), "wrist");
+    RS_CHECK_EQ(metadata_value(view_schema.children[3]->metadata, "ARROW:extension:metadata"),
+                std::string("{\"shape\":[3,2,3],\"dim_names\":[\"C\",\"H\",\"W\"]}"));
+    // The same buffers, not a copy.
+    RS_CHECK(view.children[0]->children[0]->buffers[1] ==
+             array.array.children[0]->children[0]->buffers[1]);
+    RS_CHECK(view.children[2]->buffers[1] == array.array.children[2]->buffers[1]);
+    ArrowArray& first = view_first ? view : array.array;
+    ArrowArray& second = view_first ? array.array : view;
+    first.release(&first);
+    int64_t stats[5];
+    RS_CHECK_EQ(rs_pool_stats(pool, stats), RS_OK);
+    RS_CHECK(stats[2] > 0);  // the other array still holds the batch
+    const auto* frames = static_cast<const uint8_t*>(second.children[0]->children[0]->buffers[1]);
+    RS_CHECK_EQ(int(frames[18]), 11);
+    second.release(&second);
+    schema.release(&schema);
+    view_schema.release(&view_schema);
+    RS_CHECK_EQ(rs_pool_stats(pool, stats), RS_OK);
+    RS_CHECK_EQ(stats[2], int64_t(0));
+    // A released array has no view.
+    RS_CHECK_EQ(rs_device_batch_host_view(&array, &view, &view_schema), RS_ERR_INVALID_ARGUMENT);
+  }
+  rs_pool_free(pool);
+
+  auto memory = std::make_shared<EventedHostMemory>();  // a device_type CUDA batch
+  auto gpu_pool = std::make_shared<rs::BufferPool>(memory);
+  ArrowDeviceArray array;
+  ArrowSchema schema;
+  export_one_pixel(gpu_pool, &array, &schema);
+  ArrowArray view{};
+  ArrowSchema view_schema{};
+  RS_CHECK_EQ(rs_device_batch_host_view(&array, &view, &view_schema), RS_ERR_INVALID_ARGUMENT);
+  RS_CHECK(std::string(rs_last_error()).find("copy them to the host") != std::string::npos);
+  RS_CHECK(view.release == nullptr);
+  RS_CHECK(view_schema.release == nullptr);
+  ArrowDeviceArray foreign = array;
+  foreign.array.release = [](ArrowArray* a) { a->release = nullptr; };
+  RS_CHECK_EQ(rs_device_batch_host_view(&foreign, &view, &view_schema), RS_ERR_INVALID_ARGUMENT);
+  array.array.release(&array.array);
+  schema.release(&schema);
+  gpu_pool.reset();
+  RS_CHECK_EQ(rs_live_objects(), objects_before);
 }
 
 RS_TEST(window_columns_export_t_frames_per_row_with_per_frame_pts) {

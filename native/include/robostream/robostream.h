@@ -9,8 +9,8 @@
  * subclasses); the functions of this header are the single place where those exceptions are caught
  * and turned into codes, so no C++ exception ever unwinds through JNI.
  *
- * Ownership (one rule for every function that consumes a handle, rs_batch_export and
- * rs_device_batch_export): ownership moves only on success. When the call returns RS_OK the
+ * Ownership (one rule for every function that consumes a handle; today rs_device_batch_export):
+ * ownership moves only on success. When the call returns RS_OK the
  * handle belongs to the exported array and the caller must never use or free it again; when it
  * returns an error nothing was exported, the handle is unchanged and still the caller's, to use,
  * export again or free (rs_*_free). Functions that only free (rs_*_free, rs_*_close) always
@@ -67,10 +67,10 @@ RS_API const char* rs_version(void);
 /** Message of the last failed call on this thread ("" when none). Valid until the next call. */
 RS_API const char* rs_last_error(void);
 
-/** Number of live native objects (decoders, batches, exported Arrow arrays): leak checks. */
+/** Number of live native objects (decoders, pools, batches, transfers): leak checks. */
 RS_API int64_t rs_live_objects(void);
 
-/** Bytes held by live batch buffers: leak checks. */
+/** Bytes of batch buffers allocated by pools and not freed yet (pooled or in use): leak checks. */
 RS_API int64_t rs_live_bytes(void);
 
 /**
@@ -144,39 +144,13 @@ RS_API int rs_av1_flush(int64_t handle);
 /** Closes the decoder. Idempotent for handle 0. */
 RS_API void rs_av1_close(int64_t handle);
 
-/* ---------------------------------------------------------------- frame batches (Arrow C Data) */
+/* ---------------------------------------------------------------- frame batches (C Device Data) */
 
-/** Creates an empty batch of `rows` samples. handle_out[0] gets it. */
-RS_API int rs_batch_create(int64_t rows, int64_t* handle_out);
-
-/**
- * Adds a frame column (extension type arrow.fixed_shape_tensor over FixedSizeList<uint8>) named
- * `name` with per-row shape [height, width, 3] (HWC) or [3, height, width] (CHW), plus the
- * columns "<name>.pts" (float64 seconds) and "<name>.frame_index" (int64). Returns the column's
- * index in column_out[0]. Buffers are 64-byte aligned and uninitialised: fill every row.
+/*
+ * The one frame batch of the core ("device batch": its buffers live on one device of the Arrow C
+ * Device interface, the host or a CUDA GPU). Every decoder fills one: CPU converters write host
+ * slots, NVDEC's colour kernel CUDA slots.
  */
-RS_API int rs_batch_add_frame_column(int64_t batch, const char* name, int height, int width,
-                                     int layout, int32_t* column_out);
-
-/** Address of row `row`'s frame slot in frame column `column`. */
-RS_API int rs_batch_frame_slot(int64_t batch, int column, int64_t row, int64_t* address_out);
-
-/** Records the pts (seconds) and frame index delivered in a row of a frame column. */
-RS_API int rs_batch_set_frame_info(int64_t batch, int column, int64_t row, double pts_seconds,
-                                   int64_t frame_index);
-
-/**
- * Exports the batch as a struct-typed ArrowArray + ArrowSchema (Arrow C Data interface) into the
- * caller-allocated structs. On RS_OK the batch belongs to the exported array (the consumer's
- * release callbacks free everything) and the handle must not be used again; on an error the
- * caller still owns the batch (the ownership rule at the top).
- */
-RS_API int rs_batch_export(int64_t batch, void* arrow_array, void* arrow_schema);
-
-/** Frees a batch that was never exported. Idempotent for handle 0. */
-RS_API void rs_batch_free(int64_t batch);
-
-/* ---------------------------------------------------------------- device batches (C Device Data) */
 
 /* Value types of a frame column: uint8 RGB, or float32 RGB in [0, 1]. */
 #define RS_DTYPE_UINT8 0
@@ -283,6 +257,16 @@ RS_API int rs_device_batch_set_frame_info(int64_t batch, int column, int64_t slo
  */
 RS_API int rs_device_batch_export(int64_t batch, int64_t stream, void* device_array,
                                   void* arrow_schema);
+
+/**
+ * A second export of a host batch's array from rs_device_batch_export (still unreleased, device
+ * type CPU) as a plain struct ArrowArray + ArrowSchema (Arrow C Data interface), for consumers
+ * that import host frames into an Arrow library while the device array stays with its owner.
+ * Consumes nothing: the view shares the batch, whose buffers return to the pool once both arrays
+ * are released. A batch on a GPU, a released or foreign array is RS_ERR_INVALID_ARGUMENT.
+ */
+RS_API int rs_device_batch_host_view(const void* device_array, void* arrow_array,
+                                     void* arrow_schema);
 
 /**
  * Copies an array exported by rs_device_batch_export (still unreleased) into a new batch on the

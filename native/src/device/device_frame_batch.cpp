@@ -3,7 +3,6 @@
 #include <limits>
 
 #include "arrow/c_export.hpp"
-#include "arrow/batch_checks.hpp"
 #include "core/errors.hpp"
 #include "core/sizes.hpp"
 #include "robostream/robostream.h"
@@ -20,6 +19,74 @@ int value_size(int dtype) {
     case RS_DTYPE_FLOAT32: return 4;
     default: throw InvalidArgument("unknown frame dtype " + std::to_string(dtype));
   }
+}
+
+// A new frame column needs a unique name, a bounded size and a known layout: the C API hands
+// names, sizes and layouts straight from callers.
+void check_new_column(const std::vector<DeviceFrameColumn>& existing, const std::string& name,
+                      int height, int width, int layout) {
+  if (name.empty()) throw InvalidArgument("frame column needs a name");
+  sizes::check_frame_size("frame column " + name, height, width);
+  if (layout != RS_LAYOUT_HWC && layout != RS_LAYOUT_CHW) {
+    throw InvalidArgument("unknown layout " + std::to_string(layout));
+  }
+  for (const auto& c : existing) {
+    if (c.name == name) throw InvalidArgument("duplicate frame column " + name);
+  }
+}
+
+// The struct array of a batch's columns over its buffers (frames, then per frame pts and
+// frame_index), each array node holding `owner`, the keep-alive of the batch. Per column: the
+// fixed_shape_tensor column, then "<name>.pts" and "<name>.frame_index", plain for one frame per
+// row and FixedSizeList<T> for windows. Nothing is exported until the caller moves the roots out,
+// so a failed allocation here releases every node built so far and leaves the batch as it was.
+struct ExportNodes {
+  arrow_export::SchemaPtr schema;
+  arrow_export::ArrayPtr array;
+};
+
+ExportNodes build_nodes(const DeviceFrameBatch& batch, const std::shared_ptr<void>& owner) {
+  using namespace arrow_export;
+  const void* kind = &kDeviceBatchKind;
+  const int64_t rows = batch.rows();
+  std::vector<SchemaPtr> fields;
+  std::vector<ArrayPtr> arrays;
+  for (const auto& c : batch.columns()) {
+    fields.push_back(fixed_shape_tensor_schema(
+        c.name, c.dtype == RS_DTYPE_UINT8 ? "C" : "f", c.positions * c.elements,
+        image_tensor_metadata(c.height, c.width, c.layout, c.positions)));
+    std::vector<ArrayPtr> values;
+    values.push_back(new_array(owner, c.slots * c.elements, {nullptr, c.frames}, {}, kind));
+    arrays.push_back(new_array(owner, rows, {nullptr}, std::move(values), kind));
+    auto per_frame = [&](const char* format, const std::string& name, void* buffer) {
+      ArrayPtr flat = new_array(owner, c.slots, {nullptr, buffer}, {}, kind);
+      if (c.positions == 1) {
+        fields.push_back(new_schema(format, name));
+        arrays.push_back(std::move(flat));
+        return;
+      }
+      std::vector<SchemaPtr> item;
+      item.push_back(new_schema(format, "item"));
+      fields.push_back(
+          new_schema("+w:" + std::to_string(c.positions), name, {}, std::move(item)));
+      std::vector<ArrayPtr> items;
+      items.push_back(std::move(flat));
+      arrays.push_back(new_array(owner, rows, {nullptr}, std::move(items), kind));
+    };
+    per_frame("g", c.name + ".pts", c.pts_buffer);
+    per_frame("l", c.name + ".frame_index", c.index_buffer);
+  }
+  ExportNodes nodes;
+  nodes.schema = new_schema("+s", "", {}, std::move(fields));
+  nodes.array = new_array(owner, rows, {nullptr}, std::move(arrays), kind);
+  return nodes;
+}
+
+// The batch behind an array exported by export_to, or nullptr for any other array.
+const DeviceFrameBatch* exported_batch(const ArrowArray& array, std::shared_ptr<void>& owner) {
+  owner = arrow_export::owner_of(&array, &kDeviceBatchKind);
+  if (!owner) return nullptr;
+  return static_cast<const std::unique_ptr<DeviceFrameBatch>*>(owner.get())->get();
 }
 
 }  // namespace
@@ -44,7 +111,7 @@ DeviceFrameBatch::~DeviceFrameBatch() {
 
 int DeviceFrameBatch::add_frame_column(const std::string& name, int positions, int height,
                                        int width, int layout, int dtype) {
-  batch_checks::check_new_column(columns_, name, height, width, layout);
+  check_new_column(columns_, name, height, width, layout);
   if (positions < 1 || positions > sizes::kMaxWindow) {
     throw InvalidArgument("frame column " + name + " has " + std::to_string(positions) +
                           " frames per row (must be 1.." + std::to_string(sizes::kMaxWindow) +
@@ -77,7 +144,10 @@ int DeviceFrameBatch::add_frame_column(const std::string& name, int positions, i
 }
 
 const DeviceFrameColumn& DeviceFrameBatch::column(int index) const {
-  return batch_checks::column_at(columns_, index);
+  if (index < 0 || index >= static_cast<int>(columns_.size())) {
+    throw InvalidArgument("no frame column " + std::to_string(index));
+  }
+  return columns_[static_cast<size_t>(index)];
 }
 
 void DeviceFrameBatch::check_slot(const DeviceFrameColumn& c, int64_t slot) const {
@@ -123,64 +193,50 @@ void DeviceFrameBatch::export_to(DeviceFrameBatch* batch, void* stream,
   if (!out_array || !out_schema) throw InvalidArgument("null ArrowDeviceArray or ArrowSchema");
   if (!batch) throw InvalidArgument("null device batch");
   batch->prepare_export(stream);
-
   // The nodes keep this holder alive; it receives the batch only once every node exists, so a
   // failure while building leaves the batch with the caller (robostream.h's ownership rule).
   auto holder = std::make_shared<std::unique_ptr<DeviceFrameBatch>>();
-  const int64_t rows = batch->rows_;
-  using namespace arrow_export;
-  const void* kind = &kDeviceBatchKind;
-  std::vector<SchemaPtr> fields;
-  std::vector<ArrayPtr> arrays;
-  for (const auto& c : batch->columns_) {
-    fields.push_back(fixed_shape_tensor_schema(
-        c.name, c.dtype == RS_DTYPE_UINT8 ? "C" : "f", c.positions * c.elements,
-        image_tensor_metadata(c.height, c.width, c.layout, c.positions)));
-    std::vector<ArrayPtr> values;
-    values.push_back(new_array(holder, c.slots * c.elements, {nullptr, c.frames}, {}, kind));
-    arrays.push_back(new_array(holder, rows, {nullptr}, std::move(values), kind));
-    // Per frame: a plain column for one frame per row, a FixedSizeList<T> for windows.
-    auto per_frame = [&](const char* format, const std::string& name, void* buffer) {
-      ArrayPtr flat = new_array(holder, c.slots, {nullptr, buffer}, {}, kind);
-      if (c.positions == 1) {
-        fields.push_back(new_schema(format, name));
-        arrays.push_back(std::move(flat));
-        return;
-      }
-      std::vector<SchemaPtr> item;
-      item.push_back(new_schema(format, "item"));
-      fields.push_back(
-          new_schema("+w:" + std::to_string(c.positions), name, {}, std::move(item)));
-      std::vector<ArrayPtr> items;
-      items.push_back(std::move(flat));
-      arrays.push_back(new_array(holder, rows, {nullptr}, std::move(items), kind));
-    };
-    per_frame("g", c.name + ".pts", c.pts_buffer);
-    per_frame("l", c.name + ".frame_index", c.index_buffer);
-  }
-  SchemaPtr schema_root = new_schema("+s", "", {}, std::move(fields));
-  ArrayPtr array_root = new_array(holder, rows, {nullptr}, std::move(arrays), kind);
+  ExportNodes nodes = build_nodes(*batch, holder);
   holder->reset(batch);
   MemoryResource& memory = batch->pool_->resource();
   out_array->device_id = memory.device_id();
   out_array->device_type = memory.device_type();
   out_array->sync_event = batch->event_;
   for (auto& r : out_array->reserved) r = 0;
-  move_root(std::move(schema_root), out_schema);
-  move_root(std::move(array_root), &out_array->array);
+  arrow_export::move_root(std::move(nodes.schema), out_schema);
+  arrow_export::move_root(std::move(nodes.array), &out_array->array);
+}
+
+void DeviceFrameBatch::host_view(const ArrowDeviceArray& exported, ArrowArray* out_array,
+                                 ArrowSchema* out_schema) {
+  if (!out_array || !out_schema) throw InvalidArgument("null ArrowArray or ArrowSchema");
+  std::shared_ptr<void> owner;
+  const DeviceFrameBatch* batch = exported_batch(exported.array, owner);
+  if (!batch) {
+    throw InvalidArgument("not a live robostream device batch (released, or made elsewhere)");
+  }
+  const MemoryResource& memory = batch->pool_->resource();
+  if (memory.device_type() != ARROW_DEVICE_CPU) {
+    throw InvalidArgument("the batch's frames are on device " +
+                          std::to_string(memory.device_id()) +
+                          ", not in host memory: copy them to the host first");
+  }
+  // The view's nodes share the batch's holder: its buffers stay until both arrays are released.
+  ExportNodes nodes = build_nodes(*batch, owner);
+  arrow_export::move_root(std::move(nodes.schema), out_schema);
+  arrow_export::move_root(std::move(nodes.array), out_array);
 }
 
 std::unique_ptr<DeviceFrameBatch> DeviceFrameBatch::copy_to_host(
     const ArrowDeviceArray& exported, std::shared_ptr<BufferPool> host_pool) {
-  auto owner = arrow_export::owner_of(&exported.array, &kDeviceBatchKind);
-  if (!owner) {
+  std::shared_ptr<void> owner;
+  const DeviceFrameBatch* source = exported_batch(exported.array, owner);
+  if (!source) {
     throw InvalidArgument("not a live robostream device batch (released, or made elsewhere)");
   }
   if (!host_pool || host_pool->resource().device_type() != ARROW_DEVICE_CPU) {
     throw InvalidArgument("host copy needs a host buffer pool");
   }
-  const DeviceFrameBatch* source =
-      static_cast<const std::unique_ptr<DeviceFrameBatch>*>(owner.get())->get();
   MemoryResource& memory = source->pool_->resource();
   memory.wait_event(source->event_);
   auto copy = std::make_unique<DeviceFrameBatch>(std::move(host_pool), source->rows_);

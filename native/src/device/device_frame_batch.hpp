@@ -1,7 +1,8 @@
-// A batch of decoded frames in pooled memory of one device (host or CUDA), one column per camera,
-// exported through the Arrow C Device Data interface as an ArrowDeviceArray whose sync_event marks
-// the moment the frames are written. Its buffers come from a BufferPool and go back to it when
-// the batch is freed, or when the consumer releases the exported array.
+// The one batch of decoded frames: pooled memory of one device (host or CUDA), one column per
+// camera, exported through the Arrow C Device Data interface as an ArrowDeviceArray whose
+// sync_event marks the moment the frames are written (NULL on the host). Every frame batch of the
+// core is one of these, whichever decoder filled it. Its buffers come from a BufferPool and go
+// back to it when the batch is freed, or when the consumer releases the last exported array.
 // Not thread-safe while being filled, except that different threads may write different slots.
 #pragma once
 
@@ -62,6 +63,13 @@ class DeviceFrameBatch {
   // call failed) nothing was exported, the caller still owns `batch` and may free it or export
   // it again. The consumer's release of the array returns every buffer and the event to the pool.
   static void export_to(DeviceFrameBatch* batch, void* stream, ArrowDeviceArray* out_array,
+                        ArrowSchema* out_schema);
+
+  // A second export of a live host batch from export_to, as a plain C Data struct array (for
+  // consumers that import host frames into Arrow libraries while the device array stays where it
+  // is). The view shares the batch: its buffers return to the pool once both arrays are released.
+  // Throws InvalidArgument for arrays made elsewhere, released ones, and batches on a GPU.
+  static void host_view(const ArrowDeviceArray& exported, ArrowArray* out_array,
                         ArrowSchema* out_schema);
 
   // A host copy of an array exported by export_to: waits for its sync_event, then copies every

@@ -6,8 +6,8 @@ import org.robostream.nativecore.NativeStatus;
 
 /**
  * A native pool of batch buffers on one device — host memory or one CUDA GPU — from which
- * {@link DeviceBatchBuilder}s take their frame buffers, so that steady-state batch assembly never
- * allocates device memory. Buffers are recycled by size; a batch's buffers return to the pool when
+ * {@link FrameBatchBuilder}s take their frame buffers, so that steady-state batch assembly never
+ * allocates memory (nor page-faults fresh host pages, nor zeroes them). Buffers are recycled by size; a batch's buffers return to the pool when
  * the batch is closed or its exported array released.
  *
  * <p>Ownership: {@link #close()} drops this object's reference; batches and exported arrays keep
@@ -167,7 +167,7 @@ public final class BatchMemoryPool implements AutoCloseable {
     return "BatchMemoryPool[" + describe(deviceType, deviceId) + "]";
   }
 
-  static String describe(int deviceType, int deviceId) {
+  static String describe(int deviceType, long deviceId) {
     return deviceType == DEVICE_CUDA ? "cuda:" + deviceId : "cpu";
   }
 

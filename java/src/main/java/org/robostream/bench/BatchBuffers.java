@@ -9,15 +9,13 @@ import org.apache.arrow.vector.ExtensionTypeVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.ValueVector;
 import org.apache.arrow.vector.complex.FixedSizeListVector;
-import org.robostream.arrow.DeviceBatch;
 import org.robostream.stream.Batch;
 
 /**
  * The memory a consumer moves when it moves a batch to its training device: the batch's tensors,
- * as read-only views in column order — every numeric column's values (the frame tensors of a
- * host batch included; windowed columns and their {@code _is_pad} masks through their lists;
- * booleans bit-packed as Arrow keeps them), then, for a device batch, each camera's frames unless
- * the consumer keeps them where they are. Not moved, as a trainer turning columns into tensors
+ * as read-only views in column order — every numeric table column's values (windowed columns and
+ * their {@code _is_pad} masks through their lists; booleans bit-packed as Arrow keeps them), then
+ * each camera's frames unless the consumer keeps them where they are. Not moved, as a trainer turning columns into tensors
  * does not move them: validity bitmaps (an eighth of a frame tensor's size, one bit per byte of
  * it) and strings (the task, which the reference's consumer leaves on the host too). Views, not
  * copies: valid while the batch is open. Stateless.
@@ -26,18 +24,17 @@ final class BatchBuffers {
   private BatchBuffers() {}
 
   /**
-   * @param withDeviceFrames whether a device batch's frames are included (as host memory: a GPU
-   *     batch's frames are copied to the host once, by {@link Batch#frames})
+   * @param withFrames whether the frames are included; they must be in host memory then
+   *     ({@link Batch#toHost()})
    */
-  static List<ByteBuffer> of(Batch b, boolean withDeviceFrames) {
+  static List<ByteBuffer> of(Batch b, boolean withFrames) {
     List<ByteBuffer> out = new ArrayList<>();
     for (FieldVector column : b.root().getFieldVectors()) {
       addTensor(column, out);
     }
-    DeviceBatch frames = b.deviceFrames();
-    if (frames != null && withDeviceFrames) {
-      for (String camera : frames.frameColumns()) {
-        out.add(b.frames(camera).data().duplicate());
+    if (withFrames) {
+      for (String camera : b.cameras()) {
+        out.add(b.frames(camera).data());
       }
     }
     return out;

@@ -4,7 +4,7 @@ import java.nio.ByteBuffer;
 import java.util.List;
 import org.bytedeco.javacpp.BytePointer;
 import org.robostream.arrow.BatchMemoryPool;
-import org.robostream.arrow.DeviceBatch;
+import org.robostream.arrow.FrameBatch;
 import org.robostream.nativecore.NativeAddress;
 import org.robostream.nativecore.NativeCore;
 import org.robostream.nativecore.NativeHandle;
@@ -48,10 +48,11 @@ public final class CudaBatchUpload implements BatchTransfer {
 
   @Override
   public long copy(Batch batch) {
-    DeviceBatch frames = batch.deviceFrames();
-    boolean framesAlreadyHere = frames != null
-        && frames.deviceType() == BatchMemoryPool.DEVICE_CUDA && frames.deviceId() == device;
-    List<ByteBuffer> buffers = BatchBuffers.of(batch, !framesAlreadyHere);
+    FrameBatch frames = batch.deviceFrames();
+    boolean framesAlreadyHere = frames.deviceType() == BatchMemoryPool.DEVICE_CUDA
+        && frames.deviceId() == device;
+    List<ByteBuffer> buffers = framesAlreadyHere ? BatchBuffers.of(batch, false)
+        : BatchBuffers.of(batch.toHost(), true); // another GPU's frames come through the host
     long bytes = BatchBuffers.bytes(buffers);
     if (bytes == 0) {
       return 0;

@@ -1,11 +1,9 @@
 package org.robostream.cli;
 
+import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import org.robostream.arrow.BatchMemoryPool;
-import org.robostream.arrow.DeviceBatch;
-import org.robostream.arrow.DeviceBatchBuilder;
-import org.robostream.arrow.FrameValueType;
-import org.robostream.nativecore.NativeAddress;
+import org.robostream.arrow.FrameBatch;
 import org.robostream.source.VideoSources;
 import org.robostream.video.FrameLayout;
 import org.robostream.video.VideoDecoder;
@@ -13,10 +11,9 @@ import org.robostream.video.VideoDecoderOptions;
 import org.robostream.video.VideoStreamInfo;
 
 /**
- * diagnose's decode step: frame 0 of a video decoded into a one-row batch of a memory pool (host
- * for the CPU, CUDA for NVDEC), the way the loader's device path fills its batches, exported and
- * copied back to the host, so the CPU and the GPU result can be compared byte for byte.
- * Stateless.
+ * diagnose's decode step: frame 0 of a video decoded into a one-row frame batch of a memory pool
+ * (host for the CPU, CUDA for NVDEC), the way every batch is filled, and copied back to the host,
+ * so the CPU and the GPU result can be compared byte for byte. Stateless.
  */
 final class FrameZero {
   private FrameZero() {}
@@ -35,22 +32,19 @@ final class FrameZero {
   static Decoded decode(VideoSources videos, Path video, VideoDecoderOptions options,
       BatchMemoryPool pool) {
     try (VideoDecoder decoder = VideoDecoder.open(videos.open(video), options);
-        DeviceBatchBuilder builder = new DeviceBatchBuilder(pool, 1);
         BatchMemoryPool host = BatchMemoryPool.host()) {
       VideoStreamInfo info = decoder.info();
       if (options.cudaDevice() >= 0 && !decoder.decodesOnGpu()) {
         return new Decoded(info, decoder.backendDescription(), null, 0,
             decoder.cpuFallbackReason());
       }
-      DeviceBatchBuilder.Column column = builder.addFrameColumn("frame0", info.height(),
-          info.width(), FrameLayout.HWC, FrameValueType.UINT8);
       long start = System.nanoTime();
-      decoder.decodeFrames(new int[] {0}, column);
-      try (DeviceBatch batch = builder.export(decoder.cudaStream());
-          DeviceBatch onHost = batch.toHost(host)) { // waits for the batch's sync event
+      try (FrameBatch batch = decoder.framesAtIndices(pool, FrameLayout.HWC, 0);
+          FrameBatch onHost = batch.toHost(host)) { // waits for the batch's sync event
         double millis = (System.nanoTime() - start) / 1e6;
-        byte[] rgb = new byte[(int) column.frameBytes()];
-        NativeAddress.bytesAt(onHost.frameAddress(0), rgb.length).get(rgb);
+        ByteBuffer frame = onHost.tensor().data();
+        byte[] rgb = new byte[frame.remaining()];
+        frame.get(rgb);
         return new Decoded(info, decoder.backendDescription(), rgb, millis, null);
       }
     }

@@ -1,5 +1,6 @@
 package org.robostream.cli;
 
+import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -7,9 +8,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import org.robostream.video.DecodeResult;
+import org.robostream.arrow.FrameBatch;
 import org.robostream.video.FrameLayout;
-import org.robostream.video.HostFrameBuffer;
 import org.robostream.video.VideoDecoder;
 import org.robostream.video.VideoDecoderOptions;
 import picocli.CommandLine.Command;
@@ -46,19 +46,24 @@ final class FramesCommand implements Callable<Integer> {
     VideoDecoderOptions options =
         VideoDecoderOptions.defaults().withThreads(threads).withTolerance(tolerance);
     Files.createDirectories(out);
-    try (VideoDecoder decoder = VideoDecoder.open(file, options)) {
-      HostFrameBuffer frames = HostFrameBuffer.forVideo(decoder.info(), at.length, frameLayout);
-      DecodeResult result = decoder.decode(at, frames);
+    try (VideoDecoder decoder = VideoDecoder.open(file, options);
+        FrameBatch batch = decoder.framesAt(null, frameLayout, at)) {
+      ByteBuffer frames = batch.tensor().data();
+      ByteBuffer pts = batch.tensor("frames.pts").data();
+      ByteBuffer index = batch.tensor("frames.frame_index").data();
+      int frameBytes = frames.capacity() / at.length;
       List<Map<String, Object>> entries = new ArrayList<>();
       for (int i = 0; i < at.length; i++) {
-        Files.write(out.resolve(i + ".rgb"), frames.frameBytes(i));
+        byte[] rgb = new byte[frameBytes];
+        frames.get(i * frameBytes, rgb);
+        Files.write(out.resolve(i + ".rgb"), rgb);
         Map<String, Object> entry = new LinkedHashMap<>();
         entry.put("file", i + ".rgb");
         entry.put("query", at[i]);
-        entry.put("pts", result.ptsSeconds(i));
-        entry.put("frame_index", result.frameIndex(i));
-        entry.put("width", frames.width());
-        entry.put("height", frames.height());
+        entry.put("pts", pts.getDouble(8 * i));
+        entry.put("frame_index", index.getLong(8 * i));
+        entry.put("width", decoder.info().width());
+        entry.put("height", decoder.info().height());
         entry.put("layout", frameLayout.name().toLowerCase(java.util.Locale.ROOT));
         entries.add(entry);
       }

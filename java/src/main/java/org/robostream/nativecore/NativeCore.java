@@ -11,7 +11,7 @@ import org.bytedeco.javacpp.annotation.Platform;
  * {@link NativeStatus#check(int, String)}, the single place where native errors become Java
  * exceptions. Addresses are plain {@code long}s: the binding deliberately avoids FFmpeg or Arrow
  * Java types (JavaCPP's build step cannot see them, see BUILD-NOTES). Application code uses the
- * owning wrappers ({@code Av1Decoder}, {@code NativeFrameBatch}, ...) instead of this class.
+ * owning wrappers ({@code Av1Decoder}, {@code FrameBatchBuilder}, ...) instead of this class.
  *
  * <p>Thread-safety is that of the C functions: handles are confined to one thread at a time; the
  * counters and availability queries are safe from any thread.
@@ -80,26 +80,6 @@ public final class NativeCore {
 
   public static native void rs_av1_close(@Cast("int64_t") long handle);
 
-  public static native int rs_batch_create(@Cast("int64_t") long rows,
-      @Cast("int64_t*") long[] handleOut);
-
-  public static native int rs_batch_add_frame_column(
-      @Cast("int64_t") long batch, String name, int height, int width, int layout,
-      @Cast("int32_t*") int[] columnOut);
-
-  public static native int rs_batch_frame_slot(
-      @Cast("int64_t") long batch, int column, @Cast("int64_t") long row,
-      @Cast("int64_t*") long[] addressOut);
-
-  public static native int rs_batch_set_frame_info(
-      @Cast("int64_t") long batch, int column, @Cast("int64_t") long row, double ptsSeconds,
-      @Cast("int64_t") long frameIndex);
-
-  public static native int rs_batch_export(
-      @Cast("int64_t") long batch, @Cast("void*") long arrowArray, @Cast("void*") long arrowSchema);
-
-  public static native void rs_batch_free(@Cast("int64_t") long batch);
-
   public static native int rs_pool_create(int deviceType, int deviceId,
       @Cast("int64_t*") long[] handleOut);
 
@@ -153,6 +133,9 @@ public final class NativeCore {
   public static native int rs_device_batch_export(@Cast("int64_t") long batch,
       @Cast("int64_t") long stream, @Cast("void*") long deviceArray,
       @Cast("void*") long arrowSchema);
+
+  public static native int rs_device_batch_host_view(@Cast("const void*") long deviceArray,
+      @Cast("void*") long arrowArray, @Cast("void*") long arrowSchema);
 
   public static native int rs_device_batch_copy_to_host(@Cast("const void*") long deviceArray,
       @Cast("int64_t") long hostPool, @Cast("int64_t*") long[] handleOut);

@@ -1,10 +1,8 @@
 package org.robostream.stream;
 
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
-import java.util.LinkedHashMap;
+import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import org.apache.arrow.c.ArrowArray;
 import org.apache.arrow.c.ArrowSchema;
 import org.apache.arrow.c.Data;
@@ -17,75 +15,49 @@ import org.apache.arrow.vector.Float8Vector;
 import org.apache.arrow.vector.ValueVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.complex.FixedSizeListVector;
-import org.robostream.arrow.FixedShapeTensorType;
 import org.robostream.arrow.BatchMemoryPool;
-import org.robostream.arrow.DeviceBatch;
-import org.robostream.arrow.FixedShapeTensorVector;
-import org.robostream.nativecore.NativeAddress;
+import org.robostream.arrow.DType;
+import org.robostream.arrow.FrameBatch;
+import org.robostream.arrow.Tensor;
 
 /**
- * One batch of samples as an Arrow record batch: every declared table column (windowed keys
- * stacked to [T, ...] with {@code <key>_is_pad}), one {@code arrow.fixed_shape_tensor} frame
- * column per camera ([C,H,W] or [T,C,H,W] per sample; HWC on request; uint8, or float32 in
- * [0, 1]), {@code task} strings and {@code is_padding}.
- *
- * <p>Device batches (GPU decoding, or {@code deviceBatches(true)}): the frame columns are not in
- * {@link #root()} but in {@link #deviceFrames()}, an Arrow C Device array on the batch device
- * (one tensor column per camera with its pts and frame index); {@link #frames} still works and
- * copies a GPU batch's frames to the host once, on first use.
+ * One batch of samples: the table columns as an Arrow record batch ({@link #root()}: every
+ * declared table column, windowed keys stacked to [T, ...] with {@code <key>_is_pad}, each
+ * windowed camera's {@code <camera>_is_pad}, {@code task} strings and {@code is_padding}) and the
+ * frames as one pooled {@link FrameBatch} ({@link #deviceFrames()}: an Arrow C Device array with
+ * one {@code arrow.fixed_shape_tensor} column per camera, [C,H,W] or [T,C,H,W] per sample, HWC on
+ * request, uint8 or float32 in [0, 1], each camera its own size, plus per-frame pts and frame
+ * index), in host memory or on the decoding GPU. Every column reads as a shaped {@link Tensor}
+ * ({@link #tensor}); the flattened accessors ({@link #doubles}, {@link #longs},
+ * {@link #booleans}) stay as conveniences.
  *
  * <p>Ownership: the batch owns its memory until {@link #close()} (or until {@link #exportTo}
- * hands the table columns to a consumer, who then releases them). Threading: not thread-safe; a
- * batch is handed to one consumer thread.
+ * hands a share of it to a consumer, who then releases it). Threading: not thread-safe; a batch
+ * is handed to one consumer thread.
  */
 public final class Batch implements AutoCloseable {
   private final VectorSchemaRoot root;
   private final BufferAllocator allocator;
   private final long epoch;
   private final int index;
-  private final DeviceBatch deviceFrames; // null: frames are columns of root
-  private final BatchMemoryPool hostPool; // for host copies of GPU frames
-  private final Map<String, int[]> frameShapes; // per camera, without the batch dimension
-  private final boolean uint8;
-  private DeviceBatch hostFrames; // frames on the host: deviceFrames itself or its copy
+  private final BatchMemoryPool hostPool; // for toHost() of GPU frames
+  private FrameBatch frames; // the frames' device; replaced by its host copy in toHost()
   private boolean closed;
 
-  /** A host batch: frames are columns of {@code root}. */
-  Batch(VectorSchemaRoot root, BufferAllocator allocator, long epoch, int index) {
-    this(root, allocator, epoch, index, null, null, Map.of(), true);
-  }
-
-  /** A device batch: table columns in {@code root}, frames in {@code deviceFrames}. */
   Batch(VectorSchemaRoot root, BufferAllocator allocator, long epoch, int index,
-      DeviceBatch deviceFrames, BatchMemoryPool hostPool, StreamContext ctx) {
-    this(root, allocator, epoch, index, deviceFrames, hostPool, shapesOf(ctx), ctx.uint8());
-  }
-
-  private Batch(VectorSchemaRoot root, BufferAllocator allocator, long epoch, int index,
-      DeviceBatch deviceFrames, BatchMemoryPool hostPool, Map<String, int[]> frameShapes,
-      boolean uint8) {
+      FrameBatch frames, BatchMemoryPool hostPool) {
     this.root = root;
     this.allocator = allocator;
     this.epoch = epoch;
     this.index = index;
-    this.deviceFrames = deviceFrames;
+    this.frames = frames;
     this.hostPool = hostPool;
-    this.frameShapes = frameShapes;
-    this.uint8 = uint8;
-  }
-
-  private static Map<String, int[]> shapesOf(StreamContext ctx) {
-    Map<String, int[]> shapes = new LinkedHashMap<>();
-    for (String camera : ctx.cameras()) {
-      shapes.put(camera, ctx.tensorShape(camera));
-    }
-    return shapes;
   }
 
   /**
-   * Frames of one camera: a read-only view of the batch's tensor memory (no copy) and its shape,
-   * batch dimension first. Buffers are in native byte order, so {@code getFloat} reads float32
-   * frames as the core wrote them.
+   * Frames of one camera in host memory: a read-only view of the batch's tensor memory (no copy)
+   * and its shape, batch dimension first. Buffers are in native byte order, so {@code getFloat}
+   * reads float32 frames as the core wrote them.
    *
    * <p>Lifetime: the view reads the batch's memory, which returns to a pool for the next batch
    * when the batch is closed. {@link #data()} and {@link #sample} therefore throw
@@ -93,22 +65,17 @@ public final class Batch implements AutoCloseable {
    * not be read after it (copy what must outlive the batch). Same threading as the batch.
    */
   public static final class Frames {
-    private final Batch batch;
-    private final ByteBuffer data;
+    private final Tensor tensor;
     private final int[] shape;
-    private final boolean uint8;
 
-    private Frames(Batch batch, ByteBuffer data, int[] shape, boolean uint8) {
-      this.batch = batch;
-      this.data = data;
-      this.shape = shape;
-      this.uint8 = uint8;
+    private Frames(Tensor tensor) {
+      this.tensor = tensor;
+      this.shape = java.util.Arrays.stream(tensor.shape()).mapToInt(Math::toIntExact).toArray();
     }
 
     /** All samples' frames (a new view each call, positioned at 0). */
     public ByteBuffer data() {
-      batch.ensureOpen();
-      return nativeOrder(data.duplicate());
+      return tensor.data();
     }
 
     /** Shape, batch dimension first: [B, C, H, W], [B, H, W, C] or [B, T, ...] for windows. */
@@ -118,24 +85,15 @@ public final class Batch implements AutoCloseable {
 
     /** uint8 values (0..255), else float32 in [0, 1]. */
     public boolean uint8() {
-      return uint8;
+      return tensor.dtype() == DType.UINT8;
     }
 
     /** Sample {@code i}'s frames as bytes (uint8) or float32 values. */
     public ByteBuffer sample(int i) {
-      batch.ensureOpen();
-      int per = 1;
-      for (int d = 1; d < shape.length; d++) {
-        per *= shape[d];
-      }
-      int bytes = per * (uint8 ? 1 : 4);
-      return nativeOrder(data.duplicate().position(i * bytes).limit((i + 1) * bytes).slice());
+      ByteBuffer all = tensor.data();
+      int bytes = all.capacity() / shape[0];
+      return all.position(i * bytes).limit((i + 1) * bytes).slice().order(all.order());
     }
-  }
-
-  // duplicate(), slice() and asReadOnlyBuffer() all reset a buffer to big-endian.
-  private static ByteBuffer nativeOrder(ByteBuffer view) {
-    return view.order(ByteOrder.nativeOrder());
   }
 
   public int size() {
@@ -153,22 +111,44 @@ public final class Batch implements AutoCloseable {
     return index;
   }
 
-  /** The underlying record batch (owned by this batch). */
+  /** The table columns as a record batch (owned by this batch); the frames are not in it. */
   public VectorSchemaRoot root() {
     ensureOpen();
     return root;
   }
 
+  /** Names of the table columns (not the frame columns: {@link #cameras()}). */
   public List<String> columnNames() {
     return root().getSchema().getFields().stream().map(f -> f.getName()).toList();
+  }
+
+  /** The cameras, in the order of the frame batch's columns. */
+  public List<String> cameras() {
+    return deviceFrames().frameColumns();
   }
 
   public FieldVector column(String name) {
     FieldVector v = root().getVector(name);
     if (v == null) {
-      throw new IllegalArgumentException("no column " + name + "; columns: " + columnNames());
+      throw new IllegalArgumentException("no column " + name + "; columns: " + columnNames()
+          + "; frame columns: " + cameras());
     }
     return v;
+  }
+
+  /**
+   * Any column as a shaped tensor, batch dimension first: a camera's frames ([B, C, H, W], [B, H,
+   * W, C] or [B, T, ...]; uint8 or float32; on the frames' device) and its {@code <camera>.pts} /
+   * {@code <camera>.frame_index}; numeric table columns ([B], [B, D], [B, T], [B, T, D]; float32,
+   * float64, int64), zero copy; boolean columns ({@code is_padding}, {@code <key>_is_pad}) as
+   * {@link DType#BOOL} bytes 0/1, expanded from Arrow's bitmaps. Strings ({@code task}) are no
+   * tensor: {@link #strings}.
+   */
+  public Tensor tensor(String name) {
+    ensureOpen();
+    FieldVector v = root.getVector(name);
+    return v == null ? frames.tensor(name) : TableTensors.of(name, v, root.getRowCount(),
+        this::ensureOpen);
   }
 
   /** A numeric column flattened (row-major over [batch, T?, D?]) as doubles. */
@@ -225,85 +205,76 @@ public final class Batch implements AutoCloseable {
   }
 
   /**
-   * The frames as an Arrow C Device array on the batch device (a GPU's memory when frames are
-   * decoded with NVDEC), owned by this batch; null when the frames are columns of
-   * {@link #root()}. Wait on its {@link DeviceBatch#syncEvent()} before reading on another
-   * stream.
+   * The frames as an Arrow C Device array, owned by this batch: device_type CPU, or CUDA when a
+   * GPU decoded them (then wait on its {@link FrameBatch#syncEvent()} before reading it on
+   * another stream).
    */
-  public DeviceBatch deviceFrames() {
+  public FrameBatch deviceFrames() {
     ensureOpen();
-    return deviceFrames;
+    return frames;
   }
 
   /**
-   * The frames of {@code camera}. For a device batch on a GPU the first call copies all of the
-   * batch's frames to the host (once); use {@link #deviceFrames()} to keep them on the GPU.
+   * The frames of {@code camera} in host memory, without a copy. Frames on a GPU are refused
+   * with {@link IllegalStateException}: copy them with {@link #toHost()} first, or read them
+   * where they are through {@link #tensor} / {@link #deviceFrames()}.
    */
   public Frames frames(String camera) {
-    if (deviceFrames != null) {
-      return hostFramesOf(camera);
+    ensureOpen();
+    if (!frames.onHost()) {
+      throw new IllegalStateException("the frames of batch " + index + " are on cuda:"
+          + frames.deviceId() + "; call toHost() first, or read them on the GPU through"
+          + " tensor(\"" + camera + "\") or deviceFrames()");
     }
-    FieldVector v = column(camera);
-    if (!(v instanceof FixedShapeTensorVector t)) {
-      throw new IllegalArgumentException(camera + " is not a frame column");
-    }
-    FixedShapeTensorType type = t.tensorType();
-    int[] tensor = type.shape();
-    int[] shape = new int[tensor.length + 1];
-    shape[0] = size();
-    System.arraycopy(tensor, 0, shape, 1, tensor.length);
-    boolean uint8 = type.valueType() instanceof org.apache.arrow.vector.types.pojo.ArrowType.Int;
-    FieldVector data = t.getUnderlyingVector().getDataVector();
-    long bytes = (long) data.getValueCount() * (uint8 ? 1 : 4);
-    return new Frames(this, data.getDataBuffer().nioBuffer(0, (int) bytes).asReadOnlyBuffer(),
-        shape, uint8);
+    frames.column(camera); // names the cameras when there is no such one
+    return new Frames(frames.tensor(camera));
   }
 
   /**
-   * Exports the batch through the Arrow C Data interface; the consumer's release callback frees
-   * it. This batch may be closed afterwards (the exported buffers stay alive until released).
-   * For a device batch these are the table columns; its frames are {@link #deviceFrames()}.
+   * Brings the frames into host memory: a GPU batch's frames are copied (after waiting for its
+   * sync event) and their device memory goes back to its pool; host frames stay as they are.
+   * Returns this batch.
+   */
+  public Batch toHost() {
+    ensureOpen();
+    if (!frames.onHost()) {
+      FrameBatch copy = frames.toHost(hostPool);
+      frames.close();
+      frames = copy;
+    }
+    return this;
+  }
+
+  /**
+   * Exports the batch through the Arrow C Data interface (host memory only): the table columns
+   * and, for frames in host memory, the frame batch's columns after them, all zero copy. The
+   * consumer's release callback frees its share; this batch may be closed afterwards (the
+   * exported buffers stay alive until released). Frames on a GPU are not exported here: they
+   * leave through {@link #deviceFrames()} ({@link FrameBatch#exportTo}, the C Device interface).
    */
   public void exportTo(ArrowArray array, ArrowSchema schema) {
-    Data.exportVectorSchemaRoot(allocator, root(), null, array, schema);
+    ensureOpen();
+    if (!frames.onHost()) {
+      Data.exportVectorSchemaRoot(allocator, root, null, array, schema);
+      return;
+    }
+    try (VectorSchemaRoot shared = frames.sharedVectors(allocator)) {
+      List<FieldVector> vectors = new ArrayList<>(root.getFieldVectors());
+      vectors.addAll(shared.getFieldVectors());
+      VectorSchemaRoot whole = new VectorSchemaRoot(vectors);
+      whole.setRowCount(root.getRowCount());
+      // The export takes its own references: closing `shared` leaves the frames to the consumer.
+      Data.exportVectorSchemaRoot(allocator, whole, null, array, schema);
+    }
   }
 
   /** The shape of {@code camera}'s frames, batch dimension first, without touching them. */
   public int[] frameShape(String camera) {
-    ensureOpen();
-    int[] tensor;
-    if (deviceFrames != null) {
-      tensor = frameShapes.get(camera);
-      if (tensor == null) {
-        throw new IllegalArgumentException("no camera " + camera + "; cameras: "
-            + frameShapes.keySet());
-      }
-    } else if (column(camera) instanceof FixedShapeTensorVector t) {
-      tensor = t.tensorType().shape();
-    } else {
-      throw new IllegalArgumentException(camera + " is not a frame column");
-    }
-    int[] shape = new int[tensor.length + 1];
+    int[] row = deviceFrames().column(camera).rowShape();
+    int[] shape = new int[row.length + 1];
     shape[0] = size();
-    System.arraycopy(tensor, 0, shape, 1, tensor.length);
+    System.arraycopy(row, 0, shape, 1, row.length);
     return shape;
-  }
-
-  private Frames hostFramesOf(String camera) {
-    int[] shape = frameShape(camera);
-    if (hostFrames == null) {
-      hostFrames = deviceFrames.deviceType() == BatchMemoryPool.DEVICE_CPU ? deviceFrames
-          : deviceFrames.toHost(hostPool);
-    }
-    int column = hostFrames.frameColumns().indexOf(camera);
-    long values = 1;
-    for (int d : shape) {
-      values *= d;
-    }
-    long bytes = values * (uint8 ? 1 : 4);
-    ByteBuffer data = NativeAddress.bytesAt(hostFrames.frameAddress(column), bytes)
-        .asByteBuffer().asReadOnlyBuffer();
-    return new Frames(this, data, shape, uint8);
   }
 
   private static ValueVector innermost(FieldVector v) {
@@ -324,12 +295,10 @@ public final class Batch implements AutoCloseable {
   public void close() {
     if (!closed) {
       closed = true;
-      root.close();
-      if (hostFrames != null && hostFrames != deviceFrames) {
-        hostFrames.close();
-      }
-      if (deviceFrames != null) {
-        deviceFrames.close();
+      try {
+        root.close();
+      } finally {
+        frames.close();
       }
     }
   }

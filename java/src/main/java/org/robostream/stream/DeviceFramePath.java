@@ -1,12 +1,10 @@
 package org.robostream.stream;
 
+import java.util.HashMap;
 import java.util.List;
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.vector.VectorSchemaRoot;
+import java.util.Map;
 import org.robostream.arrow.BatchMemoryPool;
-import org.robostream.arrow.DeviceBatch;
-import org.robostream.arrow.DeviceBatchBuilder;
-import org.robostream.arrow.FrameValueType;
+import org.robostream.arrow.DType;
 import org.robostream.dataset.EpisodeInfo;
 import org.robostream.video.FrameDestination;
 import org.robostream.video.FrameLayout;
@@ -15,8 +13,8 @@ import org.robostream.video.VideoDecoder;
 
 /**
  * The device path: frames are converted to RGB uint8 (in the output layout) when decoded and
- * held in blocks of the batch device's {@link BatchMemoryPool}; a batch's frames are copied
- * there into an Arrow C Device batch ({@link DeviceBatch}), or expanded to float32 [0, 1], so
+ * held in blocks of a {@link BatchMemoryPool} of the batch device; a batch's frames are copied
+ * from there into its frame batch's slots ({@link BatchMaker}), or expanded to float32 [0, 1], so
  * they never leave the device. On a GPU, NVDEC writes the held blocks directly; a file NVDEC
  * cannot decode is decoded on the CPU into a host staging frame and uploaded (its decoder
  * reports the fallback). With a host pool the same path runs in host memory, which is how it is
@@ -29,19 +27,16 @@ import org.robostream.video.VideoDecoder;
 final class DeviceFramePath implements FramePath {
   private final StreamContext ctx;
   private final BatchMemoryPool pool;
-  private final BatchAssembler tables;
-  private final BufferAllocator allocator;
-  private final BatchMemoryPool hostPool;
+  private final BatchMaker maker;
   private final long stream;
-  private HostFrameBuffer staging; // one host frame for CPU-decoded files on a GPU pool
+  // One host frame per frame size, for CPU-decoded files on a GPU pool.
+  private final Map<StreamContext.FrameSize, HostFrameBuffer> staging = new HashMap<>();
 
-  DeviceFramePath(StreamContext ctx, BufferAllocator allocator, BatchMemoryPool pool,
-      BatchMemoryPool hostPool) {
+  /** {@code pool}: where held frames wait, on the device of {@code maker}'s batches. */
+  DeviceFramePath(StreamContext ctx, BatchMaker maker, BatchMemoryPool pool) {
     this.ctx = ctx;
     this.pool = pool;
-    this.allocator = allocator;
-    this.hostPool = hostPool;
-    this.tables = new BatchAssembler(ctx, allocator, null);
+    this.maker = maker;
     this.stream = pool.createStream();
   }
 
@@ -51,7 +46,7 @@ final class DeviceFramePath implements FramePath {
     HeldSlots[] made = new HeldSlots[1];
     try {
       fetcher.fetch(episode, camera, frames, decoder -> {
-        made[0] = new HeldSlots(decoder, frames.length, memory, out);
+        made[0] = new HeldSlots(decoder, ctx.frameSize(camera), frames.length, memory, out);
         return made[0];
       }, reader);
     } catch (RuntimeException e) {
@@ -84,57 +79,19 @@ final class DeviceFramePath implements FramePath {
   }
 
   @Override
-  public Batch assemble(List<BatchAssembler.Item> items, boolean padding, long epoch,
-      int position) {
-    VectorSchemaRoot root = tables.buildTables(items, padding);
-    DeviceBatch frames = null;
-    try (DeviceBatchBuilder builder = new DeviceBatchBuilder(pool, items.size())) {
-      int base = 0; // index of the camera's first frame in Item.frames
-      for (String camera : ctx.cameras()) {
-        int positions = ctx.positions(camera);
-        DeviceBatchBuilder.Column column = builder.addWindowColumn(camera, positions,
-            ctx.height(), ctx.width(), ctx.layout(),
-            ctx.uint8() ? FrameValueType.UINT8 : FrameValueType.FLOAT32);
-        for (int i = 0; i < items.size(); i++) {
-          for (int t = 0; t < positions; t++) {
-            PackedFrame f = items.get(i).frames()[base + t];
-            long slot = (long) i * positions + t;
-            if (ctx.uint8()) {
-              pool.copy(column.frameAddress(slot), f.address(), f.bytes(), stream);
-            } else {
-              pool.expandToUnitFloats(column.frameAddress(slot), f.address(), f.bytes(), stream);
-            }
-            column.setFrameInfo(slot, f.ptsSeconds(), f.frameIndex());
-          }
-        }
-        base += positions;
+  public Batch assemble(List<HeldSample> items, boolean padding, long epoch, int position) {
+    return maker.make(items, padding, epoch, position, stream, (column, slot, f) -> {
+      if (column.type() == DType.UINT8) {
+        pool.copy(column.frameAddress(slot), f.address(), f.bytes(), stream);
+      } else {
+        pool.expandToUnitFloats(column.frameAddress(slot), f.address(), f.bytes(), stream);
       }
-      frames = builder.export(stream);
-      pool.synchronize(stream); // the held blocks are free to reuse once this returns
-    } catch (RuntimeException e) {
-      if (frames != null) {
-        frames.close(); // exported, but the wait for its copies failed
-      }
-      root.close();
-      throw e;
-    }
-    return new Batch(root, allocator, epoch, position, frames, hostPool, ctx);
+    });
   }
 
   @Override
   public void close() {
     pool.freeStream(stream);
-  }
-
-  private long frameBytes() {
-    return ctx.frameBytes();
-  }
-
-  private long stagingAddress() {
-    if (staging == null) {
-      staging = new HostFrameBuffer(1, ctx.height(), ctx.width(), ctx.layout());
-    }
-    return staging.slotAddress(0);
   }
 
   /**
@@ -144,6 +101,7 @@ final class DeviceFramePath implements FramePath {
    * into the block when the frame is delivered.
    */
   private final class HeldSlots implements FrameDestination {
+    private final StreamContext.FrameSize size;
     private final long[] blocks;
     private final boolean[] delivered;
     private final boolean staged;
@@ -151,7 +109,9 @@ final class DeviceFramePath implements FramePath {
     private final FrameMemory memory;
     private final HeldFrames out;
 
-    HeldSlots(VideoDecoder decoder, int requests, FrameMemory memory, HeldFrames out) {
+    HeldSlots(VideoDecoder decoder, StreamContext.FrameSize size, int requests,
+        FrameMemory memory, HeldFrames out) {
+      this.size = size;
       this.blocks = new long[requests];
       this.delivered = new boolean[requests];
       this.onDevice = decoder.decodesOnGpu();
@@ -162,12 +122,12 @@ final class DeviceFramePath implements FramePath {
 
     @Override
     public int width() {
-      return ctx.width();
+      return size.width();
     }
 
     @Override
     public int height() {
-      return ctx.height();
+      return size.height();
     }
 
     @Override
@@ -185,6 +145,12 @@ final class DeviceFramePath implements FramePath {
       return staged ? stagingAddress() : block(request);
     }
 
+    /** The host frame a CPU decoder writes before the upload into a GPU block. */
+    private long stagingAddress() {
+      return staging.computeIfAbsent(size, s -> new HostFrameBuffer(1, s.height(), s.width(),
+          ctx.layout())).slotAddress(0);
+    }
+
     @Override
     public void copySlot(int to, int from) {
       if (!staged) { // staged requests are uploaded from the same staging frame when delivered
@@ -198,8 +164,8 @@ final class DeviceFramePath implements FramePath {
         pool.upload(block(request), stagingAddress(), frameBytes(), stream);
       }
       delivered[request] = true;
-      out.put(request, new PackedFrame(blocks[request], frameBytes(), ctx.width(), ctx.height(),
-          PackedFrame.RGB, null, ptsSeconds, frameIndex));
+      out.put(request, new PackedFrame(blocks[request], frameBytes(), size.width(),
+          size.height(), PackedFrame.RGB, null, ptsSeconds, frameIndex));
     }
 
     private long block(int request) {

@@ -6,10 +6,10 @@ import org.robostream.dataset.EpisodeInfo;
 /**
  * How a worker's frames travel from the decoder to a batch: decoded into blocks of a
  * {@link FrameMemory} when their sample enters the shuffle buffer (or when its batch is built),
- * then written into the batch when the sample is delivered. Two paths: {@link HostFramePath}
- * (pictures held packed in host memory, converted into Arrow host columns) and
- * {@link DeviceFramePath} (RGB frames held on the batch device, copied into an Arrow C Device
- * batch: NVDEC on a GPU, or the same path in host memory).
+ * then written into the batch's pooled frame batch ({@link BatchMaker}) when the sample is
+ * delivered. Two paths: {@link HostFramePath} (pictures held packed in host memory, converted
+ * into host slots) and {@link DeviceFramePath} (RGB frames held on the batch device, copied into
+ * its slots: NVDEC on a GPU, or the same path in host memory).
  *
  * <p>Not thread-safe: one per worker thread; {@link #close()} frees what the path owns (not the
  * memories, which belong to their creators).
@@ -45,7 +45,7 @@ interface FramePath extends AutoCloseable {
    * Builds a batch from samples whose frames are held. When this returns, the held frames may be
    * released and reused (everything that reads them is done).
    */
-  Batch assemble(List<BatchAssembler.Item> items, boolean padding, long epoch, int position);
+  Batch assemble(List<HeldSample> items, boolean padding, long epoch, int position);
 
   @Override
   void close();

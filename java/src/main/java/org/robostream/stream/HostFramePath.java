@@ -1,34 +1,42 @@
 package org.robostream.stream;
 
+import java.util.HashMap;
 import java.util.List;
-import org.apache.arrow.memory.BufferAllocator;
+import java.util.Map;
+import org.robostream.arrow.BatchMemoryPool;
+import org.robostream.arrow.DType;
+import org.robostream.arrow.FrameBatchBuilder;
 import org.robostream.dataset.EpisodeInfo;
+import org.robostream.video.HostFrameBuffer;
 import org.robostream.video.PackedPicture;
 
 /**
  * The CPU path: pictures held packed as the codec produced them (YUV 4:2:0 is half the bytes of
- * RGB) in host memory, converted by swscale straight into the batch's Arrow tensor when the
- * batch is built. Not thread-safe: one per worker.
+ * RGB) in host memory, converted by swscale straight into the slots of the batch's pooled host
+ * frame batch when the batch is built (float32: into one RGB frame, then expanded to [0, 1] in
+ * the slot). Not thread-safe: one per worker.
  */
 final class HostFramePath implements FramePath {
   private final PackedPicture packer = new PackedPicture();
-  private final BatchAssembler assembler;
-  private final BufferAllocator allocator;
+  private final BatchMaker maker;
+  private final BatchMemoryPool pool;
+  private final Map<StreamContext.FrameSize, HostFrameBuffer> rgb = new HashMap<>();
 
-  HostFramePath(StreamContext ctx, BufferAllocator allocator, TensorMemoryPool tensors) {
-    this.assembler = new BatchAssembler(ctx, allocator, tensors);
-    this.allocator = allocator;
+  /** {@code pool}: the host pool of {@code maker}'s batches. */
+  HostFramePath(BatchMaker maker, BatchMemoryPool pool) {
+    this.maker = maker;
+    this.pool = pool;
   }
 
   @Override
   public void decode(FrameFetcher fetcher, EpisodeInfo episode, String camera, int[] frames,
       FrameMemory memory, long reader, HeldFrames out) {
-    fetcher.fetch(episode, camera, frames, (request, picture, pts) -> {
+    fetcher.fetch(episode, camera, frames, (request, picture, pts, frameIndex) -> {
       long bytes = PackedPicture.packedBytes(picture.width(), picture.height(),
           picture.pixelFormat());
       long address = memory.take(bytes);
       out.put(request, new PackedFrame(address, bytes, picture.width(), picture.height(),
-          picture.pixelFormat(), picture.color(), pts, -1));
+          picture.pixelFormat(), picture.color(), pts, frameIndex));
       packer.pack(picture, address);
     }, reader);
   }
@@ -50,9 +58,22 @@ final class HostFramePath implements FramePath {
   }
 
   @Override
-  public Batch assemble(List<BatchAssembler.Item> items, boolean padding, long epoch,
-      int position) {
-    return new Batch(assembler.build(items, padding, packer), allocator, epoch, position);
+  public Batch assemble(List<HeldSample> items, boolean padding, long epoch, int position) {
+    return maker.make(items, padding, epoch, position, 0, this::convert);
+  }
+
+  private void convert(FrameBatchBuilder.Column column, long slot, PackedFrame f) {
+    if (column.type() == DType.UINT8) {
+      packer.toRgb(f.address(), f.width(), f.height(), f.pixelFormat(), f.color(),
+          column.frameAddress(slot), column.layout());
+      return;
+    }
+    long scratch = rgb.computeIfAbsent(new StreamContext.FrameSize(f.height(), f.width()),
+        size -> new HostFrameBuffer(1, size.height(), size.width(), column.layout()))
+        .slotAddress(0);
+    packer.toRgb(f.address(), f.width(), f.height(), f.pixelFormat(), f.color(), scratch,
+        column.layout());
+    pool.expandToUnitFloats(column.frameAddress(slot), scratch, column.spec().frameValues(), 0);
   }
 
   @Override

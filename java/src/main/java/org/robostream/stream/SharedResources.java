@@ -9,7 +9,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * What a {@link StreamingDataset} and its worker threads share — the batch memory pools, the
- * workers' frame stores, the tensor pool, the Arrow allocator — closed when the last of its
+ * workers' frame stores, the Arrow allocator — closed when the last of its
  * holders lets go: the dataset (at {@link StreamingDataset#close()}) and every running worker
  * thread (when it ends). A worker can outlive {@code close()}: an interrupt does not end a wait
  * inside native code (a worker waits up to 60 s for a free NVDEC session), and until it returns

@@ -1,6 +1,9 @@
 package org.robostream.stream;
 
 import java.util.List;
+import java.util.Map;
+import org.robostream.arrow.DType;
+import org.robostream.arrow.FrameColumn;
 import org.robostream.dataset.LeRobotMetadata;
 import org.robostream.video.Device;
 import org.robostream.video.FrameLayout;
@@ -13,10 +16,22 @@ import org.robostream.video.VideoDecoderOptions;
  * @param storeBytes bytes of packed decoded pictures a worker may hold (its memory budget share)
  * @param prefetch batches a worker may have built ahead of the consumer
  * @param decoderCacheSize decoders per worker
+ * @param frameSizes each camera's frame size, as info.json declares it
  */
 record StreamContext(LeRobotMetadata metadata, Windows windows, List<String> cameras,
     boolean uint8, FrameLayout layout, Device device, VideoDecoderOptions decoderOptions,
-    long storeBytes, int prefetch, int decoderCacheSize, int height, int width) {
+    long storeBytes, int prefetch, int decoderCacheSize, Map<String, FrameSize> frameSizes) {
+
+  /** A camera's frame size. */
+  record FrameSize(int height, int width) {
+    long rgbBytes() {
+      return 3L * height * width;
+    }
+  }
+
+  StreamContext {
+    frameSizes = Map.copyOf(frameSizes);
+  }
 
   /** Window positions of {@code key} (1 when not windowed). */
   int positions(String key) {
@@ -24,34 +39,29 @@ record StreamContext(LeRobotMetadata metadata, Windows windows, List<String> cam
     return o == null ? 1 : o.length;
   }
 
+  FrameSize frameSize(String camera) {
+    FrameSize size = frameSizes.get(camera);
+    if (size == null) {
+      throw new IllegalArgumentException("no camera " + camera + "; cameras: " + cameras);
+    }
+    return size;
+  }
+
   /**
-   * The tensor shape of one sample's frames of {@code camera}: [C,H,W] or [H,W,C], with a
-   * leading T for a window. Host and device batches both use it.
+   * The frame column of {@code camera} in a batch: its own size, the output layout and type, a
+   * window of T frames per sample when windowed. Host and device batches both use it.
    */
-  int[] tensorShape(String camera) {
-    int[] frame = layout == FrameLayout.CHW ? new int[] {3, height, width}
-        : new int[] {height, width, 3};
-    return windows.offsets(camera) == null ? frame
-        : new int[] {positions(camera), frame[0], frame[1], frame[2]};
-  }
-
-  /** The dimension names of {@link #tensorShape}. */
-  List<String> tensorDimNames(String camera) {
-    List<String> frame = layout == FrameLayout.CHW ? List.of("C", "H", "W")
-        : List.of("H", "W", "C");
-    return windows.offsets(camera) == null ? frame
-        : List.of("T", frame.get(0), frame.get(1), frame.get(2));
-  }
-
-  long frameBytes() {
-    return (long) height * width * 3;
+  FrameColumn frameColumn(String camera) {
+    FrameSize size = frameSize(camera);
+    return new FrameColumn(camera, positions(camera), size.height(), size.width(), layout,
+        uint8 ? DType.UINT8 : DType.FLOAT32);
   }
 
   /** Bytes of one sample's frames as RGB: every camera and window position, uint8. */
   long sampleFrameBytes() {
     long sum = 0;
     for (String c : cameras) {
-      sum += positions(c) * frameBytes();
+      sum += positions(c) * frameSize(c).rgbBytes();
     }
     return sum;
   }

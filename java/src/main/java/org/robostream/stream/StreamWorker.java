@@ -173,7 +173,7 @@ final class StreamWorker implements Runnable {
   private Batch build(RankSchedule.Batch job, Map<Long, PackedFrame[]> decoded,
       FrameMemory store, FrameMemory scratch, FrameFetcher fetcher, FramePath path,
       EpisodeRowSource rows, int position) {
-    List<BatchAssembler.Item> items = new ArrayList<>();
+    List<HeldSample> items = new ArrayList<>();
     List<PackedFrame[]> fromStore = new ArrayList<>();
     List<PackedFrame[]> fromScratch = new ArrayList<>();
     try {
@@ -201,7 +201,7 @@ final class StreamWorker implements Runnable {
       }
       for (int i = 0; i < samples.length; i++) {
         EpisodeInfo e = ctx.metadata().episode(Samples.episode(samples[i]));
-        items.add(new BatchAssembler.Item(samples[i], e, rowsOf(rows, e), frames[i]));
+        items.add(new HeldSample(samples[i], e, rowsOf(rows, e), frames[i]));
       }
       return path.assemble(items, job.padding(), epoch, position);
     } finally {

@@ -68,9 +68,9 @@ public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
   private final VideoSources videos;
   private final int wholeDeviceFallbacks; // files on the CPU because the GPU is unusable
   private final java.util.Set<String> perFileFallbacks = ConcurrentHashMap.newKeySet();
-  private final TensorMemoryPool tensorPool;
-  private final BatchMemoryPool devicePool; // device batches: the GPU's memory, or the host's
-  private final BatchMemoryPool hostPool; // host copies of GPU batches
+  private final BatchMemoryPool batchPool; // every batch's frames: the decoding GPU's, or the host's
+  private final BatchMemoryPool hostPool; // host copies of GPU frames; batchPool on the host
+  private final BatchMemoryPool heldPool; // the device path's held frames; null on the host path
   private final List<FrameMemory> stores = new ArrayList<>(); // one per worker index
   private final java.util.concurrent.ConcurrentHashMap<String, org.robostream.video.FrameTable>
       frameTables = new java.util.concurrent.ConcurrentHashMap<>();
@@ -109,6 +109,7 @@ public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
     Windows windows = b.preset != null ? Windows.preset(b.preset, metadata.info())
         : Windows.fromDeltaTimestamps(b.deltaTimestamps, metadata.info());
     List<String> cameras = metadata.info().videoKeys();
+    Map<String, StreamContext.FrameSize> frameSizes = new java.util.HashMap<>();
     int height = 0;
     int width = 0;
     for (String c : cameras) {
@@ -121,11 +122,12 @@ public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
       }
       height = shape[0];
       width = shape[1];
+      frameSizes.put(c, new StreamContext.FrameSize(height, width));
     }
     this.memoryBudget = b.memoryBudgetBytes;
     int prefetch = 2;
     StreamContext probe = new StreamContext(metadata, windows, cameras, b.returnUint8, b.layout,
-        deviceResolution.effective(), decoderOptions, 1, prefetch, 1, height, width);
+        deviceResolution.effective(), decoderOptions, 1, prefetch, 1, frameSizes);
     long sampleBytes = Math.max(1, probe.sampleFrameBytes()); // RGB; held packed (YUV) is less
     long batchBytes = sampleBytes * b.batchSize * (b.returnUint8 ? 1 : 4);
     // Per worker: prefetched batches, then packed pictures waiting in the shuffle buffer.
@@ -138,7 +140,7 @@ public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
     int cacheSize = decoderCacheCapacity(b, cameras.size());
     this.ctx = new StreamContext(metadata, windows, cameras, b.returnUint8, b.layout,
         deviceResolution.effective(),
-        decoderOptions, perWorker, prefetch, cacheSize, height, width);
+        decoderOptions, perWorker, prefetch, cacheSize, frameSizes);
     List<EpisodePiece> pieces = new ArrayList<>();
     for (EpisodeInfo e : metadata.episodes()) {
       pieces.add(EpisodePiece.whole(e.index(), e.length()));
@@ -150,18 +152,17 @@ public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
     } else {
       this.epoch = b.epoch;
     }
-    // Native pools last, once nothing else can fail. Closed in the reverse order: the tensor
-    // pool and the stores (which return blocks to the device pool) before the pools, the
-    // allocator last.
+    // Native pools last, once nothing else can fail. Closed in the reverse order: the stores
+    // (which return blocks to the held pool) before the pools, the allocator last. Held frames
+    // and batches have pools of their own, so that outstandingBatchBytes() counts batches only.
     shared.add(this::closeAllocator);
-    this.devicePool = onGpu ? shared.add(BatchMemoryPool.cuda(b.device.index()))
+    this.hostPool = shared.add(BatchMemoryPool.host());
+    this.batchPool = onGpu ? shared.add(BatchMemoryPool.cuda(b.device.index())) : hostPool;
+    this.heldPool = onGpu ? shared.add(BatchMemoryPool.cuda(b.device.index()))
         : b.deviceBatches ? shared.add(BatchMemoryPool.host()) : null;
-    this.hostPool = onGpu ? shared.add(BatchMemoryPool.host()) : null;
     for (int w = 0; w < workers; w++) {
       stores.add(newFrameMemory());
     }
-    this.tensorPool = shared.add(new TensorMemoryPool(workers * (prefetch + 3) * Math.max(1,
-        cameras.size())));
     FixedShapeTensorType.register();
   }
 
@@ -268,20 +269,25 @@ public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
     return wholeDeviceFallbacks + perFileFallbacks.size();
   }
 
-  /** Whether batches carry their frames as {@link Batch#deviceFrames()}. */
+  /**
+   * Whether frames take the device path: held as RGB in pooled memory of the batch device until
+   * their batch is built (always when decoding on a GPU; on the CPU with
+   * {@link Builder#deviceBatches}); else they are held packed on the host.
+   */
   public boolean deviceBatches() {
-    return devicePool != null;
+    return heldPool != null;
   }
 
   /** Where frames wait between decoding and their batch: packed on the host, or the pool's. */
   private FrameMemory newFrameMemory() {
-    return shared.add(devicePool == null ? new FrameStore(ctx.storeBytes())
-        : new PoolFrameMemory(devicePool, ctx.storeBytes()));
+    return shared.add(heldPool == null ? new FrameStore(ctx.storeBytes())
+        : new PoolFrameMemory(heldPool, ctx.storeBytes()));
   }
 
   private FramePath newFramePath() {
-    return devicePool == null ? new HostFramePath(ctx, allocator, tensorPool)
-        : new DeviceFramePath(ctx, allocator, devicePool, hostPool);
+    BatchMaker maker = new BatchMaker(ctx, allocator, batchPool, hostPool);
+    return heldPool == null ? new HostFramePath(maker, batchPool)
+        : new DeviceFramePath(ctx, maker, heldPool);
   }
 
   private static int distinctVideoFiles(LeRobotMetadata metadata) {
@@ -299,9 +305,16 @@ public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
     return counters.snapshot();
   }
 
-  /** Bytes of batches created and not closed yet (including prefetched ones). */
+  /**
+   * Bytes of batches created and not closed yet (including prefetched ones, and what consumers
+   * of an export have not released): table columns and frames.
+   */
   public long outstandingBatchBytes() {
-    return allocator.getAllocatedMemory();
+    long frames = batchPool.stats().outstandingBytes();
+    if (hostPool != batchPool) {
+      frames += hostPool.stats().outstandingBytes(); // host copies of GPU frames
+    }
+    return allocator.getAllocatedMemory() + frames;
   }
 
   /** The memory budget for decoded frames held by the workers, in bytes. */
@@ -654,9 +667,10 @@ public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
     }
 
     /**
-     * Frames as Arrow C Device arrays ({@link Batch#deviceFrames()}) even when decoding on the
-     * CPU: device_type CPU, the same batches a GPU gives, for consumers written against the C
-     * Device interface. Decoding on a GPU always gives device batches.
+     * Frames take the device path even when decoding on the CPU: converted to RGB when decoded
+     * and held in a host pool, then copied into the batch, as NVDEC's frames are on a GPU (where
+     * this path is always taken). The batches are the same either way (device_type CPU); this
+     * runs the GPU path's logic on machines without a GPU.
      */
     public Builder deviceBatches(boolean d) {
       this.deviceBatches = d;

@@ -17,7 +17,7 @@ import org.robostream.nativecore.NvdecSession;
 /**
  * NVDEC decoding of one stream: demuxed packets (H.264/HEVC through {@link AnnexBFilter}, AV1
  * and VP9 as demuxed) go to a native {@link NvdecSession}; pictures are converted by the GPU
- * colour kernel straight into device slots (a CUDA {@code DeviceBatchBuilder} column). The
+ * colour kernel straight into device slots (a column of a CUDA {@code FrameBatchBuilder}). The
  * decode planning above it is the CPU path's: sorted, de-duplicated, one seek per GOP.
  *
  * <p>Not thread-safe: owned by one {@link VideoDecoder}.

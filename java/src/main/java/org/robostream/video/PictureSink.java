@@ -7,5 +7,6 @@ package org.robostream.video;
  */
 @FunctionalInterface
 public interface PictureSink {
-  void accept(int request, RawPicture picture, double ptsSeconds);
+  /** {@code frameIndex}: the picture's presentation position in its file. */
+  void accept(int request, RawPicture picture, double ptsSeconds, long frameIndex);
 }

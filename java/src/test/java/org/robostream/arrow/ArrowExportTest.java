@@ -2,6 +2,7 @@ package org.robostream.arrow;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -15,9 +16,10 @@ import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.Float8Vector;
 import org.apache.arrow.vector.VectorSchemaRoot;
+import org.bytedeco.javacpp.Pointer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.robostream.nativecore.NativeException;
+import org.robostream.nativecore.NativeAddress;
 import org.robostream.nativecore.NativeResources;
 import org.robostream.testing.Fixtures;
 import org.robostream.testing.NativeLeakCheck;
@@ -25,28 +27,34 @@ import org.robostream.video.FrameLayout;
 import org.robostream.video.HostFrameBuffer;
 import org.robostream.video.VideoDecoder;
 
-/** Decoded batches leave the native side through the Arrow C Data interface, zero copy. */
+/**
+ * Decoded frame batches leave the native side through the Arrow C Data / C Device interfaces,
+ * zero copy: imported into Arrow Java, viewed while the batch stays with its owner, or moved to
+ * another consumer's structs.
+ */
 @ExtendWith(NativeLeakCheck.class)
 class ArrowExportTest {
   @Test
   void decodedBatchImportsAsFixedShapeTensorColumnsWithoutLeaks() {
     long objectsBefore = NativeResources.liveObjects();
     try (BufferAllocator allocator = new RootAllocator();
+        BatchMemoryPool pool = BatchMemoryPool.host();
         VideoDecoder av1 = VideoDecoder.open(Fixtures.video("av1_g2.mp4"));
         VideoDecoder h264 = VideoDecoder.open(Fixtures.video("h264_g30.mp4"))) {
       double[] q = {0.5, 0.0, 9.9666667 - 0.00000003, 0.5};
-      NativeFrameBatch batch = new NativeFrameBatch(q.length);
-      NativeFrameBatch.Column cam1 = batch.addFrameColumn("observation.images.front",
-          av1.info().height(), av1.info().width(), FrameLayout.CHW);
-      NativeFrameBatch.Column cam2 = batch.addFrameColumn("observation.images.wrist",
-          h264.info().height(), h264.info().width(), FrameLayout.HWC);
+      FrameBatchBuilder batch = new FrameBatchBuilder(pool, q.length);
+      FrameBatchBuilder.Column cam1 = batch.addFrameColumn("observation.images.front",
+          av1.info().height(), av1.info().width(), FrameLayout.CHW, DType.UINT8);
+      FrameBatchBuilder.Column cam2 = batch.addFrameColumn("observation.images.wrist",
+          h264.info().height(), h264.info().width(), FrameLayout.HWC, DType.UINT8);
       av1.decode(q, cam1);
       long nativeSlot = cam1.slotAddress(1);
       h264.decode(q, cam2);
       HostFrameBuffer expected = HostFrameBuffer.forVideo(av1.info(), q.length, FrameLayout.CHW);
       av1.decode(q, expected);
 
-      try (VectorSchemaRoot root = batch.toJava(allocator)) {
+      try (FrameBatch exported = batch.export(0);
+          VectorSchemaRoot root = exported.toVectorSchemaRoot(allocator)) {
         assertEquals(q.length, root.getRowCount());
         assertEquals(List.of("observation.images.front", "observation.images.front.pts",
                 "observation.images.front.frame_index", "observation.images.wrist",
@@ -71,62 +79,85 @@ class ArrowExportTest {
         assertEquals(0, index.get(1));
         assertEquals(299, index.get(2));
         assertEquals(nativeSlot, front.tensorAddress(1), "Java reads the native slot: zero copy");
-        assertEquals(objectsBefore + 2, NativeResources.liveObjects(), "dav1d decoder + batch");
+        assertEquals(objectsBefore + 3, NativeResources.liveObjects(), "dav1d + pool + batch");
+        assertFalse(exported.isLive(), "the root owns the batch now");
         // Export moved ownership: the batch can no longer be touched.
         assertThrows(IllegalStateException.class, () -> cam1.slotAddress(0));
       }
       assertEquals(0, allocator.getAllocatedMemory(), "allocator bytes after close");
+      assertEquals(0, pool.stats().outstandingBytes(), "the buffers are back in the pool");
     }
     assertEquals(objectsBefore, NativeResources.liveObjects());
   }
 
   @Test
-  void rawExportIsReleasedByTheConsumersCallback() {
-    long bytesBefore = NativeResources.liveBytes();
+  void sharedVectorsKeepTheFramesUntilBothOwnersLetGo() {
     try (BufferAllocator allocator = new RootAllocator();
-        ArrowArray array = ArrowArray.allocateNew(allocator);
-        ArrowSchema schema = ArrowSchema.allocateNew(allocator)) {
-      NativeFrameBatch batch = new NativeFrameBatch(2);
-      batch.addFrameColumn("cam", 4, 4, FrameLayout.HWC);
-      assertTrue(NativeResources.liveBytes() > bytesBefore);
-      batch.exportTo(array.memoryAddress(), schema.memoryAddress());
-      batch.close(); // no-op: ownership moved
-      assertTrue(NativeResources.liveBytes() > bytesBefore);
-      assertEquals(2, array.snapshot().length);
-      array.release();
-      schema.release();
+        BatchMemoryPool pool = BatchMemoryPool.host()) {
+      FrameBatch batch = FrameBatchTest.twoRows(pool).export(0);
+      long frames = batch.frameAddress(0);
+      VectorSchemaRoot shared = batch.sharedVectors(allocator);
+      assertTrue(batch.isLive(), "a view, not a move");
+      FixedShapeTensorVector cam = (FixedShapeTensorVector) shared.getVector("cam");
+      assertEquals(frames, cam.tensorAddress(0), "the same memory");
+      assertEquals(8, ((BigIntVector) shared.getVector("cam.frame_index")).get(1));
+      batch.close();
+      assertTrue(pool.stats().outstandingBytes() > 0, "the view still holds the batch");
+      assertEquals(16 + 11, cam.tensorBytes(1).get(11));
+      shared.close();
+      assertEquals(0, pool.stats().outstandingBytes());
+      assertEquals(0, allocator.getAllocatedMemory());
+      assertThrows(IllegalStateException.class, () -> batch.sharedVectors(allocator));
     }
-    assertEquals(bytesBefore, NativeResources.liveBytes());
   }
 
   @Test
-  void aFailedExportLeavesTheBatchWithTheCaller() {
-    long bytesBefore = NativeResources.liveBytes();
-    try (BufferAllocator allocator = new RootAllocator();
-        ArrowArray array = ArrowArray.allocateNew(allocator);
-        ArrowSchema schema = ArrowSchema.allocateNew(allocator)) {
-      NativeFrameBatch batch = new NativeFrameBatch(2);
-      NativeFrameBatch.Column cam = batch.addFrameColumn("cam", 4, 4, FrameLayout.HWC);
-      long slot = cam.slotAddress(1);
-      // Any node of the exported struct array: the third allocation is the frame values' node.
-      DeviceBatchTest.withFailingAllocation(2, NativeException.OutOfMemory.class,
-          () -> batch.exportTo(array.memoryAddress(), schema.memoryAddress()));
-      assertEquals(0, array.snapshot().release, "nothing was exported");
-      assertEquals(slot, cam.slotAddress(1), "the batch is still ours");
-      batch.close(); // the only free; before the ownership rule the core had freed it already
+  void framesMoveToAnotherCDeviceConsumer() {
+    try (BatchMemoryPool pool = BatchMemoryPool.host()) {
+      Pointer deviceArray = Pointer.calloc(1, FrameBatch.DEVICE_ARRAY_BYTES);
+      Pointer schema = Pointer.calloc(1, 72);
+      try {
+        FrameBatch batch = FrameBatchTest.twoRows(pool).export(0);
+        long frames = batch.frameAddress(0);
+        batch.exportTo(deviceArray.address(), schema.address());
+        assertFalse(batch.isLive(), "moved out");
+        assertThrows(IllegalStateException.class, () -> batch.tensor("cam"));
+        batch.close(); // frees only its own structs: the consumer holds the batch
+        assertTrue(pool.stats().outstandingBytes() > 0);
+        // The consumer's ArrowDeviceArray: device_type CPU, the same frames.
+        var view = NativeAddress.bytesAt(deviceArray.address(), FrameBatch.DEVICE_ARRAY_BYTES);
+        assertEquals(BatchMemoryPool.DEVICE_CPU, view.getInt(88));
+        ArrowArray array = ArrowArray.wrap(deviceArray.address());
+        assertEquals(2, array.snapshot().length);
+        long tensor = NativeAddress.bytesAt(array.snapshot().children, 8).getLong(0);
+        long values = NativeAddress.bytesAt(ArrowArray.wrap(tensor).snapshot().children, 8)
+            .getLong(0);
+        long buffer = NativeAddress.bytesAt(ArrowArray.wrap(values).snapshot().buffers, 16)
+            .getLong(8);
+        assertEquals(frames, buffer);
+        array.release();
+        ArrowSchema.wrap(schema.address()).release();
+        assertEquals(0, pool.stats().outstandingBytes(), "released by the consumer");
+      } finally {
+        Pointer.free(deviceArray);
+        Pointer.free(schema);
+      }
     }
-    assertEquals(bytesBefore, NativeResources.liveBytes());
   }
 
   @Test
   void unexportedBatchIsFreedByClose() {
-    long before = NativeResources.liveObjects();
-    NativeFrameBatch batch = new NativeFrameBatch(3);
-    batch.addFrameColumn("a", 8, 8, FrameLayout.CHW);
-    assertThrows(RuntimeException.class, () -> batch.addFrameColumn("a", 8, 8, FrameLayout.CHW));
-    batch.close();
-    batch.close();
-    assertEquals(before, NativeResources.liveObjects());
+    try (BatchMemoryPool pool = BatchMemoryPool.host()) {
+      long before = NativeResources.liveObjects();
+      FrameBatchBuilder batch = new FrameBatchBuilder(pool, 3);
+      batch.addFrameColumn("a", 8, 8, FrameLayout.CHW, DType.UINT8);
+      assertThrows(RuntimeException.class,
+          () -> batch.addFrameColumn("a", 8, 8, FrameLayout.CHW, DType.UINT8));
+      batch.close();
+      batch.close();
+      assertEquals(before, NativeResources.liveObjects());
+      assertEquals(0, pool.stats().outstandingBytes());
+    }
   }
 
   @Test
@@ -142,16 +173,23 @@ class ArrowExportTest {
   @Test
   void anUnclosedBatchIsFreedByTheSafetyNet() throws InterruptedException {
     long before = NativeResources.liveObjects();
-    leakOneBatch();
+    try (BatchMemoryPool pool = BatchMemoryPool.host()) {
+      leakOneBatch(pool);
+      leakOneExportedBatch(pool);
+    }
     long deadline = System.nanoTime() + 20_000_000_000L;
     while (NativeResources.liveObjects() != before && System.nanoTime() < deadline) {
       System.gc();
       Thread.sleep(20);
     }
-    assertEquals(before, NativeResources.liveObjects(), "the Cleaner freed the leaked batch");
+    assertEquals(before, NativeResources.liveObjects(), "the Cleaners freed the leaked batches");
   }
 
-  private static void leakOneBatch() {
-    new NativeFrameBatch(2).addFrameColumn("leaked", 4, 4, FrameLayout.HWC);
+  private static void leakOneBatch(BatchMemoryPool pool) {
+    new FrameBatchBuilder(pool, 2).addFrameColumn("leaked", 4, 4, FrameLayout.HWC, DType.UINT8);
+  }
+
+  private static void leakOneExportedBatch(BatchMemoryPool pool) {
+    FrameBatchTest.twoRows(pool).export(0);
   }
 }

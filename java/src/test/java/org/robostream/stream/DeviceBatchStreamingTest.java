@@ -20,8 +20,10 @@ import org.apache.arrow.vector.Float8Vector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.robostream.arrow.BatchMemoryPool;
-import org.robostream.arrow.DeviceBatch;
+import org.robostream.arrow.FrameBatch;
 import org.robostream.dataset.EpisodeInfo;
 import org.robostream.dataset.LeRobotMetadata;
 import org.robostream.nativecore.NativeResources;
@@ -63,7 +65,7 @@ class DeviceBatchStreamingTest {
           for (String camera : cameras) {
             assertArrayEquals(e.frameShape(camera), b.frameShape(camera));
             ByteBuffer want = e.frames(camera).data();
-            ByteBuffer got = b.frames(camera).data();
+            ByteBuffer got = b.toHost().frames(camera).data(); // GPU frames: copied here
             assertEquals(want.remaining(), got.remaining());
             if (tolerance == 0) {
               assertEquals(want, got, camera + " frames of batch " + b.index());
@@ -140,24 +142,25 @@ class DeviceBatchStreamingTest {
     }
   }
 
-  @Test
-  void deviceFramesCarryEachFramesPtsAndPositionInItsFile() {
+  @ParameterizedTest(name = "device path: {0}")
+  @ValueSource(booleans = {false, true})
+  void deviceFramesCarryEachFramesPtsAndPositionInItsFile(boolean devicePath) {
     Path root = Datasets.patternV30();
     LeRobotMetadata meta = LeRobotMetadata.open(root, java.util.Optional.empty());
     String camera = meta.info().videoKeys().get(0);
-    try (StreamingDataset ds = pattern(root, b -> b.returnUint8(true).deviceBatches(true))
+    try (StreamingDataset ds = pattern(root, b -> b.returnUint8(true).deviceBatches(devicePath))
         .build();
         BatchMemoryPool host = BatchMemoryPool.host();
         BufferAllocator allocator = new RootAllocator()) {
       try (Batch b = ds.iterator().next()) {
-        DeviceBatch frames = b.deviceFrames();
+        FrameBatch frames = b.deviceFrames();
         assertEquals(BatchMemoryPool.DEVICE_CPU, frames.deviceType());
         assertEquals(0, frames.syncEvent(), "host batches are complete: no event");
         assertEquals(meta.info().videoKeys(), frames.frameColumns());
         assertEquals(b.size(), frames.rows());
         long[] episode = b.longs("episode_index");
         long[] frame = b.longs("frame_index");
-        try (DeviceBatch copy = frames.toHost(host);
+        try (FrameBatch copy = frames.toHost(host);
             VectorSchemaRoot root2 = copy.toVectorSchemaRoot(allocator)) {
           BigIntVector index = (BigIntVector) root2.getVector(camera + ".frame_index");
           Float8Vector pts = (Float8Vector) root2.getVector(camera + ".pts");
@@ -180,6 +183,26 @@ class DeviceBatchStreamingTest {
     // H.264 (every NVDEC decodes it); the GPU kernel and swscale round differently.
     sameAsHostBatches(Datasets.patternV21(), b -> b.returnUint8(true).layout(FrameLayout.CHW),
         b -> b.decodeDevice(DecodeDeviceSpec.parse("cuda")), 1.5);
+  }
+
+  @Test
+  @Tag("cuda")
+  void framesOnTheGpuAreReadOnTheHostOnlyAfterToHost() {
+    GpuTests.requireNvdec();
+    try (StreamingDataset ds = pattern(Datasets.patternV21(), b -> b.returnUint8(true))
+        .decodeDevice(DecodeDeviceSpec.parse("cuda")).build();
+        Batch b = ds.iterator().next()) {
+      String camera = ds.metadata().info().videoKeys().get(0);
+      assertEquals(BatchMemoryPool.DEVICE_CUDA, b.deviceFrames().deviceType());
+      org.robostream.arrow.Tensor onGpu = b.tensor(camera);
+      assertTrue(onGpu.onCuda());
+      IllegalStateException e = org.junit.jupiter.api.Assertions.assertThrows(
+          IllegalStateException.class, () -> b.frames(camera));
+      assertTrue(e.getMessage().contains("toHost()"), e.getMessage());
+      org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class, onGpu::data);
+      assertEquals(BatchMemoryPool.DEVICE_CPU, b.toHost().deviceFrames().deviceType());
+      assertEquals(b.frameShape(camera)[0] * 3 * 64 * 48, b.frames(camera).data().remaining());
+    }
   }
 
   @Test

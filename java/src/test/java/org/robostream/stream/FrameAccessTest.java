@@ -52,10 +52,8 @@ class FrameAccessTest {
           assertUnitFloats(u.frames(camera).sample(i), f.frames(camera).sample(i), "sample()");
         }
       }
-      // The Arrow vectors: the root's frame columns, or the device array imported into Java.
-      try (VectorSchemaRoot tensors = deviceBatches
-          ? f.deviceFrames().toVectorSchemaRoot(allocator) : null) {
-        VectorSchemaRoot root = deviceBatches ? tensors : f.root();
+      // The Arrow vectors: the frame batch imported into Java.
+      try (VectorSchemaRoot root = f.deviceFrames().toVectorSchemaRoot(allocator)) {
         for (String camera : cameras) {
           FixedShapeTensorVector vector = (FixedShapeTensorVector) root.getVector(camera);
           for (int i = 0; i < f.size(); i++) {

@@ -9,10 +9,10 @@ import org.robostream.video.FrameDestination;
 import org.robostream.video.FrameLayout;
 
 /**
- * A batch of frames being filled in pooled memory of one device (see {@link BatchMemoryPool}):
- * frame columns are added, their slots written by decoders (a CPU converter for host pools, the
- * NVDEC colour kernel for CUDA pools), then {@link #export(long)} hands the batch out as a
- * {@link DeviceBatch} (Arrow C Device Data interface).
+ * A {@link FrameBatch} being filled in pooled memory of one device (see {@link BatchMemoryPool}):
+ * frame columns are added, each with its own frame size, their slots written by decoders (a CPU
+ * converter for host pools, the NVDEC colour kernel for CUDA pools) or copied from frames held
+ * elsewhere, then {@link #export(long)} hands the batch out (Arrow C Device Data interface).
  *
  * <p>Ownership: the builder owns the native batch until {@link #export(long)} succeeds (a failed
  * export leaves it with the builder, as robostream.h's ownership rule says); {@link #close()}
@@ -22,18 +22,18 @@ import org.robostream.video.FrameLayout;
  * thread-safe for adding columns and exporting; distinct slots may be written by different
  * threads.
  */
-public final class DeviceBatchBuilder implements AutoCloseable {
+public final class FrameBatchBuilder implements AutoCloseable {
   private final NativeHandle handle;
   private final BatchMemoryPool pool;
   private final long rows;
   private final List<Column> columns = new ArrayList<>();
 
-  public DeviceBatchBuilder(BatchMemoryPool pool, long rows) {
+  public FrameBatchBuilder(BatchMemoryPool pool, long rows) {
     long[] out = new long[1];
     NativeStatus.check(NativeCore.rs_device_batch_create(pool.handle(), rows, out),
-        "cannot create a device batch of " + rows + " rows");
+        "cannot create a frame batch of " + rows + " rows");
     this.handle = new NativeHandle(this, out[0], NativeCore::rs_device_batch_free,
-        "device batch");
+        "frame batch");
     this.pool = pool;
     this.rows = rows;
   }
@@ -44,24 +44,24 @@ public final class DeviceBatchBuilder implements AutoCloseable {
 
   /** Adds a frame column of RGB frames ({@code 3 * height * width} values per row). */
   public Column addFrameColumn(String name, int height, int width, FrameLayout layout,
-      FrameValueType type) {
-    return addWindowColumn(name, 1, height, width, layout, type);
+      DType type) {
+    return addColumn(new FrameColumn(name, 1, height, width, layout, type));
   }
 
   /**
-   * Adds a column of {@code positions} frames per row (a time window: tensor shape [T, ...] with
-   * per-frame pts and frame index). Its slots are numbered {@code row * positions + t}.
+   * Adds a column of {@code spec.positions()} frames per row (a time window: tensor shape
+   * [T, ...] with per-frame pts and frame index). Its slots are numbered
+   * {@code row * positions + t}.
    */
-  public Column addWindowColumn(String name, int positions, int height, int width,
-      FrameLayout layout, FrameValueType type) {
+  public Column addColumn(FrameColumn spec) {
     int[] out = new int[1];
-    NativeStatus.check(NativeCore.rs_device_batch_add_window_column(handle.get(), name,
-        positions, height, width, layout.nativeCode(), type.nativeCode(), out),
-        "cannot add frame column " + name);
+    NativeStatus.check(NativeCore.rs_device_batch_add_window_column(handle.get(), spec.name(),
+        spec.positions(), spec.height(), spec.width(), spec.layout().nativeCode(),
+        spec.dtype().frameCode(), out), "cannot add frame column " + spec.name());
     long[] address = new long[1];
     NativeStatus.check(NativeCore.rs_device_batch_frame_slot(handle.get(), out[0], 0, address),
-        "slot of " + name);
-    Column column = new Column(out[0], name, positions, height, width, layout, type, address[0]);
+        "slot of " + spec.name());
+    Column column = new Column(out[0], spec, address[0]);
     columns.add(column);
     return column;
   }
@@ -75,11 +75,12 @@ public final class DeviceBatchBuilder implements AutoCloseable {
    * wrote the frames; 0 for the default stream; ignored for host pools). On success the builder
    * is spent; when the export fails the builder still owns the batch (close it, or export again).
    */
-  public DeviceBatch export(long cudaStream) {
-    DeviceBatch exported = DeviceBatch.allocate();
+  public FrameBatch export(long cudaStream) {
+    FrameBatch exported = FrameBatch.allocate(rows,
+        columns.stream().map(Column::spec).toList());
     try {
       NativeStatus.check(NativeCore.rs_device_batch_export(handle.get(), cudaStream,
-          exported.deviceArrayAddress(), exported.schemaAddress()), "cannot export device batch");
+          exported.deviceArrayAddress(), exported.schemaAddress()), "cannot export frame batch");
     } catch (RuntimeException e) {
       exported.close(); // the structs are empty: the native batch is still ours
       throw e;
@@ -94,38 +95,33 @@ public final class DeviceBatchBuilder implements AutoCloseable {
   }
 
   /**
-   * One frame column; slots are addressed on the pool's device. A uint8 column of a host pool is
-   * also a {@link FrameDestination}, so CPU decoders write into it directly.
+   * One frame column; slots are addressed on the pool's device. A uint8 column is also a
+   * {@link FrameDestination}, so decoders write into it directly (CPU converters into host pools,
+   * NVDEC into CUDA pools).
    */
   public final class Column implements FrameDestination {
     private final int index;
-    private final String name;
-    private final int positions;
-    private final int height;
-    private final int width;
-    private final FrameLayout layout;
-    private final FrameValueType type;
+    private final FrameColumn spec;
     private final long base;
 
-    Column(int index, String name, int positions, int height, int width, FrameLayout layout,
-        FrameValueType type, long base) {
+    Column(int index, FrameColumn spec, long base) {
       this.index = index;
-      this.name = name;
-      this.positions = positions;
-      this.height = height;
-      this.width = width;
-      this.layout = layout;
-      this.type = type;
+      this.spec = spec;
       this.base = base;
     }
 
+    /** What the column holds. */
+    public FrameColumn spec() {
+      return spec;
+    }
+
     public String name() {
-      return name;
+      return spec.name();
     }
 
     /** Frames per row (1, or the window length T). */
     public int positions() {
-      return positions;
+      return spec.positions();
     }
 
     /** The pool whose device the slots live on. */
@@ -135,26 +131,26 @@ public final class DeviceBatchBuilder implements AutoCloseable {
 
     @Override
     public int height() {
-      return height;
+      return spec.height();
     }
 
     @Override
     public int width() {
-      return width;
+      return spec.width();
     }
 
     @Override
     public FrameLayout layout() {
-      return layout;
+      return spec.layout();
     }
 
-    public FrameValueType type() {
-      return type;
+    public DType type() {
+      return spec.dtype();
     }
 
     @Override
     public long frameBytes() {
-      return 3L * height * width * type.bytes();
+      return spec.frameBytes();
     }
 
     /**
@@ -163,12 +159,12 @@ public final class DeviceBatchBuilder implements AutoCloseable {
      */
     public long frameAddress(long slot) {
       if (!handle.isOpen()) {
-        throw new IllegalStateException("column " + name + " belongs to a device batch that was"
+        throw new IllegalStateException("column " + name() + " belongs to a frame batch that was"
             + " exported or closed; its slots are the pool's again");
       }
-      if (slot < 0 || slot >= rows * positions) {
+      if (slot < 0 || slot >= rows * positions()) {
         throw new IndexOutOfBoundsException("slot " + slot + " of " + rows + " rows x "
-            + positions + " frames");
+            + positions() + " frames");
       }
       return base + slot * frameBytes();
     }
@@ -179,9 +175,9 @@ public final class DeviceBatchBuilder implements AutoCloseable {
      */
     @Override
     public long slotAddress(int request) {
-      if (type != FrameValueType.UINT8) {
-        throw new IllegalStateException("decoders write uint8 frames; column " + name
-            + " holds " + type + " on " + pool);
+      if (type() != DType.UINT8) {
+        throw new IllegalStateException("decoders write uint8 frames; column " + name()
+            + " holds " + type() + " on " + pool);
       }
       return frameAddress(request);
     }
@@ -198,7 +194,7 @@ public final class DeviceBatchBuilder implements AutoCloseable {
 
     @Override
     public boolean onDevice() {
-      return pool.deviceType() == BatchMemoryPool.DEVICE_CUDA;
+      return pool.onCuda();
     }
 
     @Override
@@ -209,7 +205,7 @@ public final class DeviceBatchBuilder implements AutoCloseable {
     /** Records the pts and frame index of frame slot {@code slot}. */
     public void setFrameInfo(long slot, double ptsSeconds, long frameIndex) {
       NativeStatus.check(NativeCore.rs_device_batch_set_frame_info(handle.get(), index, slot,
-          ptsSeconds, frameIndex), "frame info of " + name);
+          ptsSeconds, frameIndex), "frame info of " + name());
     }
   }
 }

@@ -1,5 +1,6 @@
 package org.robostream.arrow;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -8,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
@@ -26,11 +28,11 @@ import org.robostream.video.HostFrameBuffer;
 import org.robostream.video.VideoDecoder;
 
 /**
- * The Arrow C Device export on every machine, through a host pool (device_type CPU): the same
- * structs, pool and release path that carry NVDEC frames on a GPU.
+ * The frame batch on every machine, through a host pool (device_type CPU): the same structs,
+ * pool and release path that carry NVDEC frames on a GPU.
  */
 @ExtendWith(NativeLeakCheck.class)
-class DeviceBatchTest {
+class FrameBatchTest {
   @Test
   void decodedFramesLeaveThroughAHostDeviceArrayAndReturnToThePool() {
     double[] q = {0.5, 0.0, 3.0, 0.5};
@@ -41,15 +43,15 @@ class DeviceBatchTest {
           FrameLayout.HWC);
       decoder.decode(q, expected);
       long allocations;
-      try (DeviceBatchBuilder builder = new DeviceBatchBuilder(pool, q.length)) {
-        DeviceBatchBuilder.Column cam = builder.addFrameColumn("observation.images.front",
+      try (FrameBatchBuilder builder = new FrameBatchBuilder(pool, q.length)) {
+        FrameBatchBuilder.Column cam = builder.addFrameColumn("observation.images.front",
             decoder.info().height(), decoder.info().width(), FrameLayout.HWC,
-            FrameValueType.UINT8);
+            DType.UINT8);
         builder.addFrameColumn("observation.images.wrist", 2, 3, FrameLayout.CHW,
-            FrameValueType.FLOAT32);
+            DType.FLOAT32);
         decoder.decode(q, cam);
         long slot = cam.frameAddress(0);
-        try (DeviceBatch batch = builder.export(0)) {
+        try (FrameBatch batch = builder.export(0)) {
           assertEquals(BatchMemoryPool.DEVICE_CPU, batch.deviceType());
           assertEquals(0, batch.deviceId());
           assertEquals(0, batch.syncEvent(), "host batches carry no event (C Device spec)");
@@ -79,30 +81,40 @@ class DeviceBatchTest {
       }
       assertEquals(0, pool.stats().outstandingBytes(), "every buffer is back in the pool");
       // The next batch of the same shape is served from the pool.
-      try (DeviceBatchBuilder again = new DeviceBatchBuilder(pool, q.length)) {
+      try (FrameBatchBuilder again = new FrameBatchBuilder(pool, q.length)) {
         again.addFrameColumn("observation.images.front", decoder.info().height(),
-            decoder.info().width(), FrameLayout.HWC, FrameValueType.UINT8);
+            decoder.info().width(), FrameLayout.HWC, DType.UINT8);
         assertEquals(allocations, pool.stats().allocations());
         assertTrue(pool.stats().reuses() > 0);
       }
     }
   }
 
+  /**
+   * A host batch being built: two rows of a 2x2 HWC camera "cam" holding bytes 16 * row + i, pts
+   * row / 4 and frame index row + 7.
+   */
+  static FrameBatchBuilder twoRows(BatchMemoryPool pool) {
+    FrameBatchBuilder builder = new FrameBatchBuilder(pool, 2);
+    FrameBatchBuilder.Column c = builder.addFrameColumn("cam", 2, 2, FrameLayout.HWC,
+        DType.UINT8);
+    for (int row = 0; row < 2; row++) {
+      var slot = NativeAddress.bytesAt(c.frameAddress(row), c.frameBytes());
+      for (int i = 0; i < c.frameBytes(); i++) {
+        slot.put(i, (byte) (row * 16 + i));
+      }
+      c.setFrameInfo(row, row * 0.25, row + 7);
+    }
+    return builder;
+  }
+
   @Test
   void hostCopyEqualsTheOriginalAndBothRelease() {
     long bytesBefore = NativeResources.liveBytes();
     try (BatchMemoryPool pool = BatchMemoryPool.host()) {
-      DeviceBatchBuilder builder = new DeviceBatchBuilder(pool, 2);
-      DeviceBatchBuilder.Column c = builder.addFrameColumn("cam", 2, 2, FrameLayout.HWC,
-          FrameValueType.UINT8);
-      for (int row = 0; row < 2; row++) {
-        var slot = NativeAddress.bytesAt(c.frameAddress(row), c.frameBytes());
-        for (int i = 0; i < c.frameBytes(); i++) {
-          slot.put(i, (byte) (row * 16 + i));
-        }
-        c.setFrameInfo(row, row * 0.25, row + 7);
-      }
-      try (DeviceBatch batch = builder.export(0); DeviceBatch copy = batch.toHost(pool)) {
+      FrameBatchBuilder builder = twoRows(pool);
+      FrameBatchBuilder.Column c = builder.columns().get(0);
+      try (FrameBatch batch = builder.export(0); FrameBatch copy = batch.toHost(pool)) {
         assertThrows(IllegalStateException.class, () -> c.setFrameInfo(0, 0, 0),
             "the builder is spent after export");
         assertTrue(copy.frameAddress(0) != batch.frameAddress(0));
@@ -119,25 +131,79 @@ class DeviceBatchTest {
   }
 
   @Test
+  void eachColumnIsATensorOfItsOwnShapeOnTheBatchDevice() {
+    try (BatchMemoryPool pool = BatchMemoryPool.host()) {
+      FrameBatchBuilder builder = new FrameBatchBuilder(pool, 2);
+      FrameBatchBuilder.Column front = builder.addFrameColumn("front", 4, 6, FrameLayout.HWC,
+          DType.UINT8);
+      // Another size, a window of 3 frames per row, float32: nothing is shared with "front".
+      FrameBatchBuilder.Column wrist = builder.addColumn(new FrameColumn("wrist", 3, 2, 2,
+          FrameLayout.CHW, DType.FLOAT32));
+      for (int slot = 0; slot < 2; slot++) {
+        var bytes = NativeAddress.bytesAt(front.frameAddress(slot), front.frameBytes());
+        for (int i = 0; i < front.frameBytes(); i++) {
+          bytes.put(i, (byte) (slot * 100 + i));
+        }
+        front.setFrameInfo(slot, slot * 0.5, 40 + slot);
+      }
+      for (int slot = 0; slot < 6; slot++) {
+        var floats = NativeAddress.bytesAt(wrist.frameAddress(slot), wrist.frameBytes())
+            .asByteBuffer().order(ByteOrder.nativeOrder()).asFloatBuffer();
+        for (int i = 0; i < 12; i++) {
+          floats.put(i, slot + i / 100f);
+        }
+        wrist.setFrameInfo(slot, slot * 0.25, slot);
+      }
+      Tensor frames;
+      try (FrameBatch batch = builder.export(0)) {
+        frames = batch.tensor("front");
+        assertArrayEquals(new long[] {2, 4, 6, 3}, frames.shape());
+        assertEquals(DType.UINT8, frames.dtype());
+        assertEquals(BatchMemoryPool.DEVICE_CPU, frames.deviceType());
+        assertEquals(batch.frameAddress(0), frames.address(), "the batch's memory: zero copy");
+        ByteBuffer data = frames.data();
+        assertEquals(2 * 72, data.remaining());
+        assertEquals(100 + 71, data.get(72 + 71) & 0xFF);
+        Tensor window = batch.tensor("wrist");
+        assertArrayEquals(new long[] {2, 3, 3, 2, 2}, window.shape());
+        assertEquals(DType.FLOAT32, window.dtype());
+        assertEquals(5 + 0.07f, window.data().getFloat(4 * (5 * 12 + 7)));
+        Tensor pts = batch.tensor("wrist.pts");
+        assertArrayEquals(new long[] {2, 3}, pts.shape());
+        assertEquals(DType.FLOAT64, pts.dtype());
+        assertEquals(1.25, pts.data().getDouble(8 * 5));
+        Tensor index = batch.tensor("front.frame_index");
+        assertArrayEquals(new long[] {2}, index.shape());
+        assertEquals(41, index.data().getLong(8));
+        assertEquals(List.of(new FrameColumn("front", 1, 4, 6, FrameLayout.HWC, DType.UINT8),
+            new FrameColumn("wrist", 3, 2, 2, FrameLayout.CHW, DType.FLOAT32)), batch.columns());
+        assertThrows(IllegalArgumentException.class, () -> batch.tensor("rear"));
+        assertThrows(IllegalArgumentException.class, batch::tensor, "two columns: name one");
+      }
+      assertThrows(IllegalStateException.class, frames::data, "the batch's memory is the pool's");
+    }
+  }
+
+  @Test
   void decodersRefuseFloatColumns() {
     try (BatchMemoryPool pool = BatchMemoryPool.host();
-        DeviceBatchBuilder builder = new DeviceBatchBuilder(pool, 1)) {
-      DeviceBatchBuilder.Column f = builder.addFrameColumn("cam", 2, 2, FrameLayout.HWC,
-          FrameValueType.FLOAT32);
+        FrameBatchBuilder builder = new FrameBatchBuilder(pool, 1)) {
+      FrameBatchBuilder.Column f = builder.addFrameColumn("cam", 2, 2, FrameLayout.HWC,
+          DType.FLOAT32);
       assertThrows(IllegalStateException.class, () -> f.slotAddress(0));
       assertThrows(IndexOutOfBoundsException.class, () -> f.frameAddress(1));
       assertThrows(RuntimeException.class,
-          () -> builder.addFrameColumn("cam", 2, 2, FrameLayout.HWC, FrameValueType.UINT8));
+          () -> builder.addFrameColumn("cam", 2, 2, FrameLayout.HWC, DType.UINT8));
     }
   }
 
   /** Slot 0 of two new batches of one shape: distinct unless the pool holds a buffer twice. */
   private static void assertPoolHandsOutDistinctBuffers(BatchMemoryPool pool) {
-    try (DeviceBatchBuilder a = new DeviceBatchBuilder(pool, 2);
-        DeviceBatchBuilder b = new DeviceBatchBuilder(pool, 2)) {
-      long first = a.addFrameColumn("cam", 2, 3, FrameLayout.HWC, FrameValueType.UINT8)
+    try (FrameBatchBuilder a = new FrameBatchBuilder(pool, 2);
+        FrameBatchBuilder b = new FrameBatchBuilder(pool, 2)) {
+      long first = a.addFrameColumn("cam", 2, 3, FrameLayout.HWC, DType.UINT8)
           .frameAddress(0);
-      long second = b.addFrameColumn("cam", 2, 3, FrameLayout.HWC, FrameValueType.UINT8)
+      long second = b.addFrameColumn("cam", 2, 3, FrameLayout.HWC, DType.UINT8)
           .frameAddress(0);
       assertNotEquals(first, second, "one buffer handed to two batches");
     }
@@ -158,9 +224,9 @@ class DeviceBatchTest {
   @Test
   void aFailedExportLeavesTheBatchWithTheBuilder() {
     try (BatchMemoryPool pool = BatchMemoryPool.host()) {
-      DeviceBatchBuilder builder = new DeviceBatchBuilder(pool, 2);
-      DeviceBatchBuilder.Column cam = builder.addFrameColumn("cam", 2, 3, FrameLayout.HWC,
-          FrameValueType.UINT8);
+      FrameBatchBuilder builder = new FrameBatchBuilder(pool, 2);
+      FrameBatchBuilder.Column cam = builder.addFrameColumn("cam", 2, 3, FrameLayout.HWC,
+          DType.UINT8);
       long slot = cam.frameAddress(1);
       // A fresh pool: the export's first allocation is its pts buffer.
       withFailingAllocation(0, NativeException.OutOfMemory.class, () -> builder.export(0));
@@ -175,16 +241,16 @@ class DeviceBatchTest {
   void aFailedHostCopyLeavesNothingBehind() {
     try (BatchMemoryPool pool = BatchMemoryPool.host();
         BatchMemoryPool hostPool = BatchMemoryPool.host()) {
-      DeviceBatchBuilder builder = new DeviceBatchBuilder(pool, 2);
-      builder.addFrameColumn("cam", 2, 3, FrameLayout.HWC, FrameValueType.UINT8);
-      try (DeviceBatch batch = builder.export(0)) {
+      FrameBatchBuilder builder = new FrameBatchBuilder(pool, 2);
+      builder.addFrameColumn("cam", 2, 3, FrameLayout.HWC, DType.UINT8);
+      try (FrameBatch batch = builder.export(0)) {
         // The copy's frame buffer is allocated, then the export of the copy fails.
         withFailingAllocation(1, NativeException.OutOfMemory.class,
             () -> batch.toHost(hostPool));
         assertTrue(batch.isLive());
         assertEquals(0, hostPool.stats().outstandingBytes(), "the failed copy was freed");
         assertPoolHandsOutDistinctBuffers(hostPool);
-        try (DeviceBatch copy = batch.toHost(hostPool)) {
+        try (FrameBatch copy = batch.toHost(hostPool)) {
           assertEquals(2, copy.rows());
         }
       }
@@ -194,17 +260,17 @@ class DeviceBatchTest {
   @Test
   void columnsOfAnExportedOrClosedBuilderRefuseTheirSlots() {
     try (BatchMemoryPool pool = BatchMemoryPool.host()) {
-      DeviceBatchBuilder exported = new DeviceBatchBuilder(pool, 1);
-      DeviceBatchBuilder.Column spent = exported.addFrameColumn("cam", 2, 2, FrameLayout.HWC,
-          FrameValueType.UINT8);
-      try (DeviceBatch batch = exported.export(0)) {
+      FrameBatchBuilder exported = new FrameBatchBuilder(pool, 1);
+      FrameBatchBuilder.Column spent = exported.addFrameColumn("cam", 2, 2, FrameLayout.HWC,
+          DType.UINT8);
+      try (FrameBatch batch = exported.export(0)) {
         assertThrows(IllegalStateException.class, () -> spent.frameAddress(0));
         assertThrows(IllegalStateException.class, () -> spent.slotAddress(0));
         assertThrows(IllegalStateException.class, () -> spent.copySlot(0, 0));
       }
-      DeviceBatchBuilder closed = new DeviceBatchBuilder(pool, 1);
-      DeviceBatchBuilder.Column stale = closed.addFrameColumn("cam", 2, 2, FrameLayout.HWC,
-          FrameValueType.UINT8);
+      FrameBatchBuilder closed = new FrameBatchBuilder(pool, 1);
+      FrameBatchBuilder.Column stale = closed.addFrameColumn("cam", 2, 2, FrameLayout.HWC,
+          DType.UINT8);
       closed.close();
       assertThrows(IllegalStateException.class, () -> stale.frameAddress(0));
       assertThrows(IllegalStateException.class, () -> stale.setFrameInfo(0, 0, 0));

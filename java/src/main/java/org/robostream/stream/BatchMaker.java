@@ -1,0 +1,85 @@
+package org.robostream.stream;
+
+import java.util.List;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.robostream.arrow.BatchMemoryPool;
+import org.robostream.arrow.FrameBatch;
+import org.robostream.arrow.FrameBatchBuilder;
+import org.robostream.arrow.FrameColumn;
+
+/**
+ * Makes every {@link Batch} of a worker, whichever {@link FramePath} held its frames: the table
+ * columns ({@link TableAssembler}) plus one pooled {@link FrameBatch} with a column per camera of
+ * its own size, whose slots the path's {@link SlotWriter} fills from the held frames. Not
+ * thread-safe: one per worker.
+ */
+final class BatchMaker {
+  /** Writes one held frame into one slot of a batch's frame column. */
+  @FunctionalInterface
+  interface SlotWriter {
+    void write(FrameBatchBuilder.Column column, long slot, PackedFrame frame);
+  }
+
+  private final StreamContext ctx;
+  private final BufferAllocator allocator;
+  private final TableAssembler tables;
+  private final BatchMemoryPool pool;
+  private final BatchMemoryPool hostPool;
+
+  /**
+   * @param pool where the batches' frames live (host memory, or the decoding GPU's)
+   * @param hostPool where {@link Batch#toHost()} copies GPU frames to (unused for host pools)
+   */
+  BatchMaker(StreamContext ctx, BufferAllocator allocator, BatchMemoryPool pool,
+      BatchMemoryPool hostPool) {
+    this.ctx = ctx;
+    this.allocator = allocator;
+    this.tables = new TableAssembler(ctx, allocator);
+    this.pool = pool;
+    this.hostPool = hostPool;
+  }
+
+  /**
+   * A batch of {@code items}. The frames' batch is exported with its completion event on
+   * {@code stream} (the stream the writer queued its copies on; 0 on the host), which is waited
+   * for before this returns: the held frames may then be released and reused at once.
+   */
+  Batch make(List<HeldSample> items, boolean padding, long epoch, int position, long stream,
+      SlotWriter writer) {
+    VectorSchemaRoot root = tables.build(items, padding);
+    FrameBatch frames = null;
+    try (FrameBatchBuilder builder = new FrameBatchBuilder(pool, items.size())) {
+      int base = 0; // index of the camera's first frame in HeldSample.frames
+      for (String camera : ctx.cameras()) {
+        FrameColumn spec = ctx.frameColumn(camera);
+        FrameBatchBuilder.Column column = builder.addColumn(spec);
+        int positions = spec.positions();
+        for (int i = 0; i < items.size(); i++) {
+          for (int t = 0; t < positions; t++) {
+            PackedFrame f = items.get(i).frames()[base + t];
+            // A frame of another size would overrun its slot (or leave part of it unwritten).
+            if (f.width() != spec.width() || f.height() != spec.height()) {
+              throw new IllegalStateException(camera + " frame is " + f.width() + "x"
+                  + f.height() + " but info.json declares " + spec.width() + "x"
+                  + spec.height());
+            }
+            long slot = (long) i * positions + t;
+            writer.write(column, slot, f);
+            column.setFrameInfo(slot, f.ptsSeconds(), f.frameIndex());
+          }
+        }
+        base += positions;
+      }
+      frames = builder.export(stream);
+      pool.synchronize(stream);
+    } catch (RuntimeException e) {
+      if (frames != null) {
+        frames.close(); // exported, but the wait for its copies failed
+      }
+      root.close();
+      throw e;
+    }
+    return new Batch(root, allocator, epoch, position, frames, hostPool);
+  }
+}

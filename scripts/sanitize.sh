@@ -21,9 +21,10 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build="$root/java/target/native-asan"
 reports="$build/reports"
-tests=${1:-ArrowExportTest,DeviceBatchTest,CudaAvailabilityTest,Av1BackendTest,ColorConversionTest,\
+tests=${1:-ArrowExportTest,FrameBatchTest,CudaAvailabilityTest,Av1BackendTest,ColorConversionTest,\
 BadInputTest,FrameExactnessTest,DecodePlanningTest,NvdecInputTest,DeviceBatchStreamingTest,\
-FrameAccessTest,StreamingCloseTest,StreamingDatasetTest,StreamingWindowsTest,StreamingResumeTest}
+FrameAccessTest,BatchTensorTest,ReadmeSnippetsTest,StreamingCloseTest,StreamingDatasetTest,\
+StreamingWindowsTest,StreamingResumeTest}
 started=$(date +%s)
 log() { echo "sanitize: $*"; }
 

@@ -147,8 +147,17 @@ public final class Batch implements AutoCloseable {
   public Tensor tensor(String name) {
     ensureOpen();
     FieldVector v = root.getVector(name);
-    return v == null ? frames.tensor(name) : TableTensors.of(name, v, root.getRowCount(),
-        this::ensureOpen);
+    if (v != null) {
+      return TableTensors.of(name, v, root.getRowCount(), this::ensureOpen);
+    }
+    try {
+      return frames.tensor(name);
+    } catch (IllegalArgumentException e) {
+      // The frame batch knows only its own columns; name all of the batch's.
+      throw new IllegalArgumentException("no column " + name + "; table columns: "
+          + columnNames() + "; frame columns: " + cameras() + " (each with .pts and"
+          + " .frame_index)", e);
+    }
   }
 
   /** A numeric column flattened (row-major over [batch, T?, D?]) as doubles. */

@@ -8,10 +8,14 @@
 #include "cpu/dav1d_decoder.hpp"
 #include "robostream/robostream.h"
 
-using rs::capi::from_handle;
 using rs::capi::require_out;
-using rs::capi::to_handle;
 using rs::capi::write_values;
+
+namespace {
+
+const rs::capi::DecoderCalls<rs::Dav1dDecoder> av1{"AV1 decoder"};
+
+}  // namespace
 
 extern "C" {
 
@@ -36,51 +40,34 @@ const char* rs_av1_library_version(void) {
 }
 
 int rs_av1_open(int threads, int max_frame_delay, int64_t* handle_out) {
-  return rs::guarded([&] {
-    require_out(handle_out);
-    handle_out[0] = to_handle(new rs::Dav1dDecoder(threads, max_frame_delay));
-  });
+  return av1.open(handle_out, threads, max_frame_delay);
 }
 
 int rs_av1_send(int64_t handle, const uint8_t* data, int size, int64_t pts) {
-  return rs::guarded(
-      [&] { from_handle<rs::Dav1dDecoder>(handle, "AV1 decoder")->send(data, size, pts); });
+  return av1.send(handle, data, size, pts);
 }
 
-int rs_av1_drain(int64_t handle) {
-  return rs::guarded([&] { from_handle<rs::Dav1dDecoder>(handle, "AV1 decoder")->drain(); });
-}
+int rs_av1_drain(int64_t handle) { return av1.drain(handle); }
 
 int rs_av1_next_picture(int64_t handle, int64_t* out) {
-  return rs::guarded([&] {
-    require_out(out);
-    rs::PictureInfo info{};
-    const bool available = from_handle<rs::Dav1dDecoder>(handle, "AV1 decoder")->next(info);
-    write_values(out, {available ? 1 : 0, info.pts, info.width, info.height, info.chroma,
-                       info.bit_depth, info.matrix, info.full_range ? 1 : 0});
+  return av1.next_picture<rs::PictureInfo>(handle, out, [](const rs::PictureInfo& p, int64_t* o) {
+    write_values(o, {p.pts, p.width, p.height, p.chroma, p.bit_depth, p.matrix, p.full_range});
   });
 }
 
 int rs_av1_convert_current(int64_t handle, int matrix, int full_range, uint8_t* dst, int layout) {
-  return rs::guarded([&] {
-    from_handle<rs::Dav1dDecoder>(handle, "AV1 decoder")
-        ->convert_current(matrix, full_range != 0, dst, layout);
-  });
+  return rs::guarded([&] { av1(handle).convert_current(matrix, full_range != 0, dst, layout); });
 }
 
 int rs_av1_current_planes(int64_t handle, int64_t* out) {
   return rs::guarded([&] {
     require_out(out);
-    from_handle<rs::Dav1dDecoder>(handle, "AV1 decoder")->current_planes(out);
+    av1(handle).current_planes(out);
   });
 }
 
-int rs_av1_flush(int64_t handle) {
-  return rs::guarded([&] { from_handle<rs::Dav1dDecoder>(handle, "AV1 decoder")->flush(); });
-}
+int rs_av1_flush(int64_t handle) { return av1.flush(handle); }
 
-void rs_av1_close(int64_t handle) {
-  if (handle != 0) delete reinterpret_cast<rs::Dav1dDecoder*>(static_cast<intptr_t>(handle));
-}
+void rs_av1_close(int64_t handle) { av1.close(handle); }
 
 }  // extern "C"

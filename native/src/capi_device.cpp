@@ -29,6 +29,8 @@ PoolRef& pool_of(int64_t handle) { return *from_handle<PoolRef>(handle, "buffer 
 
 void* address_of(int64_t address) { return reinterpret_cast<void*>(static_cast<intptr_t>(address)); }
 
+const rs::capi::DecoderCalls<rs::NvdecDecoder> nvdec{"NVDEC decoder"};
+
 // Copies need two buffers and a positive size; anything else is a caller bug, refused before any
 // device call.
 void check_copy(const void* dst, const void* src, int64_t bytes) {
@@ -247,43 +249,31 @@ int rs_nvdec_supports(int device, int codec, int bit_depth, int width, int heigh
 }
 
 int rs_nvdec_open(int device, int codec, int low_latency, int64_t* handle_out) {
-  return rs::guarded([&] {
-    require_out(handle_out);
-    handle_out[0] = to_handle(new rs::NvdecDecoder(device, codec, low_latency != 0));
-  });
+  return nvdec.open(handle_out, device, codec, low_latency != 0);
 }
 
 int rs_nvdec_send(int64_t handle, const uint8_t* data, int size, int64_t pts) {
-  return rs::guarded(
-      [&] { from_handle<rs::NvdecDecoder>(handle, "NVDEC decoder")->send(data, size, pts); });
+  return nvdec.send(handle, data, size, pts);
 }
 
-int rs_nvdec_drain(int64_t handle) {
-  return rs::guarded([&] { from_handle<rs::NvdecDecoder>(handle, "NVDEC decoder")->drain(); });
-}
+int rs_nvdec_drain(int64_t handle) { return nvdec.drain(handle); }
 
 int rs_nvdec_next_picture(int64_t handle, int64_t* out) {
-  return rs::guarded([&] {
-    require_out(out);
-    rs::NvdecPicture p{};
-    const bool available = from_handle<rs::NvdecDecoder>(handle, "NVDEC decoder")->next(p);
-    write_values(out, {available ? 1 : 0, p.pts, p.width, p.height, p.bit_depth, p.matrix,
-                       p.full_range ? 1 : 0});
+  return nvdec.next_picture<rs::NvdecPicture>(handle, out, [](const rs::NvdecPicture& p,
+                                                             int64_t* o) {
+    write_values(o, {p.pts, p.width, p.height, p.bit_depth, p.matrix, p.full_range});
   });
 }
 
 int rs_nvdec_convert_current(int64_t handle, int64_t device_slot, int64_t slot_bytes, int layout,
                              int dtype, int matrix, int full_range) {
   return rs::guarded([&] {
-    from_handle<rs::NvdecDecoder>(handle, "NVDEC decoder")
-        ->convert_current(address_of(device_slot), slot_bytes, layout, dtype, matrix,
-                          full_range != 0);
+    nvdec(handle).convert_current(address_of(device_slot), slot_bytes, layout, dtype, matrix,
+                                  full_range != 0);
   });
 }
 
-int rs_nvdec_flush(int64_t handle) {
-  return rs::guarded([&] { from_handle<rs::NvdecDecoder>(handle, "NVDEC decoder")->flush(); });
-}
+int rs_nvdec_flush(int64_t handle) { return nvdec.flush(handle); }
 
 int64_t rs_nvdec_stream(int64_t handle) {
   if (handle == 0) return 0;
@@ -298,8 +288,6 @@ int rs_nvdec_pool_stats(int device, int64_t* out) {
   });
 }
 
-void rs_nvdec_close(int64_t handle) {
-  if (handle != 0) delete reinterpret_cast<rs::NvdecDecoder*>(static_cast<intptr_t>(handle));
-}
+void rs_nvdec_close(int64_t handle) { nvdec.close(handle); }
 
 }  // extern "C"

@@ -5,6 +5,7 @@ import java.util.Deque;
 import java.util.HashMap;
 import java.util.Map;
 import org.bytedeco.javacpp.Pointer;
+import org.robostream.nativecore.NativeAddress;
 
 /**
  * Host memory for decoded pictures waiting in a worker's shuffle buffer, kept packed as the codec
@@ -16,66 +17,37 @@ import org.bytedeco.javacpp.Pointer;
  * epochs reuse the pages). Not thread-safe: used by one worker thread at a time;
  * {@link #close()} frees everything.
  */
-final class FrameStore implements FrameMemory {
-  private final long budgetBytes;
-  private final Map<Long, Deque<Pointer>> idle = new HashMap<>();
-  private final Map<Long, Pointer> live = new HashMap<>();
-  private long heldBytes;
+final class FrameStore extends HeldBlocks {
+  private final Map<Long, Deque<Long>> idle = new HashMap<>(); // bytes -> addresses
 
   FrameStore(long budgetBytes) {
-    this.budgetBytes = budgetBytes;
+    super(budgetBytes);
   }
 
   @Override
-  public boolean canHold(long bytes) {
-    return heldBytes + bytes <= budgetBytes;
-  }
-
-  @Override
-  public long take(long bytes) {
-    Deque<Pointer> q = idle.get(bytes);
-    Pointer p = q == null ? null : q.poll();
-    if (p == null) {
-      p = Pointer.malloc(Math.max(1, bytes));
-      if (p == null || p.isNull()) {
-        throw new OutOfMemoryError("cannot allocate " + bytes + " bytes for decoded frames");
-      }
-      p.capacity(bytes); // remembered for releaseAll()
+  long allocate(long bytes) {
+    Deque<Long> q = idle.get(bytes);
+    Long recycled = q == null ? null : q.poll();
+    if (recycled != null) {
+      return recycled;
     }
-    live.put(p.address(), p);
-    heldBytes += bytes;
+    Pointer p = Pointer.malloc(Math.max(1, bytes));
+    if (p == null || p.isNull()) {
+      throw new OutOfMemoryError("cannot allocate " + bytes + " bytes for decoded frames");
+    }
     return p.address();
   }
 
   @Override
-  public void release(long address, long bytes) {
-    Pointer p = live.remove(address);
-    if (p == null) {
-      throw new IllegalStateException("block " + address + " is not held");
-    }
-    heldBytes -= bytes;
-    idle.computeIfAbsent(bytes, b -> new ArrayDeque<>()).push(p);
-  }
-
-  /** Returns every held block to the idle lists (end of an epoch, or a stopped run). */
-  @Override
-  public void releaseAll() {
-    live.forEach((address, p) -> idle.computeIfAbsent(p.capacity(), b -> new ArrayDeque<>())
-        .push(p));
-    live.clear();
-    heldBytes = 0;
-  }
-
-  @Override
-  public long heldBytes() {
-    return heldBytes;
+  void recycle(long address, long bytes) {
+    idle.computeIfAbsent(bytes, b -> new ArrayDeque<>()).push(address);
   }
 
   @Override
   public void close() {
-    live.values().forEach(Pointer::free);
-    idle.values().forEach(q -> q.forEach(Pointer::free));
-    live.clear();
+    releaseAll();
+    idle.values().forEach(q -> q.forEach(address -> Pointer.free(NativeAddress.bytesAt(address,
+        1))));
     idle.clear();
   }
 }

@@ -307,7 +307,8 @@ public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
 
   /**
    * Bytes of batches created and not closed yet (including prefetched ones, and what consumers
-   * of an export have not released): table columns and frames.
+   * of an export have not released): table columns and frames. Host frames shared through
+   * {@link Batch#exportTo} count twice (pool and allocator) until the consumer releases them.
    */
   public long outstandingBatchBytes() {
     long frames = batchPool.stats().outstandingBytes();

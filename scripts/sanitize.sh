@@ -23,7 +23,7 @@ build="$root/java/target/native-asan"
 reports="$build/reports"
 tests=${1:-ArrowExportTest,FrameBatchTest,CudaAvailabilityTest,Av1BackendTest,ColorConversionTest,\
 BadInputTest,FrameExactnessTest,DecodePlanningTest,NvdecInputTest,DeviceBatchStreamingTest,\
-FrameAccessTest,BatchTensorTest,ReadmeSnippetsTest,StreamingCloseTest,StreamingDatasetTest,\
+FrameAccessTest,BatchTensorTest,ReadmeTensorSnippetsTest,StreamingCloseTest,StreamingDatasetTest,\
 StreamingWindowsTest,StreamingResumeTest}
 started=$(date +%s)
 log() { echo "sanitize: $*"; }

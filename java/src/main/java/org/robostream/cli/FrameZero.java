@@ -39,7 +39,7 @@ final class FrameZero {
             decoder.cpuFallbackReason());
       }
       long start = System.nanoTime();
-      try (FrameBatch batch = decoder.framesAtIndices(pool, FrameLayout.HWC, 0);
+      try (FrameBatch batch = FrameBatch.decodeIndices(decoder, pool, FrameLayout.HWC, 0);
           FrameBatch onHost = batch.toHost(host)) { // waits for the batch's sync event
         double millis = (System.nanoTime() - start) / 1e6;
         ByteBuffer frame = onHost.tensor().data();

@@ -47,7 +47,7 @@ final class FramesCommand implements Callable<Integer> {
         VideoDecoderOptions.defaults().withThreads(threads).withTolerance(tolerance);
     Files.createDirectories(out);
     try (VideoDecoder decoder = VideoDecoder.open(file, options);
-        FrameBatch batch = decoder.framesAt(null, frameLayout, at)) {
+        FrameBatch batch = FrameBatch.decode(decoder, null, frameLayout, at)) {
       ByteBuffer frames = batch.tensor().data();
       ByteBuffer pts = batch.tensor("frames.pts").data();
       ByteBuffer index = batch.tensor("frames.frame_index").data();

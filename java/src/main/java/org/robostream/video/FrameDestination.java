@@ -4,7 +4,7 @@ package org.robostream.video;
  * Where {@link VideoDecoder#decode} writes frames: one RGB uint8 slot of
  * {@code height * width * 3} bytes per request, in the destination's layout. Implementations:
  * {@code FrameBatchBuilder.Column} (a column of the pooled frame batch, host or CUDA memory:
- * what {@link VideoDecoder#framesAt} and the loader decode into) and {@link HostFrameBuffer} (a
+ * what {@code FrameBatch.decode} and the loader decode into) and {@link HostFrameBuffer} (a
  * direct ByteBuffer, for callers that keep frames in Java memory).
  *
  * <p>Threading: a decoder writes slots from its own thread; distinct requests never share a slot.

@@ -7,7 +7,7 @@ import org.bytedeco.javacpp.Pointer;
 /**
  * A {@link FrameDestination} over a direct ByteBuffer holding {@code capacity} frames back to
  * back. Not thread-safe. The buffer is garbage-collected memory; frames meant for Arrow consumers
- * or a GPU go to a {@code FrameBatch} instead ({@link VideoDecoder#framesAt}).
+ * or a GPU go to a {@code FrameBatch} instead ({@code FrameBatch.decode}).
  */
 public final class HostFrameBuffer implements FrameDestination {
   private final int width;

@@ -4,17 +4,12 @@ import static org.bytedeco.ffmpeg.global.avcodec.AV_CODEC_ID_AV1;
 
 import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.function.Consumer;
 import org.bytedeco.ffmpeg.avcodec.AVCodecParameters;
 import org.bytedeco.ffmpeg.avcodec.AVPacket;
 import org.bytedeco.ffmpeg.avformat.AVStream;
 import org.bytedeco.ffmpeg.global.avcodec;
 import org.bytedeco.ffmpeg.global.avutil;
 import org.bytedeco.javacpp.BytePointer;
-import org.robostream.arrow.BatchMemoryPool;
-import org.robostream.arrow.DType;
-import org.robostream.arrow.FrameBatch;
-import org.robostream.arrow.FrameBatchBuilder;
 import org.robostream.nativecore.Av1Decoder;
 import org.robostream.nativecore.NativeCore;
 import org.robostream.source.ByteSource;
@@ -25,8 +20,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Frame-exact decoding of one video file: open through a {@link ByteSource}, read the stream's
  * timing from its packets (no decoding), then decode the frames nearest to a list of timestamps
- * into a new {@link FrameBatch} ({@link #framesAt}) or straight into a caller's
- * {@link FrameDestination} ({@link #decode}).
+ * straight into a caller's {@link FrameDestination} (a column of a pooled frame batch, which
+ * {@code arrow.FrameBatch.decode} makes in one call, or a {@link HostFrameBuffer}).
  *
  * <p>Exactness: each query gets the frame whose pts is nearest to it, and a query farther than
  * {@code toleranceSeconds} from every frame is a {@link FrameTimestampException}. Frames are
@@ -273,54 +268,6 @@ public final class VideoDecoder implements AutoCloseable {
   }
 
   /**
-   * The frames nearest to {@code timestampsSeconds} (any order, repeats allowed) as a new
-   * {@link FrameBatch} the caller owns: one uint8 RGB column "frames" of shape [N, 3, H, W],
-   * request i in row i, with each frame's pts and position in the file; in host memory, or in GPU
-   * memory when this decoder decodes with NVDEC. Planned like {@link #decode}: sorted,
-   * de-duplicated, one pass per GOP.
-   *
-   * @throws FrameTimestampException when a query has no frame within the tolerance
-   */
-  public FrameBatch framesAt(double... timestampsSeconds) {
-    return framesAt(null, FrameLayout.CHW, timestampsSeconds);
-  }
-
-  /**
-   * {@link #framesAt(double...)} in {@code layout}, with buffers from {@code pool} (host memory,
-   * or the decoding GPU's for NVDEC; null: a pool of the batch's own), so that repeated calls
-   * reuse their memory.
-   */
-  public FrameBatch framesAt(BatchMemoryPool pool, FrameLayout layout,
-      double... timestampsSeconds) {
-    return intoBatch(pool, layout, timestampsSeconds.length,
-        column -> decode(timestampsSeconds, column));
-  }
-
-  /** Like {@link #framesAt(BatchMemoryPool, FrameLayout, double...)}, by presentation index. */
-  public FrameBatch framesAtIndices(BatchMemoryPool pool, FrameLayout layout,
-      int... frameIndices) {
-    return intoBatch(pool, layout, frameIndices.length,
-        column -> decodeFrames(frameIndices, column));
-  }
-
-  private FrameBatch intoBatch(BatchMemoryPool given, FrameLayout layout, int requests,
-      Consumer<FrameBatchBuilder.Column> decodeInto) {
-    ensureOpen();
-    if (requests == 0) {
-      throw new IllegalArgumentException("no frames requested from " + file);
-    }
-    // A pool of the batch's own: the exported batch keeps the native pool alive, not this ref.
-    try (BatchMemoryPool own = given != null ? null : decodesOnGpu()
-            ? BatchMemoryPool.cuda(options.cudaDevice()) : BatchMemoryPool.host();
-        FrameBatchBuilder builder = new FrameBatchBuilder(given != null ? given : own,
-            requests)) {
-      decodeInto.accept(builder.addFrameColumn("frames", info.height(), info.width(), layout,
-          DType.UINT8));
-      return builder.export(cudaStream());
-    }
-  }
-
-  /**
    * Decodes the frames nearest to {@code timestampsSeconds} (any order, repeats allowed) into
    * {@code destination}: request i goes to slot i.
    *
@@ -399,6 +346,11 @@ public final class VideoDecoder implements AutoCloseable {
   /** Why a file asked to decode with NVDEC decodes on the CPU; null otherwise. */
   public String cpuFallbackReason() {
     return cpuFallbackReason;
+  }
+
+  /** The GPU whose NVDEC decodes this file ({@code cuda:N}), or -1 when it decodes on the CPU. */
+  public int cudaDevice() {
+    return decodesOnGpu() ? options.cudaDevice() : -1;
   }
 
   /** The CUDA stream NVDEC conversions run on (0 on the CPU): for a batch's completion event. */

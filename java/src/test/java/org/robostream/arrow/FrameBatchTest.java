@@ -185,6 +185,29 @@ class FrameBatchTest {
   }
 
   @Test
+  void decodedBatchesReuseAGivenPoolAndRefuseEmptyRequests() {
+    try (BatchMemoryPool pool = BatchMemoryPool.host();
+        VideoDecoder decoder = VideoDecoder.open(Fixtures.video("h264_g30.mp4"))) {
+      assertThrows(IllegalArgumentException.class,
+          () -> FrameBatch.decode(decoder, pool, FrameLayout.HWC));
+      ByteBuffer byIndex;
+      long allocations;
+      try (FrameBatch first = FrameBatch.decodeIndices(decoder, pool, FrameLayout.HWC, 30, 0)) {
+        assertArrayEquals(new long[] {2, 120, 160, 3}, first.tensor().shape());
+        assertEquals(30, first.tensor("frames.frame_index").data().getLong(0));
+        assertEquals(1.0, first.tensor("frames.pts").data().getDouble(0), 1e-9);
+        byIndex = ByteBuffer.allocate(2 * 120 * 160 * 3).put(first.tensor().data()).flip();
+        allocations = pool.stats().allocations();
+      }
+      try (FrameBatch second = FrameBatch.decode(decoder, pool, FrameLayout.HWC, 1.0, 0.0)) {
+        assertEquals(allocations, pool.stats().allocations(), "the pool's buffers again");
+        assertEquals(byIndex, second.tensor().data(), "by time or by index: the same frames");
+      }
+      assertEquals(0, pool.stats().outstandingBytes());
+    }
+  }
+
+  @Test
   void decodersRefuseFloatColumns() {
     try (BatchMemoryPool pool = BatchMemoryPool.host();
         FrameBatchBuilder builder = new FrameBatchBuilder(pool, 1)) {

@@ -22,12 +22,12 @@ import org.robostream.video.HostFrameBuffer;
 import org.robostream.video.VideoDecoder;
 
 /**
- * The README's library snippets, verbatim between the {@code README} markers (outside this
- * package: only the public API), run on fixtures; the lines after the markers check what they
- * read against the plain decoder and the flattened accessors.
+ * The README's direct-decoding and shaped-tensor snippets, verbatim between the {@code README}
+ * markers (in a package of their own: only the public API), run on fixtures; the lines after the
+ * markers check what they read against the plain decoder and the flattened accessors.
  */
 @ExtendWith(NativeLeakCheck.class)
-class ReadmeSnippetsTest {
+class ReadmeTensorSnippetsTest {
   @Test
   void directDecodingAtTimestamps() {
     Path video = Fixtures.video("h264_g30.mp4");
@@ -38,9 +38,9 @@ class ReadmeSnippetsTest {
     }
     // README begin: direct decoding
     try (VideoDecoder decoder = VideoDecoder.open(video);
-         FrameBatch frames = decoder.framesAt(0.0, 1.0, 0.5)) {   // planned: sorted, de-duplicated, GOP-aware
-      Tensor t = frames.tensor();                                  // [3, 3, H, W] uint8, no copy
-      ByteBuffer pixels = t.data();                                // native order; t.address() for native code
+         FrameBatch frames = FrameBatch.decode(decoder, 0.0, 1.0, 0.5)) {  // sorted, de-duplicated, GOP-aware
+      Tensor t = frames.tensor();                                         // [3, 3, H, W] uint8, no copy
+      ByteBuffer pixels = t.data();                                       // native order; t.address() too
     // README end
       assertArrayEquals(new long[] {3, 3, 120, 160}, t.shape());
       assertEquals(DType.UINT8, t.dtype());

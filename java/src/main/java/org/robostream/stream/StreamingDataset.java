@@ -43,7 +43,10 @@ import org.slf4j.LoggerFactory;
  * walks epochs. Every rank yields {@link #batchesPerEpoch()} batches per epoch.
  *
  * <p>Threading: the dataset and its iterator are used from one consumer thread; decoding runs on
- * {@code workers} threads it owns. Ownership: batches belong to the consumer, who closes each;
+ * {@code workers} threads it owns. A consumer interrupted while {@code next()} waits for a batch
+ * gets an {@link IllegalStateException} caused by the {@link InterruptedException}, its interrupt
+ * flag set again; {@link #close()} still stops the workers. Ownership: batches belong to the
+ * consumer, who closes each (also after the dataset is closed: they stay valid until then);
  * {@link #close()} stops the workers and frees everything else — at once, or, for a worker that
  * does not stop within 10 s (held in native code, such as a wait for an NVDEC session), when
  * that worker ends ({@link SharedResources}).

@@ -23,7 +23,8 @@ build="$root/java/target/native-asan"
 reports="$build/reports"
 tests=${1:-ArrowExportTest,DeviceBatchTest,CudaAvailabilityTest,Av1BackendTest,ColorConversionTest,\
 BadInputTest,FrameExactnessTest,DecodePlanningTest,NvdecInputTest,DeviceBatchStreamingTest,\
-FrameAccessTest,StreamingCloseTest,StreamingDatasetTest,StreamingWindowsTest,StreamingResumeTest}
+FrameAccessTest,StreamingCloseTest,StreamingDatasetTest,StreamingWindowsTest,StreamingResumeTest,\
+OutstandingBatchesTest,InterruptedConsumerTest,DecoderCacheSizeTest}
 started=$(date +%s)
 log() { echo "sanitize: $*"; }
 

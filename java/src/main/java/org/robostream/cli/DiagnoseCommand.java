@@ -14,8 +14,10 @@ import org.robostream.dataset.EpisodeInfo;
 import org.robostream.dataset.LeRobotMetadata;
 import org.robostream.nativecore.Av1Decoder;
 import org.robostream.nativecore.Cuda;
+import org.robostream.nativecore.GpuUnavailableException;
 import org.robostream.nativecore.NativeResources;
 import org.robostream.source.ByteSource;
+import org.robostream.source.ContentKind;
 import org.robostream.source.VideoSources;
 import org.robostream.source.hub.HubConfig;
 import org.robostream.source.hub.HubDataset;
@@ -137,9 +139,9 @@ final class DiagnoseCommand implements Callable<Integer> {
       return 1;
     }
     System.out.println("      first bytes " + hex(head));
-    String verdict = MediaSignature.describe(head);
-    if (!verdict.equals("mp4")) {
-      System.out.println("FAIL  not an MP4: " + verdict);
+    ContentKind kind = ContentKind.of(head, head.length);
+    if (kind != ContentKind.MP4) {
+      System.out.println("FAIL  not an MP4: " + notMp4(kind));
       return 1;
     }
     System.out.println("ok    an ftyp box: an MP4 file");
@@ -172,8 +174,8 @@ final class DiagnoseCommand implements Callable<Integer> {
     DecodeDeviceSpec.Resolution resolution;
     try {
       resolution = spec.resolve();
-    } catch (IllegalStateException e) {
-      System.out.println("FAIL  " + e.getMessage());
+    } catch (GpuUnavailableException e) {
+      System.out.println("FAIL  " + OptionFlags.inMessage(e.getMessage()));
       return 1;
     }
     if (resolution.fellBack()) {
@@ -202,6 +204,20 @@ final class DiagnoseCommand implements Callable<Integer> {
       System.out.println("FAIL  NVDEC on cuda:" + gpu + ": " + ex.getMessage());
       return 1;
     }
+  }
+
+  /** What a file that is not an MP4 is, and the usual way to get the real file. */
+  private static String notMp4(ContentKind kind) {
+    return switch (kind) {
+      case EMPTY -> "an empty file (truncated download?)";
+      case HTML -> "HTML (an error or login page instead of the file: check the token, revision or"
+          + " URL)";
+      case JSON -> "JSON (an API error instead of the file: check the token, revision or URL)";
+      case GIT_LFS_POINTER -> "a Git LFS pointer (the file was never fetched: git lfs pull)";
+      case GIT_ANNEX_POINTER -> "a git-annex pointer (the file was never fetched: git annex get)";
+      case MATROSKA -> "Matroska/WebM, not MP4 (LeRobot writes MP4)";
+      default -> "unknown content (neither MP4 nor a known placeholder)";
+    };
   }
 
   private static String hex(byte[] bytes) {

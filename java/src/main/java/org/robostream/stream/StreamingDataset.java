@@ -96,7 +96,7 @@ public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
     // cause; `cuda-or-cpu` decodes on the CPU and says why, once.
     this.deviceResolution = b.device.resolve();
     if (deviceResolution.fellBack()) {
-      LOG.warn("--video-decode-device {}: decoding on the CPU instead: {}", b.device,
+      LOG.warn("decodeDevice {}: decoding on the CPU instead: {}", b.device,
           deviceResolution.fallbackReason());
     }
     this.wholeDeviceFallbacks = deviceResolution.fellBack() ? distinctVideoFiles(metadata) : 0;

@@ -7,6 +7,8 @@ import java.nio.file.StandardOpenOption;
 import java.util.Map;
 import java.util.OptionalInt;
 import java.util.concurrent.Callable;
+import org.robostream.dataset.DatasetInfo;
+import org.robostream.dataset.DatasetSource;
 import org.robostream.stream.Batch;
 import org.robostream.stream.RankWorld;
 import org.robostream.stream.StreamingDataset;
@@ -88,13 +90,14 @@ final class TrainCommand implements Callable<Integer> {
     if (resumeFrom != null) {
       resumeFrom = locateCheckpoint(resumeFrom);
     }
-    DatasetOptions.Selected selected = dataset.select(50, 200);
-    int fps = selected.info().fps();
+    DatasetSource opened = dataset.open(50, 200);
+    DatasetInfo info = opened.metadata().info();
+    int fps = info.fps();
     double[] deltas = new double[actionSteps];
     for (int t = 0; t < actionSteps; t++) {
       deltas[t] = t / (double) fps;
     }
-    StreamingDataset.Builder builder = selected.builder().batchSize(batchSize).workers(workers)
+    StreamingDataset.Builder builder = StreamingDataset.builder(opened).batchSize(batchSize).workers(workers)
         .bufferSize(bufferSize).seed(seed).dropLast(dropLast).returnUint8(true)
         .toleranceSeconds(1e-3)
         .deltaTimestamps(Map.of("action", deltas));
@@ -114,8 +117,8 @@ final class TrainCommand implements Callable<Integer> {
       int world = ds.rankWorld().world();
       LinearPolicy policy = null;
       if (!dummy) {
-        int stateDim = selected.info().features().get("observation.state").shape()[0];
-        int actionDim = selected.info().features().get("action").shape()[0];
+        int stateDim = info.features().get("observation.state").shape()[0];
+        int actionDim = info.features().get("action").shape()[0];
         policy = new LinearPolicy(stateDim, actionDim, 0.1);
         if (resumeFrom != null) {
           policy.load(Checkpoint.policyFile(resumeFrom, rank));

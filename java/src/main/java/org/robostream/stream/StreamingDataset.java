@@ -7,22 +7,22 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
-import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.robostream.arrow.BatchMemoryPool;
 import org.robostream.arrow.FixedShapeTensorType;
 import org.robostream.dataset.DatasetException;
-import org.robostream.dataset.DatasetRoots;
+import org.robostream.dataset.DatasetSource;
 import org.robostream.dataset.EpisodeInfo;
 import org.robostream.dataset.LeRobotMetadata;
+import org.robostream.dataset.SourceOptions;
 import org.robostream.dataset.SymlinkPolicy;
 import org.robostream.source.VideoSources;
-import org.robostream.source.hub.HubDataset;
 import org.robostream.video.DecodeDeviceSpec;
 import org.robostream.video.DecoderCache;
 import org.robostream.video.DecoderCacheCounters;
@@ -81,13 +81,10 @@ public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
   private boolean closed;
 
   private StreamingDataset(Builder b) {
-    this.metadata = b.hub != null ? b.hub.metadata()
-        : LeRobotMetadata.open(DatasetRoots.of(b.root,
-            b.dataFilesRoot == null ? b.root : b.dataFilesRoot, b.symlinks),
-            Optional.ofNullable(b.episodes), true);
+    DatasetSource source = b.openSource();
+    this.metadata = source.metadata();
     metadata.checkDataFiles(); // every disagreement with the data rows before the first batch
-    this.videos = b.hub != null ? b.hub.videos()
-        : b.videos != null ? b.videos : VideoSources.local();
+    this.videos = b.videos != null ? b.videos : source.videos();
     this.params = new PlanParameters(b.seed, b.shuffle, b.bufferSize, b.maxNumShards,
         b.batchSize, b.dropLast, b.rankBalance);
     this.rankWorld = RankWorld.resolve(b.rank, b.world, b.environment);
@@ -99,7 +96,7 @@ public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
       LOG.warn("decodeDevice {}: decoding on the CPU instead: {}", b.device,
           deviceResolution.fallbackReason());
     }
-    this.wholeDeviceFallbacks = deviceResolution.fellBack() ? distinctVideoFiles(metadata) : 0;
+    this.wholeDeviceFallbacks = deviceResolution.fellBack() ? metadata.videoFiles().size() : 0;
     boolean onGpu = deviceResolution.effective() == Device.CUDA;
     VideoDecoderOptions decoderOptions = VideoDecoderOptions.defaults()
         .withTolerance(b.toleranceSeconds).withCudaDevice(onGpu ? b.device.index() : -1);
@@ -166,18 +163,26 @@ public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
   }
 
   /**
-   * A builder over a Hub dataset prepared by {@link HubDataset#prepare}: its episode filter and
-   * data root are fixed there; videos are read through HTTP range requests (or the prewarmed
-   * mirror).
+   * A builder over the dataset {@code location} names (opened by {@link Builder#build()}): a
+   * local folder, {@code hf://datasets/OWNER/NAME[@REVISION]} or {@code OWNER/NAME[@REVISION]}
+   * on the Hub (see {@link DatasetSource#open}); for a Hub dataset, {@link Builder#dataFilesRoot}
+   * may name a bucket ({@code hf://buckets/OWNER/NAME}) holding its data/ and videos/.
    */
-  public static Builder builder(HubDataset hub) {
-    Builder b = new Builder(hub.metadataRoot());
-    b.hub = hub;
-    return b;
+  public static Builder builder(String location) {
+    return new Builder(options -> DatasetSource.open(location, options), false);
   }
 
+  /** A builder over the local dataset at {@code root}, whatever its name looks like. */
   public static Builder builder(Path root) {
-    return new Builder(root);
+    return new Builder(options -> DatasetSource.local(root, options), false);
+  }
+
+  /**
+   * A builder over a dataset already opened (its metadata read, a Hub dataset's files
+   * mirrored): its episodes, data-files root and link policy were fixed when it was opened.
+   */
+  public static Builder builder(DatasetSource source) {
+    return new Builder(options -> source, true);
   }
 
   private void restore(StreamState s) {
@@ -282,16 +287,6 @@ public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
   private FramePath newFramePath() {
     return devicePool == null ? new HostFramePath(ctx, allocator, tensorPool)
         : new DeviceFramePath(ctx, allocator, devicePool, hostPool);
-  }
-
-  private static int distinctVideoFiles(LeRobotMetadata metadata) {
-    java.util.Set<java.nio.file.Path> files = new java.util.HashSet<>();
-    for (var episode : metadata.episodes()) {
-      for (String camera : metadata.info().videoKeys()) {
-        files.add(episode.video(camera).file());
-      }
-    }
-    return files.size();
   }
 
   /** Decode and delivery counters summed over every worker. */
@@ -496,9 +491,9 @@ public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
 
   /** Configures a {@link StreamingDataset}; defaults are the reference's. Not thread-safe. */
   public static final class Builder {
-    private final Path root;
-    private HubDataset hub;
-    private Path dataFilesRoot;
+    private final Function<SourceOptions, DatasetSource> opener;
+    private final boolean opened;
+    private String dataFilesRoot;
     private SymlinkPolicy symlinks = SymlinkPolicy.CONFINED;
     private Map<String, double[]> deltaTimestamps = Map.of();
     private Windows.Preset preset;
@@ -525,13 +520,23 @@ public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
     private long epoch;
     private VideoSources videos;
 
-    private Builder(Path root) {
-      this.root = root;
+    private Builder(Function<SourceOptions, DatasetSource> opener, boolean opened) {
+      this.opener = opener;
+      this.opened = opened;
     }
 
     /** Second root for data/ and videos/ (metadata still from the first). */
     public Builder dataFilesRoot(Path p) {
-      this.dataFilesRoot = p;
+      return dataFilesRoot(p.toString());
+    }
+
+    /**
+     * Where data/ and videos/ are: a local folder for a local dataset; for a Hub dataset
+     * {@code hf://buckets/OWNER/NAME[/PATH]} or another {@code hf://datasets/...} (metadata
+     * still from the dataset's own location).
+     */
+    public Builder dataFilesRoot(String location) {
+      this.dataFilesRoot = location;
       return this;
     }
 
@@ -640,8 +645,9 @@ public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
     }
 
     /**
-     * The variables rank/world and the decoder-cache size are read from (default: this
-     * process's environment); for tests and for embedding several configurations in one process.
+     * The variables rank/world, the decoder-cache size and a Hub dataset's settings
+     * ({@code HF_ENDPOINT}, {@code HF_TOKEN}, ...) are read from (default: this process's
+     * environment); for tests and for embedding several configurations in one process.
      */
     public Builder environment(Map<String, String> env) {
       this.environment = Map.copyOf(env);
@@ -685,8 +691,8 @@ public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
     }
 
     /**
-     * Where the video bytes of a local dataset come from (default: its files). For tests that
-     * need control over reads, e.g. a read that holds a worker as native code would.
+     * Where the video bytes come from (default: the dataset source's). For tests that need
+     * control over reads, e.g. a read that holds a worker as native code would.
      */
     Builder videoSources(VideoSources sources) {
       this.videos = sources;
@@ -695,6 +701,18 @@ public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
 
     public StreamingDataset build() {
       return new StreamingDataset(this);
+    }
+
+    /** The dataset this builder streams, opened with its options. */
+    private DatasetSource openSource() {
+      if (opened && (dataFilesRoot != null || episodes != null
+          || symlinks != SymlinkPolicy.CONFINED)) {
+        throw new IllegalArgumentException("episodes, dataFilesRoot and symlinks of a dataset"
+            + " given to builder(DatasetSource) were fixed when it was opened (SourceOptions)");
+      }
+      SourceOptions options = SourceOptions.defaults().withDataFilesRoot(dataFilesRoot)
+          .withSymlinks(symlinks).withEnvironment(environment);
+      return opener.apply(episodes == null ? options : options.withEpisodes(episodes));
     }
   }
 }

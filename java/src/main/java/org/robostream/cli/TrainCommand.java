@@ -5,12 +5,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Map;
-import java.util.OptionalInt;
 import java.util.concurrent.Callable;
 import org.robostream.dataset.DatasetInfo;
 import org.robostream.dataset.DatasetSource;
 import org.robostream.stream.Batch;
-import org.robostream.stream.RankWorld;
 import org.robostream.stream.StreamingDataset;
 import org.robostream.train.Checkpoint;
 import org.robostream.train.LinearPolicy;
@@ -102,18 +100,12 @@ final class TrainCommand implements Callable<Integer> {
         .toleranceSeconds(1e-3)
         .deltaTimestamps(Map.of("action", deltas));
     decode.applyTo(builder);
-    int step = 0;
-    // The rank is needed before the stream exists: its state seeds the builder.
-    int rank = RankWorld.resolve(OptionalInt.empty(), OptionalInt.empty(), System.getenv())
-        .rank();
-    if (resumeFrom != null) {
-      builder.resumeFrom(Files.readString(Checkpoint.stateFile(resumeFrom, rank)));
-      step = Checkpoint.step(resumeFrom);
-    }
+    int step = resumeFrom == null ? 0 : Checkpoint.resume(resumeFrom, builder);
     try (StreamingDataset ds = builder.build();
         PrintWriter record = recordIndices == null ? null
             : new PrintWriter(Files.newBufferedWriter(recordIndices, StandardOpenOption.CREATE,
                 StandardOpenOption.APPEND))) {
+      int rank = ds.rankWorld().rank();
       int world = ds.rankWorld().world();
       LinearPolicy policy = null;
       if (!dummy) {

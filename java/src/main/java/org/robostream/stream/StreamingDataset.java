@@ -40,7 +40,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Iteration: each {@link #iterator()} continues from the current position; when an epoch's
  * batches are all delivered the epoch advances, so {@code for (epoch...) for (Batch b : ds)}
- * walks epochs. Every rank yields {@link #batchesPerEpoch()} batches per epoch.
+ * walks epochs. Every rank yields {@link #batchesPerEpoch()} batches per epoch. An iterator
+ * that was superseded (a newer iterator, {@link #setEpoch}, {@link #close()}) throws
+ * {@link IllegalStateException} instead of ending quietly.
  *
  * <p>Threading: the dataset and its iterator are used from one consumer thread; decoding runs on
  * {@code workers} threads it owns. Ownership: batches belong to the consumer, who closes each;
@@ -87,7 +89,7 @@ public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
     this.videos = b.videos != null ? b.videos : source.videos();
     this.params = new PlanParameters(b.seed, b.shuffle, b.bufferSize, b.maxNumShards,
         b.batchSize, b.dropLast, b.rankBalance);
-    this.rankWorld = RankWorld.resolve(b.rank, b.world, b.environment);
+    this.rankWorld = b.rankWorld();
     this.workers = b.workers;
     // Decided before any worker starts: `cuda` without a usable GPU fails here, naming the
     // cause; `cuda-or-cpu` decodes on the CPU and says why, once.
@@ -210,9 +212,12 @@ public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
     return epoch;
   }
 
-  /** Moves to the start of {@code epoch} (stops a running iteration). */
+  /**
+   * Moves to the start of {@code epoch}; a running iterator is stopped (using it afterwards is
+   * an {@link IllegalStateException}).
+   */
   public void setEpoch(long epoch) {
-    stopRun();
+    stopRun("setEpoch(" + epoch + ") moved the dataset");
     this.epoch = epoch;
     this.segments = List.of();
   }
@@ -304,21 +309,30 @@ public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
     return memoryBudget;
   }
 
+  /**
+   * The rest of the current epoch, from the dataset's position. The iterator it replaces, if
+   * any, is stopped where it was: its {@code hasNext()} and {@code next()} then throw
+   * {@link IllegalStateException} (as after {@link #setEpoch}, {@link #close()} or a failed
+   * {@code next()}) rather than look like the end of an epoch. An iterator whose epoch ended
+   * returns false.
+   */
   @Override
   public Iterator<Batch> iterator() {
     if (closed) {
       throw new IllegalStateException("stream is closed");
     }
-    stopRun();
+    stopRun("a newer iterator of this dataset took over");
     run = new Run(position());
     return run;
   }
 
-  private void stopRun() {
+  /** Stops the running iterator where it is, remembering its position and why it stopped. */
+  private void stopRun(String why) {
     if (run != null) {
       Run r = run;
       segments = new ArrayList<>(r.position.prior());
       segments.add(new StreamState.Segment(rankWorld.world(), workers, r.next));
+      r.stoppedBecause = why;
       r.stop();
       run = null;
     }
@@ -351,6 +365,7 @@ public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
     final List<StreamWorker> tasks = new ArrayList<>();
     final List<Thread> threads = new ArrayList<>();
     volatile boolean stopped;
+    String stoppedBecause; // why the dataset stopped this iterator before its epoch ended
     int next;
 
     Run(ResumePlanner.Position position) {
@@ -396,8 +411,13 @@ public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
 
     @Override
     public boolean hasNext() {
+      if (stoppedBecause != null) {
+        throw new IllegalStateException("this iterator was stopped at batch " + next + " of "
+            + schedule.size() + ": " + stoppedBecause + "; iterate again (for (Batch b : ds))"
+            + " to continue from the dataset's position");
+      }
       if (run != this) {
-        return false;
+        return false; // its epoch ended
       }
       if (next >= schedule.size()) {
         finishEpoch();
@@ -420,11 +440,11 @@ public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
         throw new IllegalStateException("interrupted while waiting for a batch", e);
       }
       if (out instanceof StreamWorker.Failed f) {
-        stopRun();
+        stopRun("its next() failed: " + f.error());
         throw f.error();
       }
       if (!(out instanceof StreamWorker.Built built) || built.position() != next) {
-        stopRun();
+        stopRun("its next() failed: worker " + w + " delivered " + out + " for batch " + next);
         throw new IllegalStateException("worker " + w + " delivered " + out + " for batch "
             + next);
       }
@@ -475,7 +495,7 @@ public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
     if (closed) {
       return;
     }
-    stopRun();
+    stopRun("the dataset was closed");
     closed = true;
     shared.letGo(); // exported batches keep the native pools alive until released
   }
@@ -701,6 +721,15 @@ public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
 
     public StreamingDataset build() {
       return new StreamingDataset(this);
+    }
+
+    /**
+     * The rank and world size the dataset will stream as: {@link #rank(int, int)} when given,
+     * else the environment's ({@link RankWorld#resolve}). For finding this rank's part of a
+     * checkpoint before {@link #build()}.
+     */
+    public RankWorld rankWorld() {
+      return RankWorld.resolve(rank, world, environment);
     }
 
     /** The dataset this builder streams, opened with its options. */

@@ -49,15 +49,22 @@ final class DatasetOptions {
     return hubLocation() != null;
   }
 
-  /** The local folder the flags name, or null (a Hub dataset, or the default dataset). */
-  Path localRoot() {
-    return remote() || rootArgument == null ? null : Path.of(rootArgument);
+  /**
+   * The local folder the flags name, else the default dataset of {@code defaultEpisodes} x
+   * {@code defaultFrames} (generated once, under a lock); null for a Hub dataset. A --root that
+   * is not an hf:// URL is always a local folder.
+   */
+  Path localRoot(int defaultEpisodes, int defaultFrames) throws IOException {
+    if (remote()) {
+      return null;
+    }
+    return rootArgument != null ? Path.of(rootArgument)
+        : DefaultDataset.ensure(defaultEpisodes, defaultFrames);
   }
 
   /**
-   * Opens the dataset: on the Hub (metadata and Parquet mirrored, with progress), or the local
-   * root, or the default dataset of {@code defaultEpisodes} x {@code defaultFrames} (generated
-   * once, under a lock). A --root that is not an hf:// URL is always a local folder.
+   * Opens the dataset: on the Hub (metadata and Parquet mirrored, with progress), else
+   * {@link #localRoot}.
    */
   DatasetSource open(int defaultEpisodes, int defaultFrames) throws IOException {
     SourceOptions options = SourceOptions.defaults().withDataFilesRoot(dataFilesRoot)
@@ -66,9 +73,7 @@ final class DatasetOptions {
     if (hub != null) {
       return Prewarm.open(hub, options);
     }
-    Path root = localRoot();
-    return DatasetSource.local(root != null ? root
-        : DefaultDataset.ensure(defaultEpisodes, defaultFrames), options);
+    return DatasetSource.local(localRoot(defaultEpisodes, defaultFrames), options);
   }
 
   /** The dataset's name for results: --repo-id when given (a label with --root), else its own. */

@@ -73,8 +73,7 @@ final class DiagnoseCommand implements Callable<Integer> {
       System.out.println("== hub " + hubLocation + " at " + config.endpoint() + " ("
           + config.tokenOrigin() + ")");
     } else {
-      System.out.println("== dataset " + (dataset.localRoot() != null ? dataset.localRoot()
-          : "built-in default"));
+      System.out.println("== dataset " + dataset.localRoot(50, 200));
     }
     DatasetSource opened;
     try {

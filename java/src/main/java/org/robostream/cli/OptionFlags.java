@@ -17,7 +17,11 @@ final class OptionFlags {
       "decoderCacheSize", "--video-decoder-cache-size",
       "dataFilesRoot", "--data-files-root",
       "symlinks(SymlinkPolicy.FOLLOW)", "--allow-symlinks-outside-root",
-      "TrainingDevice", "--device");
+      "TrainingDevice", "--device",
+      "memoryBudgetBytes", "--memory-budget-mb",
+      "batchSize", "--batch-size",
+      "bufferSize", "--buffer-size",
+      "maxNumShards", "--max-num-shards");
   private static final Pattern NAMES = Pattern.compile("(?<![\\w.])(" + String.join("|",
       FLAGS.keySet().stream().map(Pattern::quote).toList()) + ")(?![\\w(])");
 

@@ -130,9 +130,9 @@ public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
     // Per worker: prefetched batches, then packed pictures waiting in the shuffle buffer.
     long perWorker = memoryBudget / workers - prefetch * batchBytes;
     if (perWorker < sampleBytes) {
-      throw new IllegalArgumentException("memory budget " + memoryBudget + " bytes is too small"
-          + " for " + workers + " workers x " + prefetch + " prefetched batches of "
-          + batchBytes + " bytes; raise it or lower batch_size/workers");
+      throw new IllegalArgumentException("memoryBudgetBytes (" + memoryBudget + " bytes) is too"
+          + " small for " + workers + " workers x " + prefetch + " prefetched batches of "
+          + batchBytes + " bytes; raise memoryBudgetBytes or lower batchSize or the workers");
     }
     int cacheSize = decoderCacheCapacity(b, cameras.size());
     this.ctx = new StreamContext(metadata, windows, cameras, b.returnUint8, b.layout,

@@ -30,6 +30,16 @@ class OptionFlagsTest {
   }
 
   @Test
+  void aBudgetTooSmallForTheBatchesNamesTheFlagsToChange() {
+    String err = BenchCliTest.captureErr(() -> assertEquals(2, Main.run("bench", "--root",
+        Datasets.patternV30().toString(), "--memory-budget-mb", "1", "--num-workers", "2",
+        "--out-dir", tmp.resolve("out").toString())));
+    assertTrue(err.contains("robostream: --memory-budget-mb (1048576 bytes) is too small for 2"
+        + " workers"), err);
+    assertTrue(err.contains("raise --memory-budget-mb or lower --batch-size or the workers"), err);
+  }
+
+  @Test
   void aLinkOutsideTheRootNamesTheFlagThatAllowsIt() throws Exception {
     Path root = tmp.resolve("ds");
     V30MetadataTestAccess.copyTree(Datasets.patternV30(), root);

@@ -43,9 +43,9 @@ public final class ReadmeSnippets {
 
   static void hub() {
     // README hub: begin
-    // HF_ENDPOINT, HF_TOKEN (or $HF_HOME/token) and HF_LEROBOT_HOME as huggingface_hub reads them
-    try (StreamingDataset ds = StreamingDataset.builder("hf://datasets/lerobot/pusht")  // @v3.0
-            .batchSize(64).workers(4).returnUint8(true).build()) {  // or "lerobot/pusht"
+    // HF_ENDPOINT, HF_TOKEN (or $HF_HOME/token), HF_LEROBOT_HOME: read as huggingface_hub does
+    try (StreamingDataset ds = StreamingDataset.builder("hf://datasets/lerobot/pusht")
+            .batchSize(64).workers(4).returnUint8(true).build()) {  // "lerobot/pusht@v3.0" too
       String camera = ds.metadata().info().videoKeys().get(0);
       for (Batch b : ds) {                                          // videos by range requests
         try (b) {

@@ -95,8 +95,8 @@ final class TrainCommand implements Callable<Integer> {
     for (int t = 0; t < actionSteps; t++) {
       deltas[t] = t / (double) fps;
     }
-    StreamingDataset.Builder builder = StreamingDataset.builder(opened).batchSize(batchSize).workers(workers)
-        .bufferSize(bufferSize).seed(seed).dropLast(dropLast).returnUint8(true)
+    StreamingDataset.Builder builder = StreamingDataset.builder(opened).batchSize(batchSize)
+        .workers(workers).bufferSize(bufferSize).seed(seed).dropLast(dropLast).returnUint8(true)
         .toleranceSeconds(1e-3)
         .deltaTimestamps(Map.of("action", deltas));
     decode.applyTo(builder);

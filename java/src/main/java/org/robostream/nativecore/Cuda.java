@@ -83,7 +83,7 @@ public final class Cuda {
     return nvdecCause(device).isEmpty();
   }
 
-  /** Why NVDEC cannot be used on {@code cuda:device} (the device's cause first); null when it can. */
+  /** Why NVDEC cannot be used on {@code cuda:device} (the device's cause first), or null. */
   public static String nvdecUnavailabilityCause(int device) {
     String cause = nvdecCause(device);
     return cause.isEmpty() ? null : cause;

@@ -16,9 +16,10 @@ import org.robostream.source.LocalFileByteSource;
 import org.robostream.source.VideoSources;
 
 /**
- * A LeRobot v3.0 dataset on the Hub made ready to stream (a {@link DatasetSource}): the revision pinned once to its commit
- * (metadata, Parquet and videos all read at it, see {@link RevisionResolver}), {@code meta/} and the needed episodes' Parquet files fetched
- * into the local mirror ({@link HubFileCache}), videos read by HTTP range requests — or from the
+ * A LeRobot v3.0 dataset on the Hub made ready to stream (a {@link DatasetSource}): the revision
+ * pinned once to its commit (metadata, Parquet and videos all read at it, see
+ * {@link RevisionResolver}), {@code meta/} and the needed episodes' Parquet files fetched into the
+ * local mirror ({@link HubFileCache}), videos read by HTTP range requests — or from the
  * mirror where {@code robostream prewarm} already put them. {@code data_files_root} may be another
  * location (a bucket) holding {@code data/} and {@code videos/} while metadata comes from the
  * repository. Thread-safe once prepared.

@@ -49,7 +49,7 @@ class CudaAvailabilityTest {
     assertEquals(0, Cuda.deviceCount());
     assertFalse(Cuda.nvdecAvailable(0));
     assertEquals(cause, Cuda.nvdecUnavailabilityCause(0));
-    NativeException.LibraryUnavailable e = assertThrows(NativeException.LibraryUnavailable.class,
+    GpuUnavailableException e = assertThrows(GpuUnavailableException.class,
         () -> BatchMemoryPool.cuda(0));
     assertTrue(e.getMessage().contains(cause), e.getMessage());
   }
@@ -70,7 +70,7 @@ class CudaAvailabilityTest {
   @Test
   void cudaRequestsResolveToAnErrorOrAReportedFallback() {
     assumeFalse(Cuda.isAvailable());
-    IllegalStateException e = assertThrows(IllegalStateException.class,
+    GpuUnavailableException e = assertThrows(GpuUnavailableException.class,
         () -> DecodeDeviceSpec.parse("cuda").resolve());
     assertTrue(e.getMessage().contains(Cuda.unavailabilityCause()), e.getMessage());
     assertTrue(e.getMessage().contains("cuda-or-cpu"), e.getMessage());

@@ -1,6 +1,7 @@
 package org.robostream.stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Iterator;
@@ -46,6 +47,8 @@ class StreamingCloseTest {
     assertEquals(bytesBefore, NativeResources.liveBytes(),
         "the worker returned its blocks and the last holder freed the pool");
     assertEquals(objectsBefore, NativeResources.liveObjects());
-    assertTrue(!batches.hasNext(), "a closed stream delivers nothing");
+    IllegalStateException stale = assertThrows(IllegalStateException.class, batches::hasNext,
+        "a closed stream's iterator says so");
+    assertTrue(stale.getMessage().contains("the dataset was closed"), stale.getMessage());
   }
 }

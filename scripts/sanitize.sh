@@ -24,7 +24,8 @@ reports="$build/reports"
 tests=${1:-ArrowExportTest,FrameBatchTest,CudaAvailabilityTest,Av1BackendTest,ColorConversionTest,\
 BadInputTest,FrameExactnessTest,DecodePlanningTest,NvdecInputTest,DeviceBatchStreamingTest,\
 FrameAccessTest,BatchTensorTest,ReadmeTensorSnippetsTest,StreamingCloseTest,StreamingDatasetTest,\
-StreamingWindowsTest,StreamingResumeTest}
+StreamingWindowsTest,StreamingResumeTest,OutstandingBatchesTest,InterruptedConsumerTest,\
+DecoderCacheSizeTest}
 started=$(date +%s)
 log() { echo "sanitize: $*"; }
 

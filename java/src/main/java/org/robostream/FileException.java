@@ -6,19 +6,25 @@ package org.robostream;
  */
 public class FileException extends RobostreamException {
   private final String file;
+  private final String problem;
 
   public FileException(String file, String problem) {
-    super(file + ": " + problem);
-    this.file = file;
+    this(file, problem, null);
   }
 
   public FileException(String file, String problem, Throwable cause) {
     super(file + ": " + problem, cause);
     this.file = file;
+    this.problem = problem;
   }
 
   /** The file (path or URL) concerned. */
   public String file() {
     return file;
+  }
+
+  /** What is wrong with it: the message without the file's name. */
+  public String problem() {
+    return problem;
   }
 }

@@ -41,10 +41,11 @@ public final class BatchMemoryPool implements AutoCloseable {
 
   /**
    * A pool of memory on {@code cuda:device}. Throws
-   * {@link org.robostream.nativecore.NativeException.LibraryUnavailable} naming the cause when
-   * CUDA cannot be used here.
+   * {@link org.robostream.nativecore.GpuUnavailableException} naming the cause when that GPU
+   * cannot be used here.
    */
   public static BatchMemoryPool cuda(int device) {
+    org.robostream.nativecore.Cuda.requireDevice(device, "a batch memory pool on cuda:" + device);
     return new BatchMemoryPool(DEVICE_CUDA, device);
   }
 

@@ -165,6 +165,15 @@ public final class FrameBatch implements AutoCloseable {
     return rows;
   }
 
+  /** Bytes of the batch's buffers: every frame, and each frame's pts and frame index. */
+  public long byteSize() {
+    long bytes = 0;
+    for (FrameColumn c : columns) {
+      bytes += rows * c.positions() * (c.frameBytes() + Double.BYTES + Long.BYTES);
+    }
+    return bytes;
+  }
+
   /** Names of the frame columns (cameras), in column order. */
   public List<String> frameColumns() {
     return columns.stream().map(FrameColumn::name).toList();

@@ -32,12 +32,11 @@ public final class CudaBatchUpload implements BatchTransfer {
   private final NativeHandle transfer;
 
   /**
-   * Throws {@link org.robostream.nativecore.NativeException.LibraryUnavailable} naming the cause
-   * when CUDA cannot be used here, {@link org.robostream.nativecore.NativeException
-   * .InvalidArgument} for a GPU that does not exist.
+   * Throws {@link org.robostream.nativecore.GpuUnavailableException} naming the cause when
+   * {@code cuda:device} cannot be used here (no driver, no such GPU).
    */
   public CudaBatchUpload(int device) {
-    NativeCore.ensureLoaded();
+    org.robostream.nativecore.Cuda.requireDevice(device, "moving batches to cuda:" + device);
     long[] out = new long[1];
     NativeStatus.check(NativeCore.rs_transfer_open(device, out),
         "cannot move batches to cuda:" + device);

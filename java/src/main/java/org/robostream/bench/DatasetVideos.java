@@ -3,32 +3,18 @@ package org.robostream.bench;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.TreeSet;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import org.robostream.dataset.EpisodeInfo;
-import org.robostream.dataset.LeRobotMetadata;
 import org.robostream.video.VideoDecoder;
 
 /**
- * The distinct video files of a dataset view, and the ffmpeg CLI's decode+convert rate over them
- * (files in parallel processes, one decoder thread each, like the loader's workers). Stateless.
+ * The ffmpeg CLI's decode+convert rate over a dataset's video files
+ * ({@link org.robostream.dataset.LeRobotMetadata#videoFiles()}): files in parallel processes, one
+ * decoder thread each, like the loader's workers. Stateless.
  */
 public final class DatasetVideos {
   private DatasetVideos() {}
-
-  public static List<Path> files(LeRobotMetadata m) {
-    List<Path> out = new ArrayList<>();
-    for (String camera : m.info().videoKeys()) {
-      TreeSet<Path> files = new TreeSet<>();
-      for (EpisodeInfo e : m.episodes()) {
-        files.add(e.video(camera).file());
-      }
-      out.addAll(files);
-    }
-    return out;
-  }
 
   /**
    * Frames per second of the ffmpeg CLI over {@code files}, {@code parallel} at a time, each

@@ -19,7 +19,7 @@ public record TrainingDevice(String name, int cudaIndex) {
   public static TrainingDevice parse(String text) {
     Matcher m = SYNTAX.matcher(text);
     if (!m.matches()) {
-      throw new IllegalArgumentException("--device must be cpu, cuda or cuda:N (the training"
+      throw new IllegalArgumentException("TrainingDevice must be cpu, cuda or cuda:N (the training"
           + " device each batch is moved to), got " + text);
     }
     if (text.equals("cpu")) {
@@ -42,14 +42,7 @@ public record TrainingDevice(String name, int cudaIndex) {
     if (!isCuda()) {
       return null;
     }
-    if (!Cuda.isAvailable()) {
-      return Cuda.unavailabilityCause();
-    }
-    if (cudaIndex >= Cuda.deviceCount()) {
-      return "cuda:" + cudaIndex + " does not exist (" + Cuda.deviceCount()
-          + " CUDA device(s) visible)";
-    }
-    return null;
+    return Cuda.deviceUnavailabilityCause(cudaIndex);
   }
 
   /** A consumer moving batches here; close it after the run. */

@@ -15,6 +15,7 @@ import org.robostream.bench.RunPlacement;
 import org.robostream.bench.StreamingBenchmark;
 import org.robostream.bench.TrainingDevice;
 import org.robostream.bench.WindowFidelity;
+import org.robostream.dataset.DatasetSource;
 import org.robostream.stream.StreamingDataset;
 import org.robostream.stream.Windows;
 import org.robostream.source.hub.HubDataset;
@@ -109,8 +110,8 @@ final class BenchCommand implements Callable<Integer> {
     DecodeDeviceSpec device = decode.device();
     workers = workersOption != null ? workersOption
         : Math.min(8, Runtime.getRuntime().availableProcessors());
-    DatasetOptions.Selected selected = dataset.select(defaultEpisodes, defaultFrames);
-    HubDataset hub = selected.hub();
+    DatasetSource opened = dataset.open(defaultEpisodes, defaultFrames);
+    HubDataset hub = opened instanceof HubDataset h ? h : null;
     if (source.equals("warmed_bucket") && hub != null) {
       String missing = Prewarm.notPrewarmed(hub, dataset.dataFilesRoot);
       if (missing != null) {
@@ -118,7 +119,7 @@ final class BenchCommand implements Callable<Integer> {
         return 2;
       }
     }
-    StreamingDataset.Builder builder = selected.builder();
+    StreamingDataset.Builder builder = StreamingDataset.builder(opened);
     builder.batchSize(batchSize).workers(workers).bufferSize(bufferSize).seed(seed)
         .dropLast(true).returnUint8(true).toleranceSeconds(1e-3)
         .memoryBudgetBytes(budgetMb << 20)
@@ -128,7 +129,7 @@ final class BenchCommand implements Callable<Integer> {
     }
     decode.applyTo(builder);
     Map<String, Object> config = new LinkedHashMap<>();
-    config.put("repo_id", selected.name());
+    config.put("repo_id", dataset.name(opened));
     if (hub != null) {
       config.put("revision", hub.revision().name());
       config.put("commit", hub.revision().commit());
@@ -162,7 +163,7 @@ final class BenchCommand implements Callable<Integer> {
         result.put("http_retries", hub.http().retries());
       }
       if ("ffmpeg".equals(baseline)) {
-        List<Path> videos = DatasetVideos.files(ds.metadata());
+        List<Path> videos = ds.metadata().videoFiles();
         double ffmpeg = DatasetVideos.ffmpegFramesPerSecond(videos,
             Math.min(workers, Runtime.getRuntime().availableProcessors()));
         double decoded = ((Number) result.get("decoded_frames_per_s")).doubleValue();

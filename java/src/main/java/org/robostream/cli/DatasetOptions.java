@@ -2,19 +2,17 @@ package org.robostream.cli;
 
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.Optional;
 import org.robostream.bench.DefaultDataset;
-import org.robostream.dataset.DatasetInfo;
-import org.robostream.dataset.DatasetRoots;
+import org.robostream.dataset.DatasetSource;
+import org.robostream.dataset.SourceOptions;
 import org.robostream.dataset.SymlinkPolicy;
-import org.robostream.source.hub.HubDataset;
-import org.robostream.stream.StreamingDataset;
 import picocli.CommandLine.Option;
 
 /**
- * The dataset flags of {@code bench} and {@code train} (a picocli mixin): a local root, or a Hub
- * dataset (--repo-id, --revision, --data-files-root), else the built-in default dataset. Not
- * thread-safe (filled by picocli, read once).
+ * The dataset flags of {@code bench}, {@code train} and {@code diagnose} (a picocli mixin): a
+ * local root, or a Hub dataset (--repo-id, --revision, --data-files-root, or an hf:// --root),
+ * else the built-in default dataset. The flags only say where; the library opens it
+ * ({@link DatasetSource}). Not thread-safe (filled by picocli, read once).
  */
 final class DatasetOptions {
   @Option(names = {"--repo-id", "--repo_id"}, description = "Hub dataset (owner/name) streamed"
@@ -30,17 +28,6 @@ final class DatasetOptions {
       + " hf://datasets/OWNER/NAME[@REVISION] (the same as --repo-id and --revision)")
   String rootArgument;
 
-  /** Folds an hf:// --root into --repo-id/--revision (idempotent); the local root or null. */
-  private Path localRoot() {
-    org.robostream.source.hub.HubLocation hub = HubRoot.of(rootArgument, repoId, revision);
-    if (hub != null) {
-      repoId = hub.id();
-      revision = hub.revision();
-      rootArgument = null;
-    }
-    return HubRoot.local(rootArgument);
-  }
-
   @Option(names = "--allow-symlinks-outside-root", description = "follow symbolic links that"
       + " lead outside the dataset's roots (by default such files are refused, so a dataset"
       + " cannot make the loader read files elsewhere; the Hugging Face cache's snapshot folders"
@@ -52,45 +39,45 @@ final class DatasetOptions {
           + " hf://datasets/... with --repo-id")
   String dataFilesRoot;
 
+  /** The Hub location the flags name, or null for a local (or the default) dataset. */
+  String hubLocation() {
+    return HubRoot.location(rootArgument, repoId, revision);
+  }
+
   /** Whether the dataset streams from the Hub (a --repo-id or an hf:// --root). */
   boolean remote() {
-    Path local = localRoot(); // first: an hf:// --root becomes --repo-id here
-    return repoId != null && local == null;
+    return hubLocation() != null;
   }
 
   /**
-   * The chosen dataset.
-   *
-   * @param builder a stream builder over it
-   * @param hub the prepared Hub dataset, or null for a local one
-   * @param name the repo id, else the local folder's name
-   * @param info its info.json
+   * The local folder the flags name, else the default dataset of {@code defaultEpisodes} x
+   * {@code defaultFrames} (generated once, under a lock); null for a Hub dataset. A --root that
+   * is not an hf:// URL is always a local folder.
    */
-  record Selected(StreamingDataset.Builder builder, HubDataset hub, String name,
-      DatasetInfo info) {}
+  Path localRoot(int defaultEpisodes, int defaultFrames) throws IOException {
+    if (remote()) {
+      return null;
+    }
+    return rootArgument != null ? Path.of(rootArgument)
+        : DefaultDataset.ensure(defaultEpisodes, defaultFrames);
+  }
 
   /**
-   * Prepares the Hub dataset (metadata and Parquet mirrored), or the local root, or generates the
-   * default dataset of {@code defaultEpisodes} x {@code defaultFrames} (once, under a lock).
+   * Opens the dataset: on the Hub (metadata and Parquet mirrored, with progress), else
+   * {@link #localRoot}.
    */
-  Selected select(int defaultEpisodes, int defaultFrames) throws IOException {
-    if (remote()) {
-      HubDataset hub = Prewarm.prepare(repoId, revision, dataFilesRoot, Optional.empty());
-      return new Selected(StreamingDataset.builder(hub), hub, repoId, hub.metadata().info());
+  DatasetSource open(int defaultEpisodes, int defaultFrames) throws IOException {
+    SourceOptions options = SourceOptions.defaults().withDataFilesRoot(dataFilesRoot)
+        .withSymlinks(allowSymlinksOutsideRoot ? SymlinkPolicy.FOLLOW : SymlinkPolicy.CONFINED);
+    String hub = hubLocation();
+    if (hub != null) {
+      return Prewarm.open(hub, options);
     }
-    Path root = localRoot();
-    // Absolute first: "--root ." must name the folder, and paths under it must stay under it.
-    Path dataset = (root != null ? root : DefaultDataset.ensure(defaultEpisodes, defaultFrames))
-        .toAbsolutePath().normalize();
-    SymlinkPolicy links = allowSymlinksOutsideRoot ? SymlinkPolicy.FOLLOW
-        : SymlinkPolicy.CONFINED;
-    StreamingDataset.Builder builder = StreamingDataset.builder(dataset).symlinks(links);
-    if (dataFilesRoot != null) {
-      builder.dataFilesRoot(Path.of(dataFilesRoot));
-    }
-    Path info = DatasetRoots.of(dataset, dataset, links).metaFile("info.json");
-    return new Selected(builder, null, repoId != null ? repoId
-        : dataset.getFileName() == null ? dataset.toString() : dataset.getFileName().toString(),
-        DatasetInfo.read(info));
+    return DatasetSource.local(localRoot(defaultEpisodes, defaultFrames), options);
+  }
+
+  /** The dataset's name for results: --repo-id when given (a label with --root), else its own. */
+  String name(DatasetSource source) {
+    return repoId != null ? repoId : source.name();
   }
 }

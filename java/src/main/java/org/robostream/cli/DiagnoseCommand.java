@@ -4,26 +4,27 @@ import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
-import java.util.Optional;
 import java.util.concurrent.Callable;
 import org.bytedeco.ffmpeg.global.avutil;
 import org.robostream.RobostreamException;
 import org.robostream.arrow.BatchMemoryPool;
-import org.robostream.bench.DefaultDataset;
+import org.robostream.dataset.DatasetSource;
 import org.robostream.dataset.EpisodeInfo;
 import org.robostream.dataset.LeRobotMetadata;
 import org.robostream.nativecore.Av1Decoder;
 import org.robostream.nativecore.Cuda;
+import org.robostream.nativecore.GpuUnavailableException;
 import org.robostream.nativecore.NativeResources;
 import org.robostream.source.ByteSource;
+import org.robostream.source.ContentKind;
 import org.robostream.source.VideoSources;
 import org.robostream.source.hub.HubConfig;
 import org.robostream.source.hub.HubDataset;
-import org.robostream.source.hub.HubHttp;
 import org.robostream.video.DecodeDeviceSpec;
 import org.robostream.video.Device;
 import org.robostream.video.VideoDecoderOptions;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -36,18 +37,7 @@ import picocli.CommandLine.Option;
 @Command(name = "diagnose", mixinStandardHelpOptions = true,
     description = "Check the environment and decode frame 0 of a dataset's first video.")
 final class DiagnoseCommand implements Callable<Integer> {
-  @Option(names = "--root", description = "dataset root (default: the built-in dataset), or a"
-      + " Hub dataset as hf://datasets/OWNER/NAME[@REVISION]")
-  String rootArgument;
-
-  @Option(names = {"--repo-id", "--repo_id"}, description = "a Hub dataset (from HF_ENDPOINT)")
-  String repoId;
-
-  @Option(names = "--revision") String revision;
-
-  @Option(names = {"--data-files-root", "--data_files_root"},
-      description = "local directory, or hf://buckets/... with --repo-id")
-  String dataFilesRoot;
+  @Mixin DatasetOptions dataset;
 
   @Option(names = {"--video-decode-device", "--video_decode_device"}, defaultValue = "cpu",
       description = "also decode frame 0 there and compare it with the CPU's: cuda[:N] (NVDEC;"
@@ -77,39 +67,27 @@ final class DiagnoseCommand implements Callable<Integer> {
     System.out.println("nvdec         " + (Cuda.nvdecAvailable(0) ? "available on cuda:0"
         : "unavailable: " + Cuda.nvdecUnavailabilityCause(0)));
 
-    org.robostream.source.hub.HubLocation hubRoot = HubRoot.of(rootArgument, repoId, revision);
-    if (hubRoot != null) {
-      repoId = hubRoot.id();
-      revision = hubRoot.revision();
-    }
-    Path root = HubRoot.local(rootArgument);
-    LeRobotMetadata m;
-    HubDataset hub = null;
-    if (repoId != null) {
+    String hubLocation = dataset.hubLocation();
+    if (hubLocation != null) {
       HubConfig config = HubConfig.fromEnvironment();
-      System.out.println("== hub " + repoId + " at " + config.endpoint() + " ("
+      System.out.println("== hub " + hubLocation + " at " + config.endpoint() + " ("
           + config.tokenOrigin() + ")");
-      try {
-        hub = HubDataset.prepare(new HubHttp(config), repoId, revision, dataFilesRoot,
-            Optional.empty(), f -> { });
-      } catch (RobostreamException e) {
-        System.out.println("FAIL  metadata: " + e.getMessage());
-        return 1;
-      }
+    } else {
+      System.out.println("== dataset " + dataset.localRoot(50, 200));
+    }
+    DatasetSource opened;
+    try {
+      opened = dataset.open(50, 200);
+    } catch (RobostreamException e) {
+      System.out.println("FAIL  metadata: " + OptionFlags.inMessage(e.getMessage()));
+      return 1;
+    }
+    HubDataset hub = opened instanceof HubDataset h ? h : null;
+    if (hub != null) {
       System.out.println("ok    revision " + hub.revision().describe() + ", files from "
           + hub.files());
-      m = hub.metadata();
-    } else {
-      Path dataset = root != null ? root : DefaultDataset.ensure(50, 200);
-      System.out.println("== dataset " + dataset);
-      try {
-        m = LeRobotMetadata.open(dataset, dataFilesRoot != null ? Path.of(dataFilesRoot)
-            : dataset, Optional.empty());
-      } catch (RobostreamException e) {
-        System.out.println("FAIL  metadata: " + e.getMessage());
-        return 1;
-      }
     }
+    LeRobotMetadata m = opened.metadata();
     System.out.printf(Locale.ROOT, "ok    LeRobot %s, %d fps, %d episodes, cameras %s%n",
         m.info().codebaseVersion(), m.info().fps(), m.episodes().size(), m.info().videoKeys());
     if (m.info().videoKeys().isEmpty() || m.episodes().isEmpty()) {
@@ -119,7 +97,7 @@ final class DiagnoseCommand implements Callable<Integer> {
     EpisodeInfo e = m.episodes().get(0);
     String camera = m.info().videoKeys().get(0);
     Path video = e.video(camera).file();
-    VideoSources videos = hub != null ? hub.videos() : VideoSources.local();
+    VideoSources videos = opened.videos();
     System.out.println("      episode " + e.index() + ", camera " + camera + " → "
         + (hub != null ? hub.urlOf(video) : video));
     if (hub == null && !Files.isRegularFile(video)) {
@@ -137,9 +115,9 @@ final class DiagnoseCommand implements Callable<Integer> {
       return 1;
     }
     System.out.println("      first bytes " + hex(head));
-    String verdict = MediaSignature.describe(head);
-    if (!verdict.equals("mp4")) {
-      System.out.println("FAIL  not an MP4: " + verdict);
+    ContentKind kind = ContentKind.of(head, head.length);
+    if (kind != ContentKind.MP4) {
+      System.out.println("FAIL  not an MP4: " + notMp4(kind));
       return 1;
     }
     System.out.println("ok    an ftyp box: an MP4 file");
@@ -172,8 +150,8 @@ final class DiagnoseCommand implements Callable<Integer> {
     DecodeDeviceSpec.Resolution resolution;
     try {
       resolution = spec.resolve();
-    } catch (IllegalStateException e) {
-      System.out.println("FAIL  " + e.getMessage());
+    } catch (GpuUnavailableException e) {
+      System.out.println("FAIL  " + OptionFlags.inMessage(e.getMessage()));
       return 1;
     }
     if (resolution.fellBack()) {
@@ -202,6 +180,20 @@ final class DiagnoseCommand implements Callable<Integer> {
       System.out.println("FAIL  NVDEC on cuda:" + gpu + ": " + ex.getMessage());
       return 1;
     }
+  }
+
+  /** What a file that is not an MP4 is, and the usual way to get the real file. */
+  private static String notMp4(ContentKind kind) {
+    return switch (kind) {
+      case EMPTY -> "an empty file (truncated download?)";
+      case HTML -> "HTML (an error or login page instead of the file: check the token, revision or"
+          + " URL)";
+      case JSON -> "JSON (an API error instead of the file: check the token, revision or URL)";
+      case GIT_LFS_POINTER -> "a Git LFS pointer (the file was never fetched: git lfs pull)";
+      case GIT_ANNEX_POINTER -> "a git-annex pointer (the file was never fetched: git annex get)";
+      case MATROSKA -> "Matroska/WebM, not MP4 (LeRobot writes MP4)";
+      default -> "unknown content (neither MP4 nor a known placeholder)";
+    };
   }
 
   private static String hex(byte[] bytes) {

@@ -3,34 +3,32 @@ package org.robostream.cli;
 import org.robostream.source.hub.HubLocation;
 
 /**
- * A Hub dataset given where a command takes a dataset root:
- * {@code --root hf://datasets/<owner>/<name>[@<revision>]} means {@code --repo-id <owner>/<name>
- * [--revision <revision>]} (the dataset is streamed from HF_ENDPOINT as with those flags). A
- * bucket or a path inside a repository is refused with what to write instead: a bucket holds no
- * metadata, and a LeRobot dataset is a repository's root. Stateless.
+ * The Hub location the dataset flags name together: {@code --repo-id OWNER/NAME [--revision R]},
+ * or an {@code hf://} URL given as {@code --root}, which must then agree with those two when
+ * they are given too. Which Hub locations name a dataset (not a bucket, not a path inside a
+ * repository) is the library's to say, when the location is opened. Stateless.
  */
 final class HubRoot {
   private HubRoot() {}
 
   /**
-   * The Hub dataset {@code root} names (its revision from the URL, else {@code revision}), or
-   * null when {@code root} is a local path or absent.
+   * The Hub location, with {@code --revision} folded into an {@code hf://} root without one;
+   * null when {@code root} is a local folder (then {@code --repo-id} is only a label) or no
+   * dataset flag is given.
    *
-   * @param repoId --repo-id when also given: must name the same dataset
+   * @throws IllegalArgumentException when {@code --root} and {@code --repo-id}/{@code
+   *     --revision} name different datasets or revisions
    */
-  static HubLocation of(String root, String repoId, String revision) {
+  static String location(String root, String repoId, String revision) {
+    if (root == null) {
+      return repoId == null ? null : HubLocation.dataset(repoId, revision).toString();
+    }
     if (!HubLocation.isHubUrl(root)) {
       return null;
     }
     HubLocation l = HubLocation.parse(root);
-    if (l.kind() == HubLocation.Kind.BUCKET) {
-      throw new IllegalArgumentException("--root " + root + ": a bucket holds data/ and videos/"
-          + " but no metadata; use --repo-id OWNER/NAME --data-files-root " + root);
-    }
-    if (!l.prefix().isEmpty()) {
-      throw new IllegalArgumentException("--root " + root + ": a dataset is a repository's root,"
-          + " hf://datasets/" + l.id() + (l.revision() == null ? "" : "@" + l.revision())
-          + ", not a path inside it");
+    if (l.kind() != HubLocation.Kind.DATASET) {
+      return root;
     }
     if (repoId != null && !repoId.equals(l.id())) {
       throw new IllegalArgumentException("--root " + root + " and --repo-id " + repoId
@@ -40,11 +38,6 @@ final class HubRoot {
       throw new IllegalArgumentException("--root " + root + " and --revision " + revision
           + " name different revisions");
     }
-    return l.revision() == null ? l.withRevision(revision) : l;
-  }
-
-  /** The local path {@code root} names (null stays null); never an hf:// URL. */
-  static java.nio.file.Path local(String root) {
-    return root == null || HubLocation.isHubUrl(root) ? null : java.nio.file.Path.of(root);
+    return l.revision() == null && revision != null ? l.withRevision(revision).toString() : root;
   }
 }

@@ -27,7 +27,7 @@ public final class Main implements Runnable {
   public static int run(String... args) {
     CommandLine cli = new CommandLine(new Main());
     cli.setExecutionExceptionHandler((e, cmd, parsed) -> {
-      cmd.getErr().println("robostream: " + e.getMessage());
+      cmd.getErr().println("robostream: " + OptionFlags.inMessage(e.getMessage()));
       return e instanceof IllegalArgumentException ? 2 : 1;
     });
     return cli.execute(args);

@@ -1,9 +1,10 @@
 package org.robostream.cli;
 
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.Callable;
+import org.robostream.dataset.SourceOptions;
 import org.robostream.source.hub.HubDataset;
+import org.robostream.source.hub.HubLocation;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -31,8 +32,9 @@ final class PrewarmCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    HubDataset hub = Prewarm.prepare(repoId, revision, dataFilesRoot,
-        Optional.ofNullable(episodes));
+    SourceOptions options = SourceOptions.defaults().withDataFilesRoot(dataFilesRoot);
+    HubDataset hub = Prewarm.open(HubLocation.dataset(repoId, revision).toString(),
+        episodes == null ? options : options.withEpisodes(episodes));
     if (!metadataOnly) {
       Prewarm.videos(hub);
     }

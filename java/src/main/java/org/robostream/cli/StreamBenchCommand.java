@@ -6,14 +6,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import org.robostream.bench.DefaultDataset;
 import org.robostream.bench.EpochMeter;
 import org.robostream.bench.ProcessMemory;
 import org.robostream.bench.SequentialDecodeBaseline;
 import org.robostream.bench.WindowFidelity;
-import org.robostream.dataset.EpisodeInfo;
 import org.robostream.stream.StreamCounters;
 import org.robostream.stream.StreamingDataset;
 import org.robostream.stream.Windows;
@@ -75,14 +73,7 @@ final class StreamBenchCommand implements Callable<Integer> {
         .preset(Windows.Preset.valueOf(mode.toUpperCase(Locale.ROOT).replace('-', '_')));
     Map<String, Object> out = new LinkedHashMap<>();
     try (StreamingDataset ds = builder.build()) {
-      List<Path> videos = new ArrayList<>();
-      for (String camera : ds.metadata().info().videoKeys()) {
-        TreeSet<Path> files = new TreeSet<>();
-        for (EpisodeInfo e : ds.metadata().episodes()) {
-          files.add(e.video(camera).file());
-        }
-        videos.addAll(files);
-      }
+      List<Path> videos = ds.metadata().videoFiles();
       // Alternating runs, the best of each side kept: the first runs also warm the JIT, the
       // page cache and the loader's recycled memory, as a trainer's later epochs find them.
       SequentialDecodeBaseline.Result baseline = null;

@@ -5,10 +5,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Map;
-import java.util.OptionalInt;
 import java.util.concurrent.Callable;
+import org.robostream.dataset.DatasetInfo;
+import org.robostream.dataset.DatasetSource;
 import org.robostream.stream.Batch;
-import org.robostream.stream.RankWorld;
 import org.robostream.stream.StreamingDataset;
 import org.robostream.train.Checkpoint;
 import org.robostream.train.LinearPolicy;
@@ -88,34 +88,29 @@ final class TrainCommand implements Callable<Integer> {
     if (resumeFrom != null) {
       resumeFrom = locateCheckpoint(resumeFrom);
     }
-    DatasetOptions.Selected selected = dataset.select(50, 200);
-    int fps = selected.info().fps();
+    DatasetSource opened = dataset.open(50, 200);
+    DatasetInfo info = opened.metadata().info();
+    int fps = info.fps();
     double[] deltas = new double[actionSteps];
     for (int t = 0; t < actionSteps; t++) {
       deltas[t] = t / (double) fps;
     }
-    StreamingDataset.Builder builder = selected.builder().batchSize(batchSize).workers(workers)
-        .bufferSize(bufferSize).seed(seed).dropLast(dropLast).returnUint8(true)
+    StreamingDataset.Builder builder = StreamingDataset.builder(opened).batchSize(batchSize)
+        .workers(workers).bufferSize(bufferSize).seed(seed).dropLast(dropLast).returnUint8(true)
         .toleranceSeconds(1e-3)
         .deltaTimestamps(Map.of("action", deltas));
     decode.applyTo(builder);
-    int step = 0;
-    // The rank is needed before the stream exists: its state seeds the builder.
-    int rank = RankWorld.resolve(OptionalInt.empty(), OptionalInt.empty(), System.getenv())
-        .rank();
-    if (resumeFrom != null) {
-      builder.resumeFrom(Files.readString(Checkpoint.stateFile(resumeFrom, rank)));
-      step = Checkpoint.step(resumeFrom);
-    }
+    int step = resumeFrom == null ? 0 : Checkpoint.resume(resumeFrom, builder);
     try (StreamingDataset ds = builder.build();
         PrintWriter record = recordIndices == null ? null
             : new PrintWriter(Files.newBufferedWriter(recordIndices, StandardOpenOption.CREATE,
                 StandardOpenOption.APPEND))) {
+      int rank = ds.rankWorld().rank();
       int world = ds.rankWorld().world();
       LinearPolicy policy = null;
       if (!dummy) {
-        int stateDim = selected.info().features().get("observation.state").shape()[0];
-        int actionDim = selected.info().features().get("action").shape()[0];
+        int stateDim = info.features().get("observation.state").shape()[0];
+        int actionDim = info.features().get("action").shape()[0];
         policy = new LinearPolicy(stateDim, actionDim, 0.1);
         if (resumeFrom != null) {
           policy.load(Checkpoint.policyFile(resumeFrom, rank));

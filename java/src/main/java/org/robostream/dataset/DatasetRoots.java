@@ -70,8 +70,8 @@ public final class DatasetRoots {
     if (!real.startsWith(realRoot)) {
       throw new DatasetException.OutsideRoot(file.toString(), "resolves through a symbolic link"
           + " to " + real + ", outside the dataset root " + root + "; files are read only inside"
-          + " the dataset's roots unless links outside them are allowed (SymlinkPolicy.FOLLOW,"
-          + " --allow-symlinks-outside-root)");
+          + " the dataset's roots unless links outside them are allowed"
+          + " (symlinks(SymlinkPolicy.FOLLOW))");
     }
   }
 

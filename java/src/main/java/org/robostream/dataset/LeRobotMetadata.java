@@ -10,7 +10,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.SortedSet;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -171,6 +173,20 @@ public final class LeRobotMetadata {
   /** v2.1 per-episode statistics (episodes_stats.jsonl) by episode index; empty for v3.0. */
   public Map<Integer, JsonNode> episodeStats() {
     return tables.episodeStats();
+  }
+
+  /**
+   * The distinct video files of the kept episodes: camera by camera (info.json order), each
+   * camera's files in path order (a v3.0 file holds many episodes; a v2.1 file one).
+   */
+  public List<Path> videoFiles() {
+    List<Path> out = new ArrayList<>();
+    for (String camera : info.videoKeys()) {
+      SortedSet<Path> files = new TreeSet<>();
+      episodes.values().forEach(e -> files.add(e.video(camera).file()));
+      out.addAll(files);
+    }
+    return out;
   }
 
   /** The Parquet file holding the frames of {@code episode}. */

@@ -55,20 +55,44 @@ public final class Cuda {
     return NativeCore.rs_cuda_compiled() != 0;
   }
 
+  /**
+   * Why {@code cuda:device} cannot be used at all (no driver, cuInit failing, no such device);
+   * null when it can.
+   */
+  public static String deviceUnavailabilityCause(int device) {
+    if (!isAvailable()) {
+      return CAUSE;
+    }
+    return device < DEVICE_COUNT ? null
+        : "cuda:" + device + " does not exist (" + DEVICE_COUNT + " CUDA device(s))";
+  }
+
+  /**
+   * Throws {@link GpuUnavailableException} ("{@code request}: cause") when {@code cuda:device}
+   * cannot be used.
+   */
+  public static void requireDevice(int device, String request) {
+    String cause = deviceUnavailabilityCause(device);
+    if (cause != null) {
+      throw new GpuUnavailableException(device, cause, request + ": " + cause);
+    }
+  }
+
   /** Whether NVDEC decoding can be used on {@code cuda:device}; probed once per device. */
   public static boolean nvdecAvailable(int device) {
     return nvdecCause(device).isEmpty();
   }
 
-  /** Why NVDEC cannot be used on {@code cuda:device}; null when it can. */
+  /** Why NVDEC cannot be used on {@code cuda:device} (the device's cause first), or null. */
   public static String nvdecUnavailabilityCause(int device) {
     String cause = nvdecCause(device);
     return cause.isEmpty() ? null : cause;
   }
 
   private static String nvdecCause(int device) {
-    if (!isAvailable()) {
-      return CAUSE;
+    String cause = deviceUnavailabilityCause(device);
+    if (cause != null) {
+      return cause;
     }
     return NVDEC_CAUSES.computeIfAbsent(device, d -> {
       int ok = NativeCore.rs_nvdec_available(d);

@@ -1,10 +1,15 @@
 package org.robostream.nativecore;
 
+import org.robostream.RobostreamException;
+
 /**
  * A failure reported by the native core. Each subclass mirrors one C++ error type (rs::Error's
  * subclasses); higher layers wrap them into domain exceptions that name the file concerned.
+ * A {@link RobostreamException}, so that one raised where no layer names a file (a pool
+ * allocation inside a decode callback) is still one of the loader's typed errors, which the
+ * loader reports as a {@code SampleException} naming file, episode and camera.
  */
-public abstract class NativeException extends RuntimeException {
+public abstract class NativeException extends RobostreamException {
   private NativeException(String message) {
     super(message);
   }

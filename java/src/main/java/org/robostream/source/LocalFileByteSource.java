@@ -7,7 +7,6 @@ import java.nio.file.AccessDeniedException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import org.robostream.video.VideoNotFoundException;
 
 /** A {@link ByteSource} over a local file (positional reads, no shared file pointer). */
 public final class LocalFileByteSource implements ByteSource {
@@ -21,7 +20,7 @@ public final class LocalFileByteSource implements ByteSource {
     this.size = size;
   }
 
-  /** Opens {@code path}; a missing or unreadable file is a {@link VideoNotFoundException}. */
+  /** Opens {@code path}; a missing or unreadable file is a {@link UnreadableFileException}. */
   public static LocalFileByteSource open(Path path) {
     try {
       FileChannel channel = FileChannel.open(path, StandardOpenOption.READ);
@@ -32,11 +31,11 @@ public final class LocalFileByteSource implements ByteSource {
         throw e;
       }
     } catch (NoSuchFileException e) {
-      throw new VideoNotFoundException(path.toString(), "file does not exist", e);
+      throw new UnreadableFileException(path.toString(), "file does not exist", e);
     } catch (AccessDeniedException e) {
-      throw new VideoNotFoundException(path.toString(), "permission denied", e);
+      throw new UnreadableFileException(path.toString(), "permission denied", e);
     } catch (IOException e) {
-      throw new VideoNotFoundException(path.toString(), "cannot open: " + e.getMessage(), e);
+      throw new UnreadableFileException(path.toString(), "cannot open: " + e.getMessage(), e);
     }
   }
 

@@ -3,6 +3,7 @@ package org.robostream.stream;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.arrow.c.ArrowArray;
 import org.apache.arrow.c.ArrowSchema;
 import org.apache.arrow.c.Data;
@@ -41,17 +42,20 @@ public final class Batch implements AutoCloseable {
   private final long epoch;
   private final int index;
   private final BatchMemoryPool hostPool; // for toHost() of GPU frames
+  private final AtomicLong openFrameBytes; // the dataset's count of open batches' frame bytes
   private FrameBatch frames; // the frames' device; replaced by its host copy in toHost()
   private boolean closed;
 
   Batch(VectorSchemaRoot root, BufferAllocator allocator, long epoch, int index,
-      FrameBatch frames, BatchMemoryPool hostPool) {
+      FrameBatch frames, BatchMemoryPool hostPool, AtomicLong openFrameBytes) {
     this.root = root;
     this.allocator = allocator;
     this.epoch = epoch;
     this.index = index;
     this.frames = frames;
     this.hostPool = hostPool;
+    this.openFrameBytes = openFrameBytes;
+    openFrameBytes.addAndGet(frames.byteSize());
   }
 
   /**
@@ -304,6 +308,7 @@ public final class Batch implements AutoCloseable {
   public void close() {
     if (!closed) {
       closed = true;
+      openFrameBytes.addAndGet(-frames.byteSize());
       try {
         root.close();
       } finally {

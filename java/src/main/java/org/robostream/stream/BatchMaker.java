@@ -1,6 +1,7 @@
 package org.robostream.stream;
 
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.robostream.arrow.BatchMemoryPool;
@@ -26,18 +27,21 @@ final class BatchMaker {
   private final TableAssembler tables;
   private final BatchMemoryPool pool;
   private final BatchMemoryPool hostPool;
+  private final AtomicLong openFrameBytes;
 
   /**
    * @param pool where the batches' frames live (host memory, or the decoding GPU's)
    * @param hostPool where {@link Batch#toHost()} copies GPU frames to (unused for host pools)
+   * @param openFrameBytes frame bytes of the batches not closed yet, kept by each batch
    */
   BatchMaker(StreamContext ctx, BufferAllocator allocator, BatchMemoryPool pool,
-      BatchMemoryPool hostPool) {
+      BatchMemoryPool hostPool, AtomicLong openFrameBytes) {
     this.ctx = ctx;
     this.allocator = allocator;
     this.tables = new TableAssembler(ctx, allocator);
     this.pool = pool;
     this.hostPool = hostPool;
+    this.openFrameBytes = openFrameBytes;
   }
 
   /**
@@ -80,6 +84,6 @@ final class BatchMaker {
       root.close();
       throw e;
     }
-    return new Batch(root, allocator, epoch, position, frames, hostPool);
+    return new Batch(root, allocator, epoch, position, frames, hostPool, openFrameBytes);
   }
 }

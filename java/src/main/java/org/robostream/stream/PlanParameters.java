@@ -20,8 +20,8 @@ public record PlanParameters(long seed, boolean shuffle, int bufferSize, int max
 
   public PlanParameters {
     if (bufferSize < 1 || maxNumShards < 1 || batchSize < 1) {
-      throw new IllegalArgumentException("buffer_size, max_num_shards and batch_size must be"
-          + " >= 1");
+      throw new IllegalArgumentException("bufferSize, maxNumShards and batchSize must be >= 1,"
+          + " got " + bufferSize + ", " + maxNumShards + " and " + batchSize);
     }
   }
 }

@@ -7,22 +7,22 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
-import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.robostream.arrow.BatchMemoryPool;
 import org.robostream.arrow.FixedShapeTensorType;
 import org.robostream.dataset.DatasetException;
-import org.robostream.dataset.DatasetRoots;
+import org.robostream.dataset.DatasetSource;
 import org.robostream.dataset.EpisodeInfo;
 import org.robostream.dataset.LeRobotMetadata;
+import org.robostream.dataset.SourceOptions;
 import org.robostream.dataset.SymlinkPolicy;
 import org.robostream.source.VideoSources;
-import org.robostream.source.hub.HubDataset;
 import org.robostream.video.DecodeDeviceSpec;
 import org.robostream.video.DecoderCache;
 import org.robostream.video.DecoderCacheCounters;
@@ -40,10 +40,15 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Iteration: each {@link #iterator()} continues from the current position; when an epoch's
  * batches are all delivered the epoch advances, so {@code for (epoch...) for (Batch b : ds)}
- * walks epochs. Every rank yields {@link #batchesPerEpoch()} batches per epoch.
+ * walks epochs. Every rank yields {@link #batchesPerEpoch()} batches per epoch. An iterator
+ * that was superseded (a newer iterator, {@link #setEpoch}, {@link #close()}) throws
+ * {@link IllegalStateException} instead of ending quietly.
  *
  * <p>Threading: the dataset and its iterator are used from one consumer thread; decoding runs on
- * {@code workers} threads it owns. Ownership: batches belong to the consumer, who closes each;
+ * {@code workers} threads it owns. A consumer interrupted while {@code next()} waits for a batch
+ * gets an {@link IllegalStateException} caused by the {@link InterruptedException}, its interrupt
+ * flag set again; {@link #close()} still stops the workers. Ownership: batches belong to the
+ * consumer, who closes each (also after the dataset is closed: they stay valid until then);
  * {@link #close()} stops the workers and frees everything else — at once, or, for a worker that
  * does not stop within 10 s (held in native code, such as a wait for an NVDEC session), when
  * that worker ends ({@link SharedResources}).
@@ -70,7 +75,11 @@ public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
   private final java.util.Set<String> perFileFallbacks = ConcurrentHashMap.newKeySet();
   private final BatchMemoryPool batchPool; // every batch's frames: the decoding GPU's, or the host's
   private final BatchMemoryPool hostPool; // host copies of GPU frames; batchPool on the host
-  private final BatchMemoryPool heldPool; // the device path's held frames; null on the host path
+  private final BatchMemoryPool heldPool; // the device path's held frames (the batch pool)
+  // Frame bytes of the batches not closed yet (frames are pooled native memory, not the
+  // allocator's); each batch adds its own and takes them off when it closes.
+  private final java.util.concurrent.atomic.AtomicLong openFrameBytes =
+      new java.util.concurrent.atomic.AtomicLong();
   private final List<FrameMemory> stores = new ArrayList<>(); // one per worker index
   private final java.util.concurrent.ConcurrentHashMap<String, org.robostream.video.FrameTable>
       frameTables = new java.util.concurrent.ConcurrentHashMap<>();
@@ -81,25 +90,22 @@ public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
   private boolean closed;
 
   private StreamingDataset(Builder b) {
-    this.metadata = b.hub != null ? b.hub.metadata()
-        : LeRobotMetadata.open(DatasetRoots.of(b.root,
-            b.dataFilesRoot == null ? b.root : b.dataFilesRoot, b.symlinks),
-            Optional.ofNullable(b.episodes), true);
+    DatasetSource source = b.openSource();
+    this.metadata = source.metadata();
     metadata.checkDataFiles(); // every disagreement with the data rows before the first batch
-    this.videos = b.hub != null ? b.hub.videos()
-        : b.videos != null ? b.videos : VideoSources.local();
+    this.videos = b.videos != null ? b.videos : source.videos();
     this.params = new PlanParameters(b.seed, b.shuffle, b.bufferSize, b.maxNumShards,
         b.batchSize, b.dropLast, b.rankBalance);
-    this.rankWorld = RankWorld.resolve(b.rank, b.world, b.environment);
+    this.rankWorld = b.rankWorld();
     this.workers = b.workers;
     // Decided before any worker starts: `cuda` without a usable GPU fails here, naming the
     // cause; `cuda-or-cpu` decodes on the CPU and says why, once.
     this.deviceResolution = b.device.resolve();
     if (deviceResolution.fellBack()) {
-      LOG.warn("--video-decode-device {}: decoding on the CPU instead: {}", b.device,
+      LOG.warn("decodeDevice {}: decoding on the CPU instead: {}", b.device,
           deviceResolution.fallbackReason());
     }
-    this.wholeDeviceFallbacks = deviceResolution.fellBack() ? distinctVideoFiles(metadata) : 0;
+    this.wholeDeviceFallbacks = deviceResolution.fellBack() ? metadata.videoFiles().size() : 0;
     boolean onGpu = deviceResolution.effective() == Device.CUDA;
     VideoDecoderOptions decoderOptions = VideoDecoderOptions.defaults()
         .withTolerance(b.toleranceSeconds).withCudaDevice(onGpu ? b.device.index() : -1);
@@ -133,9 +139,9 @@ public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
     // Per worker: prefetched batches, then packed pictures waiting in the shuffle buffer.
     long perWorker = memoryBudget / workers - prefetch * batchBytes;
     if (perWorker < sampleBytes) {
-      throw new IllegalArgumentException("memory budget " + memoryBudget + " bytes is too small"
-          + " for " + workers + " workers x " + prefetch + " prefetched batches of "
-          + batchBytes + " bytes; raise it or lower batch_size/workers");
+      throw new IllegalArgumentException("memoryBudgetBytes (" + memoryBudget + " bytes) is too"
+          + " small for " + workers + " workers x " + prefetch + " prefetched batches of "
+          + batchBytes + " bytes; raise memoryBudgetBytes or lower batchSize or the workers");
     }
     int cacheSize = decoderCacheCapacity(b, cameras.size());
     this.ctx = new StreamContext(metadata, windows, cameras, b.returnUint8, b.layout,
@@ -153,13 +159,11 @@ public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
       this.epoch = b.epoch;
     }
     // Native pools last, once nothing else can fail. Closed in the reverse order: the stores
-    // (which return blocks to the held pool) before the pools, the allocator last. Held frames
-    // and batches have pools of their own, so that outstandingBatchBytes() counts batches only.
+    // (which return blocks to the held pool) before the pools, the allocator last.
     shared.add(this::closeAllocator);
     this.hostPool = shared.add(BatchMemoryPool.host());
     this.batchPool = onGpu ? shared.add(BatchMemoryPool.cuda(b.device.index())) : hostPool;
-    this.heldPool = onGpu ? shared.add(BatchMemoryPool.cuda(b.device.index()))
-        : b.deviceBatches ? shared.add(BatchMemoryPool.host()) : null;
+    this.heldPool = onGpu || b.deviceBatches ? batchPool : null;
     for (int w = 0; w < workers; w++) {
       stores.add(newFrameMemory());
     }
@@ -167,18 +171,26 @@ public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
   }
 
   /**
-   * A builder over a Hub dataset prepared by {@link HubDataset#prepare}: its episode filter and
-   * data root are fixed there; videos are read through HTTP range requests (or the prewarmed
-   * mirror).
+   * A builder over the dataset {@code location} names (opened by {@link Builder#build()}): a
+   * local folder, {@code hf://datasets/OWNER/NAME[@REVISION]} or {@code OWNER/NAME[@REVISION]}
+   * on the Hub (see {@link DatasetSource#open}); for a Hub dataset, {@link Builder#dataFilesRoot}
+   * may name a bucket ({@code hf://buckets/OWNER/NAME}) holding its data/ and videos/.
    */
-  public static Builder builder(HubDataset hub) {
-    Builder b = new Builder(hub.metadataRoot());
-    b.hub = hub;
-    return b;
+  public static Builder builder(String location) {
+    return new Builder(options -> DatasetSource.open(location, options), false);
   }
 
+  /** A builder over the local dataset at {@code root}, whatever its name looks like. */
   public static Builder builder(Path root) {
-    return new Builder(root);
+    return new Builder(options -> DatasetSource.local(root, options), false);
+  }
+
+  /**
+   * A builder over a dataset already opened (its metadata read, a Hub dataset's files
+   * mirrored): its episodes, data-files root and link policy were fixed when it was opened.
+   */
+  public static Builder builder(DatasetSource source) {
+    return new Builder(options -> source, true);
   }
 
   private void restore(StreamState s) {
@@ -206,9 +218,12 @@ public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
     return epoch;
   }
 
-  /** Moves to the start of {@code epoch} (stops a running iteration). */
+  /**
+   * Moves to the start of {@code epoch}; a running iterator is stopped (using it afterwards is
+   * an {@link IllegalStateException}).
+   */
   public void setEpoch(long epoch) {
-    stopRun();
+    stopRun("setEpoch(" + epoch + ") moved the dataset");
     this.epoch = epoch;
     this.segments = List.of();
   }
@@ -285,19 +300,9 @@ public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
   }
 
   private FramePath newFramePath() {
-    BatchMaker maker = new BatchMaker(ctx, allocator, batchPool, hostPool);
+    BatchMaker maker = new BatchMaker(ctx, allocator, batchPool, hostPool, openFrameBytes);
     return heldPool == null ? new HostFramePath(maker, batchPool)
         : new DeviceFramePath(ctx, maker, heldPool);
-  }
-
-  private static int distinctVideoFiles(LeRobotMetadata metadata) {
-    java.util.Set<java.nio.file.Path> files = new java.util.HashSet<>();
-    for (var episode : metadata.episodes()) {
-      for (String camera : metadata.info().videoKeys()) {
-        files.add(episode.video(camera).file());
-      }
-    }
-    return files.size();
   }
 
   /** Decode and delivery counters summed over every worker. */
@@ -307,15 +312,11 @@ public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
 
   /**
    * Bytes of batches created and not closed yet (including prefetched ones, and what consumers
-   * of an export have not released): table columns and frames. Host frames shared through
-   * {@link Batch#exportTo} count twice (pool and allocator) until the consumer releases them.
+   * of an export have not released): table columns and frames, also after {@link #close()}.
+   * While a batch is open, host frames it shared through {@link Batch#exportTo} count twice.
    */
   public long outstandingBatchBytes() {
-    long frames = batchPool.stats().outstandingBytes();
-    if (hostPool != batchPool) {
-      frames += hostPool.stats().outstandingBytes(); // host copies of GPU frames
-    }
-    return allocator.getAllocatedMemory() + frames;
+    return allocator.getAllocatedMemory() + openFrameBytes.get();
   }
 
   /** The memory budget for decoded frames held by the workers, in bytes. */
@@ -323,21 +324,30 @@ public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
     return memoryBudget;
   }
 
+  /**
+   * The rest of the current epoch, from the dataset's position. The iterator it replaces, if
+   * any, is stopped where it was: its {@code hasNext()} and {@code next()} then throw
+   * {@link IllegalStateException} (as after {@link #setEpoch}, {@link #close()} or a failed
+   * {@code next()}) rather than look like the end of an epoch. An iterator whose epoch ended
+   * returns false.
+   */
   @Override
   public Iterator<Batch> iterator() {
     if (closed) {
       throw new IllegalStateException("stream is closed");
     }
-    stopRun();
+    stopRun("a newer iterator of this dataset took over");
     run = new Run(position());
     return run;
   }
 
-  private void stopRun() {
+  /** Stops the running iterator where it is, remembering its position and why it stopped. */
+  private void stopRun(String why) {
     if (run != null) {
       Run r = run;
       segments = new ArrayList<>(r.position.prior());
       segments.add(new StreamState.Segment(rankWorld.world(), workers, r.next));
+      r.stoppedBecause = why;
       r.stop();
       run = null;
     }
@@ -370,6 +380,7 @@ public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
     final List<StreamWorker> tasks = new ArrayList<>();
     final List<Thread> threads = new ArrayList<>();
     volatile boolean stopped;
+    String stoppedBecause; // why the dataset stopped this iterator before its epoch ended
     int next;
 
     Run(ResumePlanner.Position position) {
@@ -415,8 +426,13 @@ public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
 
     @Override
     public boolean hasNext() {
+      if (stoppedBecause != null) {
+        throw new IllegalStateException("this iterator was stopped at batch " + next + " of "
+            + schedule.size() + ": " + stoppedBecause + "; iterate again (for (Batch b : ds))"
+            + " to continue from the dataset's position");
+      }
       if (run != this) {
-        return false;
+        return false; // its epoch ended
       }
       if (next >= schedule.size()) {
         finishEpoch();
@@ -439,11 +455,11 @@ public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
         throw new IllegalStateException("interrupted while waiting for a batch", e);
       }
       if (out instanceof StreamWorker.Failed f) {
-        stopRun();
+        stopRun("its next() failed: " + f.error());
         throw f.error();
       }
       if (!(out instanceof StreamWorker.Built built) || built.position() != next) {
-        stopRun();
+        stopRun("its next() failed: worker " + w + " delivered " + out + " for batch " + next);
         throw new IllegalStateException("worker " + w + " delivered " + out + " for batch "
             + next);
       }
@@ -494,7 +510,7 @@ public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
     if (closed) {
       return;
     }
-    stopRun();
+    stopRun("the dataset was closed");
     closed = true;
     shared.letGo(); // exported batches keep the native pools alive until released
   }
@@ -510,9 +526,9 @@ public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
 
   /** Configures a {@link StreamingDataset}; defaults are the reference's. Not thread-safe. */
   public static final class Builder {
-    private final Path root;
-    private HubDataset hub;
-    private Path dataFilesRoot;
+    private final Function<SourceOptions, DatasetSource> opener;
+    private final boolean opened;
+    private String dataFilesRoot;
     private SymlinkPolicy symlinks = SymlinkPolicy.CONFINED;
     private Map<String, double[]> deltaTimestamps = Map.of();
     private Windows.Preset preset;
@@ -539,13 +555,23 @@ public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
     private long epoch;
     private VideoSources videos;
 
-    private Builder(Path root) {
-      this.root = root;
+    private Builder(Function<SourceOptions, DatasetSource> opener, boolean opened) {
+      this.opener = opener;
+      this.opened = opened;
     }
 
     /** Second root for data/ and videos/ (metadata still from the first). */
     public Builder dataFilesRoot(Path p) {
-      this.dataFilesRoot = p;
+      return dataFilesRoot(p.toString());
+    }
+
+    /**
+     * Where data/ and videos/ are: a local folder for a local dataset; for a Hub dataset
+     * {@code hf://buckets/OWNER/NAME[/PATH]} or another {@code hf://datasets/...} (metadata
+     * still from the dataset's own location).
+     */
+    public Builder dataFilesRoot(String location) {
+      this.dataFilesRoot = location;
       return this;
     }
 
@@ -654,8 +680,9 @@ public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
     }
 
     /**
-     * The variables rank/world and the decoder-cache size are read from (default: this
-     * process's environment); for tests and for embedding several configurations in one process.
+     * The variables rank/world, the decoder-cache size and a Hub dataset's settings
+     * ({@code HF_ENDPOINT}, {@code HF_TOKEN}, ...) are read from (default: this process's
+     * environment); for tests and for embedding several configurations in one process.
      */
     public Builder environment(Map<String, String> env) {
       this.environment = Map.copyOf(env);
@@ -700,8 +727,8 @@ public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
     }
 
     /**
-     * Where the video bytes of a local dataset come from (default: its files). For tests that
-     * need control over reads, e.g. a read that holds a worker as native code would.
+     * Where the video bytes come from (default: the dataset source's). For tests that need
+     * control over reads, e.g. a read that holds a worker as native code would.
      */
     Builder videoSources(VideoSources sources) {
       this.videos = sources;
@@ -710,6 +737,27 @@ public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
 
     public StreamingDataset build() {
       return new StreamingDataset(this);
+    }
+
+    /**
+     * The rank and world size the dataset will stream as: {@link #rank(int, int)} when given,
+     * else the environment's ({@link RankWorld#resolve}). For finding this rank's part of a
+     * checkpoint before {@link #build()}.
+     */
+    public RankWorld rankWorld() {
+      return RankWorld.resolve(rank, world, environment);
+    }
+
+    /** The dataset this builder streams, opened with its options. */
+    private DatasetSource openSource() {
+      if (opened && (dataFilesRoot != null || episodes != null
+          || symlinks != SymlinkPolicy.CONFINED)) {
+        throw new IllegalArgumentException("episodes, dataFilesRoot and symlinks of a dataset"
+            + " given to builder(DatasetSource) were fixed when it was opened (SourceOptions)");
+      }
+      SourceOptions options = SourceOptions.defaults().withDataFilesRoot(dataFilesRoot)
+          .withSymlinks(symlinks).withEnvironment(environment);
+      return opener.apply(episodes == null ? options : options.withEpisodes(episodes));
     }
   }
 }

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import org.robostream.stream.StreamingDataset;
 
 /**
  * The layout of a training checkpoint, {@code <output>/checkpoint-<step>/}: {@code step}, and per
@@ -84,6 +85,18 @@ public final class Checkpoint {
       throw new IOException(checkpoint + " is not a checkpoint: it has no step file");
     }
     return Integer.parseInt(Files.readString(file).strip());
+  }
+
+  /**
+   * Continues {@code builder} from {@code checkpoint}: the dataset state of the rank the builder
+   * streams as ({@link StreamingDataset.Builder#rankWorld()}: its explicit rank, else the
+   * environment's), else rank 0's. The caller never resolves its rank itself.
+   *
+   * @return the step the checkpoint was taken at
+   */
+  public static int resume(Path checkpoint, StreamingDataset.Builder builder) throws IOException {
+    builder.resumeFrom(Files.readString(stateFile(checkpoint, builder.rankWorld().rank())));
+    return step(checkpoint);
   }
 
   /**

@@ -2,6 +2,7 @@ package org.robostream.video;
 
 import java.util.Locale;
 import org.robostream.nativecore.Cuda;
+import org.robostream.nativecore.GpuUnavailableException;
 
 /**
  * Where the user asked frames to be decoded: {@code cpu}, {@code cuda[:N]} (NVDEC on GPU N; an
@@ -33,7 +34,7 @@ public record DecodeDeviceSpec(Device device, int index, boolean cpuFallback) {
       int index = rest.isEmpty() ? 0 : Integer.parseInt(rest.substring(1));
       return new DecodeDeviceSpec(Device.CUDA, index, fallback);
     }
-    throw new IllegalArgumentException("decode device must be cpu, cuda[:N] or cuda-or-cpu[:N],"
+    throw new IllegalArgumentException("decodeDevice must be cpu, cuda[:N] or cuda-or-cpu[:N],"
         + " got " + text);
   }
 
@@ -41,28 +42,22 @@ public record DecodeDeviceSpec(Device device, int index, boolean cpuFallback) {
    * Decides where decoding runs: the CPU when asked; NVDEC when it is usable on the GPU; else
    * the CPU with the reason when a fallback is allowed, or an error naming the cause.
    *
-   * @throws IllegalStateException for {@code cuda} when NVDEC cannot be used
+   * @throws GpuUnavailableException for {@code cuda} when NVDEC cannot be used; the message
+   *     names the option ({@code decodeDevice}), which the CLI shows as its flag
    */
   public Resolution resolve() {
     if (device == Device.CPU) {
       return new Resolution(Device.CPU, null);
     }
-    String cause = null;
-    if (!Cuda.isAvailable()) {
-      cause = Cuda.unavailabilityCause();
-    } else if (index >= Cuda.deviceCount()) {
-      cause = "cuda:" + index + " does not exist (" + Cuda.deviceCount() + " CUDA device(s))";
-    } else if (!Cuda.nvdecAvailable(index)) {
-      cause = Cuda.nvdecUnavailabilityCause(index);
-    }
+    String cause = Cuda.nvdecUnavailabilityCause(index);
     if (cause == null) {
       return new Resolution(Device.CUDA, null);
     }
     if (cpuFallback) {
       return new Resolution(Device.CPU, cause);
     }
-    throw new IllegalStateException("--video-decode-device " + this + " cannot be used: " + cause
-        + " (use cuda-or-cpu to fall back to CPU decoding, or cpu)");
+    throw new GpuUnavailableException(index, cause, "decodeDevice " + this + " cannot be used: "
+        + cause + " (use cuda-or-cpu to fall back to CPU decoding, or cpu)");
   }
 
   @Override

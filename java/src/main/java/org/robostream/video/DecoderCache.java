@@ -64,8 +64,7 @@ public final class DecoderCache implements AutoCloseable {
   public static DecoderCache forLocalFiles(OptionalInt capacity, VideoDecoderOptions options) {
     return new DecoderCache(capacity,
         (file, device, sibling) -> VideoDecoder.open(
-            org.robostream.source.LocalFileByteSource.open(java.nio.file.Path.of(file)), options,
-            sibling),
+            VideoDecoder.openLocal(java.nio.file.Path.of(file)), options, sibling),
         new DecoderCacheCounters());
   }
 

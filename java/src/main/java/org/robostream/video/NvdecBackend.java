@@ -11,6 +11,7 @@ import org.bytedeco.ffmpeg.avcodec.AVPacket;
 import org.bytedeco.ffmpeg.avutil.AVPixFmtDescriptor;
 import org.bytedeco.ffmpeg.avutil.AVRational;
 import org.bytedeco.ffmpeg.global.avutil;
+import org.robostream.nativecore.GpuUnavailableException;
 import org.robostream.nativecore.NativeException;
 import org.robostream.nativecore.NvdecSession;
 
@@ -116,6 +117,9 @@ final class NvdecBackend implements FrameBackend {
     NvdecSession session;
     try {
       session = new NvdecSession(device, codec, lowLatency);
+    } catch (NativeException.LibraryUnavailable e) {
+      throw new GpuUnavailableException(device, e.getMessage(), file + ": NVDEC unavailable: "
+          + e.getMessage(), e);
     } catch (NativeException e) {
       throw new UnsupportedVideoException(file, "NVDEC unavailable: " + e.getMessage(), e);
     }

@@ -14,6 +14,7 @@ import org.robostream.nativecore.Av1Decoder;
 import org.robostream.nativecore.NativeCore;
 import org.robostream.source.ByteSource;
 import org.robostream.source.LocalFileByteSource;
+import org.robostream.source.UnreadableFileException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -79,7 +80,16 @@ public final class VideoDecoder implements AutoCloseable {
   }
 
   public static VideoDecoder open(Path file, VideoDecoderOptions options) {
-    return open(LocalFileByteSource.open(file), options);
+    return open(openLocal(file), options);
+  }
+
+  /** A local video's bytes; a file that cannot be opened is a {@link VideoNotFoundException}. */
+  static ByteSource openLocal(Path file) {
+    try {
+      return LocalFileByteSource.open(file);
+    } catch (UnreadableFileException e) {
+      throw new VideoNotFoundException(e.file(), e.problem(), e.getCause());
+    }
   }
 
   /**
@@ -141,15 +151,17 @@ public final class VideoDecoder implements AutoCloseable {
   /**
    * NVDEC when asked for and able to decode this file; the CPU otherwise. A file NVDEC cannot
    * decode (AV1 on Hopper, a profile, a size) falls back with a warning once per file and is
-   * reported by {@link #cpuFallbackReason()}; an unusable GPU is an error.
+   * reported by {@link #cpuFallbackReason()}; an unusable GPU is a
+   * {@link org.robostream.nativecore.GpuUnavailableException}.
    */
   private FrameBackend createBackend(String file, AVStream stream, VideoDecoderOptions options) {
     AVCodecParameters parameters = stream.codecpar();
     if (options.cudaDevice() >= 0) {
       int device = options.cudaDevice();
-      if (!org.robostream.nativecore.Cuda.nvdecAvailable(device)) {
-        throw new UnsupportedVideoException(file, "NVDEC decoding on cuda:" + device
-            + " is unavailable: " + org.robostream.nativecore.Cuda.nvdecUnavailabilityCause(device));
+      String unusable = org.robostream.nativecore.Cuda.nvdecUnavailabilityCause(device);
+      if (unusable != null) {
+        throw new org.robostream.nativecore.GpuUnavailableException(device, unusable, file
+            + ": NVDEC decoding on cuda:" + device + " is unavailable: " + unusable);
       }
       String reason = NvdecBackend.unsupportedReason(parameters, device);
       if (reason == null) {

@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.robostream.arrow.BatchMemoryPool;
 import org.robostream.nativecore.Cuda;
-import org.robostream.nativecore.NativeException;
+import org.robostream.nativecore.GpuUnavailableException;
 import org.robostream.stream.Batch;
 import org.robostream.stream.StreamingDataset;
 import org.robostream.testing.Datasets;
@@ -87,7 +87,7 @@ class BatchTransferTest {
   @Test
   void withoutAGpuTheUploadNamesTheCause() {
     assumeFalse(Cuda.isAvailable(), "a GPU is here");
-    NativeException.LibraryUnavailable e = assertThrows(NativeException.LibraryUnavailable.class,
+    GpuUnavailableException e = assertThrows(GpuUnavailableException.class,
         () -> new CudaBatchUpload(0));
     assertTrue(e.getMessage().contains(Cuda.unavailabilityCause()), e.getMessage());
   }

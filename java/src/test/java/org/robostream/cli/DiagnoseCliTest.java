@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -81,15 +80,5 @@ class DiagnoseCliTest {
     String out = BenchCliTest.capture(() -> assertEquals(1, Main.run("diagnose", "--root",
         copy.toString())));
     assertTrue(out.contains("FAIL  not an MP4: HTML"), out);
-  }
-
-  @Test
-  void signatures() {
-    assertEquals("mp4", MediaSignature.describe(new byte[] {0, 0, 0, 32, 'f', 't', 'y', 'p'}));
-    assertTrue(MediaSignature.describe("{\"error\":1}".getBytes(StandardCharsets.UTF_8))
-        .startsWith("JSON"));
-    assertTrue(MediaSignature.describe("version https://git-lfs.github.com/spec/v1"
-        .getBytes(StandardCharsets.UTF_8)).contains("LFS"));
-    assertTrue(MediaSignature.describe(new byte[0]).contains("empty"));
   }
 }

@@ -51,6 +51,26 @@ class LeRobotMetadataTest {
   }
 
   @Test
+  void videoFilesListsEachFileOnceCameraByCameraInPathOrder() {
+    Path root = org.robostream.testing.Datasets.patternV30();
+    LeRobotMetadata all = LeRobotMetadata.open(root, Optional.empty());
+    List<Path> expected = new java.util.ArrayList<>();
+    for (String camera : all.info().videoKeys()) {
+      try (var files = Files.walk(root.resolve("videos").resolve(camera))) {
+        expected.addAll(files.filter(Files::isRegularFile).sorted().toList());
+      } catch (java.io.IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
+    }
+    assertTrue(expected.size() > all.info().videoKeys().size(), "several files per camera");
+    assertEquals(expected, all.videoFiles());
+    // A view lists only the files of its episodes: the first episode's, one per camera.
+    LeRobotMetadata first = LeRobotMetadata.open(root, Optional.of(List.of(0)));
+    assertEquals(all.info().videoKeys().stream().map(c -> first.videoFile(0, c)).toList(),
+        first.videoFiles());
+  }
+
+  @Test
   void anEpisodeWithoutFilesIsAClearError() {
     Path root = shared(); // outside the lambda: a missing dataset skips, it does not fail
     DatasetException.MissingFile e = assertThrows(DatasetException.MissingFile.class,

@@ -154,7 +154,7 @@ class SymlinkPolicyTest {
     DatasetException.OutsideRoot e = assertThrows(DatasetException.OutsideRoot.class,
         () -> streamAll(StreamingDataset.builder(root)));
     assertTrue(e.getMessage().contains(store.toString()) && e.getMessage().contains(
-        "--allow-symlinks-outside-root"), e.getMessage());
+        "symlinks(SymlinkPolicy.FOLLOW)"), e.getMessage());
     java.util.Set<Long> seen = new java.util.HashSet<>();
     try (StreamingDataset ds = StreamingDataset.builder(root).symlinks(SymlinkPolicy.FOLLOW)
         .batchSize(8).shuffle(false).returnUint8(true).layout(FrameLayout.HWC).build()) {

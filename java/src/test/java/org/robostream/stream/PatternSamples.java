@@ -39,6 +39,21 @@ final class PatternSamples {
     }
   }
 
+  /**
+   * The samples of {@code b} in delivery order, after asserting that every camera's frame shows
+   * the sample its rows name.
+   */
+  static List<Long> checked(Batch b, List<String> cameras) {
+    List<Long> samples = new ArrayList<>();
+    for (Delivered d : of(b, cameras)) {
+      if (!d.matches()) {
+        throw new AssertionError("wrong frame: " + d);
+      }
+      samples.add(d.sample());
+    }
+    return samples;
+  }
+
   static List<Delivered> of(Batch b, List<String> cameras) {
     long[] episode = b.longs("episode_index");
     long[] frame = b.longs("frame_index");

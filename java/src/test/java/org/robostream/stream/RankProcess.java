@@ -7,7 +7,8 @@ import java.nio.file.Path;
 /**
  * One rank of {@link MultiProcessShardingTest}, run in its own JVM: streams an epoch with rank and
  * world from the environment (SLURM_PROCID / SLURM_NTASKS, as under srun) and writes one line per
- * batch: "pad" or "real", then its samples as episode/frame.
+ * batch: "pad" or "real", then its samples as episode/frame; then {@link #end}, so that output
+ * cut short shows.
  */
 public final class RankProcess {
   private RankProcess() {}
@@ -21,6 +22,7 @@ public final class RankProcess {
         PrintWriter w = new PrintWriter(Files.newBufferedWriter(out))) {
       w.println("rank " + ds.rankWorld().rank() + " of " + ds.rankWorld().world() + " from "
           + ds.rankWorld().source());
+      int batches = 0;
       for (Batch b : ds) {
         try (b) {
           long[] e = b.longs("episode_index");
@@ -31,7 +33,14 @@ public final class RankProcess {
           }
           w.println(line);
         }
+        batches++;
       }
+      w.println(end(batches));
     }
+  }
+
+  /** The last line, written once the epoch has been streamed to its end. */
+  static String end(int batches) {
+    return "end of epoch after " + batches + " batches";
   }
 }

@@ -135,7 +135,8 @@ public final class Fixtures {
     return repoRoot().resolveSibling("shared").resolve("datasets/g1-v21-sample");
   }
 
-  static void run(String... command) {
+  /** Runs {@code command} (ffmpeg, ...) with its output inherited; fails unless it exits 0. */
+  public static void run(String... command) {
     try {
       Process p = new ProcessBuilder(command).inheritIO().start();
       if (!p.waitFor(15, TimeUnit.MINUTES) || p.exitValue() != 0) {

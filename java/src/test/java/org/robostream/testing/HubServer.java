@@ -29,9 +29,15 @@ public final class HubServer implements AutoCloseable {
   }
 
   public static HubServer start(Path state, Path dataset) throws IOException, InterruptedException {
+    return start(state, dataset, REPO);
+  }
+
+  /** Serves {@code dataset} as the repository {@code repo} (owner/name). */
+  public static HubServer start(Path state, Path dataset, String repo)
+      throws IOException, InterruptedException {
     Path script = Fixtures.repoRoot().resolve("scripts/tests/hub-nginx.sh");
     Process p = new ProcessBuilder("bash", script.toString(), "start", state.toString(),
-        dataset.toString(), REPO).redirectErrorStream(true).start();
+        dataset.toString(), repo).redirectErrorStream(true).start();
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
     if (!p.waitFor(120, TimeUnit.SECONDS)) {
       p.destroyForcibly();

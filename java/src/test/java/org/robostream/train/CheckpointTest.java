@@ -7,8 +7,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.robostream.stream.Batch;
+import org.robostream.stream.StreamingDataset;
+import org.robostream.testing.Datasets;
 
 /** Where a resume reads from, and what a wrong --resume-from path says. */
 class CheckpointTest {
@@ -21,6 +27,35 @@ class CheckpointTest {
     assertEquals(40, Checkpoint.step(dir));
     assertEquals("{\"epoch\":0}", Files.readString(Checkpoint.stateFile(dir, 3)),
         "another rank reads rank 0's state");
+  }
+
+  @Test
+  void resumeGivesTheBuilderTheStateOfTheRankItStreamsAs() throws IOException {
+    String[] states = new String[2];
+    for (int rank = 0; rank < 2; rank++) {
+      try (StreamingDataset ds = pattern(Map.of()).rank(rank, 2).build()) {
+        Iterator<Batch> batches = ds.iterator();
+        for (int i = 0; i <= rank; i++) { // the ranks' states differ: 1 and 2 batches consumed
+          batches.next().close();
+        }
+        states[rank] = ds.state();
+        Checkpoint.write(tmp, 9, rank, states[rank], null);
+      }
+    }
+    Path checkpoint = tmp.resolve("checkpoint-9");
+    for (Map<String, String> env : List.of(Map.of("RANK", "1", "WORLD_SIZE", "2"),
+        Map.of("SLURM_PROCID", "0", "SLURM_NTASKS", "2"))) {
+      StreamingDataset.Builder builder = pattern(env);
+      assertEquals(9, Checkpoint.resume(checkpoint, builder));
+      try (StreamingDataset ds = builder.build()) {
+        assertEquals(states[ds.rankWorld().rank()], ds.state(), env.toString());
+      }
+    }
+  }
+
+  static StreamingDataset.Builder pattern(Map<String, String> env) {
+    return StreamingDataset.builder(Datasets.patternV30()).batchSize(8).bufferSize(8)
+        .maxNumShards(2).returnUint8(true).environment(env);
   }
 
   @Test

@@ -1,5 +1,6 @@
 package org.robostream.video;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -103,9 +104,11 @@ class BadInputTest {
 
   @Test
   void unsupportedPixelDepthForLibyuvOnlyIsReported() throws IOException {
-    Path f = tmp.resolve("gray10.mp4");
-    run("ffmpeg", "-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i",
-        "testsrc2=s=64x48:d=0.2", "-c:v", "libx264", "-pix_fmt", "yuv420p10le", f.toString());
+    // The first frames of a pattern fixture at 10 bits: frames that say which they are.
+    Path f = tmp.resolve("pattern10.mp4");
+    run("ffmpeg", "-hide_banner", "-loglevel", "error", "-y", "-i",
+        Fixtures.video("h264_g2.mp4").toString(), "-frames:v", "6", "-c:v", "libx264", "-g", "2",
+        "-pix_fmt", "yuv420p10le", f.toString());
     VideoDecoderOptions libyuvOnly =
         VideoDecoderOptions.defaults().withConverter(ColorConverterKind.LIBYUV);
     UnsupportedVideoException e = assertThrows(UnsupportedVideoException.class, () -> {
@@ -114,9 +117,16 @@ class BadInputTest {
       }
     });
     assertTrue(e.getMessage().contains("yuv420p10le"), e.getMessage());
-    // AUTO falls back to swscale for it and decodes.
+    // AUTO falls back to swscale for it and decodes every frame as the ffmpeg CLI does.
     try (VideoDecoder d = VideoDecoder.open(f)) {
-      d.decode(new double[] {0}, HostFrameBuffer.forVideo(d.info(), 1, FrameLayout.HWC));
+      FrameExactnessTest.Reference ref = FrameExactnessTest.reference(f, d.info());
+      double[] pts = d.framePtsSeconds();
+      assertEquals(6, pts.length);
+      HostFrameBuffer frames = HostFrameBuffer.forVideo(d.info(), pts.length, FrameLayout.HWC);
+      d.decode(pts, frames);
+      for (int i = 0; i < pts.length; i++) {
+        FrameExactnessTest.checkFrame("10-bit pattern", ref, i, frames.frameBytes(i));
+      }
     }
   }
 

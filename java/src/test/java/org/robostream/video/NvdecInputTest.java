@@ -17,6 +17,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.robostream.nativecore.Cuda;
+import org.robostream.nativecore.GpuUnavailableException;
 import org.robostream.source.LocalFileByteSource;
 import org.robostream.testing.Fixtures;
 import org.robostream.testing.NativeLeakCheck;
@@ -63,7 +64,7 @@ class NvdecInputTest {
   @Test
   void nvdecWithoutAUsableGpuIsATypedErrorNamingTheCause() {
     assumeFalse(Cuda.nvdecAvailable(0), "a GPU is present: the native GPU tests cover it");
-    UnsupportedVideoException e = assertThrows(UnsupportedVideoException.class,
+    GpuUnavailableException e = assertThrows(GpuUnavailableException.class,
         () -> VideoDecoder.open(Fixtures.video("h264_g30.mp4"),
             VideoDecoderOptions.defaults().withCudaDevice(0)));
     assertTrue(e.getMessage().contains("NVDEC decoding on cuda:0 is unavailable"), e.getMessage());

@@ -7,16 +7,19 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;
+import org.robostream.dataset.DatasetSource;
 import org.robostream.dataset.EpisodeInfo;
 import org.robostream.dataset.LeRobotMetadata;
+import org.robostream.dataset.SourceOptions;
 import org.robostream.source.ByteSource;
 import org.robostream.source.LocalFileByteSource;
 import org.robostream.source.VideoSources;
 
 /**
- * A LeRobot v3.0 dataset on the Hub made ready to stream: the revision pinned once to its commit
- * (metadata, Parquet and videos all read at it, see {@link RevisionResolver}), {@code meta/} and the needed episodes' Parquet files fetched
- * into the local mirror ({@link HubFileCache}), videos read by HTTP range requests — or from the
+ * A LeRobot v3.0 dataset on the Hub made ready to stream (a {@link DatasetSource}): the revision
+ * pinned once to its commit (metadata, Parquet and videos all read at it, see
+ * {@link RevisionResolver}), {@code meta/} and the needed episodes' Parquet files fetched into the
+ * local mirror ({@link HubFileCache}), videos read by HTTP range requests — or from the
  * mirror where {@code robostream prewarm} already put them. {@code data_files_root} may be another
  * location (a bucket) holding {@code data/} and {@code videos/} while metadata comes from the
  * repository. Thread-safe once prepared.
@@ -30,7 +33,35 @@ import org.robostream.source.VideoSources;
  * @param http the client (counters: bytes fetched, requests, retries)
  */
 public record HubDataset(HubLocation repo, RevisionResolver.Pinned revision, HubLocation files,
-    Path metadataRoot, Path dataRoot, LeRobotMetadata metadata, HubHttp http) {
+    Path metadataRoot, Path dataRoot, LeRobotMetadata metadata, HubHttp http)
+    implements DatasetSource {
+
+  /**
+   * Opens the Hub dataset {@code location} names, {@code hf://datasets/OWNER/NAME[@REVISION]}
+   * or {@code OWNER/NAME[@REVISION]}, with a client configured from
+   * {@link SourceOptions#environment()} ({@link HubConfig#fromEnvironment(java.util.Map)}): the
+   * revision pinned, meta/ and the kept episodes' Parquet files mirrored, as {@link #prepare}.
+   *
+   * @throws IllegalArgumentException for a bucket or a path inside a repository, naming what to
+   *     write instead
+   */
+  public static HubDataset open(String location, SourceOptions options) {
+    HubLocation l = HubLocation.isHubUrl(location) ? HubLocation.parse(location)
+        : HubLocation.parse("hf://datasets/" + location);
+    if (l.kind() == HubLocation.Kind.BUCKET) {
+      throw new IllegalArgumentException(location + " is a bucket: it holds data/ and videos/"
+          + " but no metadata; stream the dataset's repository (hf://datasets/OWNER/NAME) with"
+          + " dataFilesRoot " + location);
+    }
+    if (!l.prefix().isEmpty()) {
+      throw new IllegalArgumentException(location + " is a path inside a repository: a dataset"
+          + " is a repository's root, " + HubLocation.dataset(l.id(), l.revision())
+          + ", not a path inside it");
+    }
+    HubHttp http = new HubHttp(HubConfig.fromEnvironment(options.environment()));
+    return prepare(http, l.id(), l.revision(), options.dataFilesRoot(), options.episodes(),
+        options.progress());
+  }
 
   /**
    * Resolves the revision, mirrors meta/ and the Parquet files of {@code episodes} (all when
@@ -76,6 +107,17 @@ public record HubDataset(HubLocation repo, RevisionResolver.Pinned revision, Hub
     return l.withRevision(RevisionResolver.resolve(http, l, l.revision()).commit());
   }
 
+  /** The repository's id, {@code OWNER/NAME}. */
+  @Override
+  public String name() {
+    return repo.id();
+  }
+
+  /** The kept episodes' videos that are not complete in the mirror (prewarm fills them). */
+  public List<Path> videosNotInMirror() {
+    return metadata.videoFiles().stream().filter(f -> !HubFileCache.isComplete(f)).toList();
+  }
+
   /** The URL of a file under {@link #dataRoot()} in {@link #files()}. */
   public String urlOf(Path local) {
     return files.resolveUrl(http.config().endpoint(), relativeOf(dataRoot, local));
@@ -99,11 +141,7 @@ public record HubDataset(HubLocation repo, RevisionResolver.Pinned revision, Hub
    * @throws CacheLimitException before downloading when they do not fit the cache limit
    */
   public void prewarmVideos(Consumer<String> progress) {
-    Set<Path> videos = new LinkedHashSet<>();
-    for (EpisodeInfo e : metadata.episodes()) {
-      e.videos().values().forEach(v -> videos.add(v.file()));
-    }
-    new HubFileCache(http).fetchAll(files, relativeTo(dataRoot, videos), progress);
+    new HubFileCache(http).fetchAll(files, relativeTo(dataRoot, metadata.videoFiles()), progress);
   }
 
   private static List<String> relativeTo(Path root, Collection<Path> files) {

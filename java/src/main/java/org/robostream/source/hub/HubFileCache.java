@@ -142,8 +142,9 @@ public final class HubFileCache {
 
   /** What a file should be, by its name, for the error when the server sends a page instead. */
   static String whatOf(String path) {
-    return path.endsWith(".json") ? "a JSON file" : path.endsWith(".parquet") ? "a Parquet file"
-        : path.endsWith(".mp4") ? "an MP4 video" : "a data file";
+    return path.endsWith(".json") ? "a JSON file" : path.endsWith(".jsonl") ? "a JSON lines file"
+        : path.endsWith(".parquet") ? "a Parquet file" : path.endsWith(".mp4") ? "an MP4 video"
+        : "a data file";
   }
 
   static void move(Path from, Path to) throws IOException {

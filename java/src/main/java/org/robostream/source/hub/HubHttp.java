@@ -14,6 +14,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
+import org.robostream.source.ContentKind;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -260,13 +261,12 @@ public final class HubHttp {
   private static void rejectPages(String url, int status, HttpHeaders headers, byte[] head,
       String what) {
     String type = headers.firstValue("Content-Type").orElse("").toLowerCase(Locale.ROOT);
-    String start = new String(head, 0, Math.min(head.length, 64),
-        java.nio.charset.StandardCharsets.ISO_8859_1).stripLeading().toLowerCase(Locale.ROOT);
-    boolean html = type.startsWith("text/html") || start.startsWith("<!doctype")
-        || start.startsWith("<html");
-    boolean jsonExpected = what.contains("JSON");
-    boolean json = !jsonExpected && (type.startsWith("application/json")
-        || start.startsWith("{\"error") || start.startsWith("{ \"error"));
+    ContentKind kind = ContentKind.of(head, Math.min(head.length, 64));
+    boolean html = type.startsWith("text/html") || kind == ContentKind.HTML;
+    // By its bytes, JSON is a page only where a binary file belongs: other files may be text.
+    boolean binaryExpected = what.contains("Parquet") || what.contains("MP4");
+    boolean json = !what.contains("JSON") && (type.startsWith("application/json")
+        || binaryExpected && kind == ContentKind.JSON);
     if (html || json) {
       throw new HubException.NotAFile(url, status, "got " + (html ? "an HTML page" : "JSON")
           + " instead of " + what + " (a login or error page: check the token, the revision"

@@ -16,8 +16,11 @@ import java.nio.charset.StandardCharsets;
 public record HubLocation(Kind kind, String id, String revision, String prefix) {
   public enum Kind { DATASET, BUCKET }
 
+  /** {@code owner/name} as the Hub allows them. */
+  static final String ID = "[A-Za-z0-9][A-Za-z0-9._-]*/[A-Za-z0-9][A-Za-z0-9._-]*";
+
   public HubLocation {
-    if (!id.matches("[A-Za-z0-9][A-Za-z0-9._-]*/[A-Za-z0-9][A-Za-z0-9._-]*")) {
+    if (!id.matches(ID)) {
       throw new IllegalArgumentException("Hub id must be owner/name, got " + id);
     }
     prefix = strip(prefix == null ? "" : prefix);
@@ -143,10 +146,11 @@ public record HubLocation(Kind kind, String id, String revision, String prefix) 
     return revision;
   }
 
+  /** The {@code hf://} URL, revision URL-encoded: what {@link #parse} reads back. */
   @Override
   public String toString() {
     String base = "hf://" + (kind == Kind.BUCKET ? "buckets/" : "datasets/") + id
-        + (revision != null ? "@" + revision : "");
+        + (revision != null ? "@" + encodeAll(revision) : "");
     return prefix.isEmpty() ? base : base + "/" + prefix;
   }
 

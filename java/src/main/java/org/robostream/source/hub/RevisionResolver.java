@@ -103,7 +103,7 @@ public final class RevisionResolver {
     if (!newer.isEmpty()) {
       return new Choice(null, null, "no tag " + wanted + " nor an older v" + target[0] + ".x;"
           + " only newer ones " + newer + ", which this robostream (format " + CODEBASE_VERSION
-          + ") may not read: pass --revision with one of them to try");
+          + ") may not read: ask for one of them as the revision to try");
     }
     if (requested == null) {
       return new Choice("main", "no v" + target[0] + ".x tag (tags: " + tags + "); reading main",

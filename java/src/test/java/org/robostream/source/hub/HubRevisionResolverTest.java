@@ -46,8 +46,8 @@ class HubRevisionResolverTest {
   void onlyNewerTagsOrAMissingVersionAreErrorsThatListTheTags() {
     Choice newer = choose(null, "v2.1", "v3.1", "v3.2");
     assertNull(newer.revision());
-    assertTrue(newer.error().contains("[v3.1, v3.2]") && newer.error().contains("--revision"),
-        newer.error());
+    assertTrue(newer.error().contains("[v3.1, v3.2]")
+        && newer.error().contains("one of them as the revision"), newer.error());
     Choice missing = choose("v4.0", "v3.0");
     assertNull(missing.revision());
     assertTrue(missing.error().contains("no tag v4.0") && missing.error().contains("[v3.0]"),

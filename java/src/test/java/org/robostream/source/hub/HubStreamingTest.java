@@ -11,12 +11,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.robostream.dataset.SourceOptions;
 import org.robostream.stream.Batch;
 import org.robostream.stream.StreamingDataset;
 import org.robostream.testing.Datasets;
@@ -99,6 +101,39 @@ class HubStreamingTest {
       assertTrue(ofKind.stream().allMatch(l -> l.startsWith(from + kind)), kind + " only from "
           + from + ": " + ofKind);
     }
+  }
+
+  @Test
+  void theLibraryEntryPointOpensAHubDatasetAndABucketFromItsEnvironmentAlone() throws IOException {
+    Path cache = tmp.resolve("cache-entry");
+    Map<String, String> env = Map.of("HF_ENDPOINT", hub.endpoint(), "HF_TOKEN", HubServer.TOKEN,
+        "HF_LEROBOT_HOME", cache.toString(), "HF_HOME", cache.toString());
+    int logStart = hub.log("hub.log", 0).size();
+    List<String> expected;
+    try (StreamingDataset s = HubEpochs.configure(StreamingDataset.builder(local)
+        .episodes(List.of(1, 4))).build()) {
+      expected = HubEpochs.epoch(s);
+    }
+    // OWNER/NAME@REV names no local folder: the Hub's provider opens it, HubConfig from env.
+    try (StreamingDataset s = HubEpochs.configure(StreamingDataset.builder(HubServer.REPO
+        + "@v3.0").dataFilesRoot("hf://buckets/" + HubServer.REPO + "-bucket")
+        .episodes(List.of(1, 4)).environment(env)).build()) {
+      assertEquals(expected, HubEpochs.epoch(s));
+    }
+    List<String> reads = hub.log("hub.log", logStart).stream()
+        .filter(l -> l.contains("/resolve/")).toList();
+    String bucket = "/buckets/" + HubServer.REPO + "-bucket/resolve/";
+    assertTrue(reads.stream().anyMatch(l -> l.startsWith(bucket + "videos/")), reads.toString());
+    assertTrue(reads.stream().filter(l -> l.contains("/videos/") || l.contains("/data/"))
+        .allMatch(l -> l.startsWith(bucket)), "data and videos from the bucket only: " + reads);
+    assertTrue(reads.stream().allMatch(l -> l.contains("auth=Bearer " + HubServer.TOKEN)),
+        "the token came from the builder's environment");
+    // An opened source fixed its episodes and roots: the builder refuses to change them.
+    HubDataset opened = HubDataset.open(HubServer.REPO, SourceOptions.defaults()
+        .withEnvironment(env));
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> StreamingDataset.builder(opened).episodes(List.of(1)).build());
+    assertTrue(e.getMessage().contains("fixed when it was opened"), e.getMessage());
   }
 
   @Test

@@ -1,0 +1,42 @@
+package org.robostream.cli;
+
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The one place where the library's option names become this command line's flags. Library
+ * messages name API options as a library user writes them ({@code decodeDevice cuda cannot be
+ * used: ...}, {@code symlinks(SymlinkPolicy.FOLLOW)}); every message the CLI prints from an error
+ * goes through {@link #inMessage}, so a user of the CLI reads the flag to change instead. The
+ * names are API spellings (camelCase, a type, a call) that plain words never match. Stateless.
+ */
+final class OptionFlags {
+  private static final Map<String, String> FLAGS = Map.of(
+      "decodeDevice", "--video-decode-device",
+      "decoderCacheSize", "--video-decoder-cache-size",
+      "dataFilesRoot", "--data-files-root",
+      "symlinks(SymlinkPolicy.FOLLOW)", "--allow-symlinks-outside-root",
+      "TrainingDevice", "--device",
+      "memoryBudgetBytes", "--memory-budget-mb",
+      "batchSize", "--batch-size",
+      "bufferSize", "--buffer-size",
+      "maxNumShards", "--max-num-shards");
+  private static final Pattern NAMES = Pattern.compile("(?<![\\w.])(" + String.join("|",
+      FLAGS.keySet().stream().map(Pattern::quote).toList()) + ")(?![\\w(])");
+
+  private OptionFlags() {}
+
+  /** {@code message} with every API option name replaced by its flag (null stays null). */
+  static String inMessage(String message) {
+    if (message == null) {
+      return null;
+    }
+    Matcher m = NAMES.matcher(message);
+    StringBuilder out = new StringBuilder();
+    while (m.find()) {
+      m.appendReplacement(out, Matcher.quoteReplacement(FLAGS.get(m.group(1))));
+    }
+    return m.appendTail(out).toString();
+  }
+}

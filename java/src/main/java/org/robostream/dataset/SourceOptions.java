@@ -1,0 +1,57 @@
+package org.robostream.dataset;
+
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Consumer;
+
+/**
+ * How a {@link DatasetSource} is opened, whatever its location. Immutable; the {@code with...}
+ * methods return changed copies.
+ *
+ * @param dataFilesRoot where {@code data/} and {@code videos/} are when not beside
+ *     {@code meta/}: a local folder, or for a Hub dataset {@code hf://buckets/...} or
+ *     {@code hf://datasets/...}; null: beside {@code meta/}
+ * @param symlinks whether a local dataset's files may resolve through links outside its roots
+ *     (a Hub dataset's mirror holds no links)
+ * @param episodes the episodes to keep (empty: all)
+ * @param environment the variables a source reads (the Hub's {@code HF_ENDPOINT},
+ *     {@code HF_TOKEN}, {@code HF_LEROBOT_HOME}, ...)
+ * @param progress hears the name of every file a remote source fetches while opening
+ */
+public record SourceOptions(String dataFilesRoot, SymlinkPolicy symlinks,
+    Optional<List<Integer>> episodes, Map<String, String> environment,
+    Consumer<String> progress) {
+  public SourceOptions {
+    environment = Map.copyOf(environment);
+    episodes = episodes.map(List::copyOf);
+  }
+
+  /** All episodes, files beside meta/, links confined, this process's environment, silent. */
+  public static SourceOptions defaults() {
+    return new SourceOptions(null, SymlinkPolicy.CONFINED, Optional.empty(), System.getenv(),
+        file -> { });
+  }
+
+  public SourceOptions withDataFilesRoot(String location) {
+    return new SourceOptions(location, symlinks, episodes, environment, progress);
+  }
+
+  public SourceOptions withSymlinks(SymlinkPolicy policy) {
+    return new SourceOptions(dataFilesRoot, policy, episodes, environment, progress);
+  }
+
+  public SourceOptions withEpisodes(Collection<Integer> kept) {
+    return new SourceOptions(dataFilesRoot, symlinks, Optional.of(List.copyOf(kept)),
+        environment, progress);
+  }
+
+  public SourceOptions withEnvironment(Map<String, String> variables) {
+    return new SourceOptions(dataFilesRoot, symlinks, episodes, variables, progress);
+  }
+
+  public SourceOptions withProgress(Consumer<String> listener) {
+    return new SourceOptions(dataFilesRoot, symlinks, episodes, environment, listener);
+  }
+}

@@ -1,0 +1,153 @@
+package org.robostream.stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.robostream.dataset.DatasetException;
+import org.robostream.dataset.V30MetadataTestAccess;
+import org.robostream.dataset.synth.PatternCode;
+import org.robostream.dataset.synth.PatternVideos;
+import org.robostream.testing.Datasets;
+import org.robostream.testing.Fixtures;
+import org.robostream.video.FrameLayout;
+
+/**
+ * A video whose frame count differs from what the episodes table puts in it (FrameFetcher): the
+ * loader cannot address frames by position and looks each one up by pts, within the tolerance.
+ * Extra frames that keep the file's duration are skipped, and every sample still gets its own
+ * frame; a lookup farther than the tolerance, or a file whose duration no longer matches the
+ * table (a trailing frame appended), is a {@link SampleException} naming file, episode and camera
+ * with the {@link DatasetException.BadMetadata} as its cause — never another frame.
+ *
+ * <p>The seed: {@link Datasets#tinyPatternV30()}, 3 episodes x 12 frames at 20 fps in one file
+ * per camera; the top camera's file is replaced.
+ */
+class FrameCountMismatchTest {
+  private static final String TOP = "observation.images.top";
+  private static final String TOP_FILE = "videos/" + TOP + "/chunk-000/file-000.mp4";
+  private static final int FPS = 20;
+  private static final int EPISODES = 3;
+  private static final int LENGTH = 12;
+  /** Painted as the camera of frames the table does not address, so delivering one shows. */
+  private static final int NOT_IN_THE_TABLE = 200;
+
+  @TempDir Path tmp;
+
+  /** The seed with the top camera's file replaced by {@code frames} encoded at {@code fps}. */
+  private Path withTopVideo(int fps, List<PatternCode.Identity> frames) throws Exception {
+    Path root = tmp.resolve("ds");
+    V30MetadataTestAccess.copyTree(Datasets.tinyPatternV30(), root);
+    PatternVideos.encode(root.resolve(TOP_FILE), 64, 64, fps, frames);
+    return root;
+  }
+
+  /** Every table frame of the top camera (camera 0), with an unaddressed frame after each. */
+  private static List<PatternCode.Identity> twiceTheRate() {
+    List<PatternCode.Identity> frames = new ArrayList<>();
+    for (int e = 0; e < EPISODES; e++) {
+      for (int f = 0; f < LENGTH; f++) {
+        frames.add(new PatternCode.Identity(e, f, 0));
+        frames.add(new PatternCode.Identity(e, f, NOT_IN_THE_TABLE));
+      }
+    }
+    return frames;
+  }
+
+  private static StreamingDataset.Builder stream(Path root) {
+    return StreamingDataset.builder(root).batchSize(8).shuffle(false).returnUint8(true)
+        .layout(FrameLayout.HWC);
+  }
+
+  /** Streams an epoch in natural order until it fails; returns the failure, samples checked. */
+  private static SampleException failureOf(Path root, List<Long> delivered) {
+    return assertThrows(SampleException.class, () -> {
+      try (StreamingDataset ds = stream(root).build()) {
+        for (Batch b : ds) {
+          try (b) {
+            delivered.addAll(PatternSamples.checked(b, ds.metadata().info().videoKeys()));
+          }
+        }
+      }
+    });
+  }
+
+  @Test
+  void extraFramesBetweenTheTablesFramesAreSkippedByThePtsLookup() throws Exception {
+    // 72 frames at 40 fps where the table puts 36 at 20 fps: same duration, twice the count.
+    Path root = withTopVideo(2 * FPS, twiceTheRate());
+    Set<Long> seen = new HashSet<>();
+    try (StreamingDataset ds = stream(root).build()) {
+      assertEquals(TOP, ds.metadata().info().videoKeys().get(0));
+      for (Batch b : ds) {
+        try (b) {
+          for (long s : PatternSamples.checked(b, ds.metadata().info().videoKeys())) {
+            assertTrue(seen.add(s), "delivered twice: " + Samples.toString(s));
+          }
+        }
+      }
+    }
+    assertEquals(EPISODES * LENGTH, seen.size());
+  }
+
+  @Test
+  void aLookupFartherThanTheToleranceIsATypedErrorNamingFileEpisodeAndCamera()
+      throws Exception {
+    Path root = withTopVideo(2 * FPS, twiceTheRate());
+    // Episode 1's packets (24..47 of the 40 fps file, decode order = display order in AV1)
+    // 2 ms late: more than the 1e-4 s tolerance, less than half a frame. The expression has no
+    // comma, which would end the bitstream filter's arguments.
+    Path video = root.resolve(TOP_FILE);
+    Path shifted = video.resolveSibling("shifted.mp4");
+    String episode1 = "(0.002/TB)*(1-abs(sgn(floor(N/24)-1)))";
+    Fixtures.run("ffmpeg", "-v", "error", "-y", "-i", video.toString(), "-c", "copy", "-bsf:v",
+        "setts=pts=PTS+" + episode1 + ":dts=DTS+" + episode1, shifted.toString());
+    Files.move(shifted, video, StandardCopyOption.REPLACE_EXISTING);
+
+    List<Long> delivered = new ArrayList<>();
+    SampleException e = failureOf(root, delivered);
+    assertEquals(root.resolve(TOP_FILE).toString(), e.file());
+    assertEquals(1, e.episode());
+    assertEquals(TOP, e.camera());
+    assertInstanceOf(DatasetException.BadMetadata.class, e.getCause());
+    assertTrue(e.getMessage().contains("looked up by pts"), e.getMessage());
+    assertTrue(!delivered.isEmpty() && delivered.stream().allMatch(s -> Samples.episode(s) == 0),
+        "episode 0's first batch, exact, and nothing of episode 1 came before the error: "
+            + delivered.size());
+  }
+
+  @Test
+  void aTrailingFrameBeyondTheTablesFramesIsATypedErrorNamingFileEpisodeAndCamera()
+      throws Exception {
+    // The table's 36 frames and one more: the file lasts a frame longer than the table says,
+    // so a lookup by pts could reach frames of an episode the table does not describe.
+    List<PatternCode.Identity> frames = new ArrayList<>();
+    for (int e = 0; e < EPISODES; e++) {
+      for (int f = 0; f < LENGTH; f++) {
+        frames.add(new PatternCode.Identity(e, f, 0));
+      }
+    }
+    frames.add(new PatternCode.Identity(EPISODES - 1, LENGTH, NOT_IN_THE_TABLE));
+    Path root = withTopVideo(FPS, frames);
+
+    List<Long> delivered = new ArrayList<>();
+    SampleException e = failureOf(root, delivered);
+    assertEquals(root.resolve(TOP_FILE).toString(), e.file());
+    assertEquals(0, e.episode(), "the first episode read from the file");
+    assertEquals(TOP, e.camera());
+    assertInstanceOf(DatasetException.BadMetadata.class, e.getCause());
+    assertTrue(e.getMessage().contains("37 frames") && e.getMessage().contains("36 frames"),
+        e.getMessage());
+    assertEquals(List.of(), delivered, "no batch before the file was refused");
+  }
+}

@@ -2,13 +2,16 @@ package org.robostream.examples;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.ByteBuffer;
 import java.nio.FloatBuffer;
 import java.nio.file.Path;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.robostream.arrow.BatchMemoryPool;
 import org.robostream.arrow.DType;
 import org.robostream.arrow.FrameBatch;
 import org.robostream.arrow.Tensor;
@@ -16,7 +19,9 @@ import org.robostream.stream.Batch;
 import org.robostream.stream.StreamingDataset;
 import org.robostream.testing.Datasets;
 import org.robostream.testing.Fixtures;
+import org.robostream.testing.GpuTests;
 import org.robostream.testing.NativeLeakCheck;
+import org.robostream.video.DecodeDeviceSpec;
 import org.robostream.video.FrameLayout;
 import org.robostream.video.HostFrameBuffer;
 import org.robostream.video.VideoDecoder;
@@ -84,6 +89,34 @@ class ReadmeTensorSnippetsTest {
           }
           assertArrayEquals(new long[] {n, 3, 64, 64}, top.shape());
           assertEquals(frames.data(), top.data());
+          batches++;
+        }
+      }
+      assertEquals(ds.batchesPerEpoch(), batches);
+    }
+  }
+
+  /** The README's GPU snippet, on a GPU machine only (it has not run yet: none was lent). */
+  @Test
+  @Tag("cuda")
+  void gpuFramesStayOnTheDevice() {
+    GpuTests.requireNvdec();
+    Path root = Datasets.patternV30();
+    int batches = 0;
+    // README begin: gpu
+    try (StreamingDataset ds = StreamingDataset.builder(root).batchSize(64).workers(2)
+            .decodeDevice(DecodeDeviceSpec.parse("cuda:0"))       // "cuda-or-cpu" falls back
+            .build()) {
+      for (Batch b : ds) {
+        try (b) {
+          FrameBatch frames = b.deviceFrames();                   // ArrowDeviceArray, device_type CUDA
+          long top = b.tensor("observation.images.top").address(); // device pointer
+          long event = frames.syncEvent();                        // CUevent* to wait on (C Device spec)
+          Batch onHost = b.toHost();                              // explicit copy; b.frames() refuses
+    // README end
+          assertEquals(BatchMemoryPool.DEVICE_CUDA, frames.deviceType());
+          assertTrue(top != 0 && event != 0);
+          assertEquals(onHost.size(), onHost.frames("observation.images.top").shape()[0]);
           batches++;
         }
       }

@@ -36,7 +36,7 @@ import org.robostream.video.FrameLayout;
  * consumer, who closes each (also after the dataset is closed: they stay valid until then);
  * {@link #close()} stops the workers and frees everything else — at once, or, for a worker that
  * does not stop within 10 s (held in native code, such as a wait for an NVDEC session), when
- * that worker ends ({@link SharedResources}).
+ * that worker ends ({@link StreamMemory}).
  *
  * <p>Structure: this class is the facade (the builder, iteration and the position, the
  * accessors); {@link StreamConfig} resolves and checks the builder's settings,

@@ -50,30 +50,17 @@ final class InspectCommand implements Callable<Integer> {
     List<EpisodeInfo> episodes = m.episodes();
     // Files are counted once each: v3.0 episodes share them.
     java.util.Set<Path> dataFiles = new java.util.TreeSet<>();
-    Map<String, java.util.Set<Path>> videoFiles = new LinkedHashMap<>();
-    for (EpisodeInfo e : episodes) {
-      dataFiles.add(e.dataFile());
-      e.videos().forEach((camera, span) -> videoFiles
-          .computeIfAbsent(camera, c -> new java.util.TreeSet<>()).add(span.file()));
-    }
+    episodes.forEach(e -> dataFiles.add(e.dataFile()));
     int dataPresent = (int) dataFiles.stream().filter(Files::isRegularFile).count();
-    Map<String, Integer> videosPresent = new LinkedHashMap<>();
-    Map<String, Path> firstVideo = new LinkedHashMap<>();
-    videoFiles.forEach((camera, files) -> {
-      for (Path v : files) {
-        if (Files.isRegularFile(v)) {
-          videosPresent.merge(camera, 1, Integer::sum);
-          firstVideo.putIfAbsent(camera, v);
-        }
-      }
-    });
     List<Map<String, Object>> cameras = new ArrayList<>();
     for (String camera : m.info().videoKeys()) {
+      List<Path> videoFiles = m.videoFiles(camera);
+      List<Path> present = videoFiles.stream().filter(Files::isRegularFile).toList();
       Map<String, Object> c = new LinkedHashMap<>();
       c.put("key", camera);
       c.put("declared_codec", m.info().features().get(camera).videoInfo().get("video.codec"));
-      Path v = firstVideo.get(camera);
-      if (v != null) {
+      if (!present.isEmpty()) {
+        Path v = present.get(0);
         try (VideoDecoder d = VideoDecoder.open(v)) {
           c.put("codec", d.info().codec());
           c.put("width", d.info().width());
@@ -81,8 +68,8 @@ final class InspectCommand implements Callable<Integer> {
           c.put("pixel_format", d.info().pixelFormat());
         }
       }
-      c.put("video_files", videoFiles.getOrDefault(camera, java.util.Set.of()).size());
-      c.put("video_files_present", videosPresent.getOrDefault(camera, 0));
+      c.put("video_files", videoFiles.size());
+      c.put("video_files_present", present.size());
       cameras.add(c);
     }
     out.put("cameras", cameras);

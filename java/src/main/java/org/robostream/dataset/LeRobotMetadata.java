@@ -182,11 +182,16 @@ public final class LeRobotMetadata {
   public List<Path> videoFiles() {
     List<Path> out = new ArrayList<>();
     for (String camera : info.videoKeys()) {
-      SortedSet<Path> files = new TreeSet<>();
-      episodes.values().forEach(e -> files.add(e.video(camera).file()));
-      out.addAll(files);
+      out.addAll(videoFiles(camera));
     }
     return out;
+  }
+
+  /** The distinct video files of camera {@code videoKey} for the kept episodes, in path order. */
+  public List<Path> videoFiles(String videoKey) {
+    SortedSet<Path> files = new TreeSet<>();
+    episodes.values().forEach(e -> files.add(e.video(videoKey).file()));
+    return List.copyOf(files);
   }
 
   /** The Parquet file holding the frames of {@code episode}. */

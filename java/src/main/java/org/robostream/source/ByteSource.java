@@ -4,8 +4,13 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 
 /**
- * Random-access bytes of one file: the seam through which the demuxer reads local files now and
- * HTTP range requests later.
+ * Random-access bytes of one file, which a video decoder's demuxer reads through FFmpeg's custom
+ * I/O. Two kinds: {@link LocalFileByteSource} (positional reads of a local file) and the Hub's
+ * {@code HttpRangeByteSource} (HTTP range requests in read-ahead blocks that the client's block
+ * cache shares between every decoder of the file, each block checked to be of the file's first
+ * version). A dataset's {@link VideoSources} opens them. {@link #prefetch} is the read-ahead hint
+ * the loader gives before decoding a run, so that the blocks of every camera's file download at
+ * once; local files ignore it.
  *
  * <p>Threading: not thread-safe; one reader (one decoder) at a time. Ownership: whoever opens a
  * source closes it; a decoder that is handed a source owns it from then on.

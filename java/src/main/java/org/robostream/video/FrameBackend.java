@@ -3,10 +3,15 @@ package org.robostream.video;
 import org.bytedeco.ffmpeg.avcodec.AVPacket;
 
 /**
- * A codec backend turning demuxed packets into frames that are converted straight into frame
- * slots. Implementations: {@link AvcodecBackend} (FFmpeg) and {@link Dav1dBackend} (AV1).
+ * A codec behind a {@link VideoDecoder}: takes the demuxed packets of one stream in decode order
+ * and hands out its pictures one at a time, each either converted to RGB straight into a slot
+ * or given unconverted as host planes. Implementations ({@link FrameBackends} chooses):
+ * {@link AvcodecBackend} (FFmpeg: H.264, HEVC, MPEG-4 Part 2, VP9, libaom-av1),
+ * {@link Dav1dBackend} (AV1 in the native core), both converting into host memory with
+ * swscale or libyuv; {@link NvdecBackend}, whose pictures stay on the GPU and are converted by
+ * its colour kernel into device memory only.
  *
- * <p>Not thread-safe: owned by one {@link VideoDecoder}. Failures are thrown as
+ * <p>Not thread-safe: owned by one {@link VideoDecoder}, which closes it. Failures are thrown as
  * {@link VideoException}s naming the file.
  */
 interface FrameBackend extends AutoCloseable {
@@ -26,16 +31,25 @@ interface FrameBackend extends AutoCloseable {
 
   int currentHeight();
 
-  /** Converts the current frame to RGB24 into the slot at {@code dst}. */
+  /**
+   * Converts the current frame to RGB uint8 in {@code layout} into the slot at {@code dst}: host
+   * memory for the CPU backends, device memory of its GPU for NVDEC.
+   */
   void convertCurrent(long dst, FrameLayout layout);
 
-  /** The current frame's planes, unconverted; valid until the next {@link #receive()}. */
+  /**
+   * The current frame's planes, unconverted, in host memory; valid until the next
+   * {@link #receive()}. NVDEC has none to give (an {@link UnsupportedVideoException}).
+   */
   RawPicture currentPicture();
 
-  /** Forgets all decoder state (before a seek). */
+  /**
+   * Forgets all decoder state: before a seek, and, on NVDEC, at the end of every decode call
+   * (which gives the session back to the GPU's pool).
+   */
   void flush();
 
-  /** Short description, e.g. "dav1d 1.0.0" or "avcodec h264". */
+  /** Short description, e.g. "dav1d 1.0.0", "avcodec h264" or "nvdec cuda:0". */
   String description();
 
   @Override

@@ -1,0 +1,116 @@
+package org.robostream.stream;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.robostream.arrow.BatchMemoryPool;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The memory of a dataset's batches and of the frames its workers hold: the Arrow allocator of
+ * the table columns, the batch pool (every batch's frames, and the device path's held frames:
+ * host memory, or the decoding GPU's), the host pool (host copies of GPU frames; the batch pool
+ * itself on the host), and one {@link FrameMemory} per worker index, kept across epochs. Also
+ * counts the bytes of the batches not closed yet.
+ *
+ * <p>All of it is closed by the last of its holders ({@link SharedResources}): the dataset, and
+ * every worker thread while it runs, since a worker held in native code can outlive the
+ * dataset's {@code close()} and keeps writing into its store and the pools until it returns.
+ *
+ * <p>Threading: {@link #newFramePath()}, {@link #allocator()}, {@link #hold()},
+ * {@link #letGo()} and {@link #outstandingBatchBytes()} are thread-safe (workers call them);
+ * {@link #store} and {@link #replaceStore} belong to the consumer thread that starts and stops
+ * the workers.
+ */
+final class StreamMemory {
+  // The dataset's logger: a user configures logging by the public class.
+  private static final Logger LOG = LoggerFactory.getLogger(StreamingDataset.class);
+
+  private final StreamContext ctx;
+  private final BufferAllocator allocator = new RootAllocator();
+  private final SharedResources shared = new SharedResources();
+  private final BatchMemoryPool batchPool;
+  private final BatchMemoryPool hostPool;
+  private final BatchMemoryPool heldPool; // the device path's held frames (the batch pool)
+  // Frame bytes of the batches not closed yet (frames are pooled native memory, not the
+  // allocator's); each batch adds its own and takes them off when it closes.
+  private final AtomicLong openFrameBytes = new AtomicLong();
+  private final List<FrameMemory> stores = new ArrayList<>(); // one per worker index
+
+  /**
+   * Allocates the pools and the workers' stores. Closed in the reverse order: the stores (which
+   * return blocks to the held pool) before the pools, the allocator last.
+   */
+  StreamMemory(StreamConfig config) {
+    this.ctx = config.context();
+    shared.add(this::closeAllocator);
+    this.hostPool = shared.add(BatchMemoryPool.host());
+    this.batchPool = config.gpu() >= 0 ? shared.add(BatchMemoryPool.cuda(config.gpu()))
+        : hostPool;
+    this.heldPool = config.deviceBatches() ? batchPool : null;
+    for (int w = 0; w < config.workers(); w++) {
+      stores.add(newFrameMemory());
+    }
+  }
+
+  BufferAllocator allocator() {
+    return allocator;
+  }
+
+  /** The store of worker index {@code worker}: where its decoded frames wait for their batch. */
+  FrameMemory store(int worker) {
+    return stores.get(worker);
+  }
+
+  /**
+   * Gives worker index {@code worker} a new store, for a worker thread that did not stop: a store
+   * is never shared with a thread that may still run. The old one stays open (with the pools)
+   * until that thread lets go.
+   */
+  void replaceStore(int worker) {
+    stores.set(worker, newFrameMemory());
+  }
+
+  /** Where frames wait between decoding and their batch: packed on the host, or the pool's. */
+  private FrameMemory newFrameMemory() {
+    return shared.add(heldPool == null ? new FrameStore(ctx.storeBytes())
+        : new PoolFrameMemory(heldPool, ctx.storeBytes()));
+  }
+
+  /** How a worker's frames get into its batches: the host path, or the device path. */
+  FramePath newFramePath() {
+    BatchMaker maker = new BatchMaker(ctx, allocator, batchPool, hostPool, openFrameBytes);
+    return heldPool == null ? new HostFramePath(maker, batchPool)
+        : new DeviceFramePath(ctx, maker, heldPool);
+  }
+
+  /** One more holder: a worker thread about to start. */
+  void hold() {
+    shared.hold();
+  }
+
+  /**
+   * Drops one holder (the dataset when it closes, a worker thread when it ends); the last closes
+   * everything. Exported batches keep the native pools alive until they are released.
+   */
+  void letGo() {
+    shared.letGo();
+  }
+
+  /** Bytes of batches created and not closed yet: table columns and frames. */
+  long outstandingBatchBytes() {
+    return allocator.getAllocatedMemory() + openFrameBytes.get();
+  }
+
+  private void closeAllocator() {
+    if (allocator.getAllocatedMemory() == 0) {
+      allocator.close();
+    } else {
+      LOG.warn("{} bytes of batches are still open; they stay valid until closed",
+          allocator.getAllocatedMemory());
+    }
+  }
+}

@@ -1,0 +1,238 @@
+package org.robostream.video;
+
+import org.bytedeco.ffmpeg.avcodec.AVPacket;
+
+/**
+ * Where one file's decoding stands, and how a {@link DecodePlan} moves it: one state machine
+ * over the demuxer and the codec backend, kept in one class because every rule reads and writes
+ * the same position (the GOP whose keyframe decoding last started from, the next packet, the
+ * last frame output, whether the codec was drained).
+ *
+ * <p>Position rules: a target is reached without a seek when it has not been output yet and
+ * lies in the GOP being decoded, or in the GOP that starts with the next packet; otherwise one
+ * seek to the target's GOP. Leading pictures of open GOPs (pts before their keyframe) are
+ * decoded from the previous GOP ({@link FrameIndex#seekGop}). A target the codec passes or
+ * never produces is retried once from one GOP earlier (streams whose GOP structure the packet
+ * flags do not show), then it is a {@link CorruptVideoException}. On NVDEC the session goes back
+ * to the GPU's pool after every call, so the next call starts with a seek.
+ *
+ * <p>Not thread-safe: owned by one {@link VideoDecoder}, which owns the demuxer and backend.
+ */
+final class DecodeCursor {
+  private final String file;
+  private final Demuxer demuxer;
+  private final FrameIndex index;
+  private final FrameBackend backend;
+
+  private int nextPacket; // decode-order index of the next packet to be read
+  private boolean resyncAfterSeek = true;
+  private int lastOutputFrame = -1;
+  private int continuousFromGop; // GOP whose keyframe the decoder last started from
+  private boolean drained;
+
+  private long framesDecoded;
+  private long framesDelivered;
+  private long seeks;
+  private long packetsRead;
+
+  DecodeCursor(String file, Demuxer demuxer, FrameIndex index, FrameBackend backend) {
+    this.file = file;
+    this.demuxer = demuxer;
+    this.index = index;
+    this.backend = backend;
+  }
+
+  DecodeStats stats() {
+    return new DecodeStats(framesDecoded, framesDelivered, seeks, packetsRead,
+        demuxer.bytesRead());
+  }
+
+  /** Decodes every target of {@code plan} into {@code destination}, in presentation order. */
+  DecodeResult decode(DecodePlan plan, FrameDestination destination) {
+    double[] pts = new double[plan.requestCount()];
+    long[] frames = new long[plan.requestCount()];
+    boolean[] done = new boolean[plan.targetCount()];
+    RuntimeException failure = null;
+    try {
+      for (int t = 0; t < plan.targetCount(); t++) {
+        if (!done[t]) {
+          decodeTarget(plan, t, destination, done, pts, frames);
+        }
+      }
+    } catch (RuntimeException e) {
+      failure = e;
+      throw e;
+    } finally {
+      if (backend instanceof NvdecBackend) {
+        try {
+          releaseGpuSession();
+        } catch (RuntimeException e) {
+          if (failure == null) {
+            throw e;
+          }
+          failure.addSuppressed(e); // the decode error is the one to report
+        }
+      }
+    }
+    return new DecodeResult(pts, frames);
+  }
+
+  /**
+   * Gives the NVDEC decoder back to the GPU's pool at the end of every call. A GPU has a few
+   * decode engines and the pool caps concurrent sessions (ROBOSTREAM_NVDEC_SESSIONS, 8): if every
+   * open decoder kept one between calls, a loader with more live streams than sessions would
+   * wait for itself. The cost is a seek at the start of the next call (no wasted decoding when
+   * that call starts on a GOP boundary, which the loader arranges).
+   */
+  private void releaseGpuSession() {
+    backend.flush();
+    lastOutputFrame = -1;
+    continuousFromGop = Integer.MAX_VALUE; // nothing to continue: the next target seeks
+    drained = false;
+  }
+
+  private void decodeTarget(DecodePlan plan, int t, FrameDestination dst, boolean[] done,
+      double[] pts, long[] frames) {
+    int frame = plan.target(t);
+    int seekGop = index.seekGop(frame);
+    boolean retried = false;
+    if (!canContinueTo(frame)) {
+      seek(seekGop);
+    }
+    while (!done[t]) {
+      while (backend.receive()) {
+        framesDecoded++;
+        int out = index.frameWithPts(backend.currentPts());
+        if (out < 0) {
+          continue; // a frame the container does not present (e.g. before an edit list start)
+        }
+        lastOutputFrame = out;
+        int position = plan.targetPosition(out);
+        if (position >= 0 && !done[position]) {
+          deliver(plan, position, out, dst, pts, frames);
+          done[position] = true;
+        }
+        if (out >= frame) {
+          break;
+        }
+      }
+      if (done[t]) {
+        return;
+      }
+      boolean missed = lastOutputFrame >= frame;
+      if (!missed) {
+        AVPacket packet = drained ? null : readPacket();
+        if (packet != null) {
+          backend.send(packet);
+          continue;
+        }
+        if (!drained) {
+          backend.drain();
+          drained = true;
+          continue;
+        }
+        missed = true;
+      }
+      // The decoder passed the target (or ended) without producing it: start one GOP earlier
+      // once, which covers streams whose GOP structure the packet flags do not show.
+      if (retried || seekGop == 0) {
+        throw new CorruptVideoException(file, "decoder produced no frame for pts "
+            + index.frameSeconds(frame) + " s (frame " + frame + ")");
+      }
+      retried = true;
+      seekGop--;
+      seek(seekGop);
+    }
+  }
+
+  /**
+   * Whether decoding on from the current position reaches {@code frame} without wasted work: the
+   * decoder has decoded continuously since a keyframe at or before the frame's GOP, has not
+   * output the frame yet, and is inside that GOP (or the GOP starts with the next packet).
+   */
+  private boolean canContinueTo(int frame) {
+    // A drained decoder still hands out the frames it holds, so draining does not force a seek.
+    if (lastOutputFrame >= frame) {
+      return false;
+    }
+    int gop = index.seekGop(frame);
+    if (gop < continuousFromGop) {
+      return false;
+    }
+    int current = nextPacket > 0
+        ? Math.max(continuousFromGop, index.gopOfPacket(nextPacket - 1))
+        : continuousFromGop;
+    if (gop <= current) {
+      return true;
+    }
+    return gop == current + 1 && nextPacket == index.gopStartPacket(gop);
+  }
+
+  private void seek(int gop) {
+    demuxer.seekToGop(index, gop);
+    backend.flush();
+    seeks++;
+    drained = false;
+    lastOutputFrame = -1;
+    nextPacket = index.gopStartPacket(gop);
+    continuousFromGop = gop;
+    resyncAfterSeek = true;
+  }
+
+  private AVPacket readPacket() {
+    while (true) {
+      AVPacket packet = demuxer.next();
+      if (packet == null) {
+        nextPacket = index.packetCount();
+        return null;
+      }
+      if (packet.size() <= 0) {
+        continue;
+      }
+      if (resyncAfterSeek) {
+        int actual = index.packetWithDts(Demuxer.dtsOf(packet));
+        if (actual >= 0) {
+          nextPacket = actual;
+        }
+        resyncAfterSeek = false;
+      }
+      nextPacket++;
+      packetsRead++;
+      return packet;
+    }
+  }
+
+  private void deliver(DecodePlan plan, int position, int frame, FrameDestination dst,
+      double[] pts, long[] frames) {
+    if (backend.currentWidth() != dst.width() || backend.currentHeight() != dst.height()) {
+      throw new UnsupportedVideoException(file, "frame " + frame + " is "
+          + backend.currentWidth() + "x" + backend.currentHeight()
+          + " but the stream declares " + dst.width() + "x" + dst.height()
+          + " (size changes inside a stream are not supported)");
+    }
+    int[] requests = plan.requestsOf(position);
+    if (dst instanceof SinkDestination sink) {
+      RawPicture picture = backend.currentPicture();
+      double seconds = index.frameSeconds(frame);
+      for (int request : requests) {
+        sink.sink().accept(request, picture, seconds, frame);
+        pts[request] = seconds;
+        frames[request] = frame;
+      }
+      framesDelivered += requests.length;
+      return;
+    }
+    backend.convertCurrent(dst.slotAddress(requests[0]), dst.layout());
+    double seconds = index.frameSeconds(frame);
+    for (int i = 0; i < requests.length; i++) {
+      int request = requests[i];
+      if (i > 0) {
+        dst.copySlot(request, requests[0]); // in device memory for NVDEC destinations
+      }
+      pts[request] = seconds;
+      frames[request] = frame;
+      dst.delivered(request, seconds, frame);
+    }
+    framesDelivered += requests.length;
+  }
+}

@@ -7,8 +7,11 @@ import org.robostream.nativecore.Av1Decoder;
 import org.robostream.nativecore.NativeException;
 
 /**
- * AV1 decoding with dav1d inside the native core: packets demuxed by FFmpeg go to dav1d, pictures
- * are converted by libyuv straight into the slot. Not thread-safe: one per decoder.
+ * AV1 decoding with dav1d inside the native core: packets demuxed by FFmpeg go to dav1d, and its
+ * pictures are converted straight into the destination slot by the chosen converter (swscale by
+ * default, handed dav1d's planes by address; libyuv in the core on request, see
+ * {@link ColorConverterKind}), or handed out unconverted to a picture sink. Not thread-safe: one
+ * per decoder.
  */
 final class Dav1dBackend implements FrameBackend {
   private final String file;

@@ -9,9 +9,10 @@ import java.util.Objects;
 import java.util.OptionalInt;
 
 /**
- * A bounded LRU of open {@link VideoDecoder}s keyed by (file, device), so that a worker reading
- * many samples of the same videos does not reopen (and re-index) them. Evicted decoders are
- * closed.
+ * A bounded LRU of open {@link VideoDecoder}s keyed by (file, device, reader), so that a worker
+ * reading many samples of the same videos does not reopen (and re-index) them; {@code reader}
+ * tells apart decoders of one file kept at different positions (the loader's live episode streams
+ * inside one shared v3.0 file), so they never make each other seek. Evicted decoders are closed.
  *
  * <p>Capacity: the constructor's argument, else the environment variable
  * {@code ROBOSTREAM_VIDEO_DECODER_CACHE_SIZE} (or LeRobot's {@code LEROBOT_VIDEO_DECODER_CACHE_SIZE}),

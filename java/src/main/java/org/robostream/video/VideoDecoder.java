@@ -152,7 +152,7 @@ public final class VideoDecoder implements AutoCloseable {
    * NVDEC when asked for and able to decode this file; the CPU otherwise. A file NVDEC cannot
    * decode (AV1 on Hopper, a profile, a size) falls back with a warning once per file and is
    * reported by {@link #cpuFallbackReason()}; an unusable GPU is a
-   * {@link org.robostream.nativecore.GpuUnavailableException}.
+   * {@link org.robostream.GpuUnavailableException}.
    */
   private FrameBackend createBackend(String file, AVStream stream, VideoDecoderOptions options) {
     AVCodecParameters parameters = stream.codecpar();
@@ -160,7 +160,7 @@ public final class VideoDecoder implements AutoCloseable {
       int device = options.cudaDevice();
       String unusable = org.robostream.nativecore.Cuda.nvdecUnavailabilityCause(device);
       if (unusable != null) {
-        throw new org.robostream.nativecore.GpuUnavailableException(device, unusable, file
+        throw new org.robostream.GpuUnavailableException(device, unusable, file
             + ": NVDEC decoding on cuda:" + device + " is unavailable: " + unusable);
       }
       String reason = NvdecBackend.unsupportedReason(parameters, device);

@@ -88,7 +88,7 @@ chmod +x "$build/jvm/bin/java"
 
 log "Java tests against the sanitized core: $tests"
 java_status=0
-(cd "$root" && mvn -B -pl java test -Dnative.tests.skip=true -Dtest="$tests" \
+(cd "$root" && mvn -B -pl java -am test -Dnative.tests.skip=true -Dtest="$tests" \
   -Dsurefire.failIfNoSpecifiedTests=false -Djvm="$build/jvm/bin/java" \
   -Dorg.bytedeco.javacpp.pathsFirst=true -Dorg.bytedeco.javacpp.platform.preloadpath="$build" \
   -Dorg.bytedeco.javacpp.logger=slf4j \

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# Runs every test: the native tests (ctest, inside the Maven build) and the Java tests; then a
-# separate consumer project built against the installed artifact (scripts/tests/consumer-check.sh);
-# then the native core again under AddressSanitizer + UndefinedBehaviorSanitizer
-# (scripts/sanitize.sh: ctest and the Java tests that drive the core; fails on any report).
+# Runs every test: the native tests (ctest, inside the library module's build) and the Java tests
+# of every module (library, then CLI; the CLI's packaged jar under Failsafe); then a separate
+# consumer project built against the installed artifact, run on the class path and on the module
+# path (scripts/tests/consumer-check.sh); then the native core again under AddressSanitizer +
+# UndefinedBehaviorSanitizer (scripts/sanitize.sh: ctest and the Java tests that drive the core;
+# fails on any report).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/setup.sh"

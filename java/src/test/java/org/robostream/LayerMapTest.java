@@ -21,20 +21,26 @@ import org.junit.jupiter.api.Test;
 import org.robostream.testing.Fixtures;
 
 /**
- * The layer map at the top of docs/ARCHITECTURE.md is true: every package of the library is on
- * it, and each one's code refers (imports, static imports, qualified names) only to packages on
- * lower lines. Two packages on one line do not know each other; so there is no cycle.
+ * The layer map at the top of docs/ARCHITECTURE.md is true: every package of every Maven module
+ * (the aggregator's {@code <module>}s: library, synth, CLI, JMH) is on it, and each one's code
+ * refers (imports, static imports, qualified names) only to packages on lower lines. Two packages
+ * on one line do not know each other; so there is no cycle. Which module may use which is the
+ * poms' business (the compiler sees only a module's dependencies).
  */
 class LayerMapTest {
   static final String ROOT = "(root)";
   private static final Pattern REFERENCE =
       Pattern.compile("org\\.robostream\\.((?:[a-z][a-z0-9_]*\\.)*)[A-Z]");
+  private static final Pattern MODULE = Pattern.compile("<module>([^<]+)</module>");
 
   @Test
   void everyPackageDependsOnlyOnLayersBelowIt() throws IOException {
     Map<String, Integer> layers = layers(Fixtures.repoRoot().resolve("docs/ARCHITECTURE.md"));
-    Map<String, Set<String>> uses = references(Fixtures.repoRoot()
-        .resolve("java/src/main/java/org/robostream"));
+    Map<String, Set<String>> uses = new TreeMap<>();
+    for (Path sources : moduleSources(Fixtures.repoRoot())) {
+      references(sources).forEach((pkg, targets) ->
+          uses.computeIfAbsent(pkg, p -> new TreeSet<>()).addAll(targets));
+    }
     assertEquals(new TreeSet<>(layers.keySet()), new TreeSet<>(uses.keySet()),
         "the map names exactly the packages there are");
     List<String> wrong = new ArrayList<>();
@@ -58,13 +64,32 @@ class LayerMapTest {
     assertEquals(Set.of("video", "nativecore", "stream", ROOT), referencesIn(code));
   }
 
-  /** Package → line number (0 at the top) of the map's fenced block. */
+  /** Each module's {@code src/main/java/org/robostream}, from the aggregator pom. */
+  static List<Path> moduleSources(Path repo) throws IOException {
+    List<Path> out = new ArrayList<>();
+    Matcher m = MODULE.matcher(Files.readString(repo.resolve("pom.xml")));
+    while (m.find()) {
+      Path sources = repo.resolve(m.group(1)).resolve("src/main/java/org/robostream");
+      assertTrue(Files.isDirectory(sources), sources + " missing");
+      out.add(sources);
+    }
+    assertTrue(out.size() > 1, "the aggregator's modules");
+    return out;
+  }
+
+  /**
+   * Package → line number (0 at the top) of the map's fenced block; a line that starts with a
+   * space continues the description above it.
+   */
   static Map<String, Integer> layers(Path doc) throws IOException {
     List<String> lines = Files.readAllLines(doc);
     int start = lines.indexOf("<!-- layer map: top to bottom; LayerMapTest checks it -->");
     assertTrue(start >= 0 && lines.get(start + 1).equals("```"), "the map's marker and fence");
     Map<String, Integer> layers = new LinkedHashMap<>();
     for (int i = start + 2; !lines.get(i).equals("```"); i++) {
+      if (lines.get(i).startsWith(" ")) {
+        continue; // the description of the line above goes on
+      }
       String names = lines.get(i).split(" {2,}")[0];
       for (String name : names.split(", ")) {
         assertFalse(layers.containsKey(name), name + " is on the map twice");

@@ -41,7 +41,7 @@ public final class BatchMemoryPool implements AutoCloseable {
 
   /**
    * A pool of memory on {@code cuda:device}. Throws
-   * {@link org.robostream.nativecore.GpuUnavailableException} naming the cause when that GPU
+   * {@link org.robostream.GpuUnavailableException} naming the cause when that GPU
    * cannot be used here.
    */
   public static BatchMemoryPool cuda(int device) {

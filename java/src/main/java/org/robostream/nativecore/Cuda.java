@@ -2,6 +2,7 @@ package org.robostream.nativecore;
 
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+import org.robostream.GpuUnavailableException;
 
 /**
  * Whether CUDA and NVDEC can be used by this process, probed once (netty-style availability

@@ -1,5 +1,7 @@
 package org.robostream.nativecore;
 
+import org.robostream.NativeException;
+
 /**
  * Status codes of the native core (RS_* in robostream.h) and the one place where they become Java
  * exceptions. Thread-safe (stateless).

@@ -28,8 +28,8 @@ import org.bytedeco.ffmpeg.avcodec.AVPacket;
 import org.bytedeco.ffmpeg.avutil.AVDictionary;
 import org.bytedeco.ffmpeg.avutil.AVFrame;
 import org.bytedeco.ffmpeg.global.avcodec;
+import org.robostream.NativeException;
 import org.robostream.nativecore.NativeCore;
-import org.robostream.nativecore.NativeException;
 import org.robostream.nativecore.NativeStatus;
 
 /**

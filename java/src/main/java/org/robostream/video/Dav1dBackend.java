@@ -3,8 +3,8 @@ package org.robostream.video;
 import org.bytedeco.ffmpeg.avcodec.AVCodecParameters;
 import org.bytedeco.ffmpeg.avcodec.AVPacket;
 import org.bytedeco.ffmpeg.global.avutil;
+import org.robostream.NativeException;
 import org.robostream.nativecore.Av1Decoder;
-import org.robostream.nativecore.NativeException;
 
 /**
  * AV1 decoding with dav1d inside the native core: packets demuxed by FFmpeg go to dav1d, and its

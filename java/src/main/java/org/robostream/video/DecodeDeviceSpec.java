@@ -1,8 +1,8 @@
 package org.robostream.video;
 
 import java.util.Locale;
+import org.robostream.GpuUnavailableException;
 import org.robostream.nativecore.Cuda;
-import org.robostream.nativecore.GpuUnavailableException;
 
 /**
  * Where the user asked frames to be decoded: {@code cpu}, {@code cuda[:N]} (NVDEC on GPU N; an

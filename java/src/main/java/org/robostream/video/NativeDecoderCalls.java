@@ -1,6 +1,6 @@
 package org.robostream.video;
 
-import org.robostream.nativecore.NativeException;
+import org.robostream.NativeException;
 
 /**
  * Calls into a native decoder (dav1d, NVDEC) with their failures turned into the video layer's

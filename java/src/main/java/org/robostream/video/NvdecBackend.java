@@ -11,8 +11,8 @@ import org.bytedeco.ffmpeg.avcodec.AVPacket;
 import org.bytedeco.ffmpeg.avutil.AVPixFmtDescriptor;
 import org.bytedeco.ffmpeg.avutil.AVRational;
 import org.bytedeco.ffmpeg.global.avutil;
-import org.robostream.nativecore.GpuUnavailableException;
-import org.robostream.nativecore.NativeException;
+import org.robostream.GpuUnavailableException;
+import org.robostream.NativeException;
 import org.robostream.nativecore.NvdecSession;
 
 /**

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 import org.junit.jupiter.api.Test;
+import org.robostream.GpuUnavailableException;
 import org.robostream.arrow.BatchMemoryPool;
 import org.robostream.testing.GpuTests;
 import org.robostream.video.DecodeDeviceSpec;

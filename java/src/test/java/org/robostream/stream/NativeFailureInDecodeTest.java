@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
+import org.robostream.NativeException;
 import org.robostream.nativecore.NativeCore;
-import org.robostream.nativecore.NativeException;
 import org.robostream.nativecore.NativeResources;
 import org.robostream.source.LocalFileByteSource;
 import org.robostream.source.VideoSources;

@@ -101,9 +101,9 @@ class StreamingDatasetTest {
     org.junit.jupiter.api.Assumptions.assumeFalse(org.robostream.nativecore.Cuda.isAvailable(),
         "a GPU is present");
     Path root = Datasets.patternV30();
-    org.robostream.nativecore.GpuUnavailableException e =
+    org.robostream.GpuUnavailableException e =
         org.junit.jupiter.api.Assertions.assertThrows(
-            org.robostream.nativecore.GpuUnavailableException.class,
+            org.robostream.GpuUnavailableException.class,
             () -> StreamingDataset.builder(root)
                 .decodeDevice(org.robostream.video.DecodeDeviceSpec.parse("cuda")).build());
     assertTrue(e.getMessage().contains(org.robostream.nativecore.Cuda.unavailabilityCause()),

@@ -23,10 +23,20 @@ public final class Fixtures {
     return Path.of(root != null ? root : "..").toAbsolutePath().normalize();
   }
 
+  /**
+   * The fixtures folder: ROBOSTREAM_FIXTURES (every module's tests get the library module's
+   * target/fixtures, written as a path with "..": normalised, since tests compare paths), else
+   * this module's target/fixtures.
+   */
+  private static Path root() {
+    String configured = System.getenv("ROBOSTREAM_FIXTURES");
+    return Path.of(configured != null ? configured : "target/fixtures").toAbsolutePath()
+        .normalize();
+  }
+
   public static synchronized Path dir() {
     if (dir == null) {
-      String configured = System.getenv("ROBOSTREAM_FIXTURES");
-      Path d = Path.of(configured != null ? configured : "target/fixtures").toAbsolutePath();
+      Path d = root();
       run(repoRoot().resolve("scripts/tests/make-fixtures.sh").toString(), d.toString());
       dir = d;
     }
@@ -47,9 +57,7 @@ public final class Fixtures {
    * not change it.
    */
   public static synchronized Path dataset(String name, SyntheticDatasetSpec spec) {
-    String configured = System.getenv("ROBOSTREAM_FIXTURES");
-    Path base = Path.of(configured != null ? configured : "target/fixtures").toAbsolutePath()
-        .resolve("datasets");
+    Path base = root().resolve("datasets");
     Path root = base.resolve(name);
     Path marker = base.resolve(name + ".complete");
     try {

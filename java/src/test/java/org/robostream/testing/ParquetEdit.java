@@ -21,7 +21,7 @@ import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.FieldType;
 import org.robostream.dataset.ParquetFrames;
-import org.robostream.dataset.ParquetTableWriter;
+import org.robostream.dataset.synth.ParquetTableWriter;
 
 /**
  * Rewrites a Parquet table for tests that need damaged or unusual metadata and data files:

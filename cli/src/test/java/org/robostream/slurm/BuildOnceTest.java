@@ -30,17 +30,20 @@ class BuildOnceTest {
       Processes.script(repo.resolve("scripts"), script,
           Files.readString(Fixtures.repoRoot().resolve("scripts").resolve(script)));
     }
-    Files.createDirectories(repo.resolve("java/src/main"));
+    for (String module : List.of("java", "cli", "synth")) {
+      Files.createDirectories(repo.resolve(module + "/src/main"));
+      Files.writeString(repo.resolve(module + "/pom.xml"), "");
+    }
     Files.createDirectories(repo.resolve("native"));
     Files.writeString(repo.resolve("CMakeLists.txt"), "");
+    Files.writeString(repo.resolve("pom.xml"), "");
     Path source = repo.resolve("java/pom.xml");
-    Files.writeString(source, "");
     Path runs = tmp.resolve("mvn-runs");
     Path bin = tmp.resolve("bin");
     Processes.script(bin, "mvn", "#!/bin/sh\necho run >> '" + runs + "'\nsleep 1\n"
-        + "mkdir -p java/target\necho jar > java/target/robostream-0.1.0-SNAPSHOT.jar\n");
+        + "mkdir -p cli/target\necho jar > cli/target/robostream-cli-0.1.0-SNAPSHOT.jar\n");
     Map<String, String> env = Map.of("PATH", bin + ":" + System.getenv("PATH"));
-    Path jar = repo.resolve("java/target/robostream-0.1.0-SNAPSHOT.jar");
+    Path jar = repo.resolve("cli/target/robostream-cli-0.1.0-SNAPSHOT.jar");
 
     Map<String, String> noBuild = Map.of("PATH", bin + ":" + System.getenv("PATH"),
         "ROBOSTREAM_NO_BUILD", "1");

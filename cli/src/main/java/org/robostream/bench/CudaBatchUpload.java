@@ -32,7 +32,7 @@ public final class CudaBatchUpload implements BatchTransfer {
   private final NativeHandle transfer;
 
   /**
-   * Throws {@link org.robostream.nativecore.GpuUnavailableException} naming the cause when
+   * Throws {@link org.robostream.GpuUnavailableException} naming the cause when
    * {@code cuda:device} cannot be used here (no driver, no such GPU).
    */
   public CudaBatchUpload(int device) {

@@ -1,4 +1,4 @@
-package org.robostream.dataset;
+package org.robostream.dataset.synth;
 
 import java.io.IOException;
 import java.nio.file.Files;

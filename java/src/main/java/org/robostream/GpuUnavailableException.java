@@ -1,6 +1,4 @@
-package org.robostream.nativecore;
-
-import org.robostream.RobostreamException;
+package org.robostream;
 
 /**
  * A GPU was asked for and cannot be used here: no NVIDIA driver, cuInit failing, no such device,
@@ -15,7 +13,7 @@ public final class GpuUnavailableException extends RobostreamException {
 
   /**
    * @param device the CUDA ordinal asked for
-   * @param reason why it cannot be used ({@link Cuda}'s cause)
+   * @param reason why it cannot be used (the native core's CUDA probe's cause)
    * @param message the whole message: what was asked for, the reason, what to do instead
    */
   public GpuUnavailableException(int device, String reason, String message) {
@@ -34,7 +32,7 @@ public final class GpuUnavailableException extends RobostreamException {
     return device;
   }
 
-  /** Why it cannot be used, as {@link Cuda} reports it. */
+  /** Why it cannot be used, as the native core's CUDA probe reports it. */
   public String reason() {
     return reason;
   }

@@ -11,7 +11,6 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
-import org.robostream.dataset.ParquetTableWriter;
 
 /** v3.0 {@code meta/tasks.parquet} as pandas writes it: the task string is the index column. */
 final class TasksTable {

@@ -12,15 +12,14 @@ import java.util.Map;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
-import org.robostream.dataset.ParquetTableWriter;
-import org.robostream.video.VideoDecoder;
 
 /**
  * Writes a valid LeRobot dataset (v3.0 or v2.1) from a {@link SyntheticDatasetSpec}: Parquet
- * through arrow-dataset, videos through the ffmpeg CLI. In v3.0 each episode is encoded alone and
- * appended to the current shared file of its camera by stream copy (LeRobot's concat), with
- * {@code from_timestamp} = the duration already in that file; data and video files roll over at
- * the size limits and an episode never spans two files. Not thread-safe; one per dataset.
+ * through arrow-dataset, videos through the ffmpeg CLI (durations measured by ffprobe). In v3.0
+ * each episode is encoded alone and appended to the current shared file of its camera by stream
+ * copy (LeRobot's concat), with {@code from_timestamp} = the duration already in that file; data
+ * and video files roll over at the size limits and an episode never spans two files. Not
+ * thread-safe; one per dataset.
  */
 public final class SyntheticDatasetWriter {
   private static final ObjectMapper JSON =
@@ -145,10 +144,7 @@ public final class SyntheticDatasetWriter {
             flushVideo(v);
             v.advance();
           }
-          double duration;
-          try (VideoDecoder d = VideoDecoder.open(piece)) {
-            duration = d.info().durationSeconds();
-          }
+          double duration = FfmpegVideoWriter.durationSeconds(piece);
           row.videos().add(new double[] {v.chunk, v.file, v.duration, v.duration + duration});
           v.pieces.add(piece);
           v.bytes += size;

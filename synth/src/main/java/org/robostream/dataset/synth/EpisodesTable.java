@@ -18,7 +18,6 @@ import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.FieldType;
 import org.apache.arrow.vector.types.pojo.Schema;
-import org.robostream.dataset.ParquetTableWriter;
 
 /**
  * v3.0 {@code meta/episodes/chunk-000/file-000.parquet}: one row per episode with its length,

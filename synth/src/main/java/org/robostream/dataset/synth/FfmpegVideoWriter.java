@@ -1,5 +1,7 @@
 package org.robostream.dataset.synth;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Files;
@@ -8,9 +10,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Encodes RGB24 frames into an MP4 through the ffmpeg CLI (frames go to its stdin), and
- * concatenates MP4 pieces without re-encoding, as LeRobot's writer does for v3.0 files. Errors
- * carry ffmpeg's own message. Stateless.
+ * Encodes RGB24 frames into an MP4 through the ffmpeg CLI (frames go to its stdin), concatenates
+ * MP4 pieces without re-encoding, as LeRobot's writer does for v3.0 files, and measures a video's
+ * duration with ffprobe. Errors carry the tool's own message. Stateless.
  */
 final class FfmpegVideoWriter {
   private FfmpegVideoWriter() {}
@@ -64,6 +66,57 @@ final class FfmpegVideoWriter {
       finish(p, log, "concatenating into " + out);
     } finally {
       Files.deleteIfExists(list);
+      Files.deleteIfExists(log);
+    }
+  }
+
+  /**
+   * The duration of {@code video}'s first video stream from its packets as ffprobe lists them:
+   * the last presented frame's pts plus its duration minus the first frame's pts (without a
+   * stored duration, the gap before the last frame), in the stream's time base. Packets flagged
+   * discard are not presented. An independent measurement: the metadata of a test dataset must
+   * not come from the decoder the tests check.
+   */
+  static double durationSeconds(Path video) throws IOException {
+    Path json = Files.createTempFile("robostream-ffprobe", ".json");
+    Path log = Files.createTempFile("robostream-ffprobe", ".log");
+    try {
+      Process p = new ProcessBuilder("ffprobe", "-v", "error", "-select_streams", "v:0",
+          "-show_entries", "stream=time_base:packet=pts,duration,flags", "-of", "json",
+          video.toString()).redirectError(log.toFile()).redirectOutput(json.toFile()).start();
+      finish(p, log, "probing " + video);
+      JsonNode probe = new ObjectMapper().readTree(json.toFile());
+      String[] timeBase = probe.path("streams").path(0).path("time_base").asText("").split("/");
+      if (timeBase.length != 2) {
+        throw new IOException("ffprobe reported no time base for " + video);
+      }
+      double tick = Long.parseLong(timeBase[0]) / (double) Long.parseLong(timeBase[1]);
+      long first = Long.MAX_VALUE;
+      long last = Long.MIN_VALUE;
+      long before = Long.MIN_VALUE;
+      long lastDuration = 0;
+      for (JsonNode packet : probe.path("packets")) {
+        if (packet.path("flags").asText().indexOf('D') >= 0 || !packet.has("pts")) {
+          continue;
+        }
+        long pts = packet.path("pts").asLong();
+        first = Math.min(first, pts);
+        if (pts >= last) {
+          before = pts > last ? last : before;
+          last = pts;
+          lastDuration = Math.max(0, packet.path("duration").asLong(0));
+        } else {
+          before = Math.max(before, pts);
+        }
+      }
+      if (last == Long.MIN_VALUE) {
+        throw new IOException("ffprobe listed no frames in " + video);
+      }
+      double shown = lastDuration > 0 ? lastDuration * tick
+          : before != Long.MIN_VALUE ? last * tick - before * tick : 0.0;
+      return last * tick - first * tick + shown;
+    } finally {
+      Files.deleteIfExists(json);
       Files.deleteIfExists(log);
     }
   }

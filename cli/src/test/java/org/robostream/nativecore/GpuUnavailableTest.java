@@ -10,6 +10,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.api.io.TempDir;
+import org.robostream.GpuUnavailableException;
 import org.robostream.arrow.BatchMemoryPool;
 import org.robostream.bench.CudaBatchUpload;
 import org.robostream.cli.Main;

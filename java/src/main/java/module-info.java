@@ -1,9 +1,9 @@
 /**
  * robostream: streams LeRobot datasets (Parquet + MP4) into Java trainers through a C++ decode
  * core. Exported: the API packages (the streaming loader, batches and tensors, video decoding,
- * datasets and their sources, the Hub, the exception types). Not exported: {@code nativecore},
- * the JavaCPP binding of the native core and its owning wrappers, status codes, CUDA probe and
- * test hooks (leak counters, fault injection), which only this module's code may call.
+ * datasets and their sources, the Hub, the exception types). Not exported: {@code nativecore}, the
+ * JavaCPP binding of the native core and its owning wrappers, status codes, CUDA probe and test
+ * hooks (leak counters, fault injection), which only this module's code may call.
  */
 module org.robostream {
   exports org.robostream;
@@ -35,6 +35,7 @@ module org.robostream {
 
   // Hub locations reach DatasetSource.open without dataset depending on source.hub.
   uses org.robostream.dataset.DatasetSourceProvider;
-  provides org.robostream.dataset.DatasetSourceProvider
-      with org.robostream.source.hub.HubDatasets;
+
+  provides org.robostream.dataset.DatasetSourceProvider with
+      org.robostream.source.hub.HubDatasets;
 }

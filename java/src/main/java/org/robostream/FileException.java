@@ -1,8 +1,8 @@
 package org.robostream;
 
 /**
- * A problem with one file (a video, a metadata file, a Parquet file): {@link #file()} names it
- * and the message reads "FILE: problem".
+ * A problem with one file (a video, a metadata file, a Parquet file): {@link #file()} names it and
+ * the message reads "FILE: problem".
  */
 public class FileException extends RobostreamException {
   private final String file;

@@ -1,11 +1,11 @@
 package org.robostream;
 
 /**
- * A GPU was asked for and cannot be used here: no NVIDIA driver, cuInit failing, no such device,
- * no NVDEC. The one type for it, whoever asks: a {@code cuda} decode device, a decoder opened with
- * a CUDA device, a CUDA memory pool, a CUDA batch transfer. Not about a file: the same request
- * fails for every file on this machine. {@code cuda-or-cpu} requests never raise it (they decode
- * on the CPU and report why).
+ * A GPU was asked for and cannot be used here: no NVIDIA driver, cuInit failing, no such device, no
+ * NVDEC. The one type for it, whoever asks: a {@code cuda} decode device, a decoder opened with a
+ * CUDA device, a CUDA memory pool, a CUDA batch transfer. Not about a file: the same request fails
+ * for every file on this machine. {@code cuda-or-cpu} requests never raise it (they decode on the
+ * CPU and report why).
  */
 public final class GpuUnavailableException extends RobostreamException {
   private final int device;

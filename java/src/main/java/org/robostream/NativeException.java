@@ -2,12 +2,12 @@ package org.robostream;
 
 /**
  * A failure reported by the native core. Each subclass mirrors one C++ error type (rs::Error's
- * subclasses); higher layers wrap them into domain exceptions that name the file concerned.
- * A {@link RobostreamException}, so that one raised where no layer names a file (a pool
- * allocation inside a decode callback) is still one of the loader's typed errors, which the
- * loader reports as a {@code SampleException} naming file, episode and camera. Only the native
- * core's binding raises them (its status check, in a package the module does not export): the
- * constructors are public for that package, not for callers.
+ * subclasses); higher layers wrap them into domain exceptions that name the file concerned. A
+ * {@link RobostreamException}, so that one raised where no layer names a file (a pool allocation
+ * inside a decode callback) is still one of the loader's typed errors, which the loader reports as
+ * a {@code SampleException} naming file, episode and camera. Only the native core's binding raises
+ * them (its status check, in a package the module does not export): the constructors are public for
+ * that package, not for callers.
  */
 public abstract class NativeException extends RobostreamException {
   private NativeException(String message) {

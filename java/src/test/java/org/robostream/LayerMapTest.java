@@ -24,8 +24,8 @@ import org.robostream.testing.Fixtures;
  * The layer map at the top of docs/ARCHITECTURE.md is true: every package of every Maven module
  * (the aggregator's {@code <module>}s: library, synth, CLI, JMH) is on it, and each one's code
  * refers (imports, static imports, qualified names) only to packages on lower lines. Two packages
- * on one line do not know each other; so there is no cycle. Which module may use which is the
- * poms' business (the compiler sees only a module's dependencies).
+ * on one line do not know each other; so there is no cycle. Which module may use which is the poms'
+ * business (the compiler sees only a module's dependencies).
  */
 class LayerMapTest {
   static final String ROOT = "(root)";
@@ -38,23 +38,30 @@ class LayerMapTest {
     Map<String, Integer> layers = layers(Fixtures.repoRoot().resolve("docs/ARCHITECTURE.md"));
     Map<String, Set<String>> uses = new TreeMap<>();
     for (Path sources : moduleSources(Fixtures.repoRoot())) {
-      references(sources).forEach((pkg, targets) ->
-          uses.computeIfAbsent(pkg, p -> new TreeSet<>()).addAll(targets));
+      references(sources)
+          .forEach(
+              (pkg, targets) -> uses.computeIfAbsent(pkg, p -> new TreeSet<>()).addAll(targets));
     }
-    assertEquals(new TreeSet<>(layers.keySet()), new TreeSet<>(uses.keySet()),
+    assertEquals(
+        new TreeSet<>(layers.keySet()),
+        new TreeSet<>(uses.keySet()),
         "the map names exactly the packages there are");
     List<String> wrong = new ArrayList<>();
-    uses.forEach((from, targets) -> targets.forEach(to -> {
-      if (!to.equals(from) && layers.get(to) >= layers.get(from)) {
-        wrong.add(from + " -> " + to);
-      }
-    }));
+    uses.forEach(
+        (from, targets) ->
+            targets.forEach(
+                to -> {
+                  if (!to.equals(from) && layers.get(to) >= layers.get(from)) {
+                    wrong.add(from + " -> " + to);
+                  }
+                }));
     assertEquals(List.of(), wrong, "references to the same or a higher layer");
   }
 
   @Test
   void theCheckSeesEveryKindOfReferenceButNotCommentsOrStrings() {
-    String code = """
+    String code =
+        """
         import org.robostream.video.VideoDecoder;
         import static org.robostream.nativecore.Cuda.isAvailable;
         /* org.robostream.cli.Main */ // org.robostream.bench.ProgressBar
@@ -78,8 +85,8 @@ class LayerMapTest {
   }
 
   /**
-   * Package → line number (0 at the top) of the map's fenced block; a line that starts with a
-   * space continues the description above it.
+   * Package → line number (0 at the top) of the map's fenced block; a line that starts with a space
+   * continues the description above it.
    */
   static Map<String, Integer> layers(Path doc) throws IOException {
     List<String> lines = Files.readAllLines(doc);
@@ -105,8 +112,10 @@ class LayerMapTest {
     try (Stream<Path> files = Files.walk(sources)) {
       for (Path file : files.filter(f -> f.toString().endsWith(".java")).toList()) {
         Path folder = sources.relativize(file.getParent());
-        String pkg = folder.toString().isEmpty() ? ROOT
-            : folder.toString().replace(file.getFileSystem().getSeparator(), ".");
+        String pkg =
+            folder.toString().isEmpty()
+                ? ROOT
+                : folder.toString().replace(file.getFileSystem().getSeparator(), ".");
         uses.computeIfAbsent(pkg, p -> new TreeSet<>())
             .addAll(referencesIn(Files.readString(file)));
       }

@@ -22,8 +22,8 @@ import org.robostream.testing.Fixtures;
  * aside, inside one of the README's java code blocks.
  */
 class ReadmeMatchesSnippetsTest {
-  private static final Pattern BEGIN = Pattern.compile(
-      "//\\s*README (?:(\\S[^:]*): begin|begin: (.+))");
+  private static final Pattern BEGIN =
+      Pattern.compile("//\\s*README (?:(\\S[^:]*): begin|begin: (.+))");
   private static final Pattern END = Pattern.compile("//\\s*README (?:\\S[^:]*: )?end");
 
   /** Snippet name → its lines (stripped), from every test source with markers. */
@@ -31,10 +31,11 @@ class ReadmeMatchesSnippetsTest {
     Map<String, List<String>> out = new LinkedHashMap<>();
     List<Path> sources;
     try (Stream<Path> walk = Files.walk(root)) {
-      sources = walk.filter(p -> p.toString().endsWith(".java"))
-          .filter(p -> p.toString().contains("/src/test/"))
-          .filter(p -> !p.getFileName().toString().equals("ReadmeMatchesSnippetsTest.java"))
-          .toList();
+      sources =
+          walk.filter(p -> p.toString().endsWith(".java"))
+              .filter(p -> p.toString().contains("/src/test/"))
+              .filter(p -> !p.getFileName().toString().equals("ReadmeMatchesSnippetsTest.java"))
+              .toList();
     }
     for (Path source : sources) {
       List<String> current = null;
@@ -42,8 +43,10 @@ class ReadmeMatchesSnippetsTest {
       for (String line : Files.readAllLines(source)) {
         Matcher begin = BEGIN.matcher(line.strip());
         if (begin.matches()) {
-          name = source.getFileName() + " / " + (begin.group(1) != null ? begin.group(1)
-              : begin.group(2)).strip();
+          name =
+              source.getFileName()
+                  + " / "
+                  + (begin.group(1) != null ? begin.group(1) : begin.group(2)).strip();
           current = new ArrayList<>();
         } else if (current != null && END.matcher(line.strip()).matches()) {
           out.put(name, current);
@@ -80,10 +83,14 @@ class ReadmeMatchesSnippetsTest {
     assertTrue(snippets.size() >= 5, "README snippets found in the tests: " + snippets.keySet());
     List<List<String>> blocks = javaBlocks(root.resolve("README.md"));
     for (Map.Entry<String, List<String>> s : snippets.entrySet()) {
-      boolean shown = blocks.stream()
-          .anyMatch(b -> java.util.Collections.indexOfSubList(b, s.getValue()) >= 0);
-      assertTrue(shown, "README.md does not show the snippet " + s.getKey() + " as tested:\n"
-          + String.join("\n", s.getValue()));
+      boolean shown =
+          blocks.stream().anyMatch(b -> java.util.Collections.indexOfSubList(b, s.getValue()) >= 0);
+      assertTrue(
+          shown,
+          "README.md does not show the snippet "
+              + s.getKey()
+              + " as tested:\n"
+              + String.join("\n", s.getValue()));
     }
   }
 }

@@ -7,8 +7,8 @@ import org.robostream.stream.StreamingDataset;
  * The streaming snippets of README.md's library section, verbatim between the {@code README}
  * markers (indentation aside), as a program: {@link ReadmeSnippetsTest} runs it in a child JVM
  * whose working directory holds {@code my_lerobot_dataset} and whose {@code HF_ENDPOINT} is the
- * test Hub. {@link #train} stands in for the user's training step and counts what it is given.
- * Not thread-safe (one snippet per process).
+ * test Hub. {@link #train} stands in for the user's training step and counts what it is given. Not
+ * thread-safe (one snippet per process).
  */
 public final class ReadmeSnippets {
   private static long samples;
@@ -24,11 +24,12 @@ public final class ReadmeSnippets {
     } else {
       hub();
     }
-    System.out.println("samples " + samples + " frame_bytes " + frameBytes + " action_values "
-        + actionValues);
+    System.out.println(
+        "samples " + samples + " frame_bytes " + frameBytes + " action_values " + actionValues);
   }
 
   static void local() {
+    // spotless:off (README.md shows this block as it is)
     // README local: begin
     try (StreamingDataset ds = StreamingDataset.builder("./my_lerobot_dataset")
             .batchSize(64).workers(4).returnUint8(true).build()) {  // rank/world from SLURM_*/RANK
@@ -39,9 +40,11 @@ public final class ReadmeSnippets {
       }
     }
     // README local: end
+    // spotless:on
   }
 
   static void hub() {
+    // spotless:off (README.md shows this block as it is)
     // README hub: begin
     // HF_ENDPOINT, HF_TOKEN (or $HF_HOME/token), HF_LEROBOT_HOME: read as huggingface_hub does
     try (StreamingDataset ds = StreamingDataset.builder("hf://datasets/lerobot/pusht")
@@ -54,6 +57,7 @@ public final class ReadmeSnippets {
       }
     }
     // README hub: end
+    // spotless:on
   }
 
   static void train(Batch.Frames frames, double[] action) {

@@ -18,8 +18,8 @@ import org.robostream.testing.HubServer;
 /**
  * README.md's streaming snippets ({@link ReadmeSnippets}) compile and stream a whole epoch: the
  * local one from {@code ./my_lerobot_dataset}, the Hub one from {@code hf://datasets/lerobot/pusht}
- * served by the test Hub (the pattern dataset under that name), each in a JVM of its own with
- * only the environment a user would set.
+ * served by the test Hub (the pattern dataset under that name), each in a JVM of its own with only
+ * the environment a user would set.
  */
 class ReadmeSnippetsTest {
   @TempDir Path tmp;
@@ -30,8 +30,12 @@ class ReadmeSnippetsTest {
     long samples = m.info().totalFrames();
     int[] frame = m.info().features().get("observation.images.top").shape();
     int action = m.info().features().get("action").shape()[0];
-    return "samples " + samples + " frame_bytes " + samples * frame[0] * frame[1] * frame[2]
-        + " action_values " + samples * action;
+    return "samples "
+        + samples
+        + " frame_bytes "
+        + samples * frame[0] * frame[1] * frame[2]
+        + " action_values "
+        + samples * action;
   }
 
   @Test
@@ -44,26 +48,47 @@ class ReadmeSnippetsTest {
 
   @Test
   void theHubSnippetStreamsAnEpochFromHfEndpoint() throws Exception {
-    try (HubServer hub = HubServer.start(tmp.resolve("nginx"), Datasets.patternV30(),
-        "lerobot/pusht")) {
-      String out = run(Files.createDirectories(tmp.resolve("work")), List.of(
-          "HF_ENDPOINT=" + hub.endpoint(), "HF_LEROBOT_HOME=" + tmp.resolve("lerobot"),
-          "HF_HOME=" + tmp.resolve("hf-home")), "hub");
+    try (HubServer hub =
+        HubServer.start(tmp.resolve("nginx"), Datasets.patternV30(), "lerobot/pusht")) {
+      String out =
+          run(
+              Files.createDirectories(tmp.resolve("work")),
+              List.of(
+                  "HF_ENDPOINT=" + hub.endpoint(),
+                  "HF_LEROBOT_HOME=" + tmp.resolve("lerobot"),
+                  "HF_HOME=" + tmp.resolve("hf-home")),
+              "hub");
       assertTrue(out.contains(wholeEpoch()), out);
       String videos = "/datasets/lerobot/pusht/resolve/" + hub.commitOf("v3.0") + "/videos/";
-      assertTrue(hub.log("hub.log", 0).stream().anyMatch(l -> l.startsWith(videos)
-          && l.contains("range=bytes=")), "videos range-read at the v3.0 commit");
+      assertTrue(
+          hub.log("hub.log", 0).stream()
+              .anyMatch(l -> l.startsWith(videos) && l.contains("range=bytes=")),
+          "videos range-read at the v3.0 commit");
     }
   }
 
   /** Runs {@code ReadmeSnippets snippet} in {@code dir} with a clean rank and Hub environment. */
   private static String run(Path dir, List<String> env, String snippet) throws Exception {
-    ProcessBuilder pb = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin",
-        "java").toString(), "-Xmx512m", "--add-opens=java.base/java.nio=ALL-UNNAMED", "-cp",
-        System.getProperty("java.class.path"), ReadmeSnippets.class.getName(), snippet)
-        .directory(dir.toFile()).redirectErrorStream(true);
-    pb.environment().keySet().removeIf(k -> k.startsWith("SLURM_") || k.startsWith("HF_")
-        || k.startsWith("OMPI_") || k.equals("RANK") || k.equals("WORLD_SIZE"));
+    ProcessBuilder pb =
+        new ProcessBuilder(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx512m",
+                "--add-opens=java.base/java.nio=ALL-UNNAMED",
+                "-cp",
+                System.getProperty("java.class.path"),
+                ReadmeSnippets.class.getName(),
+                snippet)
+            .directory(dir.toFile())
+            .redirectErrorStream(true);
+    pb.environment()
+        .keySet()
+        .removeIf(
+            k ->
+                k.startsWith("SLURM_")
+                    || k.startsWith("HF_")
+                    || k.startsWith("OMPI_")
+                    || k.equals("RANK")
+                    || k.equals("WORLD_SIZE"));
     for (String variable : env) {
       String[] kv = variable.split("=", 2);
       pb.environment().put(kv[0], kv[1]);

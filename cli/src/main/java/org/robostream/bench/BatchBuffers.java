@@ -12,20 +12,20 @@ import org.apache.arrow.vector.complex.FixedSizeListVector;
 import org.robostream.stream.Batch;
 
 /**
- * The memory a consumer moves when it moves a batch to its training device: the batch's tensors,
- * as read-only views in column order — every numeric table column's values (windowed columns and
- * their {@code _is_pad} masks through their lists; booleans bit-packed as Arrow keeps them), then
- * each camera's frames unless the consumer keeps them where they are. Not moved, as a trainer turning columns into tensors
- * does not move them: validity bitmaps (an eighth of a frame tensor's size, one bit per byte of
- * it) and strings (the task, which the reference's consumer leaves on the host too). Views, not
- * copies: valid while the batch is open. Stateless.
+ * The memory a consumer moves when it moves a batch to its training device: the batch's tensors, as
+ * read-only views in column order — every numeric table column's values (windowed columns and their
+ * {@code _is_pad} masks through their lists; booleans bit-packed as Arrow keeps them), then each
+ * camera's frames unless the consumer keeps them where they are. Not moved, as a trainer turning
+ * columns into tensors does not move them: validity bitmaps (an eighth of a frame tensor's size,
+ * one bit per byte of it) and strings (the task, which the reference's consumer leaves on the host
+ * too). Views, not copies: valid while the batch is open. Stateless.
  */
 final class BatchBuffers {
   private BatchBuffers() {}
 
   /**
-   * @param withFrames whether the frames are included; they must be in host memory then
-   *     ({@link Batch#toHost()})
+   * @param withFrames whether the frames are included; they must be in host memory then ({@link
+   *     Batch#toHost()})
    */
   static List<ByteBuffer> of(Batch b, boolean withFrames) {
     List<ByteBuffer> out = new ArrayList<>();

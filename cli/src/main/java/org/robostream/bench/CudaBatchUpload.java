@@ -14,56 +14,60 @@ import org.robostream.stream.Batch;
 /**
  * {@code --device cuda[:N]}: moves a batch to a GPU the way a trainer's input pipeline does (the
  * reference's {@code pin_memory=True} plus {@code tensor.to(device, non_blocking=True)}): every
- * buffer is copied into pinned host memory, which then goes to the device in one asynchronous
- * copy on a stream of this transfer's own. Unlike the reference, whose non-blocking copy overlaps
- * the next batch, {@link #copy} waits for the copy to finish, so the time it takes is all inside
- * the measured loop and can be reported.
+ * buffer is copied into pinned host memory, which then goes to the device in one asynchronous copy
+ * on a stream of this transfer's own. Unlike the reference, whose non-blocking copy overlaps the
+ * next batch, {@link #copy} waits for the copy to finish, so the time it takes is all inside the
+ * measured loop and can be reported.
  *
- * <p>Frames that NVDEC decoded on this same GPU are already where the trainer reads them: as
- * {@code .to()} of a tensor already on its device, nothing is copied for them (the loader hands a
- * device batch over complete: its stream was synchronized), only the table columns move. Frames of
- * another GPU come through the host.
+ * <p>Frames that NVDEC decoded on this same GPU are already where the trainer reads them: as {@code
+ * .to()} of a tensor already on its device, nothing is copied for them (the loader hands a device
+ * batch over complete: its stream was synchronized), only the table columns move. Frames of another
+ * GPU come through the host.
  *
- * <p>Ownership: owns the native transfer (pinned staging, device buffer, stream), freed by
- * {@link #close()} (idempotent). Not thread-safe: one per consumer thread.
+ * <p>Ownership: owns the native transfer (pinned staging, device buffer, stream), freed by {@link
+ * #close()} (idempotent). Not thread-safe: one per consumer thread.
  */
 public final class CudaBatchUpload implements BatchTransfer {
   private final int device;
   private final NativeHandle transfer;
 
   /**
-   * Throws {@link org.robostream.GpuUnavailableException} naming the cause when
-   * {@code cuda:device} cannot be used here (no driver, no such GPU).
+   * Throws {@link org.robostream.GpuUnavailableException} naming the cause when {@code cuda:device}
+   * cannot be used here (no driver, no such GPU).
    */
   public CudaBatchUpload(int device) {
     org.robostream.nativecore.Cuda.requireDevice(device, "moving batches to cuda:" + device);
     long[] out = new long[1];
-    NativeStatus.check(NativeCore.rs_transfer_open(device, out),
-        "cannot move batches to cuda:" + device);
+    NativeStatus.check(
+        NativeCore.rs_transfer_open(device, out), "cannot move batches to cuda:" + device);
     this.device = device;
-    this.transfer = new NativeHandle(this, out[0], NativeCore::rs_transfer_close,
-        "transfer to cuda:" + device);
+    this.transfer =
+        new NativeHandle(this, out[0], NativeCore::rs_transfer_close, "transfer to cuda:" + device);
   }
 
   @Override
   public long copy(Batch batch) {
     FrameBatch frames = batch.deviceFrames();
-    boolean framesAlreadyHere = frames.deviceType() == BatchMemoryPool.DEVICE_CUDA
-        && frames.deviceId() == device;
-    List<ByteBuffer> buffers = framesAlreadyHere ? BatchBuffers.of(batch, false)
-        : BatchBuffers.of(batch.toHost(), true); // another GPU's frames come through the host
+    boolean framesAlreadyHere =
+        frames.deviceType() == BatchMemoryPool.DEVICE_CUDA && frames.deviceId() == device;
+    List<ByteBuffer> buffers =
+        framesAlreadyHere
+            ? BatchBuffers.of(batch, false)
+            : BatchBuffers.of(batch.toHost(), true); // another GPU's frames come through the host
     long bytes = BatchBuffers.bytes(buffers);
     if (bytes == 0) {
       return 0;
     }
     long[] address = new long[1];
-    NativeStatus.check(NativeCore.rs_transfer_staging(transfer.get(), bytes, address),
+    NativeStatus.check(
+        NativeCore.rs_transfer_staging(transfer.get(), bytes, address),
         "cannot get " + bytes + " bytes of pinned memory for cuda:" + device);
     ByteBuffer staging = NativeAddress.bytesAt(address[0], bytes).asByteBuffer();
     for (ByteBuffer buffer : buffers) {
       staging.put(buffer);
     }
-    NativeStatus.check(NativeCore.rs_transfer_upload(transfer.get(), bytes),
+    NativeStatus.check(
+        NativeCore.rs_transfer_upload(transfer.get(), bytes),
         "cannot copy " + bytes + " bytes to cuda:" + device);
     return bytes;
   }
@@ -73,9 +77,10 @@ public final class CudaBatchUpload implements BatchTransfer {
    * {@code into} (a direct buffer): what the GPU received, to compare with what was sent.
    */
   public void readBack(ByteBuffer into) {
-    NativeStatus.check(NativeCore.rs_transfer_read_back(transfer.get(),
-        new BytePointer(into).address(), into.remaining()), "cannot read back from cuda:"
-        + device);
+    NativeStatus.check(
+        NativeCore.rs_transfer_read_back(
+            transfer.get(), new BytePointer(into).address(), into.remaining()),
+        "cannot read back from cuda:" + device);
   }
 
   @Override

@@ -5,9 +5,9 @@ import org.robostream.stream.StreamingDataset;
 
 /**
  * Times one epoch of a {@link StreamingDataset}: frames delivered (samples x window positions x
- * cameras) over the whole epoch, buffer warm-up included, plus the rate after the first
- * {@code warmup} batches, the decoding done in that post-warm-up window (the loader's counters,
- * {@link DecodeWork}) and the first batch's latency. Stateless.
+ * cameras) over the whole epoch, buffer warm-up included, plus the rate after the first {@code
+ * warmup} batches, the decoding done in that post-warm-up window (the loader's counters, {@link
+ * DecodeWork}) and the first batch's latency. Stateless.
  */
 public final class EpochMeter {
   private EpochMeter() {}
@@ -19,8 +19,14 @@ public final class EpochMeter {
    * @param postWarmupSeconds wall time from the end of the warm-up batches to the epoch's end
    * @param postWarmupWork decoding done in that window
    */
-  public record Result(long frames, double seconds, double firstBatchSeconds, int batches,
-      long postWarmupSamples, double postWarmupSeconds, DecodeWork postWarmupWork) {
+  public record Result(
+      long frames,
+      double seconds,
+      double firstBatchSeconds,
+      int batches,
+      long postWarmupSamples,
+      double postWarmupSeconds,
+      DecodeWork postWarmupWork) {
     public double framesPerSecond() {
       return frames / seconds;
     }
@@ -40,7 +46,9 @@ public final class EpochMeter {
     }
   }
 
-  /** @param warmup batches before the post-warm-up window (0: it spans the whole epoch) */
+  /**
+   * @param warmup batches before the post-warm-up window (0: it spans the whole epoch)
+   */
   public static Result run(StreamingDataset ds, int warmup) {
     long start = System.nanoTime();
     long measuredFrom = warmup == 0 ? start : 0;
@@ -71,10 +79,20 @@ public final class EpochMeter {
     }
     long end = System.nanoTime();
     if (frames == 0 || atWindowStart == null || samplesAfterWarmup == 0) {
-      throw new IllegalStateException("0 frames measured: the epoch has " + batches
-          + " batches, not more than the " + warmup + " warm-up batches");
+      throw new IllegalStateException(
+          "0 frames measured: the epoch has "
+              + batches
+              + " batches, not more than the "
+              + warmup
+              + " warm-up batches");
     }
-    return new Result(frames, (end - start) / 1e9, firstBatch, batches, samplesAfterWarmup,
-        (end - measuredFrom) / 1e9, DecodeWork.of(ds).since(atWindowStart));
+    return new Result(
+        frames,
+        (end - start) / 1e9,
+        firstBatch,
+        batches,
+        samplesAfterWarmup,
+        (end - measuredFrom) / 1e9,
+        DecodeWork.of(ds).since(atWindowStart));
   }
 }

@@ -12,13 +12,15 @@ public final class FfmpegCliBaseline {
   private FfmpegCliBaseline() {}
 
   /**
-   * Why the ffmpeg CLI cannot be run (not on PATH, or failing), or null when it can: checked
-   * before a benchmark so that a missing baseline is known before the measurement, not after.
+   * Why the ffmpeg CLI cannot be run (not on PATH, or failing), or null when it can: checked before
+   * a benchmark so that a missing baseline is known before the measurement, not after.
    */
   public static String unavailableCause() {
     try {
-      Process p = new ProcessBuilder("ffmpeg", "-hide_banner", "-version")
-          .redirectErrorStream(true).start();
+      Process p =
+          new ProcessBuilder("ffmpeg", "-hide_banner", "-version")
+              .redirectErrorStream(true)
+              .start();
       p.getInputStream().readAllBytes();
       int rc = p.waitFor();
       return rc == 0 ? null : "ffmpeg -version exited with " + rc;
@@ -36,20 +38,29 @@ public final class FfmpegCliBaseline {
   }
 
   /**
-   * Wall-clock seconds of the same command stopped after the first frame: process start-up,
-   * opening and probing the file and one frame. Subtracted from {@link #decodeSeconds} it leaves
-   * the cost of the other frames, comparable with an in-process decoder whose start-up is not
-   * timed.
+   * Wall-clock seconds of the same command stopped after the first frame: process start-up, opening
+   * and probing the file and one frame. Subtracted from {@link #decodeSeconds} it leaves the cost
+   * of the other frames, comparable with an in-process decoder whose start-up is not timed.
    */
   public static double fixedSeconds(Path file, int threads) throws IOException {
     return run(file, threads, List.of("-frames:v", "1"));
   }
 
-  private static double run(Path file, int threads, List<String> outputOptions)
-      throws IOException {
-    List<String> command = new java.util.ArrayList<>(List.of("ffmpeg", "-hide_banner",
-        "-loglevel", "error", "-nostdin", "-threads", Integer.toString(threads), "-i",
-        file.toString(), "-pix_fmt", "rgb24"));
+  private static double run(Path file, int threads, List<String> outputOptions) throws IOException {
+    List<String> command =
+        new java.util.ArrayList<>(
+            List.of(
+                "ffmpeg",
+                "-hide_banner",
+                "-loglevel",
+                "error",
+                "-nostdin",
+                "-threads",
+                Integer.toString(threads),
+                "-i",
+                file.toString(),
+                "-pix_fmt",
+                "rgb24"));
     command.addAll(outputOptions);
     command.addAll(List.of("-f", "null", "-"));
     long start = System.nanoTime();
@@ -58,8 +69,13 @@ public final class FfmpegCliBaseline {
     try {
       int rc = process.waitFor();
       if (rc != 0) {
-        throw new IOException("ffmpeg failed on " + file + " (exit " + rc + "): "
-            + new String(output, java.nio.charset.StandardCharsets.UTF_8).strip());
+        throw new IOException(
+            "ffmpeg failed on "
+                + file
+                + " (exit "
+                + rc
+                + "): "
+                + new String(output, java.nio.charset.StandardCharsets.UTF_8).strip());
       }
     } catch (InterruptedException e) {
       process.destroyForcibly();

@@ -6,10 +6,10 @@ import org.robostream.stream.Batch;
 
 /**
  * {@code --device cpu}: copies every buffer of a batch into one reused host buffer, so every byte
- * the loader delivered is read once by the consumer. (The reference's {@code .to("cpu")} of a
- * host tensor copies nothing; a consumer that reads nothing would let a benchmark time batches
- * whose memory was never touched.) GPU-decoded frames come to the host first ({@link
- * Batch#toHost()}: a device-to-host copy, then this one).
+ * the loader delivered is read once by the consumer. (The reference's {@code .to("cpu")} of a host
+ * tensor copies nothing; a consumer that reads nothing would let a benchmark time batches whose
+ * memory was never touched.) GPU-decoded frames come to the host first ({@link Batch#toHost()}: a
+ * device-to-host copy, then this one).
  *
  * <p>Ownership: the destination is a direct buffer of this object, grown when a batch is larger,
  * freed with it by the garbage collector. Not thread-safe: one per consumer thread.

@@ -3,8 +3,8 @@ package org.robostream.bench;
 import java.util.Arrays;
 
 /**
- * Percentiles as the reference benchmark computes them: p50 = median, p95/p99 = nearest rank on
- * the sorted values at index {@code round(p / 100 * (n - 1))}. Stateless.
+ * Percentiles as the reference benchmark computes them: p50 = median, p95/p99 = nearest rank on the
+ * sorted values at index {@code round(p / 100 * (n - 1))}. Stateless.
  */
 public final class LatencyStats {
   private LatencyStats() {}

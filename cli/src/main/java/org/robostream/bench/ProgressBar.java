@@ -6,8 +6,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * A one-line progress bar on stderr, drawn only when stderr is a terminal (never in logs or
- * pipes). Not thread-safe: one consumer thread updates it.
+ * A one-line progress bar on stderr, drawn only when stderr is a terminal (never in logs or pipes).
+ * Not thread-safe: one consumer thread updates it.
  */
 public final class ProgressBar {
   private final PrintStream out;
@@ -41,13 +41,14 @@ public final class ProgressBar {
   /**
    * Whether the file descriptor behind {@code fdLink} (a /proc/self/fd entry) is a terminal. The
    * bar is drawn on stderr, so stderr is what counts: {@code System.console()} looks at stdin and
-   * stdout, and would draw carriage returns into a log that only stderr goes to. Without /proc
-   * the JDK's answer is the best there is.
+   * stdout, and would draw carriage returns into a log that only stderr goes to. Without /proc the
+   * JDK's answer is the best there is.
    */
   static boolean isTerminal(Path fdLink) {
     try {
       String target = Files.readSymbolicLink(fdLink).toString();
-      return target.startsWith("/dev/pts/") || target.startsWith("/dev/tty")
+      return target.startsWith("/dev/pts/")
+          || target.startsWith("/dev/tty")
           || target.equals("/dev/console");
     } catch (IOException | UnsupportedOperationException e) {
       return System.console() != null;
@@ -69,8 +70,19 @@ public final class ProgressBar {
     }
     int width = 30;
     int filled = (int) ((long) width * Math.min(done, total) / total);
-    out.print("\r[" + "#".repeat(filled) + " ".repeat(width - filled) + "] " + done + "/" + total
-        + " " + unit + " " + detail + "   ");
+    out.print(
+        "\r["
+            + "#".repeat(filled)
+            + " ".repeat(width - filled)
+            + "] "
+            + done
+            + "/"
+            + total
+            + " "
+            + unit
+            + " "
+            + detail
+            + "   ");
     if (done >= total) {
       out.println();
     }

@@ -18,8 +18,8 @@ public final class ResultFiles {
 
   private ResultFiles() {}
 
-  public static String baseName(String source, String mode, int batchSize, int workers,
-      String decode) {
+  public static String baseName(
+      String source, String mode, int batchSize, int workers, String decode) {
     return source + "_" + mode + "_bs" + batchSize + "_w" + workers + "_" + decode;
   }
 
@@ -34,8 +34,12 @@ public final class ResultFiles {
     List<String> row = new ArrayList<>();
     for (String key : header) {
       Object v = result.get(key);
-      String text = v == null ? "" : v instanceof Map || v instanceof List
-          ? new ObjectMapper().writeValueAsString(v) : String.valueOf(v);
+      String text =
+          v == null
+              ? ""
+              : v instanceof Map || v instanceof List
+                  ? new ObjectMapper().writeValueAsString(v)
+                  : String.valueOf(v);
       row.add(csvCell(text));
     }
     Files.writeString(csv, String.join(",", header) + "\n" + String.join(",", row) + "\n");

@@ -11,18 +11,33 @@ import java.util.stream.Stream;
 
 /**
  * Collects benchmark result JSONs under a folder (recursively) into comparison rows sorted by
- * (source, mode, decode), prints them as an aligned table and writes summary.csv. Files that
- * are not result JSONs are skipped. When the results come from several folders (the multinode
+ * (source, mode, decode), prints them as an aligned table and writes summary.csv. Files that are
+ * not result JSONs are skipped. When the results come from several folders (the multinode
  * launcher's node0/, node1/) a leading {@code dir} column names each row's folder, since rows of
- * different nodes are otherwise identical. A window served from memory (see
- * {@link WindowFidelity}) is marked {@code YES} in the {@code from_memory} column and in the
- * chart's label: its frames/s/node timed the shuffle buffer, not decoding. Stateless.
+ * different nodes are otherwise identical. A window served from memory (see {@link WindowFidelity})
+ * is marked {@code YES} in the {@code from_memory} column and in the chart's label: its
+ * frames/s/node timed the shuffle buffer, not decoding. Stateless.
  */
 public final class ResultSummary {
   /** Columns of the table and of summary.csv. */
-  public static final List<String> COLUMNS = List.of("source", "mode", "decode", "workers", "bs",
-      "frames/s/node", "first_batch_s", "p50_ms", "p95_ms", "p99_ms", "cache_hit_rate",
-      "amplification", "baseline_ratio", "decoded_frames/s", "decoded_share", "from_memory");
+  public static final List<String> COLUMNS =
+      List.of(
+          "source",
+          "mode",
+          "decode",
+          "workers",
+          "bs",
+          "frames/s/node",
+          "first_batch_s",
+          "p50_ms",
+          "p95_ms",
+          "p99_ms",
+          "cache_hit_rate",
+          "amplification",
+          "baseline_ratio",
+          "decoded_frames/s",
+          "decoded_share",
+          "from_memory");
 
   private ResultSummary() {}
 
@@ -30,15 +45,28 @@ public final class ResultSummary {
    * One result: the folder it came from (relative to the summarized folder, "" for that folder
    * itself), its cells (empty where missing) and what the chart needs.
    */
-  public record Row(String folder, List<String> cells, double framesPerSecond, double p99Ms,
+  public record Row(
+      String folder,
+      List<String> cells,
+      double framesPerSecond,
+      double p99Ms,
       boolean servedFromMemory) {
     /**
      * The chart's label; with {@code withFolder} prefixed by the folder; a window served from
      * memory says so.
      */
     public String label(boolean withFolder) {
-      String config = cells.get(0) + "/" + cells.get(1) + "/" + cells.get(2) + " w" + cells.get(3)
-          + " bs" + cells.get(4) + (servedFromMemory ? " [from memory]" : "");
+      String config =
+          cells.get(0)
+              + "/"
+              + cells.get(1)
+              + "/"
+              + cells.get(2)
+              + " w"
+              + cells.get(3)
+              + " bs"
+              + cells.get(4)
+              + (servedFromMemory ? " [from memory]" : "");
       return withFolder ? (folder.isEmpty() ? "." : folder) + ": " + config : config;
     }
   }
@@ -69,26 +97,44 @@ public final class ResultSummary {
         if (r == null || !r.has("frames_per_s_node")) {
           continue;
         }
-        String decode = DecodeLabel.of(text(r, "video_decode_device"),
-            text(r, "decode_device_effective"), r.path("cpu_fallbacks").asLong(0));
-        List<String> cells = List.of(text(r, "source"), text(r, "mode"), decode,
-            text(r, "num_workers"), text(r, "batch_size"),
-            text(r, "frames_per_s_node"), text(r, "first_batch_latency_s"),
-            text(r, "p50_sample_latency_ms"), text(r, "p95_sample_latency_ms"),
-            text(r, "p99_sample_latency_ms"), text(r.path("video_decoder_cache"), "hit_rate"),
-            text(r, "decode_amplification"), text(r, "baseline_ratio"),
-            text(r, "decoded_frames_per_s"), text(r, "window_samples_decoded_share"),
-            fromMemory(r.get("window_served_from_memory")));
+        String decode =
+            DecodeLabel.of(
+                text(r, "video_decode_device"),
+                text(r, "decode_device_effective"),
+                r.path("cpu_fallbacks").asLong(0));
+        List<String> cells =
+            List.of(
+                text(r, "source"),
+                text(r, "mode"),
+                decode,
+                text(r, "num_workers"),
+                text(r, "batch_size"),
+                text(r, "frames_per_s_node"),
+                text(r, "first_batch_latency_s"),
+                text(r, "p50_sample_latency_ms"),
+                text(r, "p95_sample_latency_ms"),
+                text(r, "p99_sample_latency_ms"),
+                text(r.path("video_decoder_cache"), "hit_rate"),
+                text(r, "decode_amplification"),
+                text(r, "baseline_ratio"),
+                text(r, "decoded_frames_per_s"),
+                text(r, "window_samples_decoded_share"),
+                fromMemory(r.get("window_served_from_memory")));
         Path parent = dir.relativize(p).getParent();
-        rows.add(new Row(parent == null ? "" : parent.toString(), cells,
-            r.path("frames_per_s_node").asDouble(),
-            r.path("p99_sample_latency_ms").asDouble(Double.NaN),
-            r.path("window_served_from_memory").asBoolean(false)));
+        rows.add(
+            new Row(
+                parent == null ? "" : parent.toString(),
+                cells,
+                r.path("frames_per_s_node").asDouble(),
+                r.path("p99_sample_latency_ms").asDouble(Double.NaN),
+                r.path("window_served_from_memory").asBoolean(false)));
       }
     }
-    rows.sort(Comparator.<Row, String>comparing(x -> x.cells().get(0))
-        .thenComparing(x -> x.cells().get(1)).thenComparing(x -> x.cells().get(2))
-        .thenComparing(Row::folder));
+    rows.sort(
+        Comparator.<Row, String>comparing(x -> x.cells().get(0))
+            .thenComparing(x -> x.cells().get(1))
+            .thenComparing(x -> x.cells().get(2))
+            .thenComparing(Row::folder));
     return rows;
   }
 

@@ -8,28 +8,32 @@ import java.util.Map;
 import org.robostream.stream.RankWorld;
 
 /**
- * Where a benchmark process ran, recorded in its result so that results gathered from several
- * nodes say what each one measured: the rank and world size it streamed with (world 1: it read
- * the whole dataset, as the reference's per-node benchmark does), whether the dataset was split
- * over the ranks the environment names and which variables named them, the SLURM node index
- * ({@code SLURM_NODEID}, null outside SLURM) and the host name. Immutable.
+ * Where a benchmark process ran, recorded in its result so that results gathered from several nodes
+ * say what each one measured: the rank and world size it streamed with (world 1: it read the whole
+ * dataset, as the reference's per-node benchmark does), whether the dataset was split over the
+ * ranks the environment names and which variables named them, the SLURM node index ({@code
+ * SLURM_NODEID}, null outside SLURM) and the host name. Immutable.
  */
-public record RunPlacement(int rank, int worldSize, boolean splitByRank, String rankSource,
-    Integer node, String host) {
-  public static RunPlacement of(RankWorld rankWorld, boolean splitByRank,
-      Map<String, String> env) {
+public record RunPlacement(
+    int rank, int worldSize, boolean splitByRank, String rankSource, Integer node, String host) {
+  public static RunPlacement of(RankWorld rankWorld, boolean splitByRank, Map<String, String> env) {
     String node = env.get("SLURM_NODEID");
     Integer nodeId = null;
     if (node != null && node.strip().matches("\\d+")) {
       nodeId = Integer.valueOf(node.strip());
     }
-    return new RunPlacement(rankWorld.rank(), rankWorld.world(), splitByRank,
-        splitByRank ? rankWorld.source() : "not split", nodeId, hostName());
+    return new RunPlacement(
+        rankWorld.rank(),
+        rankWorld.world(),
+        splitByRank,
+        splitByRank ? rankWorld.source() : "not split",
+        nodeId,
+        hostName());
   }
 
   /**
-   * Adds {@code rank}, {@code world_size}, {@code split_by_rank}, {@code rank_source},
-   * {@code node} and {@code hostname}.
+   * Adds {@code rank}, {@code world_size}, {@code split_by_rank}, {@code rank_source}, {@code node}
+   * and {@code hostname}.
    */
   public void addTo(Map<String, Object> result) {
     result.put("rank", rank);

@@ -12,12 +12,12 @@ import org.robostream.video.VideoDecoder;
 import org.robostream.video.VideoDecoderOptions;
 
 /**
- * The pure sequential decode + convert rate of a set of videos: every frame in order, 32 per
- * call into a reusable buffer, one single-threaded decoder per file, files spread over
- * {@code threads} threads (the loader's parallelism). With fewer files than threads the rate is
- * credited with {@link DatasetVideos#perfectScaling} (a one-file dataset decodes on one thread
- * here, while the loader's workers share its file). The yardstick the streaming loader's
- * overhead is measured against. Stateless.
+ * The pure sequential decode + convert rate of a set of videos: every frame in order, 32 per call
+ * into a reusable buffer, one single-threaded decoder per file, files spread over {@code threads}
+ * threads (the loader's parallelism). With fewer files than threads the rate is credited with
+ * {@link DatasetVideos#perfectScaling} (a one-file dataset decodes on one thread here, while the
+ * loader's workers share its file). The yardstick the streaming loader's overhead is measured
+ * against. Stateless.
  */
 public final class SequentialDecodeBaseline {
   private static final int CHUNK = 32;
@@ -25,8 +25,8 @@ public final class SequentialDecodeBaseline {
   private SequentialDecodeBaseline() {}
 
   /**
-   * Frames decoded, seconds taken and the scaling credited for threads without a file of their
-   * own (1 when every thread had one).
+   * Frames decoded, seconds taken and the scaling credited for threads without a file of their own
+   * (1 when every thread had one).
    */
   public record Result(long frames, double seconds, double scaling) {
     public double framesPerSecond() {
@@ -46,7 +46,9 @@ public final class SequentialDecodeBaseline {
       for (Future<Long> p : parts) {
         frames += p.get();
       }
-      return new Result(frames, (System.nanoTime() - start) / 1e9,
+      return new Result(
+          frames,
+          (System.nanoTime() - start) / 1e9,
           DatasetVideos.perfectScaling(threads, files.size()));
     } finally {
       pool.shutdownNow();

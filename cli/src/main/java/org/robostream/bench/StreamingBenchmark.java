@@ -12,14 +12,13 @@ import org.robostream.video.DecoderCacheStats;
 
 /**
  * The dummy-consumer data-loading benchmark with the reference's metric definitions (§9): the
- * steady window starts at batch {@code warmup} (not counted); per later batch, sample latency =
- * gap since the previous batch / batch size; frames_per_s_node = samples in the window / window
- * wall time (sustained, not a sum of gaps). The consumer moves every batch to the training device
+ * steady window starts at batch {@code warmup} (not counted); per later batch, sample latency = gap
+ * since the previous batch / batch size; frames_per_s_node = samples in the window / window wall
+ * time (sustained, not a sum of gaps). The consumer moves every batch to the training device
  * ({@link BatchTransfer}), timed. Beside the reference's numbers it reads the loader's decode
  * counters at the start, at the window's start and at the end ({@link DecodeWork}): decoded
- * frames/s inside the window, the whole run's rates, and whether the window was served from
- * memory ({@link WindowFidelity}). Runs over epochs until {@code numBatches} batches. Not
- * thread-safe.
+ * frames/s inside the window, the whole run's rates, and whether the window was served from memory
+ * ({@link WindowFidelity}). Runs over epochs until {@code numBatches} batches. Not thread-safe.
  */
 public final class StreamingBenchmark {
   private StreamingBenchmark() {}
@@ -36,13 +35,26 @@ public final class StreamingBenchmark {
    * @param toDeviceMs per window batch, the time its move to the training device took
    * @param toDeviceBytes bytes moved to the training device in the window
    */
-  public record Measurement(long framesMeasured, double firstBatchSeconds, double steadySeconds,
-      double wallclockSeconds, double[] sampleLatencyMs, long deliveredFramesMeasured,
-      int batches, long samplesDelivered, DecodeWork windowWork, DecodeWork runWork,
-      double[] toDeviceMs, long toDeviceBytes) {}
+  public record Measurement(
+      long framesMeasured,
+      double firstBatchSeconds,
+      double steadySeconds,
+      double wallclockSeconds,
+      double[] sampleLatencyMs,
+      long deliveredFramesMeasured,
+      int batches,
+      long samplesDelivered,
+      DecodeWork windowWork,
+      DecodeWork runWork,
+      double[] toDeviceMs,
+      long toDeviceBytes) {}
 
-  public static Measurement run(StreamingDataset ds, int numBatches, int warmup,
-      ProgressBar progress, BatchTransfer toDevice) {
+  public static Measurement run(
+      StreamingDataset ds,
+      int numBatches,
+      int warmup,
+      ProgressBar progress,
+      BatchTransfer toDevice) {
     long start = System.nanoTime();
     DecodeWork atStart = DecodeWork.of(ds);
     DecodeWork atWindowStart = null;
@@ -92,10 +104,19 @@ public final class StreamingBenchmark {
     }
     long end = System.nanoTime();
     DecodeWork atEnd = DecodeWork.of(ds);
-    return new Measurement(samples, firstBatch, steadyStart == 0 ? 0 : (end - steadyStart) / 1e9,
-        (end - start) / 1e9, toArray(latencies), deliveredFrames, i, samplesDelivered,
+    return new Measurement(
+        samples,
+        firstBatch,
+        steadyStart == 0 ? 0 : (end - steadyStart) / 1e9,
+        (end - start) / 1e9,
+        toArray(latencies),
+        deliveredFrames,
+        i,
+        samplesDelivered,
         atWindowStart == null ? new DecodeWork(0, 0) : atEnd.since(atWindowStart),
-        atEnd.since(atStart), toArray(moveMs), movedBytes);
+        atEnd.since(atStart),
+        toArray(moveMs),
+        movedBytes);
   }
 
   private static double[] toArray(List<Double> values) {
@@ -112,8 +133,8 @@ public final class StreamingBenchmark {
   }
 
   /** The result fields of the reference, in its order, then ours. */
-  public static Map<String, Object> result(Map<String, Object> config, Measurement m,
-      StreamingDataset ds) {
+  public static Map<String, Object> result(
+      Map<String, Object> config, Measurement m, StreamingDataset ds) {
     Map<String, Object> r = new LinkedHashMap<>(config);
     r.put("num_cameras", ds.metadata().info().videoKeys().size());
     r.put("fps", ds.metadata().info().fps());
@@ -135,16 +156,18 @@ public final class StreamingBenchmark {
     r.put("video_decoder_cache", c);
     StreamCounters.Snapshot s = ds.stats();
     WindowFidelity window = fidelity(m);
-    r.put("decoded_frames_per_s", round(perSecond(m.windowWork().frames(), m.steadySeconds()),
-        2));
-    r.put("delivered_frames_per_s", round(perSecond(m.deliveredFramesMeasured(),
-        m.steadySeconds()), 2));
+    r.put("decoded_frames_per_s", round(perSecond(m.windowWork().frames(), m.steadySeconds()), 2));
+    r.put(
+        "delivered_frames_per_s",
+        round(perSecond(m.deliveredFramesMeasured(), m.steadySeconds()), 2));
     r.put("window_samples_decoded_share", round(window.decodedShare(), 4));
     r.put("window_served_from_memory", window.servedFromMemory());
-    r.put("whole_run_frames_per_s_node", round(perSecond(m.samplesDelivered(),
-        m.wallclockSeconds()), 2));
-    r.put("whole_run_decoded_frames_per_s", round(perSecond(m.runWork().frames(),
-        m.wallclockSeconds()), 2));
+    r.put(
+        "whole_run_frames_per_s_node",
+        round(perSecond(m.samplesDelivered(), m.wallclockSeconds()), 2));
+    r.put(
+        "whole_run_decoded_frames_per_s",
+        round(perSecond(m.runWork().frames(), m.wallclockSeconds()), 2));
     r.put("decode_amplification", round(s.amplification(), 4));
     r.put("samples_decoded_at_delivery", s.samplesDecodedOnExit());
     double[] moveMs = m.toDeviceMs();
@@ -156,8 +179,9 @@ public final class StreamingBenchmark {
     r.put("peak_rss_bytes", ProcessMemory.peakRssBytes());
     r.put("peak_held_frame_bytes", s.peakHeldFrameBytes());
     r.put("cpu_fallbacks", ds.cpuFallbacks());
-    r.put("decode_device_effective", ds.decodeDevice().effective().name().toLowerCase(
-        java.util.Locale.ROOT));
+    r.put(
+        "decode_device_effective",
+        ds.decodeDevice().effective().name().toLowerCase(java.util.Locale.ROOT));
     if (ds.decodeDevice().fellBack()) {
       r.put("cpu_fallback_reason", ds.decodeDevice().fallbackReason());
     }

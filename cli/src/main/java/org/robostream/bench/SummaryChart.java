@@ -32,20 +32,34 @@ public final class SummaryChart {
     int panel = 60 + rows.size() * (BAR + 8);
     boolean withFolder = ResultSummary.severalFolders(rows);
     int label = labelColumn(rows, withFolder);
-    BufferedImage image = new BufferedImage(label + BARS_WIDTH, 2 * panel + 20,
-        BufferedImage.TYPE_INT_RGB);
+    BufferedImage image =
+        new BufferedImage(label + BARS_WIDTH, 2 * panel + 20, BufferedImage.TYPE_INT_RGB);
     Graphics2D g = image.createGraphics();
     try {
       g.setRenderingHint(RenderingHints.KEY_ANTIALIASING, RenderingHints.VALUE_ANTIALIAS_ON);
-      g.setRenderingHint(RenderingHints.KEY_TEXT_ANTIALIASING,
-          RenderingHints.VALUE_TEXT_ANTIALIAS_ON);
+      g.setRenderingHint(
+          RenderingHints.KEY_TEXT_ANTIALIASING, RenderingHints.VALUE_TEXT_ANTIALIAS_ON);
       g.setColor(Color.WHITE);
       g.fillRect(0, 0, image.getWidth(), image.getHeight());
       Panel labels = new Panel(label, withFolder);
-      drawPanel(g, rows, labels, 0, "frames/s/node (higher is better)",
-          ResultSummary.Row::framesPerSecond, new Color(0x2E86C1), "%.1f");
-      drawPanel(g, rows, labels, panel + 20, "p99 sample latency, ms (lower is better)",
-          ResultSummary.Row::p99Ms, new Color(0xCA6F1E), "%.2f");
+      drawPanel(
+          g,
+          rows,
+          labels,
+          0,
+          "frames/s/node (higher is better)",
+          ResultSummary.Row::framesPerSecond,
+          new Color(0x2E86C1),
+          "%.1f");
+      drawPanel(
+          g,
+          rows,
+          labels,
+          panel + 20,
+          "p99 sample latency, ms (lower is better)",
+          ResultSummary.Row::p99Ms,
+          new Color(0xCA6F1E),
+          "%.2f");
     } finally {
       g.dispose();
     }
@@ -61,16 +75,23 @@ public final class SummaryChart {
     Graphics2D g = scratch.createGraphics();
     try {
       var metrics = g.getFontMetrics(LABEL_FONT);
-      int longest = rows.stream().mapToInt(r -> metrics.stringWidth(r.label(withFolder))).max()
-          .orElse(0);
+      int longest =
+          rows.stream().mapToInt(r -> metrics.stringWidth(r.label(withFolder))).max().orElse(0);
       return Math.max(MIN_LABEL, 20 + longest + 20);
     } finally {
       g.dispose();
     }
   }
 
-  private static void drawPanel(Graphics2D g, List<ResultSummary.Row> rows, Panel labels, int top,
-      String title, ToDoubleFunction<ResultSummary.Row> value, Color color, String format) {
+  private static void drawPanel(
+      Graphics2D g,
+      List<ResultSummary.Row> rows,
+      Panel labels,
+      int top,
+      String title,
+      ToDoubleFunction<ResultSummary.Row> value,
+      Color color,
+      String format) {
     int left = labels.labelColumn();
     g.setColor(Color.BLACK);
     g.setFont(new Font(Font.SANS_SERIF, Font.BOLD, 16));

@@ -5,9 +5,9 @@ import java.util.regex.Pattern;
 import org.robostream.nativecore.Cuda;
 
 /**
- * Where the benchmark's consumer moves each batch, the reference's {@code --device}: {@code cpu}
- * or {@code cuda[:N]}, by default a GPU when this machine has one, else the CPU (the reference's
- * "cuda if available else cpu"). Immutable.
+ * Where the benchmark's consumer moves each batch, the reference's {@code --device}: {@code cpu} or
+ * {@code cuda[:N]}, by default a GPU when this machine has one, else the CPU (the reference's "cuda
+ * if available else cpu"). Immutable.
  *
  * @param name as given ({@code cpu}, {@code cuda}, {@code cuda:1}); what the result records
  * @param cudaIndex the GPU's ordinal among the visible ones, -1 for the CPU
@@ -19,8 +19,10 @@ public record TrainingDevice(String name, int cudaIndex) {
   public static TrainingDevice parse(String text) {
     Matcher m = SYNTAX.matcher(text);
     if (!m.matches()) {
-      throw new IllegalArgumentException("TrainingDevice must be cpu, cuda or cuda:N (the training"
-          + " device each batch is moved to), got " + text);
+      throw new IllegalArgumentException(
+          "TrainingDevice must be cpu, cuda or cuda:N (the training"
+              + " device each batch is moved to), got "
+              + text);
     }
     if (text.equals("cpu")) {
       return new TrainingDevice(text, -1);

@@ -16,9 +16,9 @@ import org.robostream.bench.StreamingBenchmark;
 import org.robostream.bench.TrainingDevice;
 import org.robostream.bench.WindowFidelity;
 import org.robostream.dataset.DatasetSource;
+import org.robostream.source.hub.HubDataset;
 import org.robostream.stream.StreamingDataset;
 import org.robostream.stream.Windows;
-import org.robostream.source.hub.HubDataset;
 import org.robostream.video.DecodeDeviceSpec;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -26,63 +26,97 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code robostream bench}: the dummy-consumer data-loading benchmark (the reference's
- * benchmark_streaming, its flags as aliases). Without dataset flags it runs on the built-in
- * default dataset.
+ * benchmark_streaming, its flags as aliases). Without dataset flags it runs on the built-in default
+ * dataset.
  */
-@Command(name = "bench", mixinStandardHelpOptions = true,
-    description = "Data-loading benchmark with a dummy consumer: frames/s/node, latency"
-        + " percentiles, first-batch latency, decoder cache, amplification, memory.")
+@Command(
+    name = "bench",
+    mixinStandardHelpOptions = true,
+    description =
+        "Data-loading benchmark with a dummy consumer: frames/s/node, latency"
+            + " percentiles, first-batch latency, decoder cache, amplification, memory.")
 final class BenchCommand implements Callable<Integer> {
   @Mixin DatasetOptions dataset;
 
   @Option(names = "--mode", defaultValue = "single", description = "single or sarm")
   String mode;
 
-  @Option(names = "--source", description = "a label naming where the data comes from: local,"
-      + " hub, bucket or warmed_bucket (default: what the dataset flags say). With --repo-id,"
-      + " warmed_bucket reads the videos from the mirror `robostream prewarm` filled, and fails"
-      + " if they are not there")
+  @Option(
+      names = "--source",
+      description =
+          "a label naming where the data comes from: local,"
+              + " hub, bucket or warmed_bucket (default: what the dataset flags say). With --repo-id,"
+              + " warmed_bucket reads the videos from the mirror `robostream prewarm` filled, and fails"
+              + " if they are not there")
   String source;
 
-  @Option(names = {"--batch-size", "--batch_size"}, defaultValue = "64") int batchSize;
+  @Option(
+      names = {"--batch-size", "--batch_size"},
+      defaultValue = "64")
+  int batchSize;
 
-  @Option(names = {"--num-workers", "--num_workers"},
+  @Option(
+      names = {"--num-workers", "--num_workers"},
       description = "worker threads (default: the reference's 8, capped at this machine's cores)")
   Integer workersOption;
 
   int workers;
 
-  @Option(names = {"--buffer-size", "--buffer_size"}, defaultValue = "2000") int bufferSize;
+  @Option(
+      names = {"--buffer-size", "--buffer_size"},
+      defaultValue = "2000")
+  int bufferSize;
 
   @Mixin DecodeOptions decode;
 
-  @Option(names = {"--num-batches", "--num_batches"}, defaultValue = "200") int numBatches;
+  @Option(
+      names = {"--num-batches", "--num_batches"},
+      defaultValue = "200")
+  int numBatches;
 
-  @Option(names = {"--warmup-batches", "--warmup_batches"}, defaultValue = "5") int warmup;
+  @Option(
+      names = {"--warmup-batches", "--warmup_batches"},
+      defaultValue = "5")
+  int warmup;
 
-  @Option(names = "--device", description = "the training device each batch is moved to and"
-      + " timed: cpu (a copy of every buffer) or cuda[:N] (pinned memory, one async copy;"
-      + " default: cuda when this machine has a GPU, else cpu)")
+  @Option(
+      names = "--device",
+      description =
+          "the training device each batch is moved to and"
+              + " timed: cpu (a copy of every buffer) or cuda[:N] (pinned memory, one async copy;"
+              + " default: cuda when this machine has a GPU, else cpu)")
   String deviceOption;
 
-  @Option(names = "--split-by-rank", description = "split the dataset over the ranks the"
-      + " environment names (SLURM_PROCID/SLURM_NTASKS, RANK/WORLD_SIZE or MPI's), as training"
-      + " does; by default every process reads the whole dataset, as the reference's per-node"
-      + " benchmark does")
+  @Option(
+      names = "--split-by-rank",
+      description =
+          "split the dataset over the ranks the"
+              + " environment names (SLURM_PROCID/SLURM_NTASKS, RANK/WORLD_SIZE or MPI's), as training"
+              + " does; by default every process reads the whole dataset, as the reference's per-node"
+              + " benchmark does")
   boolean splitByRank;
 
-  @Option(names = {"--out-dir", "--out_dir"}, defaultValue = "bench-results") Path outDir;
+  @Option(
+      names = {"--out-dir", "--out_dir"},
+      defaultValue = "bench-results")
+  Path outDir;
 
-  @Option(names = "--seed", defaultValue = "42") long seed;
+  @Option(names = "--seed", defaultValue = "42")
+  long seed;
 
-  @Option(names = {"--memory-budget-mb", "--memory_budget_mb"}, defaultValue = "1024")
+  @Option(
+      names = {"--memory-budget-mb", "--memory_budget_mb"},
+      defaultValue = "1024")
   long budgetMb;
 
-  @Option(names = "--baseline", description = "ffmpeg: also time the ffmpeg CLI on the same"
-      + " videos and report the ratio")
+  @Option(
+      names = "--baseline",
+      description = "ffmpeg: also time the ffmpeg CLI on the same" + " videos and report the ratio")
   String baseline;
 
-  @Option(names = "--default-episodes", defaultValue = "50",
+  @Option(
+      names = "--default-episodes",
+      defaultValue = "50",
       description = "episodes of the generated default dataset")
   int defaultEpisodes;
 
@@ -97,19 +131,23 @@ final class BenchCommand implements Callable<Integer> {
       throw new IllegalArgumentException("--mode must be single or sarm, got " + mode);
     }
     checkCounts();
-    TrainingDevice toDevice = deviceOption == null ? TrainingDevice.defaultForThisMachine()
-        : TrainingDevice.parse(deviceOption);
+    TrainingDevice toDevice =
+        deviceOption == null
+            ? TrainingDevice.defaultForThisMachine()
+            : TrainingDevice.parse(deviceOption);
     String deviceCause = toDevice.unavailableCause();
     if (deviceCause != null) {
-      throw new IllegalArgumentException("--device " + toDevice.name() + ": " + deviceCause
-          + " (use --device cpu)");
+      throw new IllegalArgumentException(
+          "--device " + toDevice.name() + ": " + deviceCause + " (use --device cpu)");
     }
     boolean remote = dataset.remote();
     source = BenchSource.resolve(source, remote, dataset.dataFilesRoot);
     BenchSource.checkBaseline(baseline, source, remote);
     DecodeDeviceSpec device = decode.device();
-    workers = workersOption != null ? workersOption
-        : Math.min(8, Runtime.getRuntime().availableProcessors());
+    workers =
+        workersOption != null
+            ? workersOption
+            : Math.min(8, Runtime.getRuntime().availableProcessors());
     DatasetSource opened = dataset.open(defaultEpisodes, defaultFrames);
     HubDataset hub = opened instanceof HubDataset h ? h : null;
     if (source.equals("warmed_bucket") && hub != null) {
@@ -120,8 +158,14 @@ final class BenchCommand implements Callable<Integer> {
       }
     }
     StreamingDataset.Builder builder = StreamingDataset.builder(opened);
-    builder.batchSize(batchSize).workers(workers).bufferSize(bufferSize).seed(seed)
-        .dropLast(true).returnUint8(true).toleranceSeconds(1e-3)
+    builder
+        .batchSize(batchSize)
+        .workers(workers)
+        .bufferSize(bufferSize)
+        .seed(seed)
+        .dropLast(true)
+        .returnUint8(true)
+        .toleranceSeconds(1e-3)
         .memoryBudgetBytes(budgetMb << 20)
         .preset(mode.equals("sarm") ? Windows.Preset.SARM_BENCH : Windows.Preset.SINGLE);
     if (!splitByRank) {
@@ -144,12 +188,15 @@ final class BenchCommand implements Callable<Integer> {
     System.out.println("config " + Json.MAPPER.writeValueAsString(config).replace('\n', ' '));
     Map<String, Object> result;
     StreamingBenchmark.Measurement m;
-    try (StreamingDataset ds = builder.build(); BatchTransfer transfer = toDevice.open()) {
+    try (StreamingDataset ds = builder.build();
+        BatchTransfer transfer = toDevice.open()) {
       m = StreamingBenchmark.run(ds, numBatches, warmup, new ProgressBar(numBatches), transfer);
       if (m.framesMeasured() == 0) {
-        System.err.printf("robostream bench: 0 frames measured (%d batches delivered, %d warm-up)."
-            + " Try more --num-batches, fewer --warmup-batches, a smaller --batch-size or"
-            + " --num-workers 1 for a small dataset.%n", m.batches(), warmup);
+        System.err.printf(
+            "robostream bench: 0 frames measured (%d batches delivered, %d warm-up)."
+                + " Try more --num-batches, fewer --warmup-batches, a smaller --batch-size or"
+                + " --num-workers 1 for a small dataset.%n",
+            m.batches(), warmup);
         return 3;
       }
       result = StreamingBenchmark.result(config, m, ds);
@@ -164,8 +211,9 @@ final class BenchCommand implements Callable<Integer> {
       }
       if ("ffmpeg".equals(baseline)) {
         List<Path> videos = ds.metadata().videoFiles();
-        double ffmpeg = DatasetVideos.ffmpegFramesPerSecond(videos,
-            Math.min(workers, Runtime.getRuntime().availableProcessors()));
+        double ffmpeg =
+            DatasetVideos.ffmpegFramesPerSecond(
+                videos, Math.min(workers, Runtime.getRuntime().availableProcessors()));
         double decoded = ((Number) result.get("decoded_frames_per_s")).doubleValue();
         result.put("baseline", "ffmpeg");
         result.put("baseline_frames_per_s", Math.round(ffmpeg * 100) / 100.0);
@@ -174,34 +222,58 @@ final class BenchCommand implements Callable<Integer> {
     }
     result.put("robostream_version", new VersionProvider().getVersion()[0]);
     result.put("java", System.getProperty("java.version"));
-    result.put("machine", System.getProperty("os.arch") + ", "
-        + Runtime.getRuntime().availableProcessors() + " cores, " + System.getProperty("os.name"));
+    result.put(
+        "machine",
+        System.getProperty("os.arch")
+            + ", "
+            + Runtime.getRuntime().availableProcessors()
+            + " cores, "
+            + System.getProperty("os.name"));
     // The file keeps the requested device (the reference's name); the effective one is inside.
     String name = ResultFiles.baseName(source, mode, batchSize, workers, device.toString());
     List<Path> files = ResultFiles.write(outDir, name, result);
     System.out.println(Json.MAPPER.writeValueAsString(result));
     WindowFidelity window = StreamingBenchmark.fidelity(m);
     if (window.servedFromMemory()) {
-      System.err.println("robostream bench: " + window.warning("the measured window ("
-          + result.get("frames_per_s_node") + " frames/s/node)", "decoded_frames_per_s ("
-          + result.get("decoded_frames_per_s") + ") counts what the decoders did inside it and"
-          + " the ratio to the ffmpeg CLI uses it; the whole run, buffer fill included,"
-          + " delivered " + result.get("whole_run_frames_per_s_node") + " frames/s/node. To"
-          + " time decoding, use a dataset of more than --buffer-size x --num-workers samples"
-          + " or more --num-batches."));
+      System.err.println(
+          "robostream bench: "
+              + window.warning(
+                  "the measured window (" + result.get("frames_per_s_node") + " frames/s/node)",
+                  "decoded_frames_per_s ("
+                      + result.get("decoded_frames_per_s")
+                      + ") counts what the decoders did inside it and"
+                      + " the ratio to the ffmpeg CLI uses it; the whole run, buffer fill included,"
+                      + " delivered "
+                      + result.get("whole_run_frames_per_s_node")
+                      + " frames/s/node. To"
+                      + " time decoding, use a dataset of more than --buffer-size x --num-workers samples"
+                      + " or more --num-batches."));
     }
-    String decodedOn = DecodeLabel.of(device.toString(),
-        (String) result.get("decode_device_effective"), ((Number) result.get("cpu_fallbacks"))
-            .longValue());
-    System.out.printf(Locale.ROOT, "%s %s, decode %s: %.1f frames/s/node%s (%.1f decoded"
-        + " frames/s in the window; whole run %.1f frames/s/node)%s; to %s %.1f MB per batch,"
-        + " p50 %.2f ms; wrote %s and %s%n", source, mode, decodedOn,
-        result.get("frames_per_s_node"), window.servedFromMemory() ? " [served from memory]" : "",
-        result.get("decoded_frames_per_s"), result.get("whole_run_frames_per_s_node"),
+    String decodedOn =
+        DecodeLabel.of(
+            device.toString(),
+            (String) result.get("decode_device_effective"),
+            ((Number) result.get("cpu_fallbacks")).longValue());
+    System.out.printf(
+        Locale.ROOT,
+        "%s %s, decode %s: %.1f frames/s/node%s (%.1f decoded"
+            + " frames/s in the window; whole run %.1f frames/s/node)%s; to %s %.1f MB per batch,"
+            + " p50 %.2f ms; wrote %s and %s%n",
+        source,
+        mode,
+        decodedOn,
+        result.get("frames_per_s_node"),
+        window.servedFromMemory() ? " [served from memory]" : "",
+        result.get("decoded_frames_per_s"),
+        result.get("whole_run_frames_per_s_node"),
         result.containsKey("baseline_ratio")
-            ? ", ratio to the ffmpeg CLI " + result.get("baseline_ratio") : "", toDevice.name(),
+            ? ", ratio to the ffmpeg CLI " + result.get("baseline_ratio")
+            : "",
+        toDevice.name(),
         ((Number) result.get("to_device_bytes_per_batch")).longValue() / 1e6,
-        result.get("to_device_ms_p50"), files.get(0), files.get(1));
+        result.get("to_device_ms_p50"),
+        files.get(0),
+        files.get(1));
     return 0;
   }
 

@@ -18,8 +18,8 @@ final class BenchSource {
   private BenchSource() {}
 
   /**
-   * The label for this run: {@code requested} when given and consistent with the flags, else
-   * what the flags say (local, or hub / bucket for a Hub dataset by where its files are).
+   * The label for this run: {@code requested} when given and consistent with the flags, else what
+   * the flags say (local, or hub / bucket for a Hub dataset by where its files are).
    *
    * @param remote whether the dataset streams from the Hub (--repo-id without --root)
    * @throws IllegalArgumentException naming the conflict
@@ -30,24 +30,32 @@ final class BenchSource {
       return !remote ? "local" : bucketFiles ? "bucket" : "hub";
     }
     if (!LABELS.contains(requested)) {
-      throw new IllegalArgumentException("--source must be one of " + String.join(", ", LABELS)
-          + " (where the data comes from), got " + requested);
+      throw new IllegalArgumentException(
+          "--source must be one of "
+              + String.join(", ", LABELS)
+              + " (where the data comes from), got "
+              + requested);
     }
     if (!remote) {
       return requested; // a local copy may be labelled by where it came from, as the reference does
     }
     if (requested.equals("local")) {
-      throw new IllegalArgumentException("--source local needs a local dataset (--root); with"
-          + " --repo-id alone the dataset streams from the Hub: --source hub, bucket or"
-          + " warmed_bucket");
+      throw new IllegalArgumentException(
+          "--source local needs a local dataset (--root); with"
+              + " --repo-id alone the dataset streams from the Hub: --source hub, bucket or"
+              + " warmed_bucket");
     }
     if (requested.equals("bucket") && !bucketFiles) {
-      throw new IllegalArgumentException("--source bucket reads data/ and videos/ from a bucket:"
-          + " add --data-files-root hf://buckets/OWNER/NAME");
+      throw new IllegalArgumentException(
+          "--source bucket reads data/ and videos/ from a bucket:"
+              + " add --data-files-root hf://buckets/OWNER/NAME");
     }
     if (requested.equals("hub") && bucketFiles) {
-      throw new IllegalArgumentException("--data-files-root " + dataFilesRoot + " is a bucket:"
-          + " use --source bucket (or warmed_bucket after robostream prewarm)");
+      throw new IllegalArgumentException(
+          "--data-files-root "
+              + dataFilesRoot
+              + " is a bucket:"
+              + " use --source bucket (or warmed_bucket after robostream prewarm)");
     }
     return requested;
   }
@@ -63,13 +71,18 @@ final class BenchSource {
       return;
     }
     if (!baseline.equals("ffmpeg")) {
-      throw new IllegalArgumentException("--baseline must be ffmpeg (the ffmpeg CLI's decode rate"
-          + " of the same videos), got " + baseline);
+      throw new IllegalArgumentException(
+          "--baseline must be ffmpeg (the ffmpeg CLI's decode rate"
+              + " of the same videos), got "
+              + baseline);
     }
     if (remote && !source.equals("warmed_bucket")) {
-      throw new IllegalArgumentException("--baseline ffmpeg needs the video files on disk, but"
-          + " --source " + source + " reads them by range requests: use --root, or --source"
-          + " warmed_bucket after robostream prewarm");
+      throw new IllegalArgumentException(
+          "--baseline ffmpeg needs the video files on disk, but"
+              + " --source "
+              + source
+              + " reads them by range requests: use --root, or --source"
+              + " warmed_bucket after robostream prewarm");
     }
     String missing = org.robostream.bench.FfmpegCliBaseline.unavailableCause();
     if (missing != null) {

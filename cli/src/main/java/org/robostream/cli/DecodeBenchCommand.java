@@ -23,12 +23,14 @@ import picocli.CommandLine.Parameters;
  * count, measured side by side in this run; optionally the cost of shuffled single-frame access.
  *
  * <p>robostream runs in this warm JVM and its time includes opening and indexing the file. The
- * ffmpeg process's time also includes starting the process and probing, which robostream does
- * not pay per file: so the ffmpeg rate and the ratio subtract a 1-frame run of the same command
- * (start-up, open, probe, first frame) and count the other frames; that leaves robostream's open
- * in and ffmpeg's out, a conservative comparison. The whole-process figures are reported too.
+ * ffmpeg process's time also includes starting the process and probing, which robostream does not
+ * pay per file: so the ffmpeg rate and the ratio subtract a 1-frame run of the same command
+ * (start-up, open, probe, first frame) and count the other frames; that leaves robostream's open in
+ * and ffmpeg's out, a conservative comparison. The whole-process figures are reported too.
  */
-@Command(name = "decode-bench", mixinStandardHelpOptions = true,
+@Command(
+    name = "decode-bench",
+    mixinStandardHelpOptions = true,
     description = "Compare robostream's sequential decode+convert rate with the ffmpeg CLI's.")
 final class DecodeBenchCommand implements Callable<Integer> {
   private static final int CHUNK = 32;
@@ -39,9 +41,13 @@ final class DecodeBenchCommand implements Callable<Integer> {
   @Option(names = "--threads", defaultValue = "1", description = "decoder threads, both sides")
   int threads;
 
-  @Option(names = "--random", defaultValue = "0", paramLabel = "K",
-      description = "also time K distinct shuffled frames per file: one per call, and all in"
-          + " one planned call")
+  @Option(
+      names = "--random",
+      defaultValue = "0",
+      paramLabel = "K",
+      description =
+          "also time K distinct shuffled frames per file: one per call, and all in"
+              + " one planned call")
   int random;
 
   @Option(names = "--repeat", defaultValue = "3", description = "runs per measurement (best kept)")
@@ -63,26 +69,41 @@ final class DecodeBenchCommand implements Callable<Integer> {
     }
     FrameLayout frameLayout = FrameLayout.parse(layout);
     // Sequential reading may pipeline frames across threads; random access stays low-latency.
-    VideoDecoderOptions options = VideoDecoderOptions.defaults().withThreads(threads)
-        .withLowLatency(threads <= 1);
+    VideoDecoderOptions options =
+        VideoDecoderOptions.defaults().withThreads(threads).withLowLatency(threads <= 1);
     VideoDecoderOptions randomOptions = VideoDecoderOptions.defaults().withThreads(threads);
     List<Map<String, Object>> results = new ArrayList<>();
-    System.out.printf("%-30s %6s %6s %11s %11s %6s %17s%s%n", "file", "codec", "frames",
-        "ffmpeg fps", "robostream", "ratio", "(ffmpeg+startup)",
+    System.out.printf(
+        "%-30s %6s %6s %11s %11s %6s %17s%s%n",
+        "file",
+        "codec",
+        "frames",
+        "ffmpeg fps",
+        "robostream",
+        "ratio",
+        "(ffmpeg+startup)",
         random > 0 ? "  shuffled cost/seq: 1 per call | all in 1 call" : "");
     for (Path file : files) {
       Map<String, Object> r = benchFile(file, options, randomOptions, frameLayout);
       results.add(r);
-      System.out.printf("%-30s %6s %6d %11.1f %11.1f %6.2f %8.1f fps %4.2f%s%n",
-          abbreviate(file.getFileName().toString(), 30), r.get("codec"), r.get("frames"),
-          (double) r.get("ffmpeg_fps"), (double) r.get("robostream_fps"),
-          (double) r.get("ratio"), (double) r.get("ffmpeg_process_fps"),
+      System.out.printf(
+          "%-30s %6s %6d %11.1f %11.1f %6.2f %8.1f fps %4.2f%s%n",
+          abbreviate(file.getFileName().toString(), 30),
+          r.get("codec"),
+          r.get("frames"),
+          (double) r.get("ffmpeg_fps"),
+          (double) r.get("robostream_fps"),
+          (double) r.get("ratio"),
+          (double) r.get("ffmpeg_process_fps"),
           (double) r.get("ratio_whole_process"),
-          random > 0 ? String.format("  %8.2fx (ampl. %.2f) | %.2fx (ampl. %.2f)",
-              (double) r.get("random_single_cost_ratio"),
-              (double) r.get("random_single_decode_amplification"),
-              (double) r.get("random_batch_cost_ratio"),
-              (double) r.get("random_batch_decode_amplification")) : "");
+          random > 0
+              ? String.format(
+                  "  %8.2fx (ampl. %.2f) | %.2fx (ampl. %.2f)",
+                  (double) r.get("random_single_cost_ratio"),
+                  (double) r.get("random_single_decode_amplification"),
+                  (double) r.get("random_batch_cost_ratio"),
+                  (double) r.get("random_batch_decode_amplification"))
+              : "");
     }
     if (json != null) {
       Map<String, Object> doc = new LinkedHashMap<>();
@@ -95,8 +116,8 @@ final class DecodeBenchCommand implements Callable<Integer> {
     return 0;
   }
 
-  private Map<String, Object> benchFile(Path file, VideoDecoderOptions options,
-      VideoDecoderOptions randomOptions, FrameLayout lay)
+  private Map<String, Object> benchFile(
+      Path file, VideoDecoderOptions options, VideoDecoderOptions randomOptions, FrameLayout lay)
       throws Exception {
     double[] pts;
     String codec;
@@ -117,13 +138,17 @@ final class DecodeBenchCommand implements Callable<Integer> {
     for (int i = 0; i < repeat; i++) {
       // Alternate the runs so that machine noise hits all alike.
       ffmpegSeconds = Math.min(ffmpegSeconds, FfmpegCliBaseline.decodeSeconds(file, threads));
-      ffmpegFixedSeconds = Math.min(ffmpegFixedSeconds,
-          FfmpegCliBaseline.fixedSeconds(file, threads));
+      ffmpegFixedSeconds =
+          Math.min(ffmpegFixedSeconds, FfmpegCliBaseline.fixedSeconds(file, threads));
       oursSeconds = Math.min(oursSeconds, sequentialSeconds(file, options, pts, chunkBuffer));
     }
     if (pts.length < 2 || ffmpegSeconds <= ffmpegFixedSeconds) {
-      throw new IllegalArgumentException(file + ": too short to time ffmpeg without its start-up"
-          + " (" + pts.length + " frames)");
+      throw new IllegalArgumentException(
+          file
+              + ": too short to time ffmpeg without its start-up"
+              + " ("
+              + pts.length
+              + " frames)");
     }
     double ffmpegFps = (pts.length - 1) / (ffmpegSeconds - ffmpegFixedSeconds);
     double oursFps = pts.length / oursSeconds;
@@ -150,10 +175,13 @@ final class DecodeBenchCommand implements Callable<Integer> {
       HostFrameBuffer single = HostFrameBuffer.forVideo(info, 1, lay);
       HostFrameBuffer all = HostFrameBuffer.forVideo(info, queries.length, lay);
       for (int i = 0; i < repeat; i++) {
-        singleSeconds = Math.min(singleSeconds,
-            shuffledSeconds(file, randomOptions, queries, single, singleDecoded));
-        batchSeconds = Math.min(batchSeconds,
-            shuffledSeconds(file, randomOptions, queries, all, batchDecoded));
+        singleSeconds =
+            Math.min(
+                singleSeconds,
+                shuffledSeconds(file, randomOptions, queries, single, singleDecoded));
+        batchSeconds =
+            Math.min(
+                batchSeconds, shuffledSeconds(file, randomOptions, queries, all, batchDecoded));
       }
       double perFrameSequential = oursSeconds / pts.length;
       r.put("random_frames", queries.length);
@@ -167,8 +195,8 @@ final class DecodeBenchCommand implements Callable<Integer> {
     return r;
   }
 
-  private static double sequentialSeconds(Path file, VideoDecoderOptions options, double[] pts,
-      HostFrameBuffer buffer) {
+  private static double sequentialSeconds(
+      Path file, VideoDecoderOptions options, double[] pts, HostFrameBuffer buffer) {
     long start = System.nanoTime();
     try (VideoDecoder decoder = VideoDecoder.open(file, options)) {
       for (int i = 0; i < pts.length; i += CHUNK) {
@@ -198,8 +226,12 @@ final class DecodeBenchCommand implements Callable<Integer> {
    * Decodes {@code queries} in order, as many per decode call as {@code buffer} holds; seconds
    * including opening the file.
    */
-  private static double shuffledSeconds(Path file, VideoDecoderOptions options, double[] queries,
-      HostFrameBuffer buffer, long[] decodedOut) {
+  private static double shuffledSeconds(
+      Path file,
+      VideoDecoderOptions options,
+      double[] queries,
+      HostFrameBuffer buffer,
+      long[] decodedOut) {
     int perCall = buffer.capacity();
     long start = System.nanoTime();
     try (VideoDecoder decoder = VideoDecoder.open(file, options)) {

@@ -5,16 +5,20 @@ import org.robostream.video.DecodeDeviceSpec;
 import picocli.CommandLine.Option;
 
 /**
- * The decoding flags of {@code bench} and {@code train} (a picocli mixin). Not thread-safe
- * (filled by picocli, read once).
+ * The decoding flags of {@code bench} and {@code train} (a picocli mixin). Not thread-safe (filled
+ * by picocli, read once).
  */
 final class DecodeOptions {
-  @Option(names = {"--video-decode-device", "--video_decode_device"}, defaultValue = "cpu",
-      description = "cpu, cuda[:N] (NVDEC; an error without a usable GPU) or cuda-or-cpu[:N]"
-          + " (falls back to the CPU, reported)")
+  @Option(
+      names = {"--video-decode-device", "--video_decode_device"},
+      defaultValue = "cpu",
+      description =
+          "cpu, cuda[:N] (NVDEC; an error without a usable GPU) or cuda-or-cpu[:N]"
+              + " (falls back to the CPU, reported)")
   String decodeDevice;
 
-  @Option(names = {"--video-decoder-cache-size", "--video_decoder_cache_size"},
+  @Option(
+      names = {"--video-decoder-cache-size", "--video_decoder_cache_size"},
       description = "open decoders kept per worker (default: the loader's)")
   Integer cacheSize;
 

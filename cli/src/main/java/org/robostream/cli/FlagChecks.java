@@ -8,7 +8,9 @@ package org.robostream.cli;
 final class FlagChecks {
   private FlagChecks() {}
 
-  /** @throws IllegalArgumentException when {@code value < min} */
+  /**
+   * @throws IllegalArgumentException when {@code value < min}
+   */
   static void atLeast(long min, String flag, long value) {
     if (value < min) {
       throw new IllegalArgumentException(flag + " must be >= " + min + ", got " + value);

@@ -21,22 +21,22 @@ final class FrameZero {
   /**
    * @param info the stream as the decoder opened it
    * @param backend the decoder's backend description
-   * @param rgb frame 0 as RGB24 HWC; null when a GPU was asked for but this file decodes on the
-   *     CPU (then {@code cpuFallbackReason} says why)
+   * @param rgb frame 0 as RGB24 HWC; null when a GPU was asked for but this file decodes on the CPU
+   *     (then {@code cpuFallbackReason} says why)
    * @param millis open-to-host time of the decode
    * @param cpuFallbackReason why NVDEC does not decode this file, or null
    */
-  record Decoded(VideoStreamInfo info, String backend, byte[] rgb, double millis,
-      String cpuFallbackReason) {}
+  record Decoded(
+      VideoStreamInfo info, String backend, byte[] rgb, double millis, String cpuFallbackReason) {}
 
-  static Decoded decode(VideoSources videos, Path video, VideoDecoderOptions options,
-      BatchMemoryPool pool) {
+  static Decoded decode(
+      VideoSources videos, Path video, VideoDecoderOptions options, BatchMemoryPool pool) {
     try (VideoDecoder decoder = VideoDecoder.open(videos.open(video), options);
         BatchMemoryPool host = BatchMemoryPool.host()) {
       VideoStreamInfo info = decoder.info();
       if (options.cudaDevice() >= 0 && !decoder.decodesOnGpu()) {
-        return new Decoded(info, decoder.backendDescription(), null, 0,
-            decoder.cpuFallbackReason());
+        return new Decoded(
+            info, decoder.backendDescription(), null, 0, decoder.cpuFallbackReason());
       }
       long start = System.nanoTime();
       try (FrameBatch batch = FrameBatch.decodeIndices(decoder, pool, FrameLayout.HWC, 0);

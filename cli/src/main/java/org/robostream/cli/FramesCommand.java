@@ -17,13 +17,19 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** {@code robostream frames FILE --at ...}: decoded frames as raw RGB24 files plus frames.json. */
-@Command(name = "frames", mixinStandardHelpOptions = true,
+@Command(
+    name = "frames",
+    mixinStandardHelpOptions = true,
     description = "Decode the frames nearest to timestamps into <n>.rgb files and frames.json.")
 final class FramesCommand implements Callable<Integer> {
   @Parameters(index = "0", paramLabel = "FILE", description = "video file")
   Path file;
 
-  @Option(names = "--at", required = true, split = ",", paramLabel = "SECONDS",
+  @Option(
+      names = "--at",
+      required = true,
+      split = ",",
+      paramLabel = "SECONDS",
       description = "timestamps in seconds, comma-separated (any order, repeats allowed)")
   double[] at;
 
@@ -33,7 +39,9 @@ final class FramesCommand implements Callable<Integer> {
   @Option(names = "--out", required = true, paramLabel = "DIR", description = "output folder")
   Path out;
 
-  @Option(names = {"--tolerance-s", "--tolerance_s"}, defaultValue = "1e-4",
+  @Option(
+      names = {"--tolerance-s", "--tolerance_s"},
+      defaultValue = "1e-4",
       description = "largest allowed |query - pts| in seconds (default ${DEFAULT-VALUE})")
   double tolerance;
 

@@ -17,12 +17,15 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * {@code robostream inspect ROOT}: what a local LeRobot dataset holds. Cameras report the codec
- * and size probed from their first present video file (info.json's claims are shown next to it).
+ * {@code robostream inspect ROOT}: what a local LeRobot dataset holds. Cameras report the codec and
+ * size probed from their first present video file (info.json's claims are shown next to it).
  */
-@Command(name = "inspect", mixinStandardHelpOptions = true,
-    description = "Describe a local LeRobot dataset (v3.0 or v2.1): features, cameras, episodes,"
-        + " frames, tasks, files.")
+@Command(
+    name = "inspect",
+    mixinStandardHelpOptions = true,
+    description =
+        "Describe a local LeRobot dataset (v3.0 or v2.1): features, cameras, episodes,"
+            + " frames, tasks, files.")
 final class InspectCommand implements Callable<Integer> {
   @Parameters(index = "0", paramLabel = "ROOT", description = "dataset root (holds meta/)")
   Path root;
@@ -82,19 +85,28 @@ final class InspectCommand implements Callable<Integer> {
       System.out.println(Json.MAPPER.writeValueAsString(out));
       return 0;
     }
-    System.out.printf("%s  LeRobot %s, %d fps, robot %s%n", root, out.get("codebase_version"),
-        m.info().fps(), m.info().robotType());
-    System.out.printf("episodes %d, frames %d, tasks %d, data files present %d/%d%n",
+    System.out.printf(
+        "%s  LeRobot %s, %d fps, robot %s%n",
+        root, out.get("codebase_version"), m.info().fps(), m.info().robotType());
+    System.out.printf(
+        "episodes %d, frames %d, tasks %d, data files present %d/%d%n",
         episodes.size(), out.get("frames"), m.tasks().size(), dataPresent, dataFiles.size());
     for (Map<String, Object> c : cameras) {
-      System.out.printf("camera %s: %s %sx%s %s (declared %s), video files present %s/%d%n",
-          c.get("key"), c.getOrDefault("codec", "?"), c.getOrDefault("width", "?"),
-          c.getOrDefault("height", "?"), c.getOrDefault("pixel_format", ""),
-          c.get("declared_codec"), c.get("video_files_present"), c.get("video_files"));
+      System.out.printf(
+          "camera %s: %s %sx%s %s (declared %s), video files present %s/%d%n",
+          c.get("key"),
+          c.getOrDefault("codec", "?"),
+          c.getOrDefault("width", "?"),
+          c.getOrDefault("height", "?"),
+          c.getOrDefault("pixel_format", ""),
+          c.get("declared_codec"),
+          c.get("video_files_present"),
+          c.get("video_files"));
     }
     for (Map<String, Object> f : features) {
-      System.out.printf("  %-32s %-8s %s%n", f.get("name"), f.get("dtype"),
-          java.util.Arrays.toString((int[]) f.get("shape")));
+      System.out.printf(
+          "  %-32s %-8s %s%n",
+          f.get("name"), f.get("dtype"), java.util.Arrays.toString((int[]) f.get("shape")));
     }
     return 0;
   }

@@ -9,10 +9,19 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     versionProvider = VersionProvider.class,
     description = "Streams LeRobot datasets into Java trainers; video tools.",
-    subcommands = {ProbeCommand.class, FramesCommand.class, DecodeBenchCommand.class,
-        InspectCommand.class, MakeDatasetCommand.class,
-        StreamBenchCommand.class, BenchCommand.class, SummarizeCommand.class,
-        DiagnoseCommand.class, TrainCommand.class, PrewarmCommand.class})
+    subcommands = {
+      ProbeCommand.class,
+      FramesCommand.class,
+      DecodeBenchCommand.class,
+      InspectCommand.class,
+      MakeDatasetCommand.class,
+      StreamBenchCommand.class,
+      BenchCommand.class,
+      SummarizeCommand.class,
+      DiagnoseCommand.class,
+      TrainCommand.class,
+      PrewarmCommand.class
+    })
 public final class Main implements Runnable {
   @Override
   public void run() {
@@ -26,10 +35,11 @@ public final class Main implements Runnable {
   /** Runs the CLI and returns the exit code (for tests). */
   public static int run(String... args) {
     CommandLine cli = new CommandLine(new Main());
-    cli.setExecutionExceptionHandler((e, cmd, parsed) -> {
-      cmd.getErr().println("robostream: " + OptionFlags.inMessage(e.getMessage()));
-      return e instanceof IllegalArgumentException ? 2 : 1;
-    });
+    cli.setExecutionExceptionHandler(
+        (e, cmd, parsed) -> {
+          cmd.getErr().println("robostream: " + OptionFlags.inMessage(e.getMessage()));
+          return e instanceof IllegalArgumentException ? 2 : 1;
+        });
     return cli.execute(args);
   }
 }

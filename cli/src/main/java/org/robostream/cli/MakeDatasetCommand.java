@@ -9,27 +9,37 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /** {@code robostream make-dataset}: writes a synthetic LeRobot dataset (v3.0 or v2.1). */
-@Command(name = "make-dataset", mixinStandardHelpOptions = true,
-    description = "Write a valid synthetic LeRobot dataset: Parquet through arrow-dataset, "
-        + "videos through the ffmpeg CLI. Defaults follow LeRobot (AV1, yuv420p, keyframe "
-        + "every 2 frames, crf 30).")
+@Command(
+    name = "make-dataset",
+    mixinStandardHelpOptions = true,
+    description =
+        "Write a valid synthetic LeRobot dataset: Parquet through arrow-dataset, "
+            + "videos through the ffmpeg CLI. Defaults follow LeRobot (AV1, yuv420p, keyframe "
+            + "every 2 frames, crf 30).")
 final class MakeDatasetCommand implements Callable<Integer> {
   @Option(names = "--out", required = true, description = "output folder (absent or empty)")
   Path out;
 
-  @Option(names = "--episodes", defaultValue = "4") int episodes;
+  @Option(names = "--episodes", defaultValue = "4")
+  int episodes;
 
-  @Option(names = "--frames-per-episode", defaultValue = "60") int frames;
+  @Option(names = "--frames-per-episode", defaultValue = "60")
+  int frames;
 
-  @Option(names = "--length-jitter", defaultValue = "0",
+  @Option(
+      names = "--length-jitter",
+      defaultValue = "0",
       description = "vary episode lengths by up to this fraction (0 = all equal)")
   double jitter;
 
-  @Option(names = "--cameras", defaultValue = "2") int cameras;
+  @Option(names = "--cameras", defaultValue = "2")
+  int cameras;
 
-  @Option(names = "--size", defaultValue = "96x64", description = "WxH") String size;
+  @Option(names = "--size", defaultValue = "96x64", description = "WxH")
+  String size;
 
-  @Option(names = "--fps", defaultValue = "20") int fps;
+  @Option(names = "--fps", defaultValue = "20")
+  int fps;
 
   @Option(names = "--codec", defaultValue = "av1", description = "av1, h264 or hevc")
   String codec;
@@ -43,16 +53,20 @@ final class MakeDatasetCommand implements Callable<Integer> {
   @Option(names = "--layout", defaultValue = "v3.0", description = "v3.0 or v2.1")
   String layout;
 
-  @Option(names = "--data-files-size-mb", defaultValue = "100") double dataMb;
+  @Option(names = "--data-files-size-mb", defaultValue = "100")
+  double dataMb;
 
-  @Option(names = "--video-files-size-mb", defaultValue = "200") double videoMb;
+  @Option(names = "--video-files-size-mb", defaultValue = "200")
+  double videoMb;
 
   @Option(names = "--content", defaultValue = "pattern", description = "camera or pattern")
   String content;
 
-  @Option(names = "--state-dim", defaultValue = "6") int stateDim;
+  @Option(names = "--state-dim", defaultValue = "6")
+  int stateDim;
 
-  @Option(names = "--tasks", defaultValue = "3") int tasks;
+  @Option(names = "--tasks", defaultValue = "3")
+  int tasks;
 
   @Override
   public Integer call() throws Exception {
@@ -60,15 +74,35 @@ final class MakeDatasetCommand implements Callable<Integer> {
     if (wh.length != 2) {
       throw new IllegalArgumentException("--size must be WxH, got " + size);
     }
-    SyntheticDatasetSpec spec = new SyntheticDatasetSpec(out, episodes, frames, jitter, cameras,
-        Integer.parseInt(wh[0]), Integer.parseInt(wh[1]), fps, VideoCodecChoice.parse(codec), gop,
-        crf, SyntheticDatasetSpec.Layout.parse(layout), dataMb, videoMb,
-        SyntheticDatasetSpec.Content.valueOf(content.toUpperCase(java.util.Locale.ROOT)),
-        stateDim, tasks);
+    SyntheticDatasetSpec spec =
+        new SyntheticDatasetSpec(
+            out,
+            episodes,
+            frames,
+            jitter,
+            cameras,
+            Integer.parseInt(wh[0]),
+            Integer.parseInt(wh[1]),
+            fps,
+            VideoCodecChoice.parse(codec),
+            gop,
+            crf,
+            SyntheticDatasetSpec.Layout.parse(layout),
+            dataMb,
+            videoMb,
+            SyntheticDatasetSpec.Content.valueOf(content.toUpperCase(java.util.Locale.ROOT)),
+            stateDim,
+            tasks);
     long start = System.nanoTime();
     SyntheticDatasetWriter.write(spec);
-    System.out.printf("wrote %s: LeRobot %s, %d episodes, %d cameras %s %s, in %.1f s%n", out,
-        spec.layout().version(), episodes, cameras, size, spec.codec().canonicalName(),
+    System.out.printf(
+        "wrote %s: LeRobot %s, %d episodes, %d cameras %s %s, in %.1f s%n",
+        out,
+        spec.layout().version(),
+        episodes,
+        cameras,
+        size,
+        spec.codec().canonicalName(),
         (System.nanoTime() - start) / 1e9);
     return 0;
   }

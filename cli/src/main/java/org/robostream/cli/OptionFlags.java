@@ -5,25 +5,29 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The one place where the library's option names become this command line's flags. Library
- * messages name API options as a library user writes them ({@code decodeDevice cuda cannot be
- * used: ...}, {@code symlinks(SymlinkPolicy.FOLLOW)}); every message the CLI prints from an error
- * goes through {@link #inMessage}, so a user of the CLI reads the flag to change instead. The
- * names are API spellings (camelCase, a type, a call) that plain words never match. Stateless.
+ * The one place where the library's option names become this command line's flags. Library messages
+ * name API options as a library user writes them ({@code decodeDevice cuda cannot be used: ...},
+ * {@code symlinks(SymlinkPolicy.FOLLOW)}); every message the CLI prints from an error goes through
+ * {@link #inMessage}, so a user of the CLI reads the flag to change instead. The names are API
+ * spellings (camelCase, a type, a call) that plain words never match. Stateless.
  */
 final class OptionFlags {
-  private static final Map<String, String> FLAGS = Map.of(
-      "decodeDevice", "--video-decode-device",
-      "decoderCacheSize", "--video-decoder-cache-size",
-      "dataFilesRoot", "--data-files-root",
-      "symlinks(SymlinkPolicy.FOLLOW)", "--allow-symlinks-outside-root",
-      "TrainingDevice", "--device",
-      "memoryBudgetBytes", "--memory-budget-mb",
-      "batchSize", "--batch-size",
-      "bufferSize", "--buffer-size",
-      "maxNumShards", "--max-num-shards");
-  private static final Pattern NAMES = Pattern.compile("(?<![\\w.])(" + String.join("|",
-      FLAGS.keySet().stream().map(Pattern::quote).toList()) + ")(?![\\w(])");
+  private static final Map<String, String> FLAGS =
+      Map.of(
+          "decodeDevice", "--video-decode-device",
+          "decoderCacheSize", "--video-decoder-cache-size",
+          "dataFilesRoot", "--data-files-root",
+          "symlinks(SymlinkPolicy.FOLLOW)", "--allow-symlinks-outside-root",
+          "TrainingDevice", "--device",
+          "memoryBudgetBytes", "--memory-budget-mb",
+          "batchSize", "--batch-size",
+          "bufferSize", "--buffer-size",
+          "maxNumShards", "--max-num-shards");
+  private static final Pattern NAMES =
+      Pattern.compile(
+          "(?<![\\w.])("
+              + String.join("|", FLAGS.keySet().stream().map(Pattern::quote).toList())
+              + ")(?![\\w(])");
 
   private OptionFlags() {}
 

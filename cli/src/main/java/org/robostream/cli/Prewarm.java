@@ -9,25 +9,27 @@ import org.robostream.dataset.SourceOptions;
 import org.robostream.source.hub.HubDataset;
 
 /**
- * Opening a Hub dataset for the CLI commands, with progress on a terminal and a line saying
- * what was prepared, and prewarming its videos. Stateless.
+ * Opening a Hub dataset for the CLI commands, with progress on a terminal and a line saying what
+ * was prepared, and prewarming its videos. Stateless.
  */
 final class Prewarm {
   private Prewarm() {}
 
   /**
-   * Opens the Hub dataset at {@code location} (an hf:// URL): revision pinned, meta/ and the
-   * kept episodes' Parquet files mirrored (see {@link HubDataset#open}).
+   * Opens the Hub dataset at {@code location} (an hf:// URL): revision pinned, meta/ and the kept
+   * episodes' Parquet files mirrored (see {@link HubDataset#open}).
    */
   static HubDataset open(String location, SourceOptions options) {
     AtomicInteger files = new AtomicInteger();
     ProgressBar bar = new ProgressBar(0, "files");
     // An hf:// location is never a local folder: the Hub's provider opens it.
-    HubDataset hub = (HubDataset) DatasetSource.open(location,
-        options.withProgress(f -> bar.update(files.incrementAndGet(), f)));
-    System.err.printf("hub: %s at %s, files from %s, %d metadata/Parquet files in %s%n",
-        hub.repo().id(), hub.revision().describe(), hub.files(), files.get(),
-        hub.metadataRoot());
+    HubDataset hub =
+        (HubDataset)
+            DatasetSource.open(
+                location, options.withProgress(f -> bar.update(files.incrementAndGet(), f)));
+    System.err.printf(
+        "hub: %s at %s, files from %s, %d metadata/Parquet files in %s%n",
+        hub.repo().id(), hub.revision().describe(), hub.files(), files.get(), hub.metadataRoot());
     return hub;
   }
 
@@ -36,8 +38,9 @@ final class Prewarm {
     ProgressBar bar = new ProgressBar(hub.metadata().videoFiles().size(), "videos");
     AtomicInteger done = new AtomicInteger();
     hub.prewarmVideos(f -> bar.update(done.incrementAndGet(), f));
-    System.err.printf("hub: %d videos in the cache (%d bytes fetched in all)%n", done.get(),
-        hub.http().bytesFetched());
+    System.err.printf(
+        "hub: %d videos in the cache (%d bytes fetched in all)%n",
+        done.get(), hub.http().bytesFetched());
   }
 
   /**
@@ -49,10 +52,19 @@ final class Prewarm {
     if (missing.isEmpty()) {
       return null;
     }
-    return missing.size() + " of " + hub.metadata().videoFiles().size() + " videos are not in"
-        + " the prewarmed mirror " + hub.dataRoot() + " (first: "
-        + hub.dataRoot().relativize(missing.get(0)) + "); prewarm them first: robostream prewarm"
-        + " --repo-id " + hub.repo().id() + " --revision " + hub.revision().name()
+    return missing.size()
+        + " of "
+        + hub.metadata().videoFiles().size()
+        + " videos are not in"
+        + " the prewarmed mirror "
+        + hub.dataRoot()
+        + " (first: "
+        + hub.dataRoot().relativize(missing.get(0))
+        + "); prewarm them first: robostream prewarm"
+        + " --repo-id "
+        + hub.repo().id()
+        + " --revision "
+        + hub.revision().name()
         + (dataFilesRoot == null ? "" : " --data-files-root " + dataFilesRoot);
   }
 }

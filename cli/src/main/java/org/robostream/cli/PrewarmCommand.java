@@ -13,14 +13,21 @@ import picocli.CommandLine.Option;
  * dataset's metadata, Parquet files and videos ahead of training; files already cached (same size
  * and ETag) are kept, so an interrupted run resumes where it stopped.
  */
-@Command(name = "prewarm", mixinStandardHelpOptions = true,
+@Command(
+    name = "prewarm",
+    mixinStandardHelpOptions = true,
     description = "Download a Hub dataset (metadata, Parquet, videos) into the local cache.")
 final class PrewarmCommand implements Callable<Integer> {
-  @Option(names = {"--repo-id", "--repo_id"}, required = true) String repoId;
+  @Option(
+      names = {"--repo-id", "--repo_id"},
+      required = true)
+  String repoId;
 
-  @Option(names = "--revision") String revision;
+  @Option(names = "--revision")
+  String revision;
 
-  @Option(names = {"--data-files-root", "--data_files_root"},
+  @Option(
+      names = {"--data-files-root", "--data_files_root"},
       description = "hf://buckets/... or hf://datasets/... holding data/ and videos/")
   String dataFilesRoot;
 
@@ -33,8 +40,10 @@ final class PrewarmCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     SourceOptions options = SourceOptions.defaults().withDataFilesRoot(dataFilesRoot);
-    HubDataset hub = Prewarm.open(HubLocation.dataset(repoId, revision).toString(),
-        episodes == null ? options : options.withEpisodes(episodes));
+    HubDataset hub =
+        Prewarm.open(
+            HubLocation.dataset(repoId, revision).toString(),
+            episodes == null ? options : options.withEpisodes(episodes));
     if (!metadataOnly) {
       Prewarm.videos(hub);
     }

@@ -7,7 +7,9 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
 /** {@code robostream probe FILE}: stream information as JSON, without decoding. */
-@Command(name = "probe", mixinStandardHelpOptions = true,
+@Command(
+    name = "probe",
+    mixinStandardHelpOptions = true,
     description = "Print a video's stream information (from its container, no decoding) as JSON.")
 final class ProbeCommand implements Callable<Integer> {
   @Parameters(index = "0", paramLabel = "FILE", description = "video file")

@@ -22,41 +22,55 @@ import picocli.CommandLine.Parameters;
 
 /**
  * {@code robostream stream-bench [ROOT]}: streams one epoch and prints frames/s next to the pure
- * sequential decode + convert rate of the same videos measured in the same run, with the ratio
- * (the loader's overhead), decode amplification, cache statistics and peak RSS. Without ROOT it
- * generates (once) a camera-like default dataset: 3 cameras 256x256 at 20 fps, AV1 keyframe every
- * 2 frames.
+ * sequential decode + convert rate of the same videos measured in the same run, with the ratio (the
+ * loader's overhead), decode amplification, cache statistics and peak RSS. Without ROOT it
+ * generates (once) a camera-like default dataset: 3 cameras 256x256 at 20 fps, AV1 keyframe every 2
+ * frames.
  */
-@Command(name = "stream-bench", mixinStandardHelpOptions = true,
+@Command(
+    name = "stream-bench",
+    mixinStandardHelpOptions = true,
     description = "Stream a dataset epoch and compare with sequential decoding of its videos.")
 final class StreamBenchCommand implements Callable<Integer> {
   @Parameters(index = "0", arity = "0..1", paramLabel = "ROOT", description = "dataset root")
   Path root;
 
-  @Option(names = "--episodes", defaultValue = "16",
+  @Option(
+      names = "--episodes",
+      defaultValue = "16",
       description = "episodes of the generated default dataset")
   int defaultEpisodes;
 
-  @Option(names = "--frames-per-episode", defaultValue = "100") int defaultFrames;
+  @Option(names = "--frames-per-episode", defaultValue = "100")
+  int defaultFrames;
 
-  @Option(names = "--batch-size", defaultValue = "32") int batchSize;
+  @Option(names = "--batch-size", defaultValue = "32")
+  int batchSize;
 
-  @Option(names = "--workers", defaultValue = "2") int workers;
+  @Option(names = "--workers", defaultValue = "2")
+  int workers;
 
-  @Option(names = "--buffer-size", defaultValue = "1000") int bufferSize;
+  @Option(names = "--buffer-size", defaultValue = "1000")
+  int bufferSize;
 
-  @Option(names = "--max-num-shards", defaultValue = "16") int maxNumShards;
+  @Option(names = "--max-num-shards", defaultValue = "16")
+  int maxNumShards;
 
   @Option(names = "--mode", defaultValue = "single", description = "single, sarm-bench or sarm")
   String mode;
 
-  @Option(names = "--no-shuffle", description = "natural order") boolean noShuffle;
+  @Option(names = "--no-shuffle", description = "natural order")
+  boolean noShuffle;
 
-  @Option(names = "--memory-budget-mb", defaultValue = "1024") long budgetMb;
+  @Option(names = "--memory-budget-mb", defaultValue = "1024")
+  long budgetMb;
 
-  @Option(names = "--warmup-batches", defaultValue = "2") int warmup;
+  @Option(names = "--warmup-batches", defaultValue = "2")
+  int warmup;
 
-  @Option(names = "--rounds", defaultValue = "2",
+  @Option(
+      names = "--rounds",
+      defaultValue = "2",
       description = "alternating runs of each side (baseline, epoch, baseline, epoch...)")
   int rounds;
 
@@ -67,10 +81,16 @@ final class StreamBenchCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     checkCounts(); // before a default dataset is generated
     Path dataset = root != null ? root : DefaultDataset.ensure(defaultEpisodes, defaultFrames);
-    StreamingDataset.Builder builder = StreamingDataset.builder(dataset).batchSize(batchSize)
-        .workers(workers).bufferSize(bufferSize).maxNumShards(maxNumShards)
-        .shuffle(!noShuffle).returnUint8(true).memoryBudgetBytes(budgetMb << 20)
-        .preset(Windows.Preset.valueOf(mode.toUpperCase(Locale.ROOT).replace('-', '_')));
+    StreamingDataset.Builder builder =
+        StreamingDataset.builder(dataset)
+            .batchSize(batchSize)
+            .workers(workers)
+            .bufferSize(bufferSize)
+            .maxNumShards(maxNumShards)
+            .shuffle(!noShuffle)
+            .returnUint8(true)
+            .memoryBudgetBytes(budgetMb << 20)
+            .preset(Windows.Preset.valueOf(mode.toUpperCase(Locale.ROOT).replace('-', '_')));
     Map<String, Object> out = new LinkedHashMap<>();
     try (StreamingDataset ds = builder.build()) {
       List<Path> videos = ds.metadata().videoFiles();
@@ -126,22 +146,38 @@ final class StreamBenchCommand implements Callable<Integer> {
       out.put("peak_rss_bytes", ProcessMemory.peakRssBytes());
       out.put("max_pts_drift_s", stats.maxDriftSeconds());
       if (postWarmup.servedFromMemory()) {
-        System.err.println("robostream stream-bench: " + postWarmup.warning(String.format(
-            Locale.ROOT, "the post-warm-up window (%.1f samples/s)",
-            best.postWarmupSamplesPerSecond()), String.format(Locale.ROOT, "Its decoders produced"
-            + " %.1f frames/s; the whole-epoch rate, buffer fill included, is the one compared"
-            + " with sequential decoding.", best.postWarmupDecodedFramesPerSecond())));
+        System.err.println(
+            "robostream stream-bench: "
+                + postWarmup.warning(
+                    String.format(
+                        Locale.ROOT,
+                        "the post-warm-up window (%.1f samples/s)",
+                        best.postWarmupSamplesPerSecond()),
+                    String.format(
+                        Locale.ROOT,
+                        "Its decoders produced"
+                            + " %.1f frames/s; the whole-epoch rate, buffer fill included, is the one compared"
+                            + " with sequential decoding.",
+                        best.postWarmupDecodedFramesPerSecond())));
       }
     }
-    System.out.printf(Locale.ROOT, "sequential decode+convert: %.1f frames/s | streaming (whole"
-        + " epoch): %.1f frames/s (post-warm-up %.1f samples/s%s) | ratio %.2f | decode"
-        + " amplification %.3f | peak RSS %d MiB | first batch %.2f s (best of %d alternating"
-        + " runs each)%n", out.get("sequential_decode_fps"),
-        out.get("stream_frames_per_s"), out.get("post_warmup_samples_per_s"),
+    System.out.printf(
+        Locale.ROOT,
+        "sequential decode+convert: %.1f frames/s | streaming (whole"
+            + " epoch): %.1f frames/s (post-warm-up %.1f samples/s%s) | ratio %.2f | decode"
+            + " amplification %.3f | peak RSS %d MiB | first batch %.2f s (best of %d alternating"
+            + " runs each)%n",
+        out.get("sequential_decode_fps"),
+        out.get("stream_frames_per_s"),
+        out.get("post_warmup_samples_per_s"),
         Boolean.TRUE.equals(out.get("post_warmup_served_from_memory"))
-            ? ", served from memory" : "", out.get("ratio"),
-        out.get("decode_amplification"), ((Long) out.get("peak_rss_bytes")) >> 20,
-        out.get("first_batch_s"), rounds);
+            ? ", served from memory"
+            : "",
+        out.get("ratio"),
+        out.get("decode_amplification"),
+        ((Long) out.get("peak_rss_bytes")) >> 20,
+        out.get("first_batch_s"),
+        rounds);
     if (json != null) {
       Json.MAPPER.writeValue(json.toFile(), out);
     }

@@ -10,9 +10,12 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
 /** {@code robostream summarize [DIR]}: compares benchmark results; summary.csv, summary.png. */
-@Command(name = "summarize", mixinStandardHelpOptions = true,
-    description = "Table of every benchmark result JSON under DIR; writes summary.csv and"
-        + " summary.png there.")
+@Command(
+    name = "summarize",
+    mixinStandardHelpOptions = true,
+    description =
+        "Table of every benchmark result JSON under DIR; writes summary.csv and"
+            + " summary.png there.")
 final class SummarizeCommand implements Callable<Integer> {
   @Parameters(index = "0", arity = "0..1", defaultValue = "bench-results", paramLabel = "DIR")
   Path dir;
@@ -27,10 +30,13 @@ final class SummarizeCommand implements Callable<Integer> {
     System.out.print(ResultSummary.table(rows));
     if (ResultSummary.anyFromMemory(rows)) {
       // A footnote, indented: readers of the table (and its parsers) take it for no row.
-      System.out.printf(java.util.Locale.ROOT, "  from_memory YES: the window was served from"
-          + " the shuffle buffer (under %.0f%% of its samples decoded inside it); its"
-          + " frames/s/node time memory, not decoding; decoded_frames/s is what its decoders"
-          + " did.%n", 100 * WindowFidelity.THRESHOLD);
+      System.out.printf(
+          java.util.Locale.ROOT,
+          "  from_memory YES: the window was served from"
+              + " the shuffle buffer (under %.0f%% of its samples decoded inside it); its"
+              + " frames/s/node time memory, not decoding; decoded_frames/s is what its decoders"
+              + " did.%n",
+          100 * WindowFidelity.THRESHOLD);
     }
     Path csv = dir.resolve("summary.csv");
     Path png = dir.resolve("summary.png");

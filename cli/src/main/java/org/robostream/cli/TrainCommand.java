@@ -19,60 +19,97 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code robostream train}: distributed, resumable streaming training (the reference's
- * train_streaming_multinode). Rank and world come from the environment (SLURM, torchrun, MPI);
- * each rank streams its own share, no sampler. Each rank trains its own {@link LinearPolicy} on
- * its share: there is no gradient all-reduce (the example shows data loading feeding an
- * optimisation loop, not a distributed optimiser); rank 0's policy is the saved model. Every
- * {@code --save-freq} steps each rank writes its dataset state and policy (see
- * {@link Checkpoint}); {@code --resume-from} continues from such a folder exactly as the
- * uninterrupted run would have: same samples, same parameters, same losses.
+ * train_streaming_multinode). Rank and world come from the environment (SLURM, torchrun, MPI); each
+ * rank streams its own share, no sampler. Each rank trains its own {@link LinearPolicy} on its
+ * share: there is no gradient all-reduce (the example shows data loading feeding an optimisation
+ * loop, not a distributed optimiser); rank 0's policy is the saved model. Every {@code --save-freq}
+ * steps each rank writes its dataset state and policy (see {@link Checkpoint}); {@code
+ * --resume-from} continues from such a folder exactly as the uninterrupted run would have: same
+ * samples, same parameters, same losses.
  */
-@Command(name = "train", mixinStandardHelpOptions = true,
-    description = "Stream a dataset into a training loop (a linear policy per rank, or --dummy"
-        + " for pure data loading) with periodic resumable checkpoints.")
+@Command(
+    name = "train",
+    mixinStandardHelpOptions = true,
+    description =
+        "Stream a dataset into a training loop (a linear policy per rank, or --dummy"
+            + " for pure data loading) with periodic resumable checkpoints.")
 final class TrainCommand implements Callable<Integer> {
   @Mixin DatasetOptions dataset;
 
   @Mixin DecodeOptions decode;
 
-  @Option(names = {"--output-dir", "--output_dir"}, defaultValue = "outputs/train")
+  @Option(
+      names = {"--output-dir", "--output_dir"},
+      defaultValue = "outputs/train")
   Path outputDir;
 
-  @Option(names = "--steps", defaultValue = "1000") int steps;
+  @Option(names = "--steps", defaultValue = "1000")
+  int steps;
 
-  @Option(names = "--epochs", description = "stop at the end of this epoch (0-based count of"
-      + " epochs completed), even before --steps")
+  @Option(
+      names = "--epochs",
+      description =
+          "stop at the end of this epoch (0-based count of"
+              + " epochs completed), even before --steps")
   Integer epochs;
 
-  @Option(names = {"--batch-size", "--batch_size"}, defaultValue = "64") int batchSize;
+  @Option(
+      names = {"--batch-size", "--batch_size"},
+      defaultValue = "64")
+  int batchSize;
 
-  @Option(names = {"--num-workers", "--num_workers"}, defaultValue = "2") int workers;
+  @Option(
+      names = {"--num-workers", "--num_workers"},
+      defaultValue = "2")
+  int workers;
 
-  @Option(names = {"--buffer-size", "--buffer_size"}, defaultValue = "2000") int bufferSize;
+  @Option(
+      names = {"--buffer-size", "--buffer_size"},
+      defaultValue = "2000")
+  int bufferSize;
 
-  @Option(names = {"--drop-last", "--drop_last"}, description = "drop each worker's last partial"
-      + " batch, as the reference's DataLoader does (default: keep it, so an epoch delivers every"
-      + " sample exactly once)")
+  @Option(
+      names = {"--drop-last", "--drop_last"},
+      description =
+          "drop each worker's last partial"
+              + " batch, as the reference's DataLoader does (default: keep it, so an epoch delivers every"
+              + " sample exactly once)")
   boolean dropLast;
 
-  @Option(names = {"--n-action-steps", "--n_action_steps"}, defaultValue = "16")
+  @Option(
+      names = {"--n-action-steps", "--n_action_steps"},
+      defaultValue = "16")
   int actionSteps;
 
-  @Option(names = {"--save-freq", "--save_freq"}, defaultValue = "200") int saveFreq;
+  @Option(
+      names = {"--save-freq", "--save_freq"},
+      defaultValue = "200")
+  int saveFreq;
 
-  @Option(names = {"--log-freq", "--log_freq"}, defaultValue = "20") int logFreq;
+  @Option(
+      names = {"--log-freq", "--log_freq"},
+      defaultValue = "20")
+  int logFreq;
 
-  @Option(names = {"--resume-from", "--resume_from"}) Path resumeFrom;
+  @Option(names = {"--resume-from", "--resume_from"})
+  Path resumeFrom;
 
-  @Option(names = "--dummy", description = "pure data loading, no model") boolean dummy;
+  @Option(names = "--dummy", description = "pure data loading, no model")
+  boolean dummy;
 
-  @Option(names = "--seed", defaultValue = "42") long seed;
+  @Option(names = "--seed", defaultValue = "42")
+  long seed;
 
-  @Option(names = "--record-indices", description = "append '<step> <index>' per delivered"
-      + " sample (padding excluded) to this file: for tests and audits")
+  @Option(
+      names = "--record-indices",
+      description =
+          "append '<step> <index>' per delivered"
+              + " sample (padding excluded) to this file: for tests and audits")
   Path recordIndices;
 
-  @Option(names = "--halt-after-step", hidden = true,
+  @Option(
+      names = "--halt-after-step",
+      hidden = true,
       description = "fault injection for tests: halt the JVM abruptly after this step")
   Integer haltAfter;
 
@@ -80,8 +117,8 @@ final class TrainCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     for (int v : new int[] {batchSize, saveFreq, logFreq, actionSteps}) {
       if (v <= 0) {
-        throw new IllegalArgumentException("--batch-size, --save-freq, --log-freq and"
-            + " --n-action-steps must be positive");
+        throw new IllegalArgumentException(
+            "--batch-size, --save-freq, --log-freq and" + " --n-action-steps must be positive");
       }
     }
     decode.device(); // a typo is an exit 2 before the dataset is prepared
@@ -95,16 +132,25 @@ final class TrainCommand implements Callable<Integer> {
     for (int t = 0; t < actionSteps; t++) {
       deltas[t] = t / (double) fps;
     }
-    StreamingDataset.Builder builder = StreamingDataset.builder(opened).batchSize(batchSize)
-        .workers(workers).bufferSize(bufferSize).seed(seed).dropLast(dropLast).returnUint8(true)
-        .toleranceSeconds(1e-3)
-        .deltaTimestamps(Map.of("action", deltas));
+    StreamingDataset.Builder builder =
+        StreamingDataset.builder(opened)
+            .batchSize(batchSize)
+            .workers(workers)
+            .bufferSize(bufferSize)
+            .seed(seed)
+            .dropLast(dropLast)
+            .returnUint8(true)
+            .toleranceSeconds(1e-3)
+            .deltaTimestamps(Map.of("action", deltas));
     decode.applyTo(builder);
     int step = resumeFrom == null ? 0 : Checkpoint.resume(resumeFrom, builder);
     try (StreamingDataset ds = builder.build();
-        PrintWriter record = recordIndices == null ? null
-            : new PrintWriter(Files.newBufferedWriter(recordIndices, StandardOpenOption.CREATE,
-                StandardOpenOption.APPEND))) {
+        PrintWriter record =
+            recordIndices == null
+                ? null
+                : new PrintWriter(
+                    Files.newBufferedWriter(
+                        recordIndices, StandardOpenOption.CREATE, StandardOpenOption.APPEND))) {
       int rank = ds.rankWorld().rank();
       int world = ds.rankWorld().world();
       LinearPolicy policy = null;
@@ -116,8 +162,9 @@ final class TrainCommand implements Callable<Integer> {
           policy.load(Checkpoint.policyFile(resumeFrom, rank));
         }
       }
-      System.out.printf("rank %d of %d (%s), starting at step %d, epoch %d%n", rank, world,
-          ds.rankWorld().source(), step, ds.epoch());
+      System.out.printf(
+          "rank %d of %d (%s), starting at step %d, epoch %d%n",
+          rank, world, ds.rankWorld().source(), step, ds.epoch());
       Throughput throughput = new Throughput();
       double loss = Double.NaN;
       outer:
@@ -136,8 +183,11 @@ final class TrainCommand implements Callable<Integer> {
               record.flush();
             }
             if (policy != null) {
-              loss = policy.step(b.doubles("observation.state"),
-                  firstActions(b.doubles("action"), b.size(), actionSteps), b.size());
+              loss =
+                  policy.step(
+                      b.doubles("observation.state"),
+                      firstActions(b.doubles("action"), b.size(), actionSteps),
+                      b.size());
             }
           }
           if (step % logFreq == 0) {
@@ -155,10 +205,16 @@ final class TrainCommand implements Callable<Integer> {
         }
         if (!any) {
           // Every rank yields the same number of batches, so all ranks stop here together.
-          System.err.printf("robostream train: epoch %d delivered no batch to rank %d of %d"
-              + " (%d frames in the dataset, batch size %d%s): use a smaller --batch-size or fewer"
-              + " ranks or workers%n", epoch, rank, world, ds.metadata().info().totalFrames(),
-              batchSize, dropLast ? ", partial batches dropped" : "");
+          System.err.printf(
+              "robostream train: epoch %d delivered no batch to rank %d of %d"
+                  + " (%d frames in the dataset, batch size %d%s): use a smaller --batch-size or fewer"
+                  + " ranks or workers%n",
+              epoch,
+              rank,
+              world,
+              ds.metadata().info().totalFrames(),
+              batchSize,
+              dropLast ? ", partial batches dropped" : "");
           return 3;
         }
       }

@@ -9,8 +9,11 @@ final class VersionProvider implements IVersionProvider {
   public String[] getVersion() {
     String java = Main.class.getPackage().getImplementationVersion();
     return new String[] {
-      "robostream " + (java != null ? java : "dev") + " (native core "
-          + NativeResources.coreVersion() + ")"
+      "robostream "
+          + (java != null ? java : "dev")
+          + " (native core "
+          + NativeResources.coreVersion()
+          + ")"
     };
   }
 }

@@ -8,22 +8,22 @@ import org.robostream.stream.StreamingDataset;
 
 /**
  * The layout of a training checkpoint, {@code <output>/checkpoint-<step>/}: {@code step}, and per
- * rank {@code rank<r>/dataset_state.json} and {@code rank<r>/policy.json} (each rank trains its
- * own policy: there is no gradient all-reduce), plus {@code policy.json}, rank 0's policy, as
- * the model. Every file is written under a temporary name and moved into place, so a crash never
- * leaves half a file. Stateless.
+ * rank {@code rank<r>/dataset_state.json} and {@code rank<r>/policy.json} (each rank trains its own
+ * policy: there is no gradient all-reduce), plus {@code policy.json}, rank 0's policy, as the
+ * model. Every file is written under a temporary name and moved into place, so a crash never leaves
+ * half a file. Stateless.
  */
 public final class Checkpoint {
   private Checkpoint() {}
 
   /** Writes one rank's part of checkpoint {@code step}; returns the checkpoint folder. */
-  public static Path write(Path outputDir, int step, int rank, String datasetState,
-      LinearPolicy policy) throws IOException {
+  public static Path write(
+      Path outputDir, int step, int rank, String datasetState, LinearPolicy policy)
+      throws IOException {
     Path dir = outputDir.resolve("checkpoint-" + step);
     Path rankDir = dir.resolve("rank" + rank);
     Files.createDirectories(rankDir);
-    atomically(rankDir.resolve("dataset_state.json"),
-        tmp -> Files.writeString(tmp, datasetState));
+    atomically(rankDir.resolve("dataset_state.json"), tmp -> Files.writeString(tmp, datasetState));
     if (policy != null) {
       atomically(rankDir.resolve("policy.json"), policy::save);
       if (rank == 0) {
@@ -35,28 +35,38 @@ public final class Checkpoint {
   }
 
   /**
-   * The checkpoint folder {@code given} names, checked before anything is read from it. A
-   * relative path is resolved against the working directory (the message says so, with the
-   * absolute path it became); a training output folder is not a checkpoint, and the message names
-   * its latest one instead of guessing.
+   * The checkpoint folder {@code given} names, checked before anything is read from it. A relative
+   * path is resolved against the working directory (the message says so, with the absolute path it
+   * became); a training output folder is not a checkpoint, and the message names its latest one
+   * instead of guessing.
    *
    * @throws IllegalArgumentException naming the path and what a checkpoint folder looks like
    */
   public static Path locate(Path given) throws IOException {
     Path absolute = given.toAbsolutePath().normalize();
-    String where = given.isAbsolute() ? absolute.toString()
-        : given + " (relative to the working directory: " + absolute + ")";
+    String where =
+        given.isAbsolute()
+            ? absolute.toString()
+            : given + " (relative to the working directory: " + absolute + ")";
     if (!Files.isDirectory(absolute)) {
-      throw new IllegalArgumentException("checkpoint " + where + " does not exist; expected a"
-          + " folder <output-dir>/checkpoint-<step> written by train");
+      throw new IllegalArgumentException(
+          "checkpoint "
+              + where
+              + " does not exist; expected a"
+              + " folder <output-dir>/checkpoint-<step> written by train");
     }
     if (Files.isRegularFile(absolute.resolve("step"))) {
       return absolute;
     }
     Path latest = latestIn(absolute);
-    throw new IllegalArgumentException("checkpoint " + where + " is not a checkpoint folder (no"
-        + " step file)" + (latest == null ? "; expected <output-dir>/checkpoint-<step>"
-        : "; it holds checkpoints, the latest is " + latest));
+    throw new IllegalArgumentException(
+        "checkpoint "
+            + where
+            + " is not a checkpoint folder (no"
+            + " step file)"
+            + (latest == null
+                ? "; expected <output-dir>/checkpoint-<step>"
+                : "; it holds checkpoints, the latest is " + latest));
   }
 
   /** The highest-step complete checkpoint directly under {@code outputDir}, or null. */
@@ -100,8 +110,8 @@ public final class Checkpoint {
   }
 
   /**
-   * This rank's dataset state, else rank 0's (every rank of a checkpoint holds the same
-   * position; a resume with another world size reads rank 0's).
+   * This rank's dataset state, else rank 0's (every rank of a checkpoint holds the same position; a
+   * resume with another world size reads rank 0's).
    */
   public static Path stateFile(Path checkpoint, int rank) throws IOException {
     return ownOrFirst(checkpoint, rank, "dataset_state.json");
@@ -120,8 +130,8 @@ public final class Checkpoint {
     Path first = checkpoint.resolve("rank0").resolve(name);
     if (!Files.isRegularFile(first)) {
       String looked = rank == 0 ? "rank0/" : "rank" + rank + "/ or rank0/";
-      throw new IOException("checkpoint " + checkpoint + " holds no " + name + " (looked in "
-          + looked + ")");
+      throw new IOException(
+          "checkpoint " + checkpoint + " holds no " + name + " (looked in " + looked + ")");
     }
     return first;
   }

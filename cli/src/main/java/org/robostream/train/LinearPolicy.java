@@ -95,18 +95,29 @@ public final class LinearPolicy {
   /** Loads weights, bias and input scale saved by {@link #save} for a policy of this shape. */
   public void load(Path file) throws IOException {
     JsonNode node = JSON.readTree(file.toFile());
-    if (node.path("state_dim").asInt() != stateDim || node.path("action_dim").asInt() != actionDim) {
+    if (node.path("state_dim").asInt() != stateDim
+        || node.path("action_dim").asInt() != actionDim) {
       throw new IOException(file + " holds a policy of another shape");
     }
     if (!node.has("input_scale")) {
-      throw new IOException(file + " has no input_scale (saved by an older version): resuming"
-          + " from it would not continue the same optimisation");
+      throw new IOException(
+          file
+              + " has no input_scale (saved by an older version): resuming"
+              + " from it would not continue the same optimisation");
     }
     List<Double> w = JSON.convertValue(node.get("weights"), new TypeReference<List<Double>>() {});
     List<Double> b = JSON.convertValue(node.get("bias"), new TypeReference<List<Double>>() {});
     if (w.size() != weights.length || b.size() != bias.length) {
-      throw new IOException(file + " holds " + w.size() + " weights and " + b.size()
-          + " biases, expected " + weights.length + " and " + bias.length);
+      throw new IOException(
+          file
+              + " holds "
+              + w.size()
+              + " weights and "
+              + b.size()
+              + " biases, expected "
+              + weights.length
+              + " and "
+              + bias.length);
     }
     for (int k = 0; k < weights.length; k++) {
       weights[k] = w.get(k);

@@ -3,10 +3,10 @@ package org.robostream.train;
 import java.util.Locale;
 
 /**
- * The training log's throughput over the window since the last log line, in the benchmark's unit:
- * a frame is one sample (one timestep with all its cameras), so these numbers compare with
- * {@code robostream bench}'s frames_per_s_node. Total = per process x world size (every rank
- * yields the same number of batches per epoch). Not thread-safe: the training loop owns it.
+ * The training log's throughput over the window since the last log line, in the benchmark's unit: a
+ * frame is one sample (one timestep with all its cameras), so these numbers compare with {@code
+ * robostream bench}'s frames_per_s_node. Total = per process x world size (every rank yields the
+ * same number of batches per epoch). Not thread-safe: the training loop owns it.
  */
 public final class Throughput {
   private long windowStart = System.nanoTime();
@@ -27,8 +27,12 @@ public final class Throughput {
     double perProc = samples / ((now - windowStart) / 1e9);
     windowStart = now;
     samples = 0;
-    return String.format(Locale.ROOT, "step %d | %.1f frames/s/proc | %.1f frames/s total%s",
-        step, perProc, perProc * world,
+    return String.format(
+        Locale.ROOT,
+        "step %d | %.1f frames/s/proc | %.1f frames/s total%s",
+        step,
+        perProc,
+        perProc * world,
         Double.isNaN(loss) ? "" : String.format(Locale.ROOT, " | loss %.6f", loss));
   }
 }

@@ -9,10 +9,10 @@ import org.robostream.testing.Fixtures;
 import org.robostream.video.FrameLayout;
 
 /**
- * The decoding baselines give the reference as many cores as the loader has workers: one file
- * runs on one thread (one ffmpeg process) whatever the parallelism, so for two workers the
- * baselines credit it with two (perfect scaling, the most it could do), and a loader using two
- * cores is not compared with a reference using one. Best of 3: start-up times vary.
+ * The decoding baselines give the reference as many cores as the loader has workers: one file runs
+ * on one thread (one ffmpeg process) whatever the parallelism, so for two workers the baselines
+ * credit it with two (perfect scaling, the most it could do), and a loader using two cores is not
+ * compared with a reference using one. Best of 3: start-up times vary.
  */
 class BaselineScalingTest {
   private static final List<Path> ONE_FILE = List.of(Fixtures.video("av1_g2.mp4"));
@@ -33,10 +33,12 @@ class BaselineScalingTest {
     double alone = 0;
     double forTwo = 0;
     for (int run = 0; run < 3; run++) {
-      alone = Math.max(alone, SequentialDecodeBaseline.run(ONE_FILE, 1, FrameLayout.CHW)
-          .framesPerSecond());
-      forTwo = Math.max(forTwo, SequentialDecodeBaseline.run(ONE_FILE, 2, FrameLayout.CHW)
-          .framesPerSecond());
+      alone =
+          Math.max(
+              alone, SequentialDecodeBaseline.run(ONE_FILE, 1, FrameLayout.CHW).framesPerSecond());
+      forTwo =
+          Math.max(
+              forTwo, SequentialDecodeBaseline.run(ONE_FILE, 2, FrameLayout.CHW).framesPerSecond());
     }
     assertScaledTwice(forTwo / alone);
   }

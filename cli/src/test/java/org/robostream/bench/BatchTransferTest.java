@@ -24,9 +24,9 @@ import org.robostream.testing.NativeLeakCheck;
 import org.robostream.video.DecodeDeviceSpec;
 
 /**
- * bench's consumer moves every byte of a batch: the host copy (checked here on real batches of
- * the pattern dataset) and, on a GPU (tests tagged cuda), the pinned upload, read back from the
- * device and compared with the host copy of the same batch.
+ * bench's consumer moves every byte of a batch: the host copy (checked here on real batches of the
+ * pattern dataset) and, on a GPU (tests tagged cuda), the pinned upload, read back from the device
+ * and compared with the host copy of the same batch.
  */
 @ExtendWith(NativeLeakCheck.class)
 class BatchTransferTest {
@@ -38,8 +38,13 @@ class BatchTransferTest {
   private static final long TABLE_BYTES = 4L * (4 * 4 + 4 * 4 + 4 + 4 * 8) + 1;
 
   static StreamingDataset pattern(String decodeDevice) {
-    return StreamingDataset.builder(Datasets.patternV30()).batchSize(4).workers(1).bufferSize(8)
-        .returnUint8(true).decodeDevice(DecodeDeviceSpec.parse(decodeDevice)).build();
+    return StreamingDataset.builder(Datasets.patternV30())
+        .batchSize(4)
+        .workers(1)
+        .bufferSize(8)
+        .returnUint8(true)
+        .decodeDevice(DecodeDeviceSpec.parse(decodeDevice))
+        .build();
   }
 
   /** Where {@code needle}'s bytes stand in {@code hay}, or -1. */
@@ -56,7 +61,8 @@ class BatchTransferTest {
   @Test
   void theHostCopyHoldsEveryTensorOfTheBatch() {
     List<ByteBuffer> copies = new ArrayList<>();
-    try (StreamingDataset ds = pattern("cpu"); HostBatchCopy copy = new HostBatchCopy()) {
+    try (StreamingDataset ds = pattern("cpu");
+        HostBatchCopy copy = new HostBatchCopy()) {
       for (Batch b : ds) {
         try (b) {
           long bytes = copy.copy(b);
@@ -87,8 +93,8 @@ class BatchTransferTest {
   @Test
   void withoutAGpuTheUploadNamesTheCause() {
     assumeFalse(Cuda.isAvailable(), "a GPU is here");
-    GpuUnavailableException e = assertThrows(GpuUnavailableException.class,
-        () -> new CudaBatchUpload(0));
+    GpuUnavailableException e =
+        assertThrows(GpuUnavailableException.class, () -> new CudaBatchUpload(0));
     assertTrue(e.getMessage().contains(Cuda.unavailabilityCause()), e.getMessage());
   }
 
@@ -97,7 +103,8 @@ class BatchTransferTest {
   void theGpuReceivesExactlyTheBytesOfTheHostCopy() {
     GpuTests.requireCuda();
     int checked = 0;
-    try (StreamingDataset ds = pattern("cpu"); HostBatchCopy host = new HostBatchCopy();
+    try (StreamingDataset ds = pattern("cpu");
+        HostBatchCopy host = new HostBatchCopy();
         CudaBatchUpload gpu = new CudaBatchUpload(0)) {
       for (Batch b : ds) {
         try (b) {
@@ -119,7 +126,8 @@ class BatchTransferTest {
   @Tag("cuda")
   void framesDecodedOnTheTargetGpuAreNotCopiedAgain() {
     GpuTests.requireNvdec();
-    try (StreamingDataset ds = pattern("cuda"); HostBatchCopy host = new HostBatchCopy();
+    try (StreamingDataset ds = pattern("cuda");
+        HostBatchCopy host = new HostBatchCopy();
         CudaBatchUpload gpu = new CudaBatchUpload(0)) {
       for (Batch b : ds) {
         try (b) {

@@ -15,19 +15,24 @@ import org.junit.jupiter.api.io.TempDir;
 import org.robostream.testing.Processes;
 
 /**
- * The progress bar draws when stderr is a terminal and stays silent otherwise, whatever stdout
- * is. Terminals come from util-linux's {@code script}, which runs a command on a pseudo-terminal.
+ * The progress bar draws when stderr is a terminal and stays silent otherwise, whatever stdout is.
+ * Terminals come from util-linux's {@code script}, which runs a command on a pseudo-terminal.
  */
 class ProgressBarTest {
   @TempDir Path tmp;
 
   /** Runs the probe under {@code script} with {@code redirect} appended to its command line. */
   static String onTerminal(String redirect) throws Exception {
-    String probe = String.join(" ", List.of(
-        Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
-        "'" + System.getProperty("java.class.path") + "'", ProgressBarProbe.class.getName()));
-    Processes.Result r = Processes.run(Map.of(), 60, "script", "-qec", probe + " " + redirect,
-        "/dev/null");
+    String probe =
+        String.join(
+            " ",
+            List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp",
+                "'" + System.getProperty("java.class.path") + "'",
+                ProgressBarProbe.class.getName()));
+    Processes.Result r =
+        Processes.run(Map.of(), 60, "script", "-qec", probe + " " + redirect, "/dev/null");
     assertEquals(0, r.rc(), r.output());
     assertTrue(r.output().contains("probe done"), r.output());
     return r.output();
@@ -39,9 +44,14 @@ class ProgressBarTest {
     Path log = tmp.resolve("stderr.log");
     onTerminal("2>" + log);
     assertEquals("", Files.readString(log), "stdout on a terminal, stderr in a log: silent");
-    Processes.Result piped = Processes.run(Map.of(), 60,
-        Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
-        System.getProperty("java.class.path"), ProgressBarProbe.class.getName());
+    Processes.Result piped =
+        Processes.run(
+            Map.of(),
+            60,
+            Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+            "-cp",
+            System.getProperty("java.class.path"),
+            ProgressBarProbe.class.getName());
     assertFalse(piped.output().contains("batches"), piped.output());
     Path fd = Files.createSymbolicLink(tmp.resolve("fd2"), log);
     assertFalse(ProgressBar.isTerminal(fd), "a file is not a terminal");

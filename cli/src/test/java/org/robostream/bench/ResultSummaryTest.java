@@ -20,8 +20,8 @@ import org.robostream.testing.SummaryTables;
 class ResultSummaryTest {
   @TempDir Path tmp;
 
-  static Map<String, Object> result(String source, String decode, String effective,
-      int fallbacks, double fps, double p99) {
+  static Map<String, Object> result(
+      String source, String decode, String effective, int fallbacks, double fps, double p99) {
     Map<String, Object> r = new LinkedHashMap<>();
     r.put("source", source);
     r.put("mode", "single");
@@ -53,10 +53,9 @@ class ResultSummaryTest {
     write(tmp, "c", result("local", "cuda", "cuda", 3, 80, 3));
     write(tmp, "d", result("local", "cuda:1", "cuda", 0, 300, 3));
     write(tmp, "e", result("local", "cuda", null, 0, 70, 3)); // before the field existed
-    List<String> decode = ResultSummary.collect(tmp).stream().map(r -> r.cells().get(2))
-        .sorted().toList();
-    assertEquals(List.of("cpu", "cuda", "cuda(3 files→cpu)", "cuda-or-cpu→cpu", "cuda:1"),
-        decode);
+    List<String> decode =
+        ResultSummary.collect(tmp).stream().map(r -> r.cells().get(2)).sorted().toList();
+    assertEquals(List.of("cpu", "cuda", "cuda(3 files→cpu)", "cuda-or-cpu→cpu", "cuda:1"), decode);
     assertEquals("cuda-or-cpu→cuda", DecodeLabel.of("cuda-or-cpu", "cuda", 0));
     assertEquals("cuda(1 file→cpu)", DecodeLabel.of("cuda", "cuda", 1));
   }
@@ -99,8 +98,10 @@ class ResultSummaryTest {
     write(tmp, "old", result("local", "cuda-or-cpu", "cpu", 0, 90, 3)); // before the flag
     List<ResultSummary.Row> rows = ResultSummary.collect(tmp);
     List<Map<String, String>> table = SummaryTables.parse(ResultSummary.table(rows));
-    assertEquals(List.of("YES", "no", ""), table.stream().map(r -> r.get("from_memory"))
-        .toList(), "rows sorted by decode: cpu, cuda, cuda-or-cpu");
+    assertEquals(
+        List.of("YES", "no", ""),
+        table.stream().map(r -> r.get("from_memory")).toList(),
+        "rows sorted by decode: cpu, cuda, cuda-or-cpu");
     assertEquals("12.5", table.get(0).get("decoded_frames/s"));
     assertEquals("0.02", table.get(0).get("decoded_share"));
     assertTrue(ResultSummary.anyFromMemory(rows));
@@ -122,17 +123,26 @@ class ResultSummaryTest {
     List<Map<String, String>> table = SummaryTables.parse(ResultSummary.table(rows));
     assertEquals("dir", List.copyOf(table.get(0).keySet()).get(0));
     assertEquals(List.of("node0", "node1"), table.stream().map(r -> r.get("dir")).toList());
-    assertEquals(List.of("100.0", "110.0"),
-        table.stream().map(r -> r.get("frames/s/node")).toList());
+    assertEquals(
+        List.of("100.0", "110.0"), table.stream().map(r -> r.get("frames/s/node")).toList());
     assertEquals("node1: hub/single/cpu w2 bs4", rows.get(1).label(true));
     Path csv = tmp.resolve("summary.csv");
     ResultSummary.writeCsv(rows, csv);
     assertTrue(Files.readAllLines(csv).get(2).startsWith("node1,hub,single,cpu,"));
     // Labels never run into the bars: the label column grows with the longest label.
-    List<ResultSummary.Row> deep = rows.stream().map(r -> new ResultSummary.Row(
-        "multinode-2026-12-03-run-with-a-long-name/" + r.folder(), r.cells(),
-        r.framesPerSecond(), r.p99Ms(), r.servedFromMemory())).toList();
-    assertTrue(SummaryChart.labelColumn(deep, true) > SummaryChart.labelColumn(deep, false),
+    List<ResultSummary.Row> deep =
+        rows.stream()
+            .map(
+                r ->
+                    new ResultSummary.Row(
+                        "multinode-2026-12-03-run-with-a-long-name/" + r.folder(),
+                        r.cells(),
+                        r.framesPerSecond(),
+                        r.p99Ms(),
+                        r.servedFromMemory()))
+            .toList();
+    assertTrue(
+        SummaryChart.labelColumn(deep, true) > SummaryChart.labelColumn(deep, false),
         "label column widens for folder names");
     // One folder: no dir column, labels without folders.
     List<ResultSummary.Row> one = ResultSummary.collect(tmp.resolve("node0"));

@@ -47,8 +47,19 @@ class CliTest {
   void framesWritesRawRgbAndMetadata() throws Exception {
     Path file = Fixtures.video("hevc_g30.mp4");
     Path out = tmp.resolve("frames");
-    capture(() -> assertEquals(0, Main.run("frames", file.toString(), "--at", "2.0,0.5,2.0",
-        "--layout", "chw", "--out", out.toString())));
+    capture(
+        () ->
+            assertEquals(
+                0,
+                Main.run(
+                    "frames",
+                    file.toString(),
+                    "--at",
+                    "2.0,0.5,2.0",
+                    "--layout",
+                    "chw",
+                    "--out",
+                    out.toString())));
     JsonNode frames = Json.MAPPER.readTree(out.resolve("frames.json").toFile());
     assertEquals(3, frames.size());
     assertEquals(0.5, frames.get(1).get("pts").asDouble(), 1e-9);
@@ -57,8 +68,8 @@ class CliTest {
     byte[] chw = Files.readAllBytes(out.resolve("1.rgb"));
     assertEquals(160 * 120 * 3, chw.length);
     byte[] ref = FfmpegReference.allFramesRgb(file);
-    double diff = FrameCompare.meanAbsDiff(FrameCompare.chwToHwc(chw, 120, 160), ref,
-        15 * 160 * 120 * 3);
+    double diff =
+        FrameCompare.meanAbsDiff(FrameCompare.chwToHwc(chw, 120, 160), ref, 15 * 160 * 120 * 3);
     assertTrue(diff < 1.5, "diff " + diff);
   }
 
@@ -79,26 +90,43 @@ class CliTest {
   @Test
   void decodeBenchReportsBothRatesAndTheRatio() throws Exception {
     Path json = tmp.resolve("bench.json");
-    capture(() -> assertEquals(0, Main.run("decode-bench", "--repeat", "1", "--random", "20",
-        "--json", json.toString(), Fixtures.video("av1_g2.mp4").toString())));
+    capture(
+        () ->
+            assertEquals(
+                0,
+                Main.run(
+                    "decode-bench",
+                    "--repeat",
+                    "1",
+                    "--random",
+                    "20",
+                    "--json",
+                    json.toString(),
+                    Fixtures.video("av1_g2.mp4").toString())));
     JsonNode r = Json.MAPPER.readTree(json.toFile()).get("results").get(0);
     assertTrue(r.get("ffmpeg_fps").asDouble() > 0);
     assertTrue(r.get("robostream_fps").asDouble() > 0);
-    assertEquals(r.get("ffmpeg_fps").asDouble() / r.get("robostream_fps").asDouble(),
-        1 / r.get("ratio").asDouble(), 1e-6);
+    assertEquals(
+        r.get("ffmpeg_fps").asDouble() / r.get("robostream_fps").asDouble(),
+        1 / r.get("ratio").asDouble(),
+        1e-6);
     // ffmpeg's start-up is measured and left out of its rate, which is then the higher one.
     assertTrue(r.get("ffmpeg_startup_seconds").asDouble() > 0);
     assertTrue(r.get("ffmpeg_process_fps").asDouble() < r.get("ffmpeg_fps").asDouble());
     assertEquals(20, r.get("random_frames").asInt());
     assertTrue(r.get("random_single_decode_amplification").asDouble() >= 1.0);
-    assertTrue(r.get("random_batch_decode_amplification").asDouble()
-        <= r.get("random_single_decode_amplification").asDouble());
+    assertTrue(
+        r.get("random_batch_decode_amplification").asDouble()
+            <= r.get("random_single_decode_amplification").asDouble());
   }
 
   @Test
   void inspectDescribesTheSharedDataset() throws Exception {
-    String out = capture(() -> assertEquals(0, Main.run("inspect",
-        Fixtures.sharedDataset().toString(), "--json")));
+    String out =
+        capture(
+            () ->
+                assertEquals(
+                    0, Main.run("inspect", Fixtures.sharedDataset().toString(), "--json")));
     JsonNode json = Json.MAPPER.readTree(out);
     assertEquals("v2.1", json.get("codebase_version").asText());
     assertEquals(30, json.get("fps").asInt());
@@ -111,18 +139,38 @@ class CliTest {
     assertEquals("av1", camera.get("codec").asText());
     assertEquals(640, camera.get("width").asInt());
     assertEquals(3, camera.get("video_files_present").asInt());
-    String text = capture(() -> assertEquals(0, Main.run("inspect",
-        Fixtures.sharedDataset().toString())));
+    String text =
+        capture(() -> assertEquals(0, Main.run("inspect", Fixtures.sharedDataset().toString())));
     assertTrue(text.contains("camera observation.images.cam_high: av1 640x480"), text);
   }
 
   @Test
   void makeDatasetWritesAV30DatasetThatInspectDescribes() throws Exception {
     Path out = tmp.resolve("made");
-    capture(() -> assertEquals(0, Main.run("make-dataset", "--out", out.toString(),
-        "--episodes", "3", "--frames-per-episode", "10", "--cameras", "1", "--size", "64x48",
-        "--codec", "h264", "--gop", "4", "--layout", "v3.0", "--video-files-size-mb",
-        "0.004")));
+    capture(
+        () ->
+            assertEquals(
+                0,
+                Main.run(
+                    "make-dataset",
+                    "--out",
+                    out.toString(),
+                    "--episodes",
+                    "3",
+                    "--frames-per-episode",
+                    "10",
+                    "--cameras",
+                    "1",
+                    "--size",
+                    "64x48",
+                    "--codec",
+                    "h264",
+                    "--gop",
+                    "4",
+                    "--layout",
+                    "v3.0",
+                    "--video-files-size-mb",
+                    "0.004")));
     String text = capture(() -> assertEquals(0, Main.run("inspect", out.toString(), "--json")));
     JsonNode json = Json.MAPPER.readTree(text);
     assertEquals("v3.0", json.get("codebase_version").asText());
@@ -136,7 +184,7 @@ class CliTest {
     assertEquals(camera.get("video_files").asInt(), camera.get("video_files_present").asInt());
     // Refuses a non-empty folder and bad sizes with exit code != 0.
     assertTrue(Main.run("make-dataset", "--out", out.toString()) != 0);
-    assertEquals(2, Main.run("make-dataset", "--out", tmp.resolve("x").toString(), "--size",
-        "32x32"));
+    assertEquals(
+        2, Main.run("make-dataset", "--out", tmp.resolve("x").toString(), "--size", "32x32"));
   }
 }

@@ -23,11 +23,25 @@ class DatasetRootOptionTest {
     Path root = tmp.resolve("my-dataset");
     V30MetadataTestAccess.copyTree(Datasets.tinyPatternV30(), root);
     Path out = tmp.resolve("results");
-    List<String> command = Processes.cli("bench", "--root", ".", "--num-batches", "3",
-        "--warmup_batches", "1", "--batch-size", "4", "--num-workers", "1", "--buffer-size", "8",
-        "--out-dir", out.toString());
-    Process p = new ProcessBuilder(command).directory(root.toFile()).redirectErrorStream(true)
-        .start();
+    List<String> command =
+        Processes.cli(
+            "bench",
+            "--root",
+            ".",
+            "--num-batches",
+            "3",
+            "--warmup_batches",
+            "1",
+            "--batch-size",
+            "4",
+            "--num-workers",
+            "1",
+            "--buffer-size",
+            "8",
+            "--out-dir",
+            out.toString());
+    Process p =
+        new ProcessBuilder(command).directory(root.toFile()).redirectErrorStream(true).start();
     String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertTrue(p.waitFor(120, TimeUnit.SECONDS), "bench did not finish");
     assertEquals(0, p.exitValue(), output);

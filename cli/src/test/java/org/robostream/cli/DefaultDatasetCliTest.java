@@ -18,12 +18,12 @@ import org.junit.jupiter.api.io.TempDir;
 import org.robostream.testing.Processes;
 
 /**
- * `robostream bench` with no dataset flags (the README's main command), as three processes
- * started at once, the way the tasks of a SLURM job start: the default dataset is generated once
- * (the others wait for it under the lock, none deletes another's half-written copy), into
+ * `robostream bench` with no dataset flags (the README's main command), as three processes started
+ * at once, the way the tasks of a SLURM job start: the default dataset is generated once (the
+ * others wait for it under the lock, none deletes another's half-written copy), into
  * $XDG_CACHE_HOME/robostream/samples, and every run measures on it. Shrunk for the test with
- * --default-episodes 2 and the hidden --default-frames-per-episode 20 (the real default takes
- * about two minutes to generate on 2 cores).
+ * --default-episodes 2 and the hidden --default-frames-per-episode 20 (the real default takes about
+ * two minutes to generate on 2 cores).
  */
 class DefaultDatasetCliTest {
   @TempDir Path tmp;
@@ -38,10 +38,27 @@ class DefaultDatasetCliTest {
     env.put("JAVA_TOOL_OPTIONS", "-Duser.home=" + home); // where ~/.cache would be
     List<Process> runs = new ArrayList<>();
     for (int i = 0; i < 3; i++) {
-      runs.add(Processes.start(env, Processes.cli("bench", "--default-episodes", "2",
-          "--default-frames-per-episode", "20", "--num-batches", "4", "--warmup-batches", "1",
-          "--batch-size", "4", "--num-workers", "1", "--buffer-size", "20", "--out-dir",
-          tmp.resolve("out" + i).toString())));
+      runs.add(
+          Processes.start(
+              env,
+              Processes.cli(
+                  "bench",
+                  "--default-episodes",
+                  "2",
+                  "--default-frames-per-episode",
+                  "20",
+                  "--num-batches",
+                  "4",
+                  "--warmup-batches",
+                  "1",
+                  "--batch-size",
+                  "4",
+                  "--num-workers",
+                  "1",
+                  "--buffer-size",
+                  "20",
+                  "--out-dir",
+                  tmp.resolve("out" + i).toString())));
     }
     int generated = 0;
     for (Process p : runs) {
@@ -55,13 +72,15 @@ class DefaultDatasetCliTest {
     assertTrue(Files.isRegularFile(samples.resolve("camera-3x256-e2-f20/meta/info.json")));
     assertTrue(Files.isRegularFile(samples.resolve("camera-3x256-e2-f20.complete")));
     try (Stream<Path> left = Files.list(samples)) {
-      assertFalse(left.anyMatch(p -> p.getFileName().toString().contains(".partial-")),
+      assertFalse(
+          left.anyMatch(p -> p.getFileName().toString().contains(".partial-")),
           "no half-written copy left behind");
     }
     assertFalse(Files.exists(home.resolve(".cache")), "XDG_CACHE_HOME is honoured");
     for (int i = 0; i < 3; i++) {
-      JsonNode r = Json.MAPPER.readTree(tmp.resolve("out" + i)
-          .resolve("local_single_bs4_w1_cpu.json").toFile());
+      JsonNode r =
+          Json.MAPPER.readTree(
+              tmp.resolve("out" + i).resolve("local_single_bs4_w1_cpu.json").toFile());
       assertEquals("camera-3x256-e2-f20", r.get("repo_id").asText());
       assertEquals(3, r.get("num_cameras").asInt());
       assertTrue(r.get("frames_measured").asLong() > 0, r.toString());

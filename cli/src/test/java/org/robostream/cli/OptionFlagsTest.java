@@ -17,13 +17,17 @@ class OptionFlagsTest {
 
   @Test
   void apiOptionNamesBecomeFlagsAndPlainWordsStay() {
-    assertEquals("--video-decode-device cuda cannot be used: no driver (use cuda-or-cpu)",
+    assertEquals(
+        "--video-decode-device cuda cannot be used: no driver (use cuda-or-cpu)",
         OptionFlags.inMessage("decodeDevice cuda cannot be used: no driver (use cuda-or-cpu)"));
-    assertEquals("links outside them are allowed (--allow-symlinks-outside-root)",
+    assertEquals(
+        "links outside them are allowed (--allow-symlinks-outside-root)",
         OptionFlags.inMessage("links outside them are allowed (symlinks(SymlinkPolicy.FOLLOW))"));
-    assertEquals("stream it with --data-files-root hf://buckets/a/b",
+    assertEquals(
+        "stream it with --data-files-root hf://buckets/a/b",
         OptionFlags.inMessage("stream it with dataFilesRoot hf://buckets/a/b"));
-    assertEquals("--video-decoder-cache-size must be a positive integer, got 0",
+    assertEquals(
+        "--video-decoder-cache-size must be a positive integer, got 0",
         OptionFlags.inMessage("decoderCacheSize must be a positive integer, got 0"));
     String plain = "the decode device, a data files root, builder.decodeDeviceX(), a.decodeDevice";
     assertEquals(plain, OptionFlags.inMessage(plain));
@@ -31,11 +35,25 @@ class OptionFlagsTest {
 
   @Test
   void aBudgetTooSmallForTheBatchesNamesTheFlagsToChange() {
-    String err = BenchCliTest.captureErr(() -> assertEquals(2, Main.run("bench", "--root",
-        Datasets.patternV30().toString(), "--memory-budget-mb", "1", "--num-workers", "2",
-        "--out-dir", tmp.resolve("out").toString())));
-    assertTrue(err.contains("robostream: --memory-budget-mb (1048576 bytes) is too small for 2"
-        + " workers"), err);
+    String err =
+        BenchCliTest.captureErr(
+            () ->
+                assertEquals(
+                    2,
+                    Main.run(
+                        "bench",
+                        "--root",
+                        Datasets.patternV30().toString(),
+                        "--memory-budget-mb",
+                        "1",
+                        "--num-workers",
+                        "2",
+                        "--out-dir",
+                        tmp.resolve("out").toString())));
+    assertTrue(
+        err.contains(
+            "robostream: --memory-budget-mb (1048576 bytes) is too small for 2" + " workers"),
+        err);
     assertTrue(err.contains("raise --memory-budget-mb or lower --batch-size or the workers"), err);
   }
 
@@ -46,10 +64,22 @@ class OptionFlagsTest {
     Path store = Files.createDirectories(tmp.resolve("store"));
     Files.move(root.resolve("videos"), store.resolve("videos"));
     Files.createSymbolicLink(root.resolve("videos"), store.resolve("videos"));
-    String err = BenchCliTest.captureErr(() -> assertEquals(1, Main.run("bench", "--root",
-        root.toString(), "--num-batches", "1", "--out-dir", tmp.resolve("out").toString())));
-    assertTrue(err.contains("unless links outside them are allowed"
-        + " (--allow-symlinks-outside-root)"), err);
+    String err =
+        BenchCliTest.captureErr(
+            () ->
+                assertEquals(
+                    1,
+                    Main.run(
+                        "bench",
+                        "--root",
+                        root.toString(),
+                        "--num-batches",
+                        "1",
+                        "--out-dir",
+                        tmp.resolve("out").toString())));
+    assertTrue(
+        err.contains("unless links outside them are allowed" + " (--allow-symlinks-outside-root)"),
+        err);
     assertFalse(err.contains("SymlinkPolicy"), err);
   }
 }

@@ -28,8 +28,8 @@ import org.robostream.testing.FrameCompare;
 /**
  * The packaged jar works alone (Failsafe, after {@code package}): {@code java -jar} in a fresh JVM,
  * started in an empty folder, with an empty JavaCPP cache and without LD_LIBRARY_PATH, loads
- * robostream's native libraries out of the jar (JavaCPP extracts them into the cache; its debug
- * log names the file it loads) and decodes through them: H.264 through FFmpeg, AV1 through dav1d.
+ * robostream's native libraries out of the jar (JavaCPP extracts them into the cache; its debug log
+ * names the file it loads) and decodes through them: H.264 through FFmpeg, AV1 through dav1d.
  */
 class PackagedJarIT {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -44,7 +44,8 @@ class PackagedJarIT {
    */
   @BeforeAll
   static void runsUnderFailsafe() {
-    assumeTrue(System.getProperty("robostream.jar") != null,
+    assumeTrue(
+        System.getProperty("robostream.jar") != null,
         "PackagedJarIT needs the packaged jar: it runs under Failsafe in mvn verify");
   }
 
@@ -63,10 +64,16 @@ class PackagedJarIT {
     assertEquals(stream.width(), info.path("width").asInt());
     assertEquals(stream.height(), info.path("height").asInt());
     assertEquals(packets.size(), info.path("frameCount").asInt());
-    double[] keyframes = packets.stream().filter(Ffprobe.Packet::key)
-        .mapToDouble(Ffprobe.Packet::ptsSeconds).sorted().toArray();
-    double[] reported = StreamSupport.stream(info.path("keyframeTimestamps").spliterator(), false)
-        .mapToDouble(JsonNode::asDouble).toArray();
+    double[] keyframes =
+        packets.stream()
+            .filter(Ffprobe.Packet::key)
+            .mapToDouble(Ffprobe.Packet::ptsSeconds)
+            .sorted()
+            .toArray();
+    double[] reported =
+        StreamSupport.stream(info.path("keyframeTimestamps").spliterator(), false)
+            .mapToDouble(JsonNode::asDouble)
+            .toArray();
     assertArrayEquals(keyframes, reported, 1e-6, "keyframes");
   }
 
@@ -81,8 +88,8 @@ class PackagedJarIT {
       at.add(Double.toString(pts[f]));
     }
     Path out = tmp.resolve("frames");
-    Run run = runJar("frames", video.toString(), "--at", String.join(",", at), "--out",
-        out.toString());
+    Run run =
+        runJar("frames", video.toString(), "--at", String.join(",", at), "--out", out.toString());
     assertTrue(run.stdout().contains("wrote 4 frames"), run.stdout());
 
     JsonNode entries = JSON.readTree(out.resolve("frames.json").toFile());
@@ -112,39 +119,57 @@ class PackagedJarIT {
     assertTrue(Files.isRegularFile(jar), "packaged jar missing: " + jar);
     Path cache = Files.createDirectories(tmp.resolve("javacpp-cache"));
     Path cwd = Files.createDirectories(tmp.resolve("cwd"));
-    List<String> command = new ArrayList<>(List.of(
-        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-Dorg.bytedeco.javacpp.cachedir=" + cache,
-        "-Dorg.bytedeco.javacpp.logger.debug=true",
-        "--add-opens=java.base/java.nio=ALL-UNNAMED", "-jar", jar.toString()));
+    List<String> command =
+        new ArrayList<>(
+            List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Dorg.bytedeco.javacpp.cachedir=" + cache,
+                "-Dorg.bytedeco.javacpp.logger.debug=true",
+                "--add-opens=java.base/java.nio=ALL-UNNAMED",
+                "-jar",
+                jar.toString()));
     command.addAll(List.of(args));
     ProcessBuilder pb = new ProcessBuilder(command).directory(cwd.toFile());
     Map<String, String> env = pb.environment();
-    for (String variable : List.of("LD_LIBRARY_PATH", "LD_PRELOAD", "CLASSPATH",
-        "JAVA_TOOL_OPTIONS", "ROBOSTREAM_FIXTURES")) {
+    for (String variable :
+        List.of(
+            "LD_LIBRARY_PATH",
+            "LD_PRELOAD",
+            "CLASSPATH",
+            "JAVA_TOOL_OPTIONS",
+            "ROBOSTREAM_FIXTURES")) {
       env.remove(variable);
     }
     Process p = pb.start();
     // stderr carries JavaCPP's debug log: read it on its own thread so neither pipe fills.
     var stderr = new java.util.concurrent.CompletableFuture<String>();
-    Thread reader = new Thread(() -> {
-      try {
-        stderr.complete(new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8));
-      } catch (IOException e) {
-        stderr.completeExceptionally(e);
-      }
-    });
+    Thread reader =
+        new Thread(
+            () -> {
+              try {
+                stderr.complete(
+                    new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8));
+              } catch (IOException e) {
+                stderr.completeExceptionally(e);
+              }
+            });
     reader.start();
     String stdout = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertTrue(p.waitFor(2, TimeUnit.MINUTES), "jar did not finish");
     Run run = new Run(p.exitValue(), stdout, stderr.join());
-    assertEquals(0, run.exitCode(), "robostream " + String.join(" ", args) + " failed:\n"
-        + run.stdout() + run.stderr());
+    assertEquals(
+        0,
+        run.exitCode(),
+        "robostream " + String.join(" ", args) + " failed:\n" + run.stdout() + run.stderr());
     for (String library : OUR_LIBRARIES) {
-      List<String> loads = run.stderr().lines()
-          .filter(l -> l.startsWith("Debug: Loading ") && l.endsWith("/" + library)).toList();
+      List<String> loads =
+          run.stderr()
+              .lines()
+              .filter(l -> l.startsWith("Debug: Loading ") && l.endsWith("/" + library))
+              .toList();
       assertEquals(1, loads.size(), library + " loaded once: " + loads);
-      assertTrue(loads.get(0).startsWith("Debug: Loading " + cache + "/"),
+      assertTrue(
+          loads.get(0).startsWith("Debug: Loading " + cache + "/"),
           library + " must be loaded from the extracted jar in " + cache + ": " + loads);
     }
     return run;

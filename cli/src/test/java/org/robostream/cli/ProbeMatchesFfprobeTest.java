@@ -19,16 +19,19 @@ import org.robostream.testing.Fixtures;
 
 /**
  * {@code robostream probe} (read from the container, nothing decoded) reports what ffprobe finds
- * for every video fixture: codec, size, pixel format, time base, frame rate, frame count, first
- * and last pts, duration and the keyframe positions.
+ * for every video fixture: codec, size, pixel format, time base, frame rate, frame count, first and
+ * last pts, duration and the keyframe positions.
  */
 @org.junit.jupiter.api.extension.ExtendWith(org.robostream.testing.NativeLeakCheck.class)
 class ProbeMatchesFfprobeTest {
   static Stream<String> everyFixture() throws IOException {
     try (Stream<Path> files = Files.list(Fixtures.dir())) {
-      List<String> names = files.map(p -> p.getFileName().toString())
-          .filter(n -> (n.endsWith(".mp4") || n.endsWith(".webm")) && !n.contains(".tmp."))
-          .sorted().toList();
+      List<String> names =
+          files
+              .map(p -> p.getFileName().toString())
+              .filter(n -> (n.endsWith(".mp4") || n.endsWith(".webm")) && !n.contains(".tmp."))
+              .sorted()
+              .toList();
       assertTrue(names.size() >= 17, "fixtures: " + names);
       return names.stream();
     }
@@ -49,8 +52,11 @@ class ProbeMatchesFfprobeTest {
     assertEquals(stream.height(), probe.path("height").asInt());
     assertEquals(stream.timeBaseNumerator(), probe.path("timeBaseNumerator").asInt());
     assertEquals(stream.timeBaseDenominator(), probe.path("timeBaseDenominator").asInt());
-    assertEquals(Ffprobe.rational(stream.averageFrameRate()),
-        probe.path("averageFps").asDouble(), 1e-9, "average fps");
+    assertEquals(
+        Ffprobe.rational(stream.averageFrameRate()),
+        probe.path("averageFps").asDouble(),
+        1e-9,
+        "average fps");
     assertEquals(frames.size(), probe.path("frameCount").asInt(), "frames ffprobe decodes");
     if (stream.declaredFrames() >= 0) {
       assertEquals(stream.declaredFrames(), probe.path("frameCount").asInt(), "nb_frames");
@@ -58,10 +64,13 @@ class ProbeMatchesFfprobeTest {
     double tick = stream.timeBaseNumerator() / (double) stream.timeBaseDenominator();
     assertEquals(first.ptsSeconds(), probe.path("firstPtsSeconds").asDouble(), tick, "first pts");
     assertEquals(last.ptsSeconds(), probe.path("lastPtsSeconds").asDouble(), tick, "last pts");
-    assertEquals(last.ptsSeconds() + last.durationSeconds() - first.ptsSeconds(),
-        probe.path("durationSeconds").asDouble(), tick, "duration: last pts + its duration");
-    assertArrayEquals(keyframes(file), doubles(probe.path("keyframeTimestamps")), tick,
-        "keyframe pts");
+    assertEquals(
+        last.ptsSeconds() + last.durationSeconds() - first.ptsSeconds(),
+        probe.path("durationSeconds").asDouble(),
+        tick,
+        "duration: last pts + its duration");
+    assertArrayEquals(
+        keyframes(file), doubles(probe.path("keyframeTimestamps")), tick, "keyframe pts");
     assertPixelFormat(stream, probe);
   }
 
@@ -74,8 +83,11 @@ class ProbeMatchesFfprobeTest {
       for (int f = 0; f < frames.size(); f++) {
         assertEquals(f % 2 == 0, frames.get(f).key(), name + " frame " + f + " key flag");
       }
-      double[] everyOther = frames.stream().filter(Ffprobe.Frame::key)
-          .mapToDouble(Ffprobe.Frame::ptsSeconds).toArray();
+      double[] everyOther =
+          frames.stream()
+              .filter(Ffprobe.Frame::key)
+              .mapToDouble(Ffprobe.Frame::ptsSeconds)
+              .toArray();
       assertEquals(frames.size() / 2, everyOther.length);
       assertArrayEquals(everyOther, doubles(probe(file).path("keyframeTimestamps")), 1e-6, name);
     }
@@ -83,14 +95,17 @@ class ProbeMatchesFfprobeTest {
 
   /** Where the container flags sync samples: ffprobe's packets with the K flag. */
   private static double[] keyframes(Path file) {
-    return Ffprobe.packets(file).stream().filter(Ffprobe.Packet::key)
-        .mapToDouble(Ffprobe.Packet::ptsSeconds).sorted().toArray();
+    return Ffprobe.packets(file).stream()
+        .filter(Ffprobe.Packet::key)
+        .mapToDouble(Ffprobe.Packet::ptsSeconds)
+        .sorted()
+        .toArray();
   }
 
   /**
    * ffprobe's deprecated "j" formats (yuvj420p) are the plain format with full range, which probe
-   * reports as the range. VP9 in WebM declares no pixel format in the container (ffprobe decodes
-   * a frame to learn it), so probe says "unknown" there, as VideoStreamInfo documents.
+   * reports as the range. VP9 in WebM declares no pixel format in the container (ffprobe decodes a
+   * frame to learn it), so probe says "unknown" there, as VideoStreamInfo documents.
    */
   private static void assertPixelFormat(Ffprobe.Stream stream, JsonNode probe) {
     String reported = probe.path("pixelFormat").asText();
@@ -112,7 +127,8 @@ class ProbeMatchesFfprobeTest {
   }
 
   private static double[] doubles(JsonNode array) {
-    return StreamSupport.stream(array.spliterator(), false).mapToDouble(JsonNode::asDouble)
+    return StreamSupport.stream(array.spliterator(), false)
+        .mapToDouble(JsonNode::asDouble)
         .toArray();
   }
 }

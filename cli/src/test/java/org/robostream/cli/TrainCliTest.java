@@ -33,14 +33,29 @@ class TrainCliTest {
   static final int FRAMES = Datasets.totalFrames(Datasets.patternV30());
 
   private Process start(Map<String, String> env, Path log, String... args) {
-    List<String> command = new ArrayList<>(List.of(
-        Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx512m",
-        "--add-opens=java.base/java.nio=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
-        Main.class.getName(), "train", "--root", Datasets.patternV30().toString(),
-        "--batch-size", "6", "--buffer-size", "20", "--n-action-steps", "3", "--log-freq", "5"));
+    List<String> command =
+        new ArrayList<>(
+            List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx512m",
+                "--add-opens=java.base/java.nio=ALL-UNNAMED",
+                "-cp",
+                System.getProperty("java.class.path"),
+                Main.class.getName(),
+                "train",
+                "--root",
+                Datasets.patternV30().toString(),
+                "--batch-size",
+                "6",
+                "--buffer-size",
+                "20",
+                "--n-action-steps",
+                "3",
+                "--log-freq",
+                "5"));
     command.addAll(List.of(args));
-    ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true)
-        .redirectOutput(log.toFile());
+    ProcessBuilder pb =
+        new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
     pb.environment().remove("SLURM_PROCID");
     pb.environment().remove("SLURM_NTASKS");
     pb.environment().putAll(env);
@@ -72,8 +87,10 @@ class TrainCliTest {
     return out;
   }
 
-  static final Pattern LOG_LINE = Pattern.compile("step (\\d+) \\| (\\d+\\.\\d) frames/s/proc"
-      + " \\| (\\d+\\.\\d) frames/s total(?: \\| loss (\\S+))?");
+  static final Pattern LOG_LINE =
+      Pattern.compile(
+          "step (\\d+) \\| (\\d+\\.\\d) frames/s/proc"
+              + " \\| (\\d+\\.\\d) frames/s total(?: \\| loss (\\S+))?");
 
   /** The log's throughput lines: step, frames/s/proc, frames/s total, loss (null with --dummy). */
   static List<String[]> logLines(Path log) throws Exception {
@@ -92,10 +109,23 @@ class TrainCliTest {
   void twoRankProcessesCoverAnEpochDisjointly() throws Exception {
     List<Process> ranks = new ArrayList<>();
     for (int r = 0; r < 2; r++) {
-      ranks.add(start(Map.of("SLURM_PROCID", "" + r, "SLURM_NTASKS", "2"),
-          tmp.resolve("rank" + r + ".log"), "--dummy", "--epochs", "1", "--steps", "100000",
-          "--num-workers", "2", "--record-indices", tmp.resolve("rank" + r + ".txt").toString(),
-          "--output-dir", tmp.resolve("out").toString(), "--save-freq", "1000"));
+      ranks.add(
+          start(
+              Map.of("SLURM_PROCID", "" + r, "SLURM_NTASKS", "2"),
+              tmp.resolve("rank" + r + ".log"),
+              "--dummy",
+              "--epochs",
+              "1",
+              "--steps",
+              "100000",
+              "--num-workers",
+              "2",
+              "--record-indices",
+              tmp.resolve("rank" + r + ".txt").toString(),
+              "--output-dir",
+              tmp.resolve("out").toString(),
+              "--save-freq",
+              "1000"));
     }
     Set<Long> seen = new HashSet<>();
     for (int r = 0; r < 2; r++) {
@@ -124,17 +154,43 @@ class TrainCliTest {
     Path out = tmp.resolve("out");
     Path first = tmp.resolve("first.txt");
     Path log1 = tmp.resolve("first.log");
-    Process crash = start(Map.of(), log1, "--epochs", "1", "--steps", "100000",
-        "--save-freq", "5", "--halt-after-step", "12", "--record-indices", first.toString(),
-        "--output-dir", out.toString());
+    Process crash =
+        start(
+            Map.of(),
+            log1,
+            "--epochs",
+            "1",
+            "--steps",
+            "100000",
+            "--save-freq",
+            "5",
+            "--halt-after-step",
+            "12",
+            "--record-indices",
+            first.toString(),
+            "--output-dir",
+            out.toString());
     assertEquals(137, finish(crash, log1), "halted abruptly: " + Files.readString(log1));
     assertTrue(Files.isRegularFile(out.resolve("checkpoint-10/rank0/dataset_state.json")));
     assertTrue(Files.isRegularFile(out.resolve("checkpoint-10/policy.json")));
     Path second = tmp.resolve("second.txt");
     Path log2 = tmp.resolve("second.log");
-    Process resume = start(Map.of(), log2, "--epochs", "1", "--steps", "100000",
-        "--save-freq", "5", "--resume-from", out.resolve("checkpoint-10").toString(),
-        "--record-indices", second.toString(), "--output-dir", out.toString());
+    Process resume =
+        start(
+            Map.of(),
+            log2,
+            "--epochs",
+            "1",
+            "--steps",
+            "100000",
+            "--save-freq",
+            "5",
+            "--resume-from",
+            out.resolve("checkpoint-10").toString(),
+            "--record-indices",
+            second.toString(),
+            "--output-dir",
+            out.toString());
     assertEquals(0, finish(resume, log2), Files.readString(log2));
     assertTrue(Files.readString(log2).contains("starting at step 10"), Files.readString(log2));
     List<Long> all = new ArrayList<>(indices(first, 10));
@@ -145,21 +201,36 @@ class TrainCliTest {
     // scale) and every logged loss are identical, so resuming continues the same optimisation.
     Path straight = tmp.resolve("straight");
     Path log3 = tmp.resolve("straight.log");
-    Process uninterrupted = start(Map.of(), log3, "--epochs", "1", "--steps", "100000",
-        "--save-freq", "5", "--output-dir", straight.toString());
+    Process uninterrupted =
+        start(
+            Map.of(),
+            log3,
+            "--epochs",
+            "1",
+            "--steps",
+            "100000",
+            "--save-freq",
+            "5",
+            "--output-dir",
+            straight.toString());
     assertEquals(0, finish(uninterrupted, log3), Files.readString(log3));
     int compared = 0;
     for (int step = 15; Files.isDirectory(straight.resolve("checkpoint-" + step)); step += 5) {
       for (String file : List.of("policy.json", "rank0/policy.json")) {
-        assertEquals(Files.readString(straight.resolve("checkpoint-" + step).resolve(file)),
-            Files.readString(out.resolve("checkpoint-" + step).resolve(file)), step + " " + file);
+        assertEquals(
+            Files.readString(straight.resolve("checkpoint-" + step).resolve(file)),
+            Files.readString(out.resolve("checkpoint-" + step).resolve(file)),
+            step + " " + file);
       }
       compared++;
     }
     assertTrue(compared >= 2, "checkpoints after the resume compared: " + compared);
     List<String> resumedLosses = logLines(log2).stream().map(l -> l[0] + " " + l[3]).toList();
-    List<String> straightLosses = logLines(log3).stream().filter(l -> Integer.parseInt(l[0]) > 10)
-        .map(l -> l[0] + " " + l[3]).toList();
+    List<String> straightLosses =
+        logLines(log3).stream()
+            .filter(l -> Integer.parseInt(l[0]) > 10)
+            .map(l -> l[0] + " " + l[3])
+            .toList();
     assertEquals(straightLosses, resumedLosses);
     assertTrue(resumedLosses.stream().noneMatch(l -> l.endsWith(" null")), "losses logged");
   }
@@ -167,18 +238,45 @@ class TrainCliTest {
   @Test
   void trainsFromAHubDatasetThroughTheLoopbackHub() throws Exception {
     try (HubServer hub = HubServer.start(tmp.resolve("nginx"), Datasets.patternV30())) {
-      Map<String, String> env = new java.util.HashMap<>(Map.of("HF_ENDPOINT", hub.endpoint(),
-          "HF_LEROBOT_HOME", tmp.resolve("hf").toString(), "HF_HOME",
-          tmp.resolve("hf-home").toString()));
+      Map<String, String> env =
+          new java.util.HashMap<>(
+              Map.of(
+                  "HF_ENDPOINT",
+                  hub.endpoint(),
+                  "HF_LEROBOT_HOME",
+                  tmp.resolve("hf").toString(),
+                  "HF_HOME",
+                  tmp.resolve("hf-home").toString()));
       env.put("HF_TOKEN", null);
       env.put("SLURM_PROCID", null);
       env.put("SLURM_NTASKS", null);
       Path record = tmp.resolve("hub.txt");
-      Processes.Result r = Processes.run(env, null, 120, Processes.cli("train", "--repo-id",
-          HubServer.REPO, "--revision", "v3.0", "--video-decode-device", "cuda-or-cpu",
-          "--video-decoder-cache-size", "4", "--dummy", "--epochs", "1", "--batch-size", "6",
-          "--n-action-steps", "3", "--record-indices", record.toString(), "--output-dir",
-          tmp.resolve("out").toString()));
+      Processes.Result r =
+          Processes.run(
+              env,
+              null,
+              120,
+              Processes.cli(
+                  "train",
+                  "--repo-id",
+                  HubServer.REPO,
+                  "--revision",
+                  "v3.0",
+                  "--video-decode-device",
+                  "cuda-or-cpu",
+                  "--video-decoder-cache-size",
+                  "4",
+                  "--dummy",
+                  "--epochs",
+                  "1",
+                  "--batch-size",
+                  "6",
+                  "--n-action-steps",
+                  "3",
+                  "--record-indices",
+                  record.toString(),
+                  "--output-dir",
+                  tmp.resolve("out").toString()));
       assertEquals(0, r.rc(), r.output());
       assertEquals(FRAMES, new HashSet<>(indices(record, Integer.MAX_VALUE)).size(), r.output());
     }
@@ -189,23 +287,61 @@ class TrainCliTest {
     Map<String, String> env = new java.util.HashMap<>();
     env.put("SLURM_PROCID", null);
     env.put("SLURM_NTASKS", null);
-    Processes.Result r = Processes.run(env, null, 120, Processes.cli("train", "--root",
-        Datasets.patternV30().toString(), "--drop-last", "--batch-size", "" + (FRAMES / 2 + 1),
-        "--num-workers", "2", "--steps", "10", "--dummy", "--output-dir",
-        tmp.resolve("out").toString()));
+    Processes.Result r =
+        Processes.run(
+            env,
+            null,
+            120,
+            Processes.cli(
+                "train",
+                "--root",
+                Datasets.patternV30().toString(),
+                "--drop-last",
+                "--batch-size",
+                "" + (FRAMES / 2 + 1),
+                "--num-workers",
+                "2",
+                "--steps",
+                "10",
+                "--dummy",
+                "--output-dir",
+                tmp.resolve("out").toString()));
     assertEquals(3, r.rc(), r.output());
-    assertTrue(r.output().contains("epoch 0 delivered no batch to rank 0 of 1 (" + FRAMES
-        + " frames in the dataset, batch size " + (FRAMES / 2 + 1) + ", partial batches"
-        + " dropped): use a smaller --batch-size"), r.output());
+    assertTrue(
+        r.output()
+            .contains(
+                "epoch 0 delivered no batch to rank 0 of 1 ("
+                    + FRAMES
+                    + " frames in the dataset, batch size "
+                    + (FRAMES / 2 + 1)
+                    + ", partial batches"
+                    + " dropped): use a smaller --batch-size"),
+        r.output());
   }
 
   @Test
   void aWrongResumePathIsAnExit2NamingWhereItLooked() {
-    String err = BenchCliTest.captureErr(() -> assertEquals(2, Main.run("train", "--root",
-        Datasets.patternV30().toString(), "--dummy", "--steps", "1", "--resume-from",
-        "no-such-run/checkpoint-9")));
-    assertTrue(err.contains("--resume-from: checkpoint no-such-run/checkpoint-9 (relative to the"
-        + " working directory: " + Path.of("no-such-run/checkpoint-9").toAbsolutePath() + ")"
-        + " does not exist"), err);
+    String err =
+        BenchCliTest.captureErr(
+            () ->
+                assertEquals(
+                    2,
+                    Main.run(
+                        "train",
+                        "--root",
+                        Datasets.patternV30().toString(),
+                        "--dummy",
+                        "--steps",
+                        "1",
+                        "--resume-from",
+                        "no-such-run/checkpoint-9")));
+    assertTrue(
+        err.contains(
+            "--resume-from: checkpoint no-such-run/checkpoint-9 (relative to the"
+                + " working directory: "
+                + Path.of("no-such-run/checkpoint-9").toAbsolutePath()
+                + ")"
+                + " does not exist"),
+        err);
   }
 }

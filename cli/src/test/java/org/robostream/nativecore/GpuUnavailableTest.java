@@ -22,9 +22,9 @@ import org.robostream.video.VideoDecoder;
 import org.robostream.video.VideoDecoderOptions;
 
 /**
- * An unusable GPU is one exception type whoever asks for it: the decode device, a decoder, a
- * CUDA pool, the batch upload and the loader. A GPU that does not exist is unusable on every
- * machine, so this runs with and without a GPU.
+ * An unusable GPU is one exception type whoever asks for it: the decode device, a decoder, a CUDA
+ * pool, the batch upload and the loader. A GPU that does not exist is unusable on every machine, so
+ * this runs with and without a GPU.
  */
 class GpuUnavailableTest {
   /** An ordinal past every GPU of this machine. */
@@ -33,17 +33,26 @@ class GpuUnavailableTest {
   @Test
   void everyRequestForAnUnusableGpuIsAGpuUnavailableExceptionNamingTheCause() {
     String cause = Cuda.deviceUnavailabilityCause(MISSING);
-    Map<String, Executable> requests = Map.of(
-        "decode device", () -> DecodeDeviceSpec.parse("cuda:" + MISSING).resolve(),
-        "decoder", () -> VideoDecoder.open(Fixtures.video("h264_g30.mp4"),
-            VideoDecoderOptions.defaults().withCudaDevice(MISSING)).close(),
-        "pool", () -> BatchMemoryPool.cuda(MISSING).close(),
-        "upload", () -> new CudaBatchUpload(MISSING).close(),
-        "loader", () -> StreamingDataset.builder(Datasets.patternV30())
-            .decodeDevice(DecodeDeviceSpec.parse("cuda:" + MISSING)).build().close());
+    Map<String, Executable> requests =
+        Map.of(
+            "decode device", () -> DecodeDeviceSpec.parse("cuda:" + MISSING).resolve(),
+            "decoder",
+                () ->
+                    VideoDecoder.open(
+                            Fixtures.video("h264_g30.mp4"),
+                            VideoDecoderOptions.defaults().withCudaDevice(MISSING))
+                        .close(),
+            "pool", () -> BatchMemoryPool.cuda(MISSING).close(),
+            "upload", () -> new CudaBatchUpload(MISSING).close(),
+            "loader",
+                () ->
+                    StreamingDataset.builder(Datasets.patternV30())
+                        .decodeDevice(DecodeDeviceSpec.parse("cuda:" + MISSING))
+                        .build()
+                        .close());
     for (var request : requests.entrySet()) {
-      GpuUnavailableException e = assertThrows(GpuUnavailableException.class,
-          request.getValue(), request.getKey());
+      GpuUnavailableException e =
+          assertThrows(GpuUnavailableException.class, request.getValue(), request.getKey());
       assertEquals(MISSING, e.device(), request.getKey());
       assertEquals(cause, e.reason(), request.getKey());
       assertTrue(e.getMessage().contains(cause), request.getKey() + ": " + e.getMessage());
@@ -52,24 +61,43 @@ class GpuUnavailableTest {
 
   @Test
   void theDecodeDeviceNamesItsOptionAndTheCliItsFlag(@TempDir Path tmp) {
-    GpuUnavailableException e = assertThrows(GpuUnavailableException.class,
-        () -> DecodeDeviceSpec.parse("cuda:" + MISSING).resolve());
-    assertTrue(e.getMessage().startsWith("decodeDevice cuda:" + MISSING + " cannot be used: "),
+    GpuUnavailableException e =
+        assertThrows(
+            GpuUnavailableException.class,
+            () -> DecodeDeviceSpec.parse("cuda:" + MISSING).resolve());
+    assertTrue(
+        e.getMessage().startsWith("decodeDevice cuda:" + MISSING + " cannot be used: "),
         e.getMessage());
     java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
     java.io.PrintStream saved = System.err;
     System.setErr(new java.io.PrintStream(err, true));
     int exit;
     try {
-      exit = Main.run("train", "--root", Datasets.patternV30().toString(), "--steps", "1",
-          "--video-decode-device", "cuda:" + MISSING, "--output-dir", tmp.toString());
+      exit =
+          Main.run(
+              "train",
+              "--root",
+              Datasets.patternV30().toString(),
+              "--steps",
+              "1",
+              "--video-decode-device",
+              "cuda:" + MISSING,
+              "--output-dir",
+              tmp.toString());
     } finally {
       System.setErr(saved);
     }
     assertEquals(1, exit);
-    assertTrue(err.toString().contains("robostream: --video-decode-device cuda:" + MISSING
-        + " cannot be used: " + Cuda.deviceUnavailabilityCause(MISSING)), err.toString());
-    assertTrue(List.of(err.toString().split("\n")).stream().noneMatch(l -> l.contains(
-        "decodeDevice")), "the CLI shows its flag, not the API option: " + err);
+    assertTrue(
+        err.toString()
+            .contains(
+                "robostream: --video-decode-device cuda:"
+                    + MISSING
+                    + " cannot be used: "
+                    + Cuda.deviceUnavailabilityCause(MISSING)),
+        err.toString());
+    assertTrue(
+        List.of(err.toString().split("\n")).stream().noneMatch(l -> l.contains("decodeDevice")),
+        "the CLI shows its flag, not the API option: " + err);
   }
 }

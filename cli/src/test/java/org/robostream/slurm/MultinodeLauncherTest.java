@@ -16,9 +16,9 @@ import org.robostream.testing.Fixtures;
 import org.robostream.testing.Processes;
 
 /**
- * The multinode launchers' command lines without SLURM: a stand-in srun runs the task body as
- * node 0's tasks (STANDIN_TASKS of them, node-local ids 0, 1, ...), a stand-in robostream records
- * its arguments and the Hub cache it was given. (SlurmMatrixTest runs them for real.)
+ * The multinode launchers' command lines without SLURM: a stand-in srun runs the task body as node
+ * 0's tasks (STANDIN_TASKS of them, node-local ids 0, 1, ...), a stand-in robostream records its
+ * arguments and the Hub cache it was given. (SlurmMatrixTest runs them for real.)
  */
 class MultinodeLauncherTest {
   @TempDir Path tmp;
@@ -31,30 +31,53 @@ class MultinodeLauncherTest {
     calls = tmp.resolve("calls");
     caches = tmp.resolve("caches");
     Path bin = tmp.resolve("bin");
-    Processes.script(bin, "srun", "#!/bin/sh\n"
-        + "while [ $# -gt 0 ]; do case \"$1\" in --*) shift ;; *) break ;; esac; done\n"
-        + "i=0\nwhile [ $i -lt \"${STANDIN_TASKS:-1}\" ]; do\n"
-        + "  SLURM_NODEID=0 SLURM_PROCID=$i SLURM_LOCALID=$i \"$@\" || exit $?\n"
-        + "  i=$((i + 1))\ndone\n");
-    Path robostream = Processes.script(bin, "robostream-stand-in",
-        "#!/bin/sh\necho \"$*\" >> '" + calls + "'\necho \"${HF_LEROBOT_HOME:-}\" >> '"
-        + caches + "'\n");
+    Processes.script(
+        bin,
+        "srun",
+        "#!/bin/sh\n"
+            + "while [ $# -gt 0 ]; do case \"$1\" in --*) shift ;; *) break ;; esac; done\n"
+            + "i=0\nwhile [ $i -lt \"${STANDIN_TASKS:-1}\" ]; do\n"
+            + "  SLURM_NODEID=0 SLURM_PROCID=$i SLURM_LOCALID=$i \"$@\" || exit $?\n"
+            + "  i=$((i + 1))\ndone\n");
+    Path robostream =
+        Processes.script(
+            bin,
+            "robostream-stand-in",
+            "#!/bin/sh\necho \"$*\" >> '"
+                + calls
+                + "'\necho \"${HF_LEROBOT_HOME:-}\" >> '"
+                + caches
+                + "'\n");
     env = new HashMap<>();
-    for (String knob : List.of("ROOT", "REPO_ID", "DATA_FILES_ROOT", "SOURCE", "DECODE",
-        "OUT_DIR", "RESUME_FROM", "EXTRA", "SPLIT", "SLURM_SUBMIT_DIR", "SLURM_NTASKS_PER_NODE",
-        "SLURM_GPUS_PER_NODE", "CUDA_VISIBLE_DEVICES", "SCRATCH", "HF_HOME",
-        "HF_LEROBOT_HOME")) {
+    for (String knob :
+        List.of(
+            "ROOT",
+            "REPO_ID",
+            "DATA_FILES_ROOT",
+            "SOURCE",
+            "DECODE",
+            "OUT_DIR",
+            "RESUME_FROM",
+            "EXTRA",
+            "SPLIT",
+            "SLURM_SUBMIT_DIR",
+            "SLURM_NTASKS_PER_NODE",
+            "SLURM_GPUS_PER_NODE",
+            "CUDA_VISIBLE_DEVICES",
+            "SCRATCH",
+            "HF_HOME",
+            "HF_LEROBOT_HOME")) {
       env.put(knob, null);
     }
     env.put("PATH", bin + ":" + System.getenv("PATH"));
     env.put("ROBOSTREAM", robostream.toString());
   }
 
-  Processes.Result run(String script, Map<String, String> knobs, String... args)
-      throws Exception {
+  Processes.Result run(String script, Map<String, String> knobs, String... args) throws Exception {
     env.putAll(knobs);
-    List<String> command = new java.util.ArrayList<>(List.of("bash",
-        Fixtures.repoRoot().resolve("slurm/" + script).toString()));
+    List<String> command =
+        new java.util.ArrayList<>(
+            List.of("bash", Fixtures.repoRoot().resolve("slurm/" + script).toString()));
     command.addAll(List.of(args));
     return Processes.run(env, null, 60, command);
   }
@@ -69,14 +92,13 @@ class MultinodeLauncherTest {
 
   /** The --video-decode-device of each recorded call. */
   static List<String> decodeDevices(List<String> calls) {
-    return calls.stream().map(c -> c.replaceAll(".*--video-decode-device (\\S+).*", "$1"))
-        .toList();
+    return calls.stream().map(c -> c.replaceAll(".*--video-decode-device (\\S+).*", "$1")).toList();
   }
 
   @Test
   void theBenchmarkLabelsALocalRootLocalAndWritesPerNodeFolders() throws Exception {
-    List<String> local = launch("benchmark_streaming_multinode.sh", Map.of("ROOT", "/data/ds",
-        "OUT_DIR", "out"));
+    List<String> local =
+        launch("benchmark_streaming_multinode.sh", Map.of("ROOT", "/data/ds", "OUT_DIR", "out"));
     assertEquals(2, local.size(), local.toString());
     for (String mode : List.of("single", "sarm")) {
       String call = local.get(mode.equals("single") ? 0 : 1);
@@ -84,25 +106,43 @@ class MultinodeLauncherTest {
       assertTrue(call.endsWith("--out-dir out/node0"), call);
       assertFalse(call.contains("--source"), "bench labels a --root run local itself: " + call);
     }
-    List<String> bucket = launch("benchmark_streaming_multinode.sh", Map.of("ROOT", "",
-        "REPO_ID", "owner/ds", "DATA_FILES_ROOT", "hf://buckets/owner/b", "SOURCE",
-        "warmed_bucket", "DECODE", "cuda"));
-    assertEquals("prewarm --repo-id owner/ds --data-files-root hf://buckets/owner/b",
-        bucket.get(0), "warmed once, before the nodes measure");
-    assertTrue(bucket.get(1).startsWith("bench --repo-id owner/ds --data-files-root"
-        + " hf://buckets/owner/b --source warmed_bucket --mode single --video-decode-device"
-        + " cuda:0"), bucket.get(1));
+    List<String> bucket =
+        launch(
+            "benchmark_streaming_multinode.sh",
+            Map.of(
+                "ROOT",
+                "",
+                "REPO_ID",
+                "owner/ds",
+                "DATA_FILES_ROOT",
+                "hf://buckets/owner/b",
+                "SOURCE",
+                "warmed_bucket",
+                "DECODE",
+                "cuda"));
+    assertEquals(
+        "prewarm --repo-id owner/ds --data-files-root hf://buckets/owner/b",
+        bucket.get(0),
+        "warmed once, before the nodes measure");
+    assertTrue(
+        bucket
+            .get(1)
+            .startsWith(
+                "bench --repo-id owner/ds --data-files-root"
+                    + " hf://buckets/owner/b --source warmed_bucket --mode single --video-decode-device"
+                    + " cuda:0"),
+        bucket.get(1));
   }
 
   @Test
   void everyNodeBenchmarksTheWholeDatasetUnlessSplitIsAsked() throws Exception {
     List<String> whole = launch("benchmark_streaming_multinode.sh", Map.of("ROOT", "/data/ds"));
     assertTrue(whole.stream().noneMatch(c -> c.contains("--split-by-rank")), whole.toString());
-    List<String> split = launch("benchmark_streaming_multinode.sh", Map.of("ROOT", "/data/ds",
-        "SPLIT", "1"));
+    List<String> split =
+        launch("benchmark_streaming_multinode.sh", Map.of("ROOT", "/data/ds", "SPLIT", "1"));
     assertTrue(split.stream().allMatch(c -> c.contains(" --split-by-rank ")), split.toString());
-    Processes.Result wrong = run("benchmark_streaming_multinode.sh", Map.of("ROOT", "/data/ds",
-        "SPLIT", "yes"));
+    Processes.Result wrong =
+        run("benchmark_streaming_multinode.sh", Map.of("ROOT", "/data/ds", "SPLIT", "yes"));
     assertEquals(2, wrong.rc(), wrong.output());
     assertTrue(wrong.output().contains("SPLIT=yes must be 0"), wrong.output());
   }
@@ -110,63 +150,106 @@ class MultinodeLauncherTest {
   @Test
   void eachTrainingTaskDecodesOnItsOwnGpuThroughCudaVisibleDevices() throws Exception {
     Map<String, String> four = Map.of("DECODE", "cuda", "STANDIN_TASKS", "4");
-    assertEquals(List.of("cuda:0", "cuda:1", "cuda:2", "cuda:3"),
+    assertEquals(
+        List.of("cuda:0", "cuda:1", "cuda:2", "cuda:3"),
         decodeDevices(launch("train_streaming_multinode.sh", four)),
         "CUDA_VISIBLE_DEVICES unset: task i takes the node's GPU i");
     env.put("CUDA_VISIBLE_DEVICES", "4,5,6,7");
-    assertEquals(List.of("cuda:0", "cuda:1", "cuda:2", "cuda:3"),
+    assertEquals(
+        List.of("cuda:0", "cuda:1", "cuda:2", "cuda:3"),
         decodeDevices(launch("train_streaming_multinode.sh", four)),
         "CUDA numbers the visible GPUs from 0: task i takes the i-th");
     env.put("CUDA_VISIBLE_DEVICES", "6");
-    assertEquals(List.of("cuda:0", "cuda:0", "cuda:0", "cuda:0"),
+    assertEquals(
+        List.of("cuda:0", "cuda:0", "cuda:0", "cuda:0"),
         decodeDevices(launch("train_streaming_multinode.sh", four)),
         "a task bound to one GPU sees it as cuda:0");
     env.put("CUDA_VISIBLE_DEVICES", "2,3");
-    Processes.Result tooMany = run("train_streaming_multinode.sh", Map.of("DECODE",
-        "cuda-or-cpu", "STANDIN_TASKS", "3"));
+    Processes.Result tooMany =
+        run("train_streaming_multinode.sh", Map.of("DECODE", "cuda-or-cpu", "STANDIN_TASKS", "3"));
     assertEquals(2, tooMany.rc(), tooMany.output());
-    assertTrue(tooMany.output().contains("SLURM_LOCALID=2 has no GPU of its own: 2 visible"),
+    assertTrue(
+        tooMany.output().contains("SLURM_LOCALID=2 has no GPU of its own: 2 visible"),
         tooMany.output());
-    assertEquals(List.of("cuda-or-cpu:0", "cuda-or-cpu:1"), decodeDevices(Files.readAllLines(
-        calls)), "the tasks with a GPU started");
+    assertEquals(
+        List.of("cuda-or-cpu:0", "cuda-or-cpu:1"),
+        decodeDevices(Files.readAllLines(calls)),
+        "the tasks with a GPU started");
     Files.delete(calls);
-    assertEquals(List.of("cpu", "cpu"), decodeDevices(launch("train_streaming_multinode.sh",
-        Map.of("DECODE", "cpu", "STANDIN_TASKS", "2"))));
+    assertEquals(
+        List.of("cpu", "cpu"),
+        decodeDevices(
+            launch("train_streaming_multinode.sh", Map.of("DECODE", "cpu", "STANDIN_TASKS", "2"))));
   }
 
   @Test
   void theDryRunsShowEachTasksDeviceAndRunNothing() throws Exception {
-    Processes.Result train = run("train_streaming_multinode.sh", Map.of("DECODE", "cuda",
-        "SLURM_NTASKS_PER_NODE", "4"), "--dry-run");
+    Processes.Result train =
+        run(
+            "train_streaming_multinode.sh",
+            Map.of("DECODE", "cuda", "SLURM_NTASKS_PER_NODE", "4"),
+            "--dry-run");
     assertEquals(0, train.rc(), train.output());
-    assertTrue(train.output().contains("srun sh -c 'device=$(slurm/task_device.sh cuda)"),
-        train.output());
+    assertTrue(
+        train.output().contains("srun sh -c 'device=$(slurm/task_device.sh cuda)"), train.output());
     assertTrue(train.output().contains("shown as 0,1,2,3,4,5,6,7"), train.output());
     for (int i = 0; i < 4; i++) {
-      assertTrue(train.output().contains("SLURM_LOCALID=" + i + ", CUDA_VISIBLE_DEVICES="
-          + "0,1,2,3,4,5,6,7: cuda:" + i + " (the node's GPU " + i + ")"), train.output());
+      assertTrue(
+          train
+              .output()
+              .contains(
+                  "SLURM_LOCALID="
+                      + i
+                      + ", CUDA_VISIBLE_DEVICES="
+                      + "0,1,2,3,4,5,6,7: cuda:"
+                      + i
+                      + " (the node's GPU "
+                      + i
+                      + ")"),
+          train.output());
     }
     assertFalse(train.output().contains("SLURM_LOCALID=4"), "4 tasks per node");
     env.put("CUDA_VISIBLE_DEVICES", "4,5,6,7");
     Processes.Result masked = run("train_streaming_multinode.sh", Map.of(), "--dry-run");
-    assertTrue(masked.output().contains("SLURM_LOCALID=2, CUDA_VISIBLE_DEVICES=4,5,6,7: cuda:2"
-        + " (the node's GPU 6)"), masked.output());
-    Processes.Result bench = run("benchmark_streaming_multinode.sh", Map.of("ROOT", "/data/ds",
-        "DECODE", "cuda"), "--dry-run");
+    assertTrue(
+        masked
+            .output()
+            .contains(
+                "SLURM_LOCALID=2, CUDA_VISIBLE_DEVICES=4,5,6,7: cuda:2" + " (the node's GPU 6)"),
+        masked.output());
+    Processes.Result bench =
+        run(
+            "benchmark_streaming_multinode.sh",
+            Map.of("ROOT", "/data/ds", "DECODE", "cuda"),
+            "--dry-run");
     assertEquals(0, bench.rc(), bench.output());
     assertTrue(bench.output().contains("1 task(s), DECODE=cuda"), bench.output());
-    assertTrue(bench.output().contains("SLURM_LOCALID=0, CUDA_VISIBLE_DEVICES=4,5,6,7: cuda:0"
-        + " (the node's GPU 4)"), bench.output());
+    assertTrue(
+        bench
+            .output()
+            .contains(
+                "SLURM_LOCALID=0, CUDA_VISIBLE_DEVICES=4,5,6,7: cuda:0" + " (the node's GPU 4)"),
+        bench.output());
     assertFalse(Files.exists(calls), "a dry run runs nothing");
   }
 
   @Test
   void hubCachesDefaultToScratchWhenNothingElseSaysWhere() throws Exception {
-    Map<String, String> warmed = Map.of("REPO_ID", "owner/ds", "DATA_FILES_ROOT",
-        "hf://buckets/owner/w", "SOURCE", "warmed_bucket", "SCRATCH", "/scratch/me");
+    Map<String, String> warmed =
+        Map.of(
+            "REPO_ID",
+            "owner/ds",
+            "DATA_FILES_ROOT",
+            "hf://buckets/owner/w",
+            "SOURCE",
+            "warmed_bucket",
+            "SCRATCH",
+            "/scratch/me");
     assertEquals(3, launch("benchmark_streaming_multinode.sh", warmed).size(), "prewarm, 2 modes");
-    assertEquals(List.of("/scratch/me/hf_home/lerobot"), Files.readAllLines(caches).stream()
-        .distinct().toList(), "the prewarm and every bench use the same cache");
+    assertEquals(
+        List.of("/scratch/me/hf_home/lerobot"),
+        Files.readAllLines(caches).stream().distinct().toList(),
+        "the prewarm and every bench use the same cache");
     Files.delete(caches);
     env.put("HF_LEROBOT_HOME", "/fast/cache");
     launch("train_streaming_multinode.sh", Map.of("REPO_ID", "owner/ds"));
@@ -180,16 +263,20 @@ class MultinodeLauncherTest {
 
   @Test
   void theTrainingLauncherPassesTheDatasetAndDecodeKnobs() throws Exception {
-    List<String> hub = launch("train_streaming_multinode.sh", Map.of("REPO_ID", "owner/ds",
-        "DECODE", "cuda-or-cpu", "STEPS", "5", "EXTRA", "--dummy"));
+    List<String> hub =
+        launch(
+            "train_streaming_multinode.sh",
+            Map.of(
+                "REPO_ID", "owner/ds", "DECODE", "cuda-or-cpu", "STEPS", "5", "EXTRA", "--dummy"));
     assertEquals(1, hub.size(), hub.toString());
     assertTrue(hub.get(0).startsWith("train --repo-id owner/ds --output-dir"), hub.get(0));
     assertTrue(hub.get(0).contains("--steps 5"), hub.get(0));
     assertTrue(hub.get(0).contains("--video-decode-device cuda-or-cpu"), hub.get(0));
     assertTrue(hub.get(0).endsWith("--dummy"), hub.get(0));
-    List<String> builtIn = launch("train_streaming_multinode.sh", Map.of("REPO_ID", "",
-        "DECODE", "cpu"));
-    assertTrue(builtIn.get(0).startsWith("train --output-dir"), "no dataset flags: the"
-        + " built-in dataset: " + builtIn.get(0));
+    List<String> builtIn =
+        launch("train_streaming_multinode.sh", Map.of("REPO_ID", "", "DECODE", "cpu"));
+    assertTrue(
+        builtIn.get(0).startsWith("train --output-dir"),
+        "no dataset flags: the" + " built-in dataset: " + builtIn.get(0));
   }
 }

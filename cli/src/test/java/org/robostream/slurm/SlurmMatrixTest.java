@@ -12,8 +12,8 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.robostream.testing.Datasets;
-import org.robostream.testing.HubServer;
 import org.robostream.testing.Fixtures;
+import org.robostream.testing.HubServer;
 import org.robostream.testing.Processes;
 import org.robostream.testing.SummaryTables;
 
@@ -35,20 +35,26 @@ class SlurmMatrixTest {
 
   /**
    * Starts the local SLURM and returns its SLURM_CONF. Exit 3 of slurm-local.sh (SLURM cannot be
-   * installed here) aborts the test: skipped, loudly. Any other failure is the script's and
-   * fails the test.
+   * installed here) aborts the test: skipped, loudly. Any other failure is the script's and fails
+   * the test.
    */
   static String startSlurm(Map<String, String> slurmEnv) throws Exception {
-    Processes.Result up = run(slurmEnv, 300, "bash",
-        Fixtures.repoRoot() + "/scripts/slurm-local.sh", "start");
+    Processes.Result up =
+        run(slurmEnv, 300, "bash", Fixtures.repoRoot() + "/scripts/slurm-local.sh", "start");
     if (up.rc() == 3) {
       System.err.println("*** SKIPPED: SLURM cannot be installed on this machine: " + up.output());
       Assumptions.abort("SLURM cannot be installed here: " + up.output());
     }
-    assertEquals(0, up.rc(), "scripts/slurm-local.sh start failed (not an installation"
-        + " problem):\n" + up.output());
-    return up.output().lines().filter(l -> l.startsWith("export SLURM_CONF="))
-        .map(l -> l.substring("export SLURM_CONF=".length())).findFirst().orElseThrow();
+    assertEquals(
+        0,
+        up.rc(),
+        "scripts/slurm-local.sh start failed (not an installation" + " problem):\n" + up.output());
+    return up.output()
+        .lines()
+        .filter(l -> l.startsWith("export SLURM_CONF="))
+        .map(l -> l.substring("export SLURM_CONF=".length()))
+        .findFirst()
+        .orElseThrow();
   }
 
   @Test
@@ -62,19 +68,55 @@ class SlurmMatrixTest {
     try {
       Path results = tmp.resolve("results");
       Map<String, String> env = new java.util.HashMap<>(slurmEnv);
-      env.putAll(Map.of("HF_ENDPOINT", hub.endpoint(), "HF_LEROBOT_HOME",
-          tmp.resolve("hf-cache").toString(), "HF_HOME", tmp.resolve("hf-home").toString(),
-          "REPO_ID", HubServer.REPO, "WARM_BUCKET", "hf://buckets/" + HubServer.REPO + "-bucket"));
-      env.putAll(Map.of("SLURM_CONF", conf, "SOURCES", "local hub warmed_bucket", "DECODES", "cpu",
-          "MODES", "single sarm", "ROOT", Datasets.patternV30().toString(), "GPUS", "0",
-          "CPUS_PER_TASK", "1", "MEM", "1G", "NUM_BATCHES", "8"));
-      env.putAll(Map.of("BATCH_SIZE", "4", "CPU_WORKERS", "1", "CPU_BUFFER", "20",
-          "OUT_DIR", results.toString(), "LOG_DIR", tmp.resolve("logs").toString(),
-          "ROBOSTREAM", Processes.cliCommand()));
+      env.putAll(
+          Map.of(
+              "HF_ENDPOINT",
+              hub.endpoint(),
+              "HF_LEROBOT_HOME",
+              tmp.resolve("hf-cache").toString(),
+              "HF_HOME",
+              tmp.resolve("hf-home").toString(),
+              "REPO_ID",
+              HubServer.REPO,
+              "WARM_BUCKET",
+              "hf://buckets/" + HubServer.REPO + "-bucket"));
+      env.putAll(
+          Map.of(
+              "SLURM_CONF",
+              conf,
+              "SOURCES",
+              "local hub warmed_bucket",
+              "DECODES",
+              "cpu",
+              "MODES",
+              "single sarm",
+              "ROOT",
+              Datasets.patternV30().toString(),
+              "GPUS",
+              "0",
+              "CPUS_PER_TASK",
+              "1",
+              "MEM",
+              "1G",
+              "NUM_BATCHES",
+              "8"));
+      env.putAll(
+          Map.of(
+              "BATCH_SIZE",
+              "4",
+              "CPU_WORKERS",
+              "1",
+              "CPU_BUFFER",
+              "20",
+              "OUT_DIR",
+              results.toString(),
+              "LOG_DIR",
+              tmp.resolve("logs").toString(),
+              "ROBOSTREAM",
+              Processes.cliCommand()));
       Processes.Result submit = run(env, 60, "bash", repo + "/slurm/run_streaming_matrix.sh");
       assertEquals(0, submit.rc(), submit.output());
-      List<String> jobs = submit.output().lines().filter(l -> l.startsWith("submitted"))
-          .toList();
+      List<String> jobs = submit.output().lines().filter(l -> l.startsWith("submitted")).toList();
       assertEquals(6, jobs.size(), submit.output());
       assertTrue(submit.output().contains("summarize"), "prints the summarize hint");
       Path single = results.resolve("local_single_bs4_w1_cpu.json");
@@ -102,17 +144,26 @@ class SlurmMatrixTest {
           }
         }
       }
-      assertTrue(expected.stream().allMatch(Files::exists), "results missing; job logs:\n"
-          + logs);
+      assertTrue(expected.stream().allMatch(Files::exists), "results missing; job logs:\n" + logs);
       String hubResult = Files.readString(hubSingle);
       assertTrue(hubResult.contains("\"bytes_fetched\""), hubResult);
-      Processes.Result summary = Processes.run(Map.of(), null, 60,
-          Processes.cli("summarize", results.toString()));
+      Processes.Result summary =
+          Processes.run(Map.of(), null, 60, Processes.cli("summarize", results.toString()));
       assertEquals(0, summary.rc(), summary.output());
-      List<String> sources = SummaryTables.parse(summary.output()).stream()
-          .map(r -> r.get("source") + "/" + r.get("mode")).toList();
-      assertEquals(List.of("hub/sarm", "hub/single", "local/sarm", "local/single",
-          "warmed_bucket/sarm", "warmed_bucket/single"), sources, summary.output());
+      List<String> sources =
+          SummaryTables.parse(summary.output()).stream()
+              .map(r -> r.get("source") + "/" + r.get("mode"))
+              .toList();
+      assertEquals(
+          List.of(
+              "hub/sarm",
+              "hub/single",
+              "local/sarm",
+              "local/single",
+              "warmed_bucket/sarm",
+              "warmed_bucket/single"),
+          sources,
+          summary.output());
       assertTrue(Files.isRegularFile(results.resolve("summary.csv")));
     } finally {
       hub.close();
@@ -128,20 +179,49 @@ class SlurmMatrixTest {
     try {
       Path records = tmp.resolve("records");
       Files.createDirectories(records);
-      Map<String, String> env = new java.util.HashMap<>(Map.of("SLURM_CONF", conf,
-          "ROOT", Datasets.patternV30().toString(), "OUTPUT_DIR", tmp.resolve("out").toString(),
-          "BATCH_SIZE", "6", "WORKERS", "1", "BUFFER", "20", "SAVE_FREQ", "1000",
-          "LOG_FREQ", "5"));
+      Map<String, String> env =
+          new java.util.HashMap<>(
+              Map.of(
+                  "SLURM_CONF",
+                  conf,
+                  "ROOT",
+                  Datasets.patternV30().toString(),
+                  "OUTPUT_DIR",
+                  tmp.resolve("out").toString(),
+                  "BATCH_SIZE",
+                  "6",
+                  "WORKERS",
+                  "1",
+                  "BUFFER",
+                  "20",
+                  "SAVE_FREQ",
+                  "1000",
+                  "LOG_FREQ",
+                  "5"));
       // Each task maps its own SLURM_LOCALID to a GPU; without one, cuda-or-cpu decodes on the CPU.
       env.put("DECODE", "cuda-or-cpu");
       // $SLURM_PROCID is expanded by each task's shell: one record file per rank.
-      env.put("EXTRA", "--dummy --epochs 1 --n-action-steps 3 --record-indices " + records
-          + "/rank$SLURM_PROCID.txt");
+      env.put(
+          "EXTRA",
+          "--dummy --epochs 1 --n-action-steps 3 --record-indices "
+              + records
+              + "/rank$SLURM_PROCID.txt");
       env.put("ROBOSTREAM", Processes.cliCommand());
       // The script's headers ask for 2 nodes x 8 GPUs; the local node gets 1 node, 2 tasks.
-      Processes.Result job = run(env, 240, "sbatch", "--wait", "--nodes=1", "--ntasks=2",
-          "--ntasks-per-node=2", "--cpus-per-task=1", "--gpus-per-node=0", "--time=00:05:00",
-          "--output=" + tmp.resolve("train-%j.out"), repo + "/slurm/train_streaming_multinode.sh");
+      Processes.Result job =
+          run(
+              env,
+              240,
+              "sbatch",
+              "--wait",
+              "--nodes=1",
+              "--ntasks=2",
+              "--ntasks-per-node=2",
+              "--cpus-per-task=1",
+              "--gpus-per-node=0",
+              "--time=00:05:00",
+              "--output=" + tmp.resolve("train-%j.out"),
+              repo + "/slurm/train_streaming_multinode.sh");
       String log = "";
       try (var l = Files.list(tmp)) {
         for (Path p : l.filter(f -> f.getFileName().toString().startsWith("train-")).toList()) {
@@ -174,16 +254,43 @@ class SlurmMatrixTest {
     HubServer hub = HubServer.start(tmp.resolve("nginx"), Datasets.patternV30());
     try {
       Path out = tmp.resolve("multinode");
-      Map<String, String> env = new java.util.HashMap<>(Map.of("SLURM_CONF", conf,
-          "REPO_ID", HubServer.REPO, "HF_ENDPOINT", hub.endpoint(), "HF_LEROBOT_HOME",
-          tmp.resolve("hf-cache").toString(), "HF_HOME", tmp.resolve("hf-home").toString(),
-          "OUT_DIR", out.toString(), "BATCH_SIZE", "4", "WORKERS", "1", "BUFFER", "20",
-          "NUM_BATCHES", "12"));
+      Map<String, String> env =
+          new java.util.HashMap<>(
+              Map.of(
+                  "SLURM_CONF",
+                  conf,
+                  "REPO_ID",
+                  HubServer.REPO,
+                  "HF_ENDPOINT",
+                  hub.endpoint(),
+                  "HF_LEROBOT_HOME",
+                  tmp.resolve("hf-cache").toString(),
+                  "HF_HOME",
+                  tmp.resolve("hf-home").toString(),
+                  "OUT_DIR",
+                  out.toString(),
+                  "BATCH_SIZE",
+                  "4",
+                  "WORKERS",
+                  "1",
+                  "BUFFER",
+                  "20",
+                  "NUM_BATCHES",
+                  "12"));
       env.put("ROBOSTREAM", Processes.cliCommand());
       // The script's headers ask for 2 exclusive nodes; the local cluster has one.
-      Processes.Result job = run(env, 300, "sbatch", "--wait", "--nodes=1", "--ntasks-per-node=1",
-          "--cpus-per-task=1", "--time=00:05:00", "--output=" + tmp.resolve("bench-%j.out"),
-          repo + "/slurm/benchmark_streaming_multinode.sh");
+      Processes.Result job =
+          run(
+              env,
+              300,
+              "sbatch",
+              "--wait",
+              "--nodes=1",
+              "--ntasks-per-node=1",
+              "--cpus-per-task=1",
+              "--time=00:05:00",
+              "--output=" + tmp.resolve("bench-%j.out"),
+              repo + "/slurm/benchmark_streaming_multinode.sh");
       String log = "";
       try (var l = Files.list(tmp)) {
         for (Path p : l.filter(f -> f.getFileName().toString().startsWith("bench-")).toList()) {

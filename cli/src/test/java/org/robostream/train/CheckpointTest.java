@@ -25,7 +25,9 @@ class CheckpointTest {
     Path dir = Checkpoint.write(tmp, 40, 0, "{\"epoch\":0}", null);
     assertEquals(dir.toAbsolutePath(), Checkpoint.locate(dir));
     assertEquals(40, Checkpoint.step(dir));
-    assertEquals("{\"epoch\":0}", Files.readString(Checkpoint.stateFile(dir, 3)),
+    assertEquals(
+        "{\"epoch\":0}",
+        Files.readString(Checkpoint.stateFile(dir, 3)),
         "another rank reads rank 0's state");
   }
 
@@ -43,8 +45,10 @@ class CheckpointTest {
       }
     }
     Path checkpoint = tmp.resolve("checkpoint-9");
-    for (Map<String, String> env : List.of(Map.of("RANK", "1", "WORLD_SIZE", "2"),
-        Map.of("SLURM_PROCID", "0", "SLURM_NTASKS", "2"))) {
+    for (Map<String, String> env :
+        List.of(
+            Map.of("RANK", "1", "WORLD_SIZE", "2"),
+            Map.of("SLURM_PROCID", "0", "SLURM_NTASKS", "2"))) {
       StreamingDataset.Builder builder = pattern(env);
       assertEquals(9, Checkpoint.resume(checkpoint, builder));
       try (StreamingDataset ds = builder.build()) {
@@ -54,17 +58,23 @@ class CheckpointTest {
   }
 
   static StreamingDataset.Builder pattern(Map<String, String> env) {
-    return StreamingDataset.builder(Datasets.patternV30()).batchSize(8).bufferSize(8)
-        .maxNumShards(2).returnUint8(true).environment(env);
+    return StreamingDataset.builder(Datasets.patternV30())
+        .batchSize(8)
+        .bufferSize(8)
+        .maxNumShards(2)
+        .returnUint8(true)
+        .environment(env);
   }
 
   @Test
   void aMissingRelativePathSaysWhatItWasResolvedAgainst() {
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> Checkpoint.locate(Path.of("outputs/no-such-run/checkpoint-7")));
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> Checkpoint.locate(Path.of("outputs/no-such-run/checkpoint-7")));
     String cwd = Path.of("").toAbsolutePath().toString();
-    assertTrue(e.getMessage().contains("relative to the working directory: " + cwd),
-        e.getMessage());
+    assertTrue(
+        e.getMessage().contains("relative to the working directory: " + cwd), e.getMessage());
     assertTrue(e.getMessage().contains("does not exist"), e.getMessage());
     assertTrue(e.getMessage().contains("checkpoint-<step>"), e.getMessage());
   }
@@ -75,10 +85,10 @@ class CheckpointTest {
     Checkpoint.write(tmp, 20, 0, "{}", null);
     Checkpoint.write(tmp, 10, 0, "{}", null);
     Files.createDirectories(tmp.resolve("checkpoint-30")); // interrupted: no step file
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> Checkpoint.locate(tmp));
-    assertTrue(e.getMessage().contains("the latest is " + tmp.resolve("checkpoint-20")),
-        e.getMessage());
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> Checkpoint.locate(tmp));
+    assertTrue(
+        e.getMessage().contains("the latest is " + tmp.resolve("checkpoint-20")), e.getMessage());
   }
 
   @Test

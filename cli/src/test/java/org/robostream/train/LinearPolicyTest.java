@@ -58,8 +58,9 @@ class LinearPolicyTest {
     double last = java.util.Arrays.stream(window).average().orElseThrow();
     assertTrue(first > 0.1, "an untrained policy is wrong: " + first);
     assertTrue(last < first / 100, "loss " + first + " → " + last);
-    assertTrue(p.inputScale() > 0 && p.inputScale() <= 1.0 / 40, "scale from the first batch: "
-        + p.inputScale());
+    assertTrue(
+        p.inputScale() > 0 && p.inputScale() <= 1.0 / 40,
+        "scale from the first batch: " + p.inputScale());
   }
 
   @Test
@@ -91,12 +92,12 @@ class LinearPolicyTest {
     step(p, 0);
     Path saved = tmp.resolve("policy.json");
     p.save(saved);
-    IOException shape = assertThrows(IOException.class,
-        () -> new LinearPolicy(STATE + 1, ACTION, 0.1).load(saved));
+    IOException shape =
+        assertThrows(IOException.class, () -> new LinearPolicy(STATE + 1, ACTION, 0.1).load(saved));
     assertTrue(shape.getMessage().contains("another shape"), shape.getMessage());
     Files.writeString(saved, Files.readString(saved).replaceAll("\"input_scale\":[^,]*,", ""));
-    IOException old = assertThrows(IOException.class,
-        () -> new LinearPolicy(STATE, ACTION, 0.1).load(saved));
+    IOException old =
+        assertThrows(IOException.class, () -> new LinearPolicy(STATE, ACTION, 0.1).load(saved));
     assertTrue(old.getMessage().contains("no input_scale"), old.getMessage());
   }
 }

@@ -5,10 +5,10 @@ import org.robostream.nativecore.NativeHandle;
 import org.robostream.nativecore.NativeStatus;
 
 /**
- * A native pool of batch buffers on one device — host memory or one CUDA GPU — from which
- * {@link FrameBatchBuilder}s take their frame buffers, so that steady-state batch assembly never
- * allocates memory (nor page-faults fresh host pages, nor zeroes them). Buffers are recycled by size; a batch's buffers return to the pool when
- * the batch is closed or its exported array released.
+ * A native pool of batch buffers on one device — host memory or one CUDA GPU — from which {@link
+ * FrameBatchBuilder}s take their frame buffers, so that steady-state batch assembly never allocates
+ * memory (nor page-faults fresh host pages, nor zeroes them). Buffers are recycled by size; a
+ * batch's buffers return to the pool when the batch is closed or its exported array released.
  *
  * <p>Ownership: {@link #close()} drops this object's reference; batches and exported arrays keep
  * the native pool alive until they are released. Thread-safe: builders on many threads may share
@@ -17,6 +17,7 @@ import org.robostream.nativecore.NativeStatus;
 public final class BatchMemoryPool implements AutoCloseable {
   /** Device types of the Arrow C Device interface. */
   public static final int DEVICE_CPU = 1;
+
   public static final int DEVICE_CUDA = 2;
 
   private final NativeHandle handle;
@@ -27,7 +28,8 @@ public final class BatchMemoryPool implements AutoCloseable {
   private BatchMemoryPool(int deviceType, int deviceId) {
     NativeCore.ensureLoaded();
     long[] out = new long[1];
-    NativeStatus.check(NativeCore.rs_pool_create(deviceType, deviceId, out),
+    NativeStatus.check(
+        NativeCore.rs_pool_create(deviceType, deviceId, out),
         "cannot create a batch memory pool on " + describe(deviceType, deviceId));
     this.handle = new NativeHandle(this, out[0], NativeCore::rs_pool_free, "batch memory pool");
     this.deviceType = deviceType;
@@ -40,9 +42,8 @@ public final class BatchMemoryPool implements AutoCloseable {
   }
 
   /**
-   * A pool of memory on {@code cuda:device}. Throws
-   * {@link org.robostream.GpuUnavailableException} naming the cause when that GPU
-   * cannot be used here.
+   * A pool of memory on {@code cuda:device}. Throws {@link org.robostream.GpuUnavailableException}
+   * naming the cause when that GPU cannot be used here.
    */
   public static BatchMemoryPool cuda(int device) {
     org.robostream.nativecore.Cuda.requireDevice(device, "a batch memory pool on cuda:" + device);
@@ -81,22 +82,24 @@ public final class BatchMemoryPool implements AutoCloseable {
   /** A pooled buffer of {@code bytes}; give it back with {@link #release}. */
   public long acquire(long bytes) {
     long[] out = new long[1];
-    NativeStatus.check(NativeCore.rs_pool_acquire(handle.get(), bytes, out),
+    NativeStatus.check(
+        NativeCore.rs_pool_acquire(handle.get(), bytes, out),
         "cannot take " + bytes + " bytes from " + this);
     return out[0];
   }
 
   /** Returns a buffer of {@link #acquire} (same byte count) to the pool. */
   public void release(long address, long bytes) {
-    NativeStatus.check(NativeCore.rs_pool_release(handle.get(), address, bytes),
+    NativeStatus.check(
+        NativeCore.rs_pool_release(handle.get(), address, bytes),
         "cannot return a buffer to " + this);
   }
 
   /** A new stream of this pool's device (0 on host pools); free it with {@link #freeStream}. */
   public long createStream() {
     long[] out = new long[1];
-    NativeStatus.check(NativeCore.rs_pool_stream_create(handle.get(), out),
-        "cannot create a stream on " + this);
+    NativeStatus.check(
+        NativeCore.rs_pool_stream_create(handle.get(), out), "cannot create a stream on " + this);
     return out[0];
   }
 
@@ -106,13 +109,15 @@ public final class BatchMemoryPool implements AutoCloseable {
 
   /** Waits until everything queued on {@code stream} is done. */
   public void synchronize(long stream) {
-    NativeStatus.check(NativeCore.rs_pool_stream_sync(handle.get(), stream),
+    NativeStatus.check(
+        NativeCore.rs_pool_stream_sync(handle.get(), stream),
         "cannot wait for a stream of " + this);
   }
 
   /** Copies {@code bytes} between two buffers of this pool's device, queued on {@code stream}. */
   public void copy(long dst, long src, long bytes, long stream) {
-    NativeStatus.check(NativeCore.rs_pool_copy(handle.get(), dst, src, bytes, stream),
+    NativeStatus.check(
+        NativeCore.rs_pool_copy(handle.get(), dst, src, bytes, stream),
         "cannot copy " + bytes + " bytes on " + this);
   }
 
@@ -121,14 +126,15 @@ public final class BatchMemoryPool implements AutoCloseable {
    * memory may be reused when this returns.
    */
   public void upload(long dst, long hostSrc, long bytes, long stream) {
-    NativeStatus.check(NativeCore.rs_pool_upload(handle.get(), dst, hostSrc, bytes, stream),
+    NativeStatus.check(
+        NativeCore.rs_pool_upload(handle.get(), dst, hostSrc, bytes, stream),
         "cannot upload " + bytes + " bytes to " + this);
   }
 
   /**
    * Copies between two buffers of this pool's device and waits for the copy, on a stream of the
-   * pool's own (never the legacy default stream, which waits behind every blocking stream of
-   * the process, a trainer's included).
+   * pool's own (never the legacy default stream, which waits behind every blocking stream of the
+   * process, a trainer's included).
    */
   public void copyAndWait(long dst, long src, long bytes) {
     long stream = utilityStream();
@@ -148,8 +154,9 @@ public final class BatchMemoryPool implements AutoCloseable {
    * buffers of this pool's device, queued on {@code stream} (bit-equal on every device).
    */
   public void expandToUnitFloats(long dst, long src, long count, long stream) {
-    NativeStatus.check(NativeCore.rs_pool_expand_unit_floats(handle.get(), dst, src, count,
-        stream), "cannot convert frames to float32 on " + this);
+    NativeStatus.check(
+        NativeCore.rs_pool_expand_unit_floats(handle.get(), dst, src, count, stream),
+        "cannot convert frames to float32 on " + this);
   }
 
   @Override
@@ -179,6 +186,10 @@ public final class BatchMemoryPool implements AutoCloseable {
    * @param pooledBytes bytes idle in the pool
    * @param outstandingEvents completion events held by exported arrays
    */
-  public record Stats(long allocations, long reuses, long outstandingBytes, long pooledBytes,
+  public record Stats(
+      long allocations,
+      long reuses,
+      long outstandingBytes,
+      long pooledBytes,
       long outstandingEvents) {}
 }

@@ -1,10 +1,10 @@
 package org.robostream.arrow;
 
 /**
- * Element type of a {@link Tensor}: frames are {@link #UINT8} RGB or {@link #FLOAT32} RGB in
- * [0, 1]; table columns are {@link #FLOAT32}, {@link #FLOAT64}, {@link #INT64} or {@link #BOOL}.
- * {@code BOOL} is one byte per value, 0 or 1, as trainers' boolean tensors are (torch.bool,
- * numpy's bool_), not Arrow's bit-packed bitmaps. Little-endian, as every Arrow buffer.
+ * Element type of a {@link Tensor}: frames are {@link #UINT8} RGB or {@link #FLOAT32} RGB in [0,
+ * 1]; table columns are {@link #FLOAT32}, {@link #FLOAT64}, {@link #INT64} or {@link #BOOL}. {@code
+ * BOOL} is one byte per value, 0 or 1, as trainers' boolean tensors are (torch.bool, numpy's
+ * bool_), not Arrow's bit-packed bitmaps. Little-endian, as every Arrow buffer.
  */
 public enum DType {
   UINT8(1, 0),

@@ -14,9 +14,9 @@ import org.apache.arrow.vector.types.pojo.ExtensionTypeRegistry;
 import org.apache.arrow.vector.types.pojo.FieldType;
 
 /**
- * Arrow's canonical extension type {@code arrow.fixed_shape_tensor} (storage
- * {@code FixedSizeList<value_type>[prod(shape)]}, metadata {@code {"shape":[...],
- * "dim_names":[...]}}), which Arrow Java does not ship. Immutable and thread-safe.
+ * Arrow's canonical extension type {@code arrow.fixed_shape_tensor} (storage {@code
+ * FixedSizeList<value_type>[prod(shape)]}, metadata {@code {"shape":[...], "dim_names":[...]}}),
+ * which Arrow Java does not ship. Immutable and thread-safe.
  *
  * <p>Call {@link #register()} once before importing batches so that imported frame columns come
  * back as {@link FixedShapeTensorVector}s rather than bare lists.
@@ -38,7 +38,8 @@ public final class FixedShapeTensorType extends ArrowType.ExtensionType {
     }
     for (int d : shape) {
       if (d < 0) {
-        throw new IllegalArgumentException("negative tensor dimension in " + Arrays.toString(shape));
+        throw new IllegalArgumentException(
+            "negative tensor dimension in " + Arrays.toString(shape));
       }
     }
   }
@@ -136,8 +137,12 @@ public final class FixedShapeTensorType extends ArrowType.ExtensionType {
       // The value type lives in the child field; frame columns are uint8.
       FixedShapeTensorType type = uint8(dims, names);
       if (type.listSize() != list.getListSize()) {
-        throw new IllegalArgumentException(NAME + " shape " + Arrays.toString(dims)
-            + " does not match list size " + list.getListSize());
+        throw new IllegalArgumentException(
+            NAME
+                + " shape "
+                + Arrays.toString(dims)
+                + " does not match list size "
+                + list.getListSize());
       }
       return type;
     } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
@@ -147,9 +152,12 @@ public final class FixedShapeTensorType extends ArrowType.ExtensionType {
 
   @Override
   public FieldVector getNewVector(String name, FieldType fieldType, BufferAllocator allocator) {
-    return new FixedShapeTensorVector(name, allocator, fieldType,
-        new FixedSizeListVector(name, allocator,
-            new FieldType(fieldType.isNullable(), storageType(), null), null));
+    return new FixedShapeTensorVector(
+        name,
+        allocator,
+        fieldType,
+        new FixedSizeListVector(
+            name, allocator, new FieldType(fieldType.isNullable(), storageType(), null), null));
   }
 
   @Override

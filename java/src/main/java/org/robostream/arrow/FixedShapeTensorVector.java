@@ -19,8 +19,8 @@ import org.apache.arrow.vector.types.pojo.FieldType;
 public final class FixedShapeTensorVector extends ExtensionTypeVector<FixedSizeListVector> {
   private final Field field;
 
-  public FixedShapeTensorVector(String name, BufferAllocator allocator, FieldType fieldType,
-      FixedSizeListVector storage) {
+  public FixedShapeTensorVector(
+      String name, BufferAllocator allocator, FieldType fieldType, FixedSizeListVector storage) {
     super(name, allocator, storage);
     this.field = new Field(name, fieldType, null);
   }
@@ -29,8 +29,7 @@ public final class FixedShapeTensorVector extends ExtensionTypeVector<FixedSizeL
   public Field getField() {
     // Keep the extension type in the field (the storage vector only knows the list type).
     FieldVector values = getUnderlyingVector().getDataVector();
-    return new Field(field.getName(), field.getFieldType(),
-        java.util.List.of(values.getField()));
+    return new Field(field.getName(), field.getFieldType(), java.util.List.of(values.getField()));
   }
 
   public FixedShapeTensorType tensorType() {
@@ -56,7 +55,8 @@ public final class FixedShapeTensorVector extends ExtensionTypeVector<FixedSizeL
     int size = tensorByteSize();
     ArrowBuf data = getUnderlyingVector().getDataVector().getDataBuffer();
     // asReadOnlyBuffer() resets the order to big-endian.
-    return data.nioBuffer((long) index * size, size).asReadOnlyBuffer()
+    return data.nioBuffer((long) index * size, size)
+        .asReadOnlyBuffer()
         .order(ByteOrder.nativeOrder());
   }
 

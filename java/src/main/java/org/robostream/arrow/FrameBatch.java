@@ -29,12 +29,12 @@ import org.slf4j.LoggerFactory;
  * (a pointer to the {@code CUevent} recorded when the batch was complete, 0 on the host) before
  * reading device pointers on another stream.
  *
- * <p>Ownership: this object owns the two C structs and, until it is closed, moved out
- * ({@link #exportTo}) or moved into Arrow Java ({@link #toVectorSchemaRoot}), the batch behind
- * them; {@link #close()} calls the producer's release callbacks (which return the buffers to their
- * {@link BatchMemoryPool}) and frees the structs. It is idempotent. A {@link Tensor} of this batch
- * is readable while the batch is held here. Threading: not thread-safe; hand a batch to one
- * consumer thread at a time.
+ * <p>Ownership: this object owns the two C structs and, until it is closed, moved out ({@link
+ * #exportTo}) or moved into Arrow Java ({@link #toVectorSchemaRoot}), the batch behind them; {@link
+ * #close()} calls the producer's release callbacks (which return the buffers to their {@link
+ * BatchMemoryPool}) and frees the structs. It is idempotent. A {@link Tensor} of this batch is
+ * readable while the batch is held here. Threading: not thread-safe; hand a batch to one consumer
+ * thread at a time.
  */
 public final class FrameBatch implements AutoCloseable {
   // struct ArrowDeviceArray { struct ArrowArray array; int64_t device_id; int32_t device_type;
@@ -86,11 +86,11 @@ public final class FrameBatch implements AutoCloseable {
   }
 
   /**
-   * The frames of {@code decoder} nearest to {@code timestampsSeconds} (any order, repeats
-   * allowed) as a new batch the caller owns: one uint8 RGB column "frames" of shape
-   * [N, 3, H, W], request i in row i, with each frame's pts and position in the file; in host
-   * memory, or in GPU memory when the decoder decodes with NVDEC. Planned like
-   * {@link VideoDecoder#decode}: sorted, de-duplicated, one pass per GOP.
+   * The frames of {@code decoder} nearest to {@code timestampsSeconds} (any order, repeats allowed)
+   * as a new batch the caller owns: one uint8 RGB column "frames" of shape [N, 3, H, W], request i
+   * in row i, with each frame's pts and position in the file; in host memory, or in GPU memory when
+   * the decoder decodes with NVDEC. Planned like {@link VideoDecoder#decode}: sorted,
+   * de-duplicated, one pass per GOP.
    *
    * @throws org.robostream.video.FrameTimestampException when a query has no frame within the
    *     decoder's tolerance
@@ -104,32 +104,47 @@ public final class FrameBatch implements AutoCloseable {
    * (host memory, or the decoding GPU's for NVDEC; null: a pool of the batch's own), so that
    * repeated calls reuse their memory.
    */
-  public static FrameBatch decode(VideoDecoder decoder, BatchMemoryPool pool, FrameLayout layout,
-      double... timestampsSeconds) {
-    return decodeInto(decoder, pool, layout, timestampsSeconds.length,
+  public static FrameBatch decode(
+      VideoDecoder decoder, BatchMemoryPool pool, FrameLayout layout, double... timestampsSeconds) {
+    return decodeInto(
+        decoder,
+        pool,
+        layout,
+        timestampsSeconds.length,
         column -> decoder.decode(timestampsSeconds, column));
   }
 
   /** Like {@link #decode(VideoDecoder, BatchMemoryPool, FrameLayout, double...)}, by index. */
-  public static FrameBatch decodeIndices(VideoDecoder decoder, BatchMemoryPool pool,
-      FrameLayout layout, int... frameIndices) {
-    return decodeInto(decoder, pool, layout, frameIndices.length,
+  public static FrameBatch decodeIndices(
+      VideoDecoder decoder, BatchMemoryPool pool, FrameLayout layout, int... frameIndices) {
+    return decodeInto(
+        decoder,
+        pool,
+        layout,
+        frameIndices.length,
         column -> decoder.decodeFrames(frameIndices, column));
   }
 
-  private static FrameBatch decodeInto(VideoDecoder decoder, BatchMemoryPool given,
-      FrameLayout layout, int requests, Consumer<FrameBatchBuilder.Column> decodeInto) {
+  private static FrameBatch decodeInto(
+      VideoDecoder decoder,
+      BatchMemoryPool given,
+      FrameLayout layout,
+      int requests,
+      Consumer<FrameBatchBuilder.Column> decodeInto) {
     if (requests == 0) {
       throw new IllegalArgumentException("no frames requested from " + decoder.file());
     }
     VideoStreamInfo info = decoder.info();
     // A pool of the batch's own: the exported batch keeps the native pool alive, not this ref.
-    try (BatchMemoryPool own = given != null ? null : decoder.decodesOnGpu()
-            ? BatchMemoryPool.cuda(decoder.cudaDevice()) : BatchMemoryPool.host();
-        FrameBatchBuilder builder = new FrameBatchBuilder(given != null ? given : own,
-            requests)) {
-      decodeInto.accept(builder.addFrameColumn("frames", info.height(), info.width(), layout,
-          DType.UINT8));
+    try (BatchMemoryPool own =
+            given != null
+                ? null
+                : decoder.decodesOnGpu()
+                    ? BatchMemoryPool.cuda(decoder.cudaDevice())
+                    : BatchMemoryPool.host();
+        FrameBatchBuilder builder = new FrameBatchBuilder(given != null ? given : own, requests)) {
+      decodeInto.accept(
+          builder.addFrameColumn("frames", info.height(), info.width(), layout, DType.UINT8));
       return builder.export(decoder.cudaStream());
     }
   }
@@ -196,9 +211,9 @@ public final class FrameBatch implements AutoCloseable {
 
   /**
    * A column as a tensor on the batch's device, zero copy: frame column {@code name} ([B, C, H, W],
-   * [B, H, W, C], or [B, T, ...] for a window; uint8 or float32), or its per-frame
-   * {@code <name>.pts} (float64 seconds) or {@code <name>.frame_index} (int64 position in the
-   * file), [B] or [B, T].
+   * [B, H, W, C], or [B, T, ...] for a window; uint8 or float32), or its per-frame {@code
+   * <name>.pts} (float64 seconds) or {@code <name>.frame_index} (int64 position in the file), [B]
+   * or [B, T].
    *
    * @throws IllegalArgumentException naming the columns, for any other name
    */
@@ -214,8 +229,8 @@ public final class FrameBatch implements AutoCloseable {
         }
         return tensorAt(name, shape, column.dtype(), 3 * c);
       }
-      long[] perFrame = column.positions() == 1 ? new long[] {rows}
-          : new long[] {rows, column.positions()};
+      long[] perFrame =
+          column.positions() == 1 ? new long[] {rows} : new long[] {rows, column.positions()};
       if (name.equals(column.name() + ".pts")) {
         return tensorAt(name, perFrame, DType.FLOAT64, 3 * c + 1);
       }
@@ -223,15 +238,19 @@ public final class FrameBatch implements AutoCloseable {
         return tensorAt(name, perFrame, DType.INT64, 3 * c + 2);
       }
     }
-    throw new IllegalArgumentException("no column " + name + " in the frame batch; frame columns: "
-        + frameColumns() + " (each with .pts and .frame_index)");
+    throw new IllegalArgumentException(
+        "no column "
+            + name
+            + " in the frame batch; frame columns: "
+            + frameColumns()
+            + " (each with .pts and .frame_index)");
   }
 
   /** The tensor of the only frame column (a batch of one video's frames). */
   public Tensor tensor() {
     if (columns.size() != 1) {
-      throw new IllegalArgumentException("the batch has " + columns.size() + " frame columns "
-          + frameColumns() + ": name one");
+      throw new IllegalArgumentException(
+          "the batch has " + columns.size() + " frame columns " + frameColumns() + ": name one");
     }
     return tensor(columns.get(0).name());
   }
@@ -252,8 +271,9 @@ public final class FrameBatch implements AutoCloseable {
     long[] out = new long[1];
     int status = NativeCore.rs_device_batch_copy_to_host(source, pool, out);
     if (status == NativeStatus.OK) {
-      status = NativeCore.rs_device_batch_export(out[0], 0, copy.deviceArrayAddress(),
-          copy.schemaAddress());
+      status =
+          NativeCore.rs_device_batch_export(
+              out[0], 0, copy.deviceArrayAddress(), copy.schemaAddress());
       if (status != NativeStatus.OK) {
         // A failed export leaves the copy with us (robostream.h's ownership rule): free it once.
         NativeCore.rs_device_batch_free(out[0]);
@@ -275,28 +295,30 @@ public final class FrameBatch implements AutoCloseable {
 
   /**
    * Moves a host batch into a {@link VectorSchemaRoot} of {@code allocator} without copying; the
-   * root owns the memory from now on (closing it returns the buffers to the pool) and this batch
-   * is spent. CUDA batches must be copied with {@link #toHost} first.
+   * root owns the memory from now on (closing it returns the buffers to the pool) and this batch is
+   * spent. CUDA batches must be copied with {@link #toHost} first.
    */
   public VectorSchemaRoot toVectorSchemaRoot(BufferAllocator allocator) {
     requireHost();
     FixedShapeTensorType.register();
-    return Data.importVectorSchemaRoot(allocator, ArrowArray.wrap(liveArray()),
-        ArrowSchema.wrap(schema.address()), null);
+    return Data.importVectorSchemaRoot(
+        allocator, ArrowArray.wrap(liveArray()), ArrowSchema.wrap(schema.address()), null);
   }
 
   /**
    * The frames of a host batch as Arrow Java vectors of {@code allocator} that share this batch's
-   * memory (zero copy): both this batch and the root hold it, and it returns to its pool once
-   * both are closed. For consumers of Arrow's C Data interface, which carries host memory only.
+   * memory (zero copy): both this batch and the root hold it, and it returns to its pool once both
+   * are closed. For consumers of Arrow's C Data interface, which carries host memory only.
    */
   public VectorSchemaRoot sharedVectors(BufferAllocator allocator) {
     requireHost();
     FixedShapeTensorType.register();
     try (ArrowArray array = ArrowArray.allocateNew(allocator);
         ArrowSchema view = ArrowSchema.allocateNew(allocator)) {
-      NativeStatus.check(NativeCore.rs_device_batch_host_view(liveArray(), array.memoryAddress(),
-          view.memoryAddress()), "cannot view the frame batch as Arrow arrays");
+      NativeStatus.check(
+          NativeCore.rs_device_batch_host_view(
+              liveArray(), array.memoryAddress(), view.memoryAddress()),
+          "cannot view the frame batch as Arrow arrays");
       return Data.importVectorSchemaRoot(allocator, array, view, null);
     }
   }
@@ -331,8 +353,13 @@ public final class FrameBatch implements AutoCloseable {
 
   @Override
   public String toString() {
-    return "FrameBatch[" + rows + " rows of " + frameColumns() + " on "
-        + BatchMemoryPool.describe(deviceType(), deviceId()) + "]";
+    return "FrameBatch["
+        + rows
+        + " rows of "
+        + frameColumns()
+        + " on "
+        + BatchMemoryPool.describe(deviceType(), deviceId())
+        + "]";
   }
 
   /** Releases the producer's array and schema if still held, then frees the structs. */
@@ -369,15 +396,17 @@ public final class FrameBatch implements AutoCloseable {
         return c;
       }
     }
-    throw new IllegalArgumentException("no frame column " + name + "; frame columns: "
-        + frameColumns());
+    throw new IllegalArgumentException(
+        "no frame column " + name + "; frame columns: " + frameColumns());
   }
 
   private void requireHost() {
     liveArray();
     if (!onHost()) {
-      throw new IllegalStateException("frames live on cuda:" + deviceId()
-          + "; copy them with toHost() before reading them as Java vectors");
+      throw new IllegalStateException(
+          "frames live on cuda:"
+              + deviceId()
+              + "; copy them with toHost() before reading them as Java vectors");
     }
   }
 
@@ -390,8 +419,8 @@ public final class FrameBatch implements AutoCloseable {
 
   /** The values buffer under a column: its own, or its list's child's (tensors, windows). */
   private static long valuesOf(long array) {
-    long values = view(array, ARRAY_BYTES).getLong(ARRAY_N_CHILDREN) == 0 ? array
-        : childArray(array, 0);
+    long values =
+        view(array, ARRAY_BYTES).getLong(ARRAY_N_CHILDREN) == 0 ? array : childArray(array, 0);
     return bufferOf(values, 1);
   }
 

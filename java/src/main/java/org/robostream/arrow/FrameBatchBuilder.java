@@ -19,8 +19,7 @@ import org.robostream.video.FrameLayout;
  * returns an unexported batch's buffers to the pool and is idempotent. A {@link Column} is valid
  * while its builder holds the batch: after an export or close its slots belong to the pool again
  * (soon another batch), so every slot access throws {@link IllegalStateException}. Threading: not
- * thread-safe for adding columns and exporting; distinct slots may be written by different
- * threads.
+ * thread-safe for adding columns and exporting; distinct slots may be written by different threads.
  */
 public final class FrameBatchBuilder implements AutoCloseable {
   private final NativeHandle handle;
@@ -30,10 +29,10 @@ public final class FrameBatchBuilder implements AutoCloseable {
 
   public FrameBatchBuilder(BatchMemoryPool pool, long rows) {
     long[] out = new long[1];
-    NativeStatus.check(NativeCore.rs_device_batch_create(pool.handle(), rows, out),
+    NativeStatus.check(
+        NativeCore.rs_device_batch_create(pool.handle(), rows, out),
         "cannot create a frame batch of " + rows + " rows");
-    this.handle = new NativeHandle(this, out[0], NativeCore::rs_device_batch_free,
-        "frame batch");
+    this.handle = new NativeHandle(this, out[0], NativeCore::rs_device_batch_free, "frame batch");
     this.pool = pool;
     this.rows = rows;
   }
@@ -43,23 +42,30 @@ public final class FrameBatchBuilder implements AutoCloseable {
   }
 
   /** Adds a frame column of RGB frames ({@code 3 * height * width} values per row). */
-  public Column addFrameColumn(String name, int height, int width, FrameLayout layout,
-      DType type) {
+  public Column addFrameColumn(String name, int height, int width, FrameLayout layout, DType type) {
     return addColumn(new FrameColumn(name, 1, height, width, layout, type));
   }
 
   /**
-   * Adds a column of {@code spec.positions()} frames per row (a time window: tensor shape
-   * [T, ...] with per-frame pts and frame index). Its slots are numbered
-   * {@code row * positions + t}.
+   * Adds a column of {@code spec.positions()} frames per row (a time window: tensor shape [T, ...]
+   * with per-frame pts and frame index). Its slots are numbered {@code row * positions + t}.
    */
   public Column addColumn(FrameColumn spec) {
     int[] out = new int[1];
-    NativeStatus.check(NativeCore.rs_device_batch_add_window_column(handle.get(), spec.name(),
-        spec.positions(), spec.height(), spec.width(), spec.layout().nativeCode(),
-        spec.dtype().frameCode(), out), "cannot add frame column " + spec.name());
+    NativeStatus.check(
+        NativeCore.rs_device_batch_add_window_column(
+            handle.get(),
+            spec.name(),
+            spec.positions(),
+            spec.height(),
+            spec.width(),
+            spec.layout().nativeCode(),
+            spec.dtype().frameCode(),
+            out),
+        "cannot add frame column " + spec.name());
     long[] address = new long[1];
-    NativeStatus.check(NativeCore.rs_device_batch_frame_slot(handle.get(), out[0], 0, address),
+    NativeStatus.check(
+        NativeCore.rs_device_batch_frame_slot(handle.get(), out[0], 0, address),
         "slot of " + spec.name());
     Column column = new Column(out[0], spec, address[0]);
     columns.add(column);
@@ -72,15 +78,16 @@ public final class FrameBatchBuilder implements AutoCloseable {
 
   /**
    * Exports the batch; its completion event is recorded on {@code cudaStream} (the stream that
-   * wrote the frames; 0 for the default stream; ignored for host pools). On success the builder
-   * is spent; when the export fails the builder still owns the batch (close it, or export again).
+   * wrote the frames; 0 for the default stream; ignored for host pools). On success the builder is
+   * spent; when the export fails the builder still owns the batch (close it, or export again).
    */
   public FrameBatch export(long cudaStream) {
-    FrameBatch exported = FrameBatch.allocate(rows,
-        columns.stream().map(Column::spec).toList());
+    FrameBatch exported = FrameBatch.allocate(rows, columns.stream().map(Column::spec).toList());
     try {
-      NativeStatus.check(NativeCore.rs_device_batch_export(handle.get(), cudaStream,
-          exported.deviceArrayAddress(), exported.schemaAddress()), "cannot export frame batch");
+      NativeStatus.check(
+          NativeCore.rs_device_batch_export(
+              handle.get(), cudaStream, exported.deviceArrayAddress(), exported.schemaAddress()),
+          "cannot export frame batch");
     } catch (RuntimeException e) {
       exported.close(); // the structs are empty: the native batch is still ours
       throw e;
@@ -95,9 +102,9 @@ public final class FrameBatchBuilder implements AutoCloseable {
   }
 
   /**
-   * One frame column; slots are addressed on the pool's device. A uint8 column is also a
-   * {@link FrameDestination}, so decoders write into it directly (CPU converters into host pools,
-   * NVDEC into CUDA pools).
+   * One frame column; slots are addressed on the pool's device. A uint8 column is also a {@link
+   * FrameDestination}, so decoders write into it directly (CPU converters into host pools, NVDEC
+   * into CUDA pools).
    */
   public final class Column implements FrameDestination {
     private final int index;
@@ -159,12 +166,15 @@ public final class FrameBatchBuilder implements AutoCloseable {
      */
     public long frameAddress(long slot) {
       if (!handle.isOpen()) {
-        throw new IllegalStateException("column " + name() + " belongs to a frame batch that was"
-            + " exported or closed; its slots are the pool's again");
+        throw new IllegalStateException(
+            "column "
+                + name()
+                + " belongs to a frame batch that was"
+                + " exported or closed; its slots are the pool's again");
       }
       if (slot < 0 || slot >= rows * positions()) {
-        throw new IndexOutOfBoundsException("slot " + slot + " of " + rows + " rows x "
-            + positions() + " frames");
+        throw new IndexOutOfBoundsException(
+            "slot " + slot + " of " + rows + " rows x " + positions() + " frames");
       }
       return base + slot * frameBytes();
     }
@@ -176,8 +186,8 @@ public final class FrameBatchBuilder implements AutoCloseable {
     @Override
     public long slotAddress(int request) {
       if (type() != DType.UINT8) {
-        throw new IllegalStateException("decoders write uint8 frames; column " + name()
-            + " holds " + type() + " on " + pool);
+        throw new IllegalStateException(
+            "decoders write uint8 frames; column " + name() + " holds " + type() + " on " + pool);
       }
       return frameAddress(request);
     }
@@ -204,8 +214,10 @@ public final class FrameBatchBuilder implements AutoCloseable {
 
     /** Records the pts and frame index of frame slot {@code slot}. */
     public void setFrameInfo(long slot, double ptsSeconds, long frameIndex) {
-      NativeStatus.check(NativeCore.rs_device_batch_set_frame_info(handle.get(), index, slot,
-          ptsSeconds, frameIndex), "frame info of " + name());
+      NativeStatus.check(
+          NativeCore.rs_device_batch_set_frame_info(
+              handle.get(), index, slot, ptsSeconds, frameIndex),
+          "frame info of " + name());
     }
   }
 }

@@ -7,15 +7,15 @@ import org.robostream.nativecore.NativeAddress;
 
 /**
  * A shaped view of one column of a batch, as a trainer takes it: name, shape (batch dimension
- * first), element type, the device its memory is on, and the memory itself — a read-only
- * {@link ByteBuffer} in native byte order for host memory, a device pointer ({@link #address()})
- * for CUDA memory. Views are zero copy wherever the memory allows: frames and numeric columns
- * point into the batch; {@link DType#BOOL} columns are expanded from Arrow's bitmaps into bytes.
+ * first), element type, the device its memory is on, and the memory itself — a read-only {@link
+ * ByteBuffer} in native byte order for host memory, a device pointer ({@link #address()}) for CUDA
+ * memory. Views are zero copy wherever the memory allows: frames and numeric columns point into the
+ * batch; {@link DType#BOOL} columns are expanded from Arrow's bitmaps into bytes.
  *
- * <p>Lifetime: the memory belongs to the batch the tensor came from and returns to a pool when
- * that batch is closed; {@link #data()} then throws {@link IllegalStateException}, and a buffer
- * taken before must not be read after (copy what must outlive the batch). Immutable; reading from
- * several threads is safe while the batch stays open.
+ * <p>Lifetime: the memory belongs to the batch the tensor came from and returns to a pool when that
+ * batch is closed; {@link #data()} then throws {@link IllegalStateException}, and a buffer taken
+ * before must not be read after (copy what must outlive the batch). Immutable; reading from several
+ * threads is safe while the batch stays open.
  */
 public final class Tensor {
   /** Tells whether the owner's memory may still be read; throws when it may not. */
@@ -37,8 +37,14 @@ public final class Tensor {
    * @param deviceType {@link BatchMemoryPool#DEVICE_CPU} or {@link BatchMemoryPool#DEVICE_CUDA}
    * @param address the first value's address (a device pointer for CUDA memory)
    */
-  public Tensor(String name, long[] shape, DType dtype, int deviceType, long deviceId,
-      long address, Owner owner) {
+  public Tensor(
+      String name,
+      long[] shape,
+      DType dtype,
+      int deviceType,
+      long deviceId,
+      long address,
+      Owner owner) {
     this.name = name;
     this.shape = shape.clone();
     this.dtype = dtype;
@@ -64,8 +70,8 @@ public final class Tensor {
    * A host tensor over values made for it ({@code values}: a direct buffer in native order), where
    * the batch's memory has no such layout; kept reachable by the tensor.
    */
-  public static Tensor ofCopy(String name, long[] shape, DType dtype, ByteBuffer values,
-      Owner owner) {
+  public static Tensor ofCopy(
+      String name, long[] shape, DType dtype, ByteBuffer values, Owner owner) {
     if (!values.isDirect()) {
       throw new IllegalArgumentException("tensor values must be a direct buffer");
     }
@@ -118,29 +124,45 @@ public final class Tensor {
 
   /**
    * The values in host memory, row-major, native byte order (a new read-only view at position 0
-   * each call). CUDA tensors have none: copy their batch to the host first ({@code toHost()}),
-   * or read them on the GPU at {@link #address()}.
+   * each call). CUDA tensors have none: copy their batch to the host first ({@code toHost()}), or
+   * read them on the GPU at {@link #address()}.
    */
   public ByteBuffer data() {
     owner.ensureReadable();
     if (onCuda()) {
-      throw new IllegalStateException(name + " is in cuda:" + deviceId + " memory; call toHost()"
-          + " on its batch for host values, or read it on the GPU at address()");
+      throw new IllegalStateException(
+          name
+              + " is in cuda:"
+              + deviceId
+              + " memory; call toHost()"
+              + " on its batch for host values, or read it on the GPU at address()");
     }
     long bytes = byteSize();
     if (bytes > Integer.MAX_VALUE) {
-      throw new IllegalStateException(name + " holds " + bytes + " bytes, more than a ByteBuffer"
-          + " can view; read it at address()");
+      throw new IllegalStateException(
+          name
+              + " holds "
+              + bytes
+              + " bytes, more than a ByteBuffer"
+              + " can view; read it at address()");
     }
-    ByteBuffer view = copy != null ? copy.duplicate().clear()
-        : NativeAddress.bytesAt(address, bytes).asByteBuffer();
+    ByteBuffer view =
+        copy != null
+            ? copy.duplicate().clear()
+            : NativeAddress.bytesAt(address, bytes).asByteBuffer();
     // asReadOnlyBuffer() resets the order to big-endian: set it after.
     return view.asReadOnlyBuffer().order(ByteOrder.nativeOrder());
   }
 
   @Override
   public String toString() {
-    return "Tensor[" + name + " " + dtype + Arrays.toString(shape) + " on "
-        + BatchMemoryPool.describe(deviceType, deviceId) + "]";
+    return "Tensor["
+        + name
+        + " "
+        + dtype
+        + Arrays.toString(shape)
+        + " on "
+        + BatchMemoryPool.describe(deviceType, deviceId)
+        + "]";
   }
 }

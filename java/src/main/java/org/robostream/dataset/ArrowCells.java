@@ -10,8 +10,8 @@ import org.apache.arrow.vector.complex.BaseListVector;
 
 /**
  * Reads single cells of metadata tables (episodes, tasks) whatever integer, floating-point or
- * string type the writer chose. For the small metadata tables only: frame data goes through
- * {@code EpisodeRows}. Stateless.
+ * string type the writer chose. For the small metadata tables only: frame data goes through {@code
+ * EpisodeRows}. Stateless.
  */
 final class ArrowCells {
   private ArrowCells() {}
@@ -26,15 +26,15 @@ final class ArrowCells {
 
   /**
    * A whole number in [min, max] from an integer column, or from a floating-point one holding a
-   * whole value (pandas turns integer columns with gaps into floats); fractions, NaN, strings
-   * and values out of range are refused, never truncated.
+   * whole value (pandas turns integer columns with gaps into floats); fractions, NaN, strings and
+   * values out of range are refused, never truncated.
    *
    * @param what the field, as the message should name it ("episode 3 length")
    */
   static long wholeAt(FieldVector v, int row, String file, String what, long min, long max) {
     if (v.isNull(row)) {
-      throw new DatasetException.BadMetadata(file, what + " is null (column " + v.getName()
-          + " row " + row + ")");
+      throw new DatasetException.BadMetadata(
+          file, what + " is null (column " + v.getName() + " row " + row + ")");
     }
     long value;
     if (v instanceof BaseIntVector i) {
@@ -42,26 +42,53 @@ final class ArrowCells {
     } else if (v instanceof FloatingPointVector f) {
       double d = f.getValueAsDouble(row);
       if (!(d == Math.rint(d) && Math.abs(d) < 0x1p62)) {
-        throw new DatasetException.BadMetadata(file, what + " must be a whole number from "
-            + min + " to " + max + ", got " + d + " (column " + v.getName() + " row " + row
-            + ")");
+        throw new DatasetException.BadMetadata(
+            file,
+            what
+                + " must be a whole number from "
+                + min
+                + " to "
+                + max
+                + ", got "
+                + d
+                + " (column "
+                + v.getName()
+                + " row "
+                + row
+                + ")");
       }
       value = (long) d;
     } else {
-      throw new DatasetException.BadMetadata(file, "column " + v.getName() + " is "
-          + v.getField().getType() + "; expected an integer column");
+      throw new DatasetException.BadMetadata(
+          file,
+          "column "
+              + v.getName()
+              + " is "
+              + v.getField().getType()
+              + "; expected an integer column");
     }
     if (value < min || value > max) {
-      throw new DatasetException.BadMetadata(file, what + " must be a whole number from " + min
-          + " to " + max + ", got " + value + " (column " + v.getName() + " row " + row + ")");
+      throw new DatasetException.BadMetadata(
+          file,
+          what
+              + " must be a whole number from "
+              + min
+              + " to "
+              + max
+              + ", got "
+              + value
+              + " (column "
+              + v.getName()
+              + " row "
+              + row
+              + ")");
     }
     return value;
   }
 
   static double doubleAt(FieldVector v, int row, String file) {
     if (v.isNull(row)) {
-      throw new DatasetException.BadMetadata(file, "null in column " + v.getName() + " row "
-          + row);
+      throw new DatasetException.BadMetadata(file, "null in column " + v.getName() + " row " + row);
     }
     if (v instanceof FloatingPointVector f) {
       return f.getValueAsDouble(row);
@@ -69,8 +96,9 @@ final class ArrowCells {
     if (v instanceof BaseIntVector i) {
       return i.getValueAsLong(row);
     }
-    throw new DatasetException.BadMetadata(file, "column " + v.getName() + " is "
-        + v.getField().getType() + "; expected a number column");
+    throw new DatasetException.BadMetadata(
+        file,
+        "column " + v.getName() + " is " + v.getField().getType() + "; expected a number column");
   }
 
   static String stringAt(FieldVector v, int row) {

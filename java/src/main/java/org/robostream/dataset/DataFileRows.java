@@ -25,8 +25,8 @@ final class DataFileRows {
    * @param listed every episode of the table (a checked file may hold episodes not kept)
    * @param table the episodes table, for messages
    */
-  static void check(DatasetInfo info, Collection<EpisodeInfo> kept, List<EpisodeInfo> listed,
-      String table) {
+  static void check(
+      DatasetInfo info, Collection<EpisodeInfo> kept, List<EpisodeInfo> listed, String table) {
     Map<Path, Map<Integer, EpisodeInfo>> byFile = new LinkedHashMap<>();
     for (EpisodeInfo e : listed) {
       byFile.computeIfAbsent(e.dataFile(), f -> new LinkedHashMap<>()).put(e.index(), e);
@@ -40,23 +40,29 @@ final class DataFileRows {
     }
   }
 
-  private static void checkFile(BufferAllocator allocator, DatasetInfo info, Path file,
-      Map<Integer, EpisodeInfo> expected, Map<Integer, Path> fileOf, String table) {
+  private static void checkFile(
+      BufferAllocator allocator,
+      DatasetInfo info,
+      Path file,
+      Map<Integer, EpisodeInfo> expected,
+      Map<Integer, Path> fileOf,
+      String table) {
     String name = file.toString();
     Schema schema = ParquetFrames.schema(allocator, file);
     FeatureColumns.check(info, schema, name);
-    if (schema.getFields().stream().noneMatch(f -> f.getName().equals(
-        EpisodeRowRanges.COLUMN))) {
-      throw new DatasetException.BadMetadata(name, "has no " + EpisodeRowRanges.COLUMN
-          + " column");
+    if (schema.getFields().stream().noneMatch(f -> f.getName().equals(EpisodeRowRanges.COLUMN))) {
+      throw new DatasetException.BadMetadata(name, "has no " + EpisodeRowRanges.COLUMN + " column");
     }
     long rows = expected.values().stream().mapToLong(EpisodeInfo::length).sum();
     EpisodeRowRanges ranges = new EpisodeRowRanges(name);
     // Slack over the expected count keeps the per-episode message for a few rows too many, while
     // a file declaring billions of rows is still abandoned early.
-    ParquetFrames.scan(allocator, file, List.of(EpisodeRowRanges.COLUMN),
-        rows + Math.max(rows, 1 << 16), "rows (its episodes' lengths in " + table
-            + " add up to " + rows + ")",
+    ParquetFrames.scan(
+        allocator,
+        file,
+        List.of(EpisodeRowRanges.COLUMN),
+        rows + Math.max(rows, 1 << 16),
+        "rows (its episodes' lengths in " + table + " add up to " + rows + ")",
         batch -> ranges.add(batch.getVector(EpisodeRowRanges.COLUMN)));
     for (Map.Entry<Integer, int[]> r : ranges.ranges().entrySet()) {
       int episode = r.getKey();
@@ -64,19 +70,39 @@ final class DataFileRows {
       EpisodeInfo e = expected.get(episode);
       if (e == null) {
         Path other = fileOf.get(episode);
-        throw new DatasetException.BadMetadata(name, "holds " + count + " rows of episode "
-            + episode + ", which " + table + (other == null ? " does not list"
-                : " puts in " + other));
+        throw new DatasetException.BadMetadata(
+            name,
+            "holds "
+                + count
+                + " rows of episode "
+                + episode
+                + ", which "
+                + table
+                + (other == null ? " does not list" : " puts in " + other));
       }
       if (count != e.length()) {
-        throw new DatasetException.BadMetadata(name, "episode " + episode + " has " + count
-            + " rows here but its length in " + table + " is " + e.length());
+        throw new DatasetException.BadMetadata(
+            name,
+            "episode "
+                + episode
+                + " has "
+                + count
+                + " rows here but its length in "
+                + table
+                + " is "
+                + e.length());
       }
     }
     for (EpisodeInfo e : expected.values()) {
       if (!ranges.ranges().containsKey(e.index())) {
-        throw new DatasetException.BadMetadata(name, "holds no rows of episode " + e.index()
-            + ", which " + table + " puts here with length " + e.length());
+        throw new DatasetException.BadMetadata(
+            name,
+            "holds no rows of episode "
+                + e.index()
+                + ", which "
+                + table
+                + " puts here with length "
+                + e.length());
       }
     }
   }

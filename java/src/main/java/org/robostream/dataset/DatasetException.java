@@ -27,9 +27,9 @@ public class DatasetException extends FileException {
   }
 
   /**
-   * Metadata that cannot be parsed, holds a value of the wrong type or size, or contradicts
-   * itself, the data rows or the videos it describes. The message names the field and, for a
-   * disagreement, both values.
+   * Metadata that cannot be parsed, holds a value of the wrong type or size, or contradicts itself,
+   * the data rows or the videos it describes. The message names the field and, for a disagreement,
+   * both values.
    */
   public static final class BadMetadata extends DatasetException {
     public BadMetadata(String file, String problem) {
@@ -42,8 +42,8 @@ public class DatasetException extends FileException {
   }
 
   /**
-   * A file of the dataset that resolves, through a symbolic link, outside the dataset's roots
-   * while links are confined ({@link SymlinkPolicy#CONFINED}).
+   * A file of the dataset that resolves, through a symbolic link, outside the dataset's roots while
+   * links are confined ({@link SymlinkPolicy#CONFINED}).
    */
   public static final class OutsideRoot extends DatasetException {
     public OutsideRoot(String file, String problem) {

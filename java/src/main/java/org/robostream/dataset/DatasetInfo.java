@@ -28,15 +28,31 @@ public record DatasetInfo(
     PathTemplate videoPath,
     Map<String, Feature> features) {
   private static final Logger LOG = LoggerFactory.getLogger(DatasetInfo.class);
-  private static final Set<String> KNOWN = Set.of("codebase_version", "robot_type", "fps",
-      "total_episodes", "total_frames", "total_tasks", "chunks_size", "data_path", "video_path",
-      "features", "splits", "data_files_size_in_mb", "video_files_size_in_mb", "total_videos",
-      "total_chunks", "tools");
+  private static final Set<String> KNOWN =
+      Set.of(
+          "codebase_version",
+          "robot_type",
+          "fps",
+          "total_episodes",
+          "total_frames",
+          "total_tasks",
+          "chunks_size",
+          "data_path",
+          "video_path",
+          "features",
+          "splits",
+          "data_files_size_in_mb",
+          "video_files_size_in_mb",
+          "total_videos",
+          "total_chunks",
+          "tools");
 
   /** Highest frame rate accepted; robot cameras run far below it. */
   static final int MAX_FPS = 1000;
+
   /** Largest frame side, the decoders' limit too: camera sizes drive batch allocation. */
   static final int MAX_FRAME_SIDE = 8192;
+
   /** Largest element count of one feature value (product of its shape). */
   static final long MAX_FEATURE_ELEMENTS = 1L << 24;
 
@@ -60,8 +76,8 @@ public record DatasetInfo(
   }
 
   /**
-   * Reads {@code infoJson}; numbers must be whole where LeRobot writes integers ({@code 30.0}
-   * is 30, {@code 29.97} is refused), and values that size allocations are bounded.
+   * Reads {@code infoJson}; numbers must be whole where LeRobot writes integers ({@code 30.0} is
+   * 30, {@code 29.97} is refused), and values that size allocations are bounded.
    */
   public static DatasetInfo read(Path infoJson) {
     return parse(MetadataFiles.json(infoJson), infoJson.toString());
@@ -80,15 +96,17 @@ public record DatasetInfo(
     String version = text(root, "codebase_version", source, true);
     // Frame times are frame_index / fps everywhere (LeRobot stores fps as an integer): a
     // fractional rate would put them between the video's frames, so it is refused, not rounded.
-    int fps = (int) MetadataFiles.wholeNumber(root.get("fps"), "fps (frames per second)", source,
-        1, MAX_FPS);
-    PathTemplate dataPath = new PathTemplate(text(root, "data_path", source, true), source,
-        "data_path");
+    int fps =
+        (int)
+            MetadataFiles.wholeNumber(
+                root.get("fps"), "fps (frames per second)", source, 1, MAX_FPS);
+    PathTemplate dataPath =
+        new PathTemplate(text(root, "data_path", source, true), source, "data_path");
     String videoPath = text(root, "video_path", source, false);
     JsonNode featuresNode = root.path("features");
     if (!featuresNode.isObject()) {
-      throw new DatasetException.BadMetadata(source, "features must be an object, got "
-          + MetadataFiles.describe(featuresNode));
+      throw new DatasetException.BadMetadata(
+          source, "features must be an object, got " + MetadataFiles.describe(featuresNode));
     }
     Map<String, Feature> features = new LinkedHashMap<>();
     for (Iterator<Map.Entry<String, JsonNode>> it = featuresNode.fields(); it.hasNext(); ) {
@@ -99,16 +117,21 @@ public record DatasetInfo(
     if (hasVideo && videoPath == null) {
       throw new DatasetException.BadMetadata(source, "video features but no video_path");
     }
-    return new DatasetInfo(version, root.path("robot_type").asText(null), fps,
+    return new DatasetInfo(
+        version,
+        root.path("robot_type").asText(null),
+        fps,
         (int) count(root, "total_episodes", source, 0, Integer.MAX_VALUE, 0),
         count(root, "total_frames", source, 0, Long.MAX_VALUE, 0),
-        (int) count(root, "chunks_size", source, 1, Integer.MAX_VALUE, 1000), dataPath,
-        videoPath == null ? null : new PathTemplate(videoPath, source, "video_path"), features);
+        (int) count(root, "chunks_size", source, 1, Integer.MAX_VALUE, 1000),
+        dataPath,
+        videoPath == null ? null : new PathTemplate(videoPath, source, "video_path"),
+        features);
   }
 
   /** An optional counter, {@code absent} when missing. */
-  private static long count(JsonNode root, String key, String source, long min, long max,
-      long absent) {
+  private static long count(
+      JsonNode root, String key, String source, long min, long max, long absent) {
     JsonNode n = root.get(key);
     if (n == null || n.isNull()) {
       return absent;
@@ -119,20 +142,38 @@ public record DatasetInfo(
   private static Feature feature(String name, JsonNode node, String source) {
     JsonNode dtypeNode = node.path("dtype");
     if (!dtypeNode.isTextual()) {
-      throw new DatasetException.BadMetadata(source, "feature " + name + " has no dtype string,"
-          + " got " + MetadataFiles.describe(dtypeNode));
+      throw new DatasetException.BadMetadata(
+          source,
+          "feature "
+              + name
+              + " has no dtype string,"
+              + " got "
+              + MetadataFiles.describe(dtypeNode));
     }
     String dtype = dtypeNode.asText();
     JsonNode shapeNode = node.path("shape");
     int[] shape = new int[shapeNode.isArray() ? shapeNode.size() : 0];
     long elements = 1;
     for (int i = 0; i < shape.length; i++) {
-      shape[i] = (int) MetadataFiles.wholeNumber(shapeNode.get(i), "features." + name
-          + ".shape[" + i + "]", source, 1, MAX_FEATURE_ELEMENTS);
+      shape[i] =
+          (int)
+              MetadataFiles.wholeNumber(
+                  shapeNode.get(i),
+                  "features." + name + ".shape[" + i + "]",
+                  source,
+                  1,
+                  MAX_FEATURE_ELEMENTS);
       elements *= shape[i];
       if (elements > MAX_FEATURE_ELEMENTS) {
-        throw new DatasetException.BadMetadata(source, "features." + name + ".shape "
-            + shapeNode + " has more than " + MAX_FEATURE_ELEMENTS + " elements");
+        throw new DatasetException.BadMetadata(
+            source,
+            "features."
+                + name
+                + ".shape "
+                + shapeNode
+                + " has more than "
+                + MAX_FEATURE_ELEMENTS
+                + " elements");
       }
     }
     if (dtype.equals("video")) {
@@ -141,10 +182,14 @@ public record DatasetInfo(
     List<String> names = new ArrayList<>();
     flattenNames(node.path("names"), names);
     JsonNode info = node.has("info") ? node.get("info") : node.path("video_info");
-    Map<String, Object> videoInfo = info.isObject()
-        ? MetadataFiles.JSON.convertValue(info, MetadataFiles.JSON.getTypeFactory()
-            .constructMapType(LinkedHashMap.class, String.class, Object.class))
-        : Map.of();
+    Map<String, Object> videoInfo =
+        info.isObject()
+            ? MetadataFiles.JSON.convertValue(
+                info,
+                MetadataFiles.JSON
+                    .getTypeFactory()
+                    .constructMapType(LinkedHashMap.class, String.class, Object.class))
+            : Map.of();
     videoInfo.values().removeIf(java.util.Objects::isNull);
     return new Feature(name, dtype, shape, names, videoInfo);
   }
@@ -154,11 +199,19 @@ public record DatasetInfo(
    * frame columns.
    */
   private static void requireFrameShape(String name, int[] shape, String source) {
-    if (shape.length != 3 || shape[0] > MAX_FRAME_SIDE || shape[1] > MAX_FRAME_SIDE
+    if (shape.length != 3
+        || shape[0] > MAX_FRAME_SIDE
+        || shape[1] > MAX_FRAME_SIDE
         || shape[2] != 3) {
-      throw new DatasetException.BadMetadata(source, "features." + name + ".shape must be"
-          + " [height, width, 3] (RGB) with sides up to " + MAX_FRAME_SIDE + ", got "
-          + java.util.Arrays.toString(shape));
+      throw new DatasetException.BadMetadata(
+          source,
+          "features."
+              + name
+              + ".shape must be"
+              + " [height, width, 3] (RGB) with sides up to "
+              + MAX_FRAME_SIDE
+              + ", got "
+              + java.util.Arrays.toString(shape));
     }
   }
 
@@ -181,8 +234,8 @@ public record DatasetInfo(
       return null;
     }
     if (!n.isTextual()) {
-      throw new DatasetException.BadMetadata(source, key + " must be a string, got "
-          + MetadataFiles.describe(n));
+      throw new DatasetException.BadMetadata(
+          source, key + " must be a string, got " + MetadataFiles.describe(n));
     }
     return n.asText();
   }

@@ -7,14 +7,16 @@ import java.util.List;
 import java.util.ServiceLoader;
 
 /**
- * Resolves a location to its {@link DatasetSource}: a folder on disk is local; otherwise the
- * first {@link DatasetSourceProvider} that accepts it opens it; otherwise it is a local folder
- * that does not exist, which opening reports. Thread-safe (providers are loaded once).
+ * Resolves a location to its {@link DatasetSource}: a folder on disk is local; otherwise the first
+ * {@link DatasetSourceProvider} that accepts it opens it; otherwise it is a local folder that does
+ * not exist, which opening reports. Thread-safe (providers are loaded once).
  */
 final class DatasetLocations {
-  private static final List<DatasetSourceProvider> PROVIDERS = ServiceLoader.load(
-      DatasetSourceProvider.class, DatasetSourceProvider.class.getClassLoader()).stream()
-      .map(ServiceLoader.Provider::get).toList();
+  private static final List<DatasetSourceProvider> PROVIDERS =
+      ServiceLoader.load(DatasetSourceProvider.class, DatasetSourceProvider.class.getClassLoader())
+          .stream()
+          .map(ServiceLoader.Provider::get)
+          .toList();
 
   private DatasetLocations() {}
 
@@ -29,9 +31,13 @@ final class DatasetLocations {
       }
     }
     if (local == null) {
-      throw new IllegalArgumentException(location + ": no dataset source reads this location"
-          + " (known: a local folder, hf://datasets/OWNER/NAME[@REVISION], OWNER/NAME;"
-          + " providers found: " + PROVIDERS.size() + ")");
+      throw new IllegalArgumentException(
+          location
+              + ": no dataset source reads this location"
+              + " (known: a local folder, hf://datasets/OWNER/NAME[@REVISION], OWNER/NAME;"
+              + " providers found: "
+              + PROVIDERS.size()
+              + ")");
     }
     return LocalDataset.open(local, options);
   }

@@ -7,11 +7,11 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The folders a dataset's files come from ({@code meta/} under the metadata root, {@code data/}
- * and {@code videos/} under the data root) and the {@link SymlinkPolicy} that keeps reads inside
- * them. Roots are made absolute and normalised, so {@code .} and other relative roots work; file
- * paths built on them stay the way the user wrote the root (messages show them), while
- * confinement compares real paths. Thread-safe.
+ * The folders a dataset's files come from ({@code meta/} under the metadata root, {@code data/} and
+ * {@code videos/} under the data root) and the {@link SymlinkPolicy} that keeps reads inside them.
+ * Roots are made absolute and normalised, so {@code .} and other relative roots work; file paths
+ * built on them stay the way the user wrote the root (messages show them), while confinement
+ * compares real paths. Thread-safe.
  */
 public final class DatasetRoots {
   private final Path metaRoot;
@@ -25,7 +25,9 @@ public final class DatasetRoots {
     this.links = links;
   }
 
-  /** {@code meta/} under {@code metaRoot}; {@code data/} and {@code videos/} under {@code dataRoot}. */
+  /**
+   * {@code meta/} under {@code metaRoot}; {@code data/} and {@code videos/} under {@code dataRoot}.
+   */
   public static DatasetRoots of(Path metaRoot, Path dataRoot, SymlinkPolicy links) {
     return new DatasetRoots(metaRoot, dataRoot, links);
   }
@@ -45,7 +47,9 @@ public final class DatasetRoots {
     return file;
   }
 
-  /** Refuses {@code file} (found under {@code meta/}) when it resolves outside the metadata root. */
+  /**
+   * Refuses {@code file} (found under {@code meta/}) when it resolves outside the metadata root.
+   */
   void confineMeta(Path file) {
     confine(file, metaRoot);
   }
@@ -56,22 +60,29 @@ public final class DatasetRoots {
   }
 
   /**
-   * A file that does not exist passes: reading it reports it missing. Folders are resolved once
-   * (a v2.1 dataset has thousands of files in a few folders); the file itself only when it is a
-   * link.
+   * A file that does not exist passes: reading it reports it missing. Folders are resolved once (a
+   * v2.1 dataset has thousands of files in a few folders); the file itself only when it is a link.
    */
   private void confine(Path file, Path root) {
     if (links == SymlinkPolicy.FOLLOW || !Files.exists(file)) {
       return;
     }
     Path realRoot = real(root);
-    Path real = Files.isSymbolicLink(file) ? realPath(file)
-        : real(file.getParent()).resolve(file.getFileName());
+    Path real =
+        Files.isSymbolicLink(file)
+            ? realPath(file)
+            : real(file.getParent()).resolve(file.getFileName());
     if (!real.startsWith(realRoot)) {
-      throw new DatasetException.OutsideRoot(file.toString(), "resolves through a symbolic link"
-          + " to " + real + ", outside the dataset root " + root + "; files are read only inside"
-          + " the dataset's roots unless links outside them are allowed"
-          + " (symlinks(SymlinkPolicy.FOLLOW))");
+      throw new DatasetException.OutsideRoot(
+          file.toString(),
+          "resolves through a symbolic link"
+              + " to "
+              + real
+              + ", outside the dataset root "
+              + root
+              + "; files are read only inside"
+              + " the dataset's roots unless links outside them are allowed"
+              + " (symlinks(SymlinkPolicy.FOLLOW))");
     }
   }
 
@@ -83,8 +94,8 @@ public final class DatasetRoots {
     try {
       return p.toRealPath();
     } catch (IOException e) {
-      throw new DatasetException.MissingFile(p.toString(), "cannot be resolved to a real path ("
-          + e.getClass().getSimpleName() + ")");
+      throw new DatasetException.MissingFile(
+          p.toString(), "cannot be resolved to a real path (" + e.getClass().getSimpleName() + ")");
     }
   }
 }

@@ -12,16 +12,16 @@ import java.util.Map;
 /**
  * Places the episodes of an episodes table in their video files and checks that the table agrees
  * with itself there, before any frame is read. Every LeRobot writer (recording, v2.1 conversion,
- * aggregation, editing) appends a file's episodes in episode-index order, each one
- * {@code length / fps} seconds long; so in every file the episode stored k-th starts at the
- * frames of the episodes before it, {@code from_timestamp = offset / fps} (within half a frame,
- * or up to {@link VideoSpan#APPEND_SHIFT_SECONDS} per episode before it late: the concatenation's
- * shift), and ends {@code length / fps} after that, within half a frame. A table whose
- * timestamps say otherwise (swapped, overlapping, leaving gaps, a length that does not fill its
- * span) would address frames of another episode, so it is refused. And since episodes are
- * appended in episode order, a camera's files follow each other in that order too: a later
- * episode never points back to an earlier file (two episodes that each fill a file of their own
- * could otherwise trade files unnoticed). Stateless.
+ * aggregation, editing) appends a file's episodes in episode-index order, each one {@code length /
+ * fps} seconds long; so in every file the episode stored k-th starts at the frames of the episodes
+ * before it, {@code from_timestamp = offset / fps} (within half a frame, or up to {@link
+ * VideoSpan#APPEND_SHIFT_SECONDS} per episode before it late: the concatenation's shift), and ends
+ * {@code length / fps} after that, within half a frame. A table whose timestamps say otherwise
+ * (swapped, overlapping, leaving gaps, a length that does not fill its span) would address frames
+ * of another episode, so it is refused. And since episodes are appended in episode order, a
+ * camera's files follow each other in that order too: a later episode never points back to an
+ * earlier file (two episodes that each fill a file of their own could otherwise trade files
+ * unnoticed). Stateless.
  */
 final class EpisodeLayout {
   /** Longest episode accepted (6 days at 30 fps): lengths size per-episode frame lists. */
@@ -30,33 +30,39 @@ final class EpisodeLayout {
   private EpisodeLayout() {}
 
   /**
-   * Where a table row puts one camera of its episode: a file (and its chunk and file index,
-   * which order a camera's files) and, in v3.0, a time span.
+   * Where a table row puts one camera of its episode: a file (and its chunk and file index, which
+   * order a camera's files) and, in v3.0, a time span.
    */
-  record Placement(Path file, long chunkIndex, long fileIndex, double fromTimestamp,
-      double toTimestamp) {}
+  record Placement(
+      Path file, long chunkIndex, long fileIndex, double fromTimestamp, double toTimestamp) {}
 
   /**
    * One row of an episodes table, its files resolved, not yet placed.
    *
    * @param table the episodes table file holding the row, for messages
    */
-  record Row(int index, int length, List<String> tasks, long datasetFromIndex, Path dataFile,
-      Map<String, Placement> videos, String table) {}
+  record Row(
+      int index,
+      int length,
+      List<String> tasks,
+      long datasetFromIndex,
+      Path dataFile,
+      Map<String, Placement> videos,
+      String table) {}
 
   /**
    * The episodes, ascending by index, with frame offsets inside their files.
    *
-   * @param sharedFiles whether episodes may share a video file (v3.0: from/to timestamps from
-   *     the table); in v2.1 every episode has a file of its own starting at 0
+   * @param sharedFiles whether episodes may share a video file (v3.0: from/to timestamps from the
+   *     table); in v2.1 every episode has a file of its own starting at 0
    */
   static List<EpisodeInfo> place(List<Row> rows, DatasetInfo info, boolean sharedFiles) {
     List<Row> sorted = new ArrayList<>(rows);
     sorted.sort(Comparator.comparingInt(Row::index));
     for (int i = 1; i < sorted.size(); i++) {
       if (sorted.get(i).index() == sorted.get(i - 1).index()) {
-        throw new DatasetException.BadMetadata(sorted.get(i).table(), "episode "
-            + sorted.get(i).index() + " is listed twice");
+        throw new DatasetException.BadMetadata(
+            sorted.get(i).table(), "episode " + sorted.get(i).index() + " is listed twice");
       }
     }
     // camera -> {offset, total, episodes before}
@@ -71,16 +77,33 @@ final class EpisodeLayout {
       for (Map.Entry<Path, List<Row>> file : byFile.entrySet()) {
         String other = cameraOfFile.putIfAbsent(file.getKey(), camera);
         if (other != null) {
-          throw new DatasetException.BadMetadata(inFileTable(file.getValue()), "cameras "
-              + other + " and " + camera + " both map to video file " + file.getKey()
-              + " (video_path " + info.videoPath() + ")");
+          throw new DatasetException.BadMetadata(
+              inFileTable(file.getValue()),
+              "cameras "
+                  + other
+                  + " and "
+                  + camera
+                  + " both map to video file "
+                  + file.getKey()
+                  + " (video_path "
+                  + info.videoPath()
+                  + ")");
         }
         List<Row> inFile = file.getValue();
         if (!sharedFiles && inFile.size() > 1) {
-          throw new DatasetException.BadMetadata(inFile.get(1).table(), "episodes "
-              + inFile.get(0).index() + " and " + inFile.get(1).index() + " both map to video"
-              + " file " + file.getKey() + "; a v2.x episode has a video file of its own"
-              + " (video_path " + info.videoPath() + ")");
+          throw new DatasetException.BadMetadata(
+              inFile.get(1).table(),
+              "episodes "
+                  + inFile.get(0).index()
+                  + " and "
+                  + inFile.get(1).index()
+                  + " both map to video"
+                  + " file "
+                  + file.getKey()
+                  + "; a v2.x episode has a video file of its own"
+                  + " (video_path "
+                  + info.videoPath()
+                  + ")");
         }
         int total = placeInFile(camera, file.getKey(), inFile, info.fps(), offsets);
         for (Row r : inFile) {
@@ -94,11 +117,13 @@ final class EpisodeLayout {
       for (String camera : info.videoKeys()) {
         Placement p = r.videos().get(camera);
         int[] o = offsets.get(r).get(camera);
-        videos.put(camera, new VideoSpan(camera, p.file(), p.fromTimestamp(), p.toTimestamp(),
-            o[0], o[1], o[2]));
+        videos.put(
+            camera,
+            new VideoSpan(camera, p.file(), p.fromTimestamp(), p.toTimestamp(), o[0], o[1], o[2]));
       }
-      episodes.add(new EpisodeInfo(r.index(), r.length(), r.tasks(), r.datasetFromIndex(),
-          r.dataFile(), videos));
+      episodes.add(
+          new EpisodeInfo(
+              r.index(), r.length(), r.tasks(), r.datasetFromIndex(), r.dataFile(), videos));
     }
     return episodes;
   }
@@ -107,14 +132,27 @@ final class EpisodeLayout {
     for (int i = 1; i < sorted.size(); i++) {
       Placement before = sorted.get(i - 1).videos().get(camera);
       Placement p = sorted.get(i).videos().get(camera);
-      if (p.chunkIndex() < before.chunkIndex() || (p.chunkIndex() == before.chunkIndex()
-          && p.fileIndex() < before.fileIndex())) {
+      if (p.chunkIndex() < before.chunkIndex()
+          || (p.chunkIndex() == before.chunkIndex() && p.fileIndex() < before.fileIndex())) {
         Row r = sorted.get(i);
-        throw new DatasetException.BadMetadata(r.table(), "episode " + r.index() + ": videos/"
-            + camera + " points back to chunk " + p.chunkIndex() + " file " + p.fileIndex()
-            + " after episode " + sorted.get(i - 1).index() + " in chunk "
-            + before.chunkIndex() + " file " + before.fileIndex() + "; a camera's episodes"
-            + " are appended to its files in episode order");
+        throw new DatasetException.BadMetadata(
+            r.table(),
+            "episode "
+                + r.index()
+                + ": videos/"
+                + camera
+                + " points back to chunk "
+                + p.chunkIndex()
+                + " file "
+                + p.fileIndex()
+                + " after episode "
+                + sorted.get(i - 1).index()
+                + " in chunk "
+                + before.chunkIndex()
+                + " file "
+                + before.fileIndex()
+                + "; a camera's episodes"
+                + " are appended to its files in episode order");
       }
     }
   }
@@ -124,8 +162,8 @@ final class EpisodeLayout {
   }
 
   /** Checks one file's spans against the frames before each; returns the file's frame total. */
-  private static int placeInFile(String camera, Path file, List<Row> inFile, int fps,
-      Map<Row, Map<String, int[]>> offsets) {
+  private static int placeInFile(
+      String camera, Path file, List<Row> inFile, int fps, Map<Row, Map<String, int[]>> offsets) {
     double halfFrame = 0.5 / fps;
     String field = "videos/" + camera + "/";
     long offset = 0;
@@ -138,28 +176,63 @@ final class EpisodeLayout {
       double late = halfFrame + k * VideoSpan.APPEND_SHIFT_SECONDS;
       double shift = p.fromTimestamp() - from;
       if (!(shift > -halfFrame && shift < late)) {
-        throw new DatasetException.BadMetadata(r.table(), "episode " + r.index() + ": " + field
-            + "from_timestamp is " + p.fromTimestamp() + " s, but in " + file + " "
-            + (k == 0 ? "it is the first episode (by episode index), which starts at 0 s"
-                : "the " + k + " episodes stored before it (by episode index, "
-                    + inFile.get(0).index() + " to " + inFile.get(k - 1).index() + ") hold "
-                    + offset + " frames, which end at " + from + " s at " + fps + " fps")
-            + "; a file's episodes follow each other in episode order, without gaps or"
-            + " overlaps");
+        throw new DatasetException.BadMetadata(
+            r.table(),
+            "episode "
+                + r.index()
+                + ": "
+                + field
+                + "from_timestamp is "
+                + p.fromTimestamp()
+                + " s, but in "
+                + file
+                + " "
+                + (k == 0
+                    ? "it is the first episode (by episode index), which starts at 0 s"
+                    : "the "
+                        + k
+                        + " episodes stored before it (by episode index, "
+                        + inFile.get(0).index()
+                        + " to "
+                        + inFile.get(k - 1).index()
+                        + ") hold "
+                        + offset
+                        + " frames, which end at "
+                        + from
+                        + " s at "
+                        + fps
+                        + " fps")
+                + "; a file's episodes follow each other in episode order, without gaps or"
+                + " overlaps");
       }
       double to = p.fromTimestamp() + r.length() / (double) fps;
       if (!(Math.abs(p.toTimestamp() - to) < halfFrame)) {
-        throw new DatasetException.BadMetadata(r.table(), "episode " + r.index() + ": " + field
-            + "to_timestamp is " + p.toTimestamp() + " s, but its length of " + r.length()
-            + " frames at " + fps + " fps, from " + p.fromTimestamp() + " s in " + file
-            + ", ends it at " + to + " s");
+        throw new DatasetException.BadMetadata(
+            r.table(),
+            "episode "
+                + r.index()
+                + ": "
+                + field
+                + "to_timestamp is "
+                + p.toTimestamp()
+                + " s, but its length of "
+                + r.length()
+                + " frames at "
+                + fps
+                + " fps, from "
+                + p.fromTimestamp()
+                + " s in "
+                + file
+                + ", ends it at "
+                + to
+                + " s");
       }
-      offsets.computeIfAbsent(r, x -> new HashMap<>()).put(camera,
-          new int[] {(int) offset, 0, k});
+      offsets.computeIfAbsent(r, x -> new HashMap<>()).put(camera, new int[] {(int) offset, 0, k});
       offset += r.length();
       if (offset > Integer.MAX_VALUE) {
-        throw new DatasetException.BadMetadata(r.table(), "the episodes in " + file
-            + " hold more than " + Integer.MAX_VALUE + " frames");
+        throw new DatasetException.BadMetadata(
+            r.table(),
+            "the episodes in " + file + " hold more than " + Integer.MAX_VALUE + " frames");
       }
     }
     return (int) offset;

@@ -35,8 +35,13 @@ public final class EpisodeRowRanges {
   /** Appends the next rows of the file's {@code episode_index} column. */
   public void add(FieldVector column) {
     if (!(column instanceof BaseIntVector values)) {
-      throw new DatasetException.BadMetadata(file, "column " + COLUMN + " is "
-          + column.getField().getType() + "; expected int64 (an integer column)");
+      throw new DatasetException.BadMetadata(
+          file,
+          "column "
+              + COLUMN
+              + " is "
+              + column.getField().getType()
+              + "; expected int64 (an integer column)");
     }
     for (int i = 0; i < column.getValueCount(); i++, rows++) {
       if (column.isNull(i)) {
@@ -45,15 +50,24 @@ public final class EpisodeRowRanges {
       long episode = values.getValueAsLong(i);
       if (episode != current) {
         if (episode < 0 || episode > Integer.MAX_VALUE) {
-          throw new DatasetException.BadMetadata(file, "row " + rows + " has " + COLUMN + " "
-              + episode + ", outside 0.." + Integer.MAX_VALUE);
+          throw new DatasetException.BadMetadata(
+              file,
+              "row "
+                  + rows
+                  + " has "
+                  + COLUMN
+                  + " "
+                  + episode
+                  + ", outside 0.."
+                  + Integer.MAX_VALUE);
         }
         close();
         current = (int) episode;
         start = rows;
         if (ranges.containsKey(current)) {
-          throw new DatasetException.BadMetadata(file, "rows of episode " + current
-              + " are not contiguous (again at row " + rows + ")");
+          throw new DatasetException.BadMetadata(
+              file,
+              "rows of episode " + current + " are not contiguous (again at row " + rows + ")");
         }
       }
     }

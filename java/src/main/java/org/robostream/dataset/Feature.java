@@ -12,8 +12,8 @@ import java.util.Map;
  * @param videoInfo the {@code info} (or third-party {@code video_info}) map of video features;
  *     empty for other features
  */
-public record Feature(String name, String dtype, int[] shape, List<String> names,
-    Map<String, Object> videoInfo) {
+public record Feature(
+    String name, String dtype, int[] shape, List<String> names, Map<String, Object> videoInfo) {
   public Feature {
     shape = shape.clone();
     names = List.copyOf(names);
@@ -44,8 +44,11 @@ public record Feature(String name, String dtype, int[] shape, List<String> names
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof Feature f && name.equals(f.name) && dtype.equals(f.dtype)
-        && Arrays.equals(shape, f.shape) && names.equals(f.names);
+    return o instanceof Feature f
+        && name.equals(f.name)
+        && dtype.equals(f.dtype)
+        && Arrays.equals(shape, f.shape)
+        && names.equals(f.names);
   }
 
   @Override

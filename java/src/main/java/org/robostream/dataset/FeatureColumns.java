@@ -6,11 +6,11 @@ import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
- * Checks a data file's columns against the features info.json declares: every declared
- * non-video, non-image feature is a column, of the declared element type (float32, float64,
- * an integer type, bool, string) and, for fixed-size lists, of the declared element count. So
- * every data file of a dataset delivers the same columns with the same types, and an index
- * column of floats or strings is named as such instead of failing later. Stateless.
+ * Checks a data file's columns against the features info.json declares: every declared non-video,
+ * non-image feature is a column, of the declared element type (float32, float64, an integer type,
+ * bool, string) and, for fixed-size lists, of the declared element count. So every data file of a
+ * dataset delivers the same columns with the same types, and an index column of floats or strings
+ * is named as such instead of failing later. Stateless.
  */
 public final class FeatureColumns {
   private FeatureColumns() {}
@@ -21,9 +21,18 @@ public final class FeatureColumns {
       if (f.isVideo() || f.isImage()) {
         continue;
       }
-      Field field = schema.getFields().stream().filter(c -> c.getName().equals(f.name()))
-          .findFirst().orElseThrow(() -> new DatasetException.BadMetadata(file, "has no column "
-              + f.name() + ", which info.json declares as " + declared(f)));
+      Field field =
+          schema.getFields().stream()
+              .filter(c -> c.getName().equals(f.name()))
+              .findFirst()
+              .orElseThrow(
+                  () ->
+                      new DatasetException.BadMetadata(
+                          file,
+                          "has no column "
+                              + f.name()
+                              + ", which info.json declares as "
+                              + declared(f)));
       ArrowType type = field.getType();
       ArrowType element = type;
       long size = 1;
@@ -35,9 +44,15 @@ public final class FeatureColumns {
         size = f.elementCount(); // per row: checked when rows are read
       }
       if (!matches(f.dtype(), element) || size != f.elementCount()) {
-        throw new DatasetException.BadMetadata(file, "column " + f.name() + " is " + type
-            + (element == type ? "" : " of " + element) + " but info.json declares "
-            + declared(f));
+        throw new DatasetException.BadMetadata(
+            file,
+            "column "
+                + f.name()
+                + " is "
+                + type
+                + (element == type ? "" : " of " + element)
+                + " but info.json declares "
+                + declared(f));
       }
     }
   }
@@ -49,10 +64,12 @@ public final class FeatureColumns {
   /** Unknown dtypes match anything: only the ones LeRobot writes are checked. */
   private static boolean matches(String dtype, ArrowType element) {
     return switch (dtype) {
-      case "float32" -> element instanceof ArrowType.FloatingPoint p
-          && p.getPrecision() == FloatingPointPrecision.SINGLE;
-      case "float64" -> element instanceof ArrowType.FloatingPoint p
-          && p.getPrecision() == FloatingPointPrecision.DOUBLE;
+      case "float32" ->
+          element instanceof ArrowType.FloatingPoint p
+              && p.getPrecision() == FloatingPointPrecision.SINGLE;
+      case "float64" ->
+          element instanceof ArrowType.FloatingPoint p
+              && p.getPrecision() == FloatingPointPrecision.DOUBLE;
       case "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64" ->
           element instanceof ArrowType.Int;
       case "bool" -> element instanceof ArrowType.Bool;

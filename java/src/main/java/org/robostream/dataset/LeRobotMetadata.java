@@ -19,8 +19,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The metadata of a local LeRobot dataset, layouts v3.0 and v2.1: info.json, tasks, episodes with
  * their data file and per-camera video spans, and statistics. Metadata comes from one root; data
- * and videos may come from a second one ({@code data_files_root}). Immutable after
- * {@link #open}, thread-safe.
+ * and videos may come from a second one ({@code data_files_root}). Immutable after {@link #open},
+ * thread-safe.
  */
 public final class LeRobotMetadata {
   private static final Logger LOG = LoggerFactory.getLogger(LeRobotMetadata.class);
@@ -30,7 +30,10 @@ public final class LeRobotMetadata {
   private final MetadataTables tables;
   private final Map<Integer, EpisodeInfo> episodes;
 
-  private LeRobotMetadata(DatasetRoots roots, DatasetInfo info, MetadataTables tables,
+  private LeRobotMetadata(
+      DatasetRoots roots,
+      DatasetInfo info,
+      MetadataTables tables,
       Map<Integer, EpisodeInfo> episodes) {
     this.roots = roots;
     this.info = info;
@@ -44,13 +47,12 @@ public final class LeRobotMetadata {
   }
 
   /**
-   * Opens the dataset whose {@code meta/} is under {@code root} and whose {@code data/} and
-   * {@code videos/} are under {@code dataRoot}, links confined to them. With an episode filter
-   * only those episodes are kept; each must be listed in the metadata and its data and video
-   * files must exist.
+   * Opens the dataset whose {@code meta/} is under {@code root} and whose {@code data/} and {@code
+   * videos/} are under {@code dataRoot}, links confined to them. With an episode filter only those
+   * episodes are kept; each must be listed in the metadata and its data and video files must exist.
    */
-  public static LeRobotMetadata open(Path root, Path dataRoot,
-      Optional<? extends Collection<Integer>> filter) {
+  public static LeRobotMetadata open(
+      Path root, Path dataRoot, Optional<? extends Collection<Integer>> filter) {
     return open(root, dataRoot, filter, true);
   }
 
@@ -58,29 +60,39 @@ public final class LeRobotMetadata {
    * As {@link #open(Path, Path, Optional)}; with {@code localVideos} false the filtered episodes'
    * video files are not required to exist under {@code dataRoot} (they are read remotely).
    */
-  public static LeRobotMetadata open(Path root, Path dataRoot,
-      Optional<? extends Collection<Integer>> filter, boolean localVideos) {
+  public static LeRobotMetadata open(
+      Path root,
+      Path dataRoot,
+      Optional<? extends Collection<Integer>> filter,
+      boolean localVideos) {
     return open(DatasetRoots.of(root, dataRoot, SymlinkPolicy.CONFINED), filter, localVideos);
   }
 
   /**
    * Opens the dataset at {@code roots}: info.json and the episodes table are read and checked
-   * against each other (see {@link EpisodeLayout}); every existing data and video file of the
-   * kept episodes is checked against the roots' {@link SymlinkPolicy}. Data rows and videos are
-   * not read here: see {@link #checkDataFiles()}.
+   * against each other (see {@link EpisodeLayout}); every existing data and video file of the kept
+   * episodes is checked against the roots' {@link SymlinkPolicy}. Data rows and videos are not read
+   * here: see {@link #checkDataFiles()}.
    */
-  public static LeRobotMetadata open(DatasetRoots roots,
-      Optional<? extends Collection<Integer>> filter, boolean localVideos) {
+  public static LeRobotMetadata open(
+      DatasetRoots roots, Optional<? extends Collection<Integer>> filter, boolean localVideos) {
     Path infoFile = roots.metaFile("info.json");
     DatasetInfo info = DatasetInfo.read(infoFile);
-    MetadataTables tables = switch (info.majorVersion()) {
-      case 2 -> V21MetadataReader.read(roots, info);
-      case 3 -> V30MetadataReader.read(roots, info);
-      default -> throw new DatasetException.BadMetadata(infoFile.toString(), "codebase_version "
-          + info.codebaseVersion() + " is not supported (v2.1 and v3.x are)");
-    };
+    MetadataTables tables =
+        switch (info.majorVersion()) {
+          case 2 -> V21MetadataReader.read(roots, info);
+          case 3 -> V30MetadataReader.read(roots, info);
+          default ->
+              throw new DatasetException.BadMetadata(
+                  infoFile.toString(),
+                  "codebase_version "
+                      + info.codebaseVersion()
+                      + " is not supported (v2.1 and v3.x are)");
+        };
     if (info.majorVersion() == 3 && !info.codebaseVersion().startsWith("v3.0")) {
-      LOG.warn("{}: codebase_version {} is newer than v3.0; reading it as v3.0", infoFile,
+      LOG.warn(
+          "{}: codebase_version {} is newer than v3.0; reading it as v3.0",
+          infoFile,
           info.codebaseVersion());
     }
     Map<Integer, EpisodeInfo> all = new LinkedHashMap<>();
@@ -91,14 +103,16 @@ public final class LeRobotMetadata {
       for (int index : Set.copyOf(filter.get())) {
         EpisodeInfo e = all.get(index);
         if (e == null) {
-          throw new DatasetException.BadMetadata(tables.episodesSource(), "episode " + index
-              + " is not listed (the dataset has " + all.size() + " episodes)");
+          throw new DatasetException.BadMetadata(
+              tables.episodesSource(),
+              "episode " + index + " is not listed (the dataset has " + all.size() + " episodes)");
         }
         kept.put(index, e);
       }
     }
-    LeRobotMetadata m = new LeRobotMetadata(roots, info, tables,
-        java.util.Collections.unmodifiableMap(new LinkedHashMap<>(kept)));
+    LeRobotMetadata m =
+        new LeRobotMetadata(
+            roots, info, tables, java.util.Collections.unmodifiableMap(new LinkedHashMap<>(kept)));
     for (EpisodeInfo e : kept.values()) {
       roots.confineData(e.dataFile());
       e.videos().values().forEach(v -> roots.confineData(v.file()));
@@ -110,13 +124,13 @@ public final class LeRobotMetadata {
   }
 
   /**
-   * Reads the footer and the {@code episode_index} column of every data file of the kept
-   * episodes and checks that its columns are the declared features and that it holds,
-   * contiguous, exactly the rows the episodes table gives the episodes it puts there, and no
-   * rows of other episodes ({@link DatasetException.BadMetadata} otherwise). Called before
-   * streaming, so that an episode whose rows disagree with the table is an error up front
-   * rather than after other episodes were delivered, and lengths, which size the stream's frame
-   * lists, are backed by real rows. Reads the files each time it is called.
+   * Reads the footer and the {@code episode_index} column of every data file of the kept episodes
+   * and checks that its columns are the declared features and that it holds, contiguous, exactly
+   * the rows the episodes table gives the episodes it puts there, and no rows of other episodes
+   * ({@link DatasetException.BadMetadata} otherwise). Called before streaming, so that an episode
+   * whose rows disagree with the table is an error up front rather than after other episodes were
+   * delivered, and lengths, which size the stream's frame lists, are backed by real rows. Reads the
+   * files each time it is called.
    */
   public void checkDataFiles() {
     DataFileRows.check(info, episodes.values(), tables.episodes(), tables.episodesSource());
@@ -127,7 +141,9 @@ public final class LeRobotMetadata {
     return roots.metaRoot();
   }
 
-  /** The root holding {@code data/} and {@code videos/} (the same as {@link #root()} by default). */
+  /**
+   * The root holding {@code data/} and {@code videos/} (the same as {@link #root()} by default).
+   */
   public Path dataRoot() {
     return roots.dataRoot();
   }
@@ -145,8 +161,13 @@ public final class LeRobotMetadata {
   public EpisodeInfo episode(int index) {
     EpisodeInfo e = episodes.get(index);
     if (e == null) {
-      throw new IllegalArgumentException("episode " + index + " is not part of this dataset view"
-          + " (" + episodes.size() + " episodes kept)");
+      throw new IllegalArgumentException(
+          "episode "
+              + index
+              + " is not part of this dataset view"
+              + " ("
+              + episodes.size()
+              + " episodes kept)");
     }
     return e;
   }
@@ -159,8 +180,8 @@ public final class LeRobotMetadata {
   public String task(int taskIndex) {
     String t = tables.tasks().get(taskIndex);
     if (t == null) {
-      throw new DatasetException.BadMetadata(root().resolve("meta").toString(),
-          "no task with index " + taskIndex);
+      throw new DatasetException.BadMetadata(
+          root().resolve("meta").toString(), "no task with index " + taskIndex);
     }
     return t;
   }
@@ -203,8 +224,8 @@ public final class LeRobotMetadata {
   public Path videoFile(int episode, String videoKey) {
     Feature f = info.features().get(videoKey);
     if (f == null || !f.isVideo()) {
-      throw new IllegalArgumentException(videoKey + " is not a video feature; cameras: "
-          + info.videoKeys());
+      throw new IllegalArgumentException(
+          videoKey + " is not a video feature; cameras: " + info.videoKeys());
     }
     return episode(episode).video(videoKey).file();
   }
@@ -223,8 +244,8 @@ public final class LeRobotMetadata {
     }
     for (Path p : files) {
       if (!Files.isRegularFile(p)) {
-        throw new DatasetException.MissingFile(p.toString(), "file of episode " + episode
-            + " does not exist");
+        throw new DatasetException.MissingFile(
+            p.toString(), "file of episode " + episode + " does not exist");
       }
     }
   }

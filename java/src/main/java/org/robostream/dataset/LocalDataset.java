@@ -4,9 +4,9 @@ import java.nio.file.Path;
 import org.robostream.source.VideoSources;
 
 /**
- * A dataset in local folders: {@code meta/} under its root, {@code data/} and {@code videos/}
- * under the data-files root (the root itself by default), read inside them as the
- * {@link SymlinkPolicy} allows. Immutable, thread-safe.
+ * A dataset in local folders: {@code meta/} under its root, {@code data/} and {@code videos/} under
+ * the data-files root (the root itself by default), read inside them as the {@link SymlinkPolicy}
+ * allows. Immutable, thread-safe.
  *
  * @param metadata the opened metadata
  * @param name the root folder's name
@@ -22,15 +22,24 @@ public record LocalDataset(LeRobotMetadata metadata, String name) implements Dat
     Path absolute = root.toAbsolutePath().normalize();
     String files = options.dataFilesRoot();
     if (files != null && files.contains("://")) {
-      throw new IllegalArgumentException("dataFilesRoot " + files + " is remote, but the"
-          + " dataset " + absolute + " is a local folder: a remote data root goes with a"
-          + " dataset on the Hub");
+      throw new IllegalArgumentException(
+          "dataFilesRoot "
+              + files
+              + " is remote, but the"
+              + " dataset "
+              + absolute
+              + " is a local folder: a remote data root goes with a"
+              + " dataset on the Hub");
     }
-    LeRobotMetadata metadata = LeRobotMetadata.open(DatasetRoots.of(absolute,
-        files == null ? absolute : Path.of(files), options.symlinks()), options.episodes(),
-        true);
-    return new LocalDataset(metadata, absolute.getFileName() == null ? absolute.toString()
-        : absolute.getFileName().toString());
+    LeRobotMetadata metadata =
+        LeRobotMetadata.open(
+            DatasetRoots.of(
+                absolute, files == null ? absolute : Path.of(files), options.symlinks()),
+            options.episodes(),
+            true);
+    return new LocalDataset(
+        metadata,
+        absolute.getFileName() == null ? absolute.toString() : absolute.getFileName().toString());
   }
 
   @Override

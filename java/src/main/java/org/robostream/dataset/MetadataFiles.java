@@ -18,14 +18,15 @@ import java.util.Optional;
 
 /**
  * JSON and JSON-lines metadata files, with typed errors naming the file. Sizes are checked before
- * reading, and a parse error names line, column and the kind of problem but never quotes the
- * text: a metadata path may be a link to a file that is not metadata at all. Stateless.
+ * reading, and a parse error names line, column and the kind of problem but never quotes the text:
+ * a metadata path may be a link to a file that is not metadata at all. Stateless.
  */
 final class MetadataFiles {
   static final ObjectMapper JSON = new ObjectMapper();
 
   /** info.json, stats.json: real ones are kilobytes. */
   static final long MAX_JSON_BYTES = 64L << 20;
+
   /** episodes.jsonl, episodes_stats.jsonl: per-episode statistics of large datasets. */
   static final long MAX_JSONL_BYTES = 512L << 20;
 
@@ -78,18 +79,21 @@ final class MetadataFiles {
    * @param what the field, as the message should name it
    */
   static long wholeNumber(JsonNode n, String what, String file, long min, long max) {
-    boolean whole = n != null && (n.isIntegralNumber()
-        || (n.isFloatingPointNumber() && n.asDouble() == Math.rint(n.asDouble())));
+    boolean whole =
+        n != null
+            && (n.isIntegralNumber()
+                || (n.isFloatingPointNumber() && n.asDouble() == Math.rint(n.asDouble())));
     if (!whole || !n.canConvertToLong() || n.asLong() < min || n.asLong() > max) {
-      throw new DatasetException.BadMetadata(file, what + " must be a whole number from " + min
-          + " to " + max + ", got " + describe(n));
+      throw new DatasetException.BadMetadata(
+          file,
+          what + " must be a whole number from " + min + " to " + max + ", got " + describe(n));
     }
     return n.asLong();
   }
 
   /**
-   * A JSON value for a message: numbers, booleans and null as written; strings, lists and
-   * objects by their kind only (their text may be anything).
+   * A JSON value for a message: numbers, booleans and null as written; strings, lists and objects
+   * by their kind only (their text may be anything).
    */
   static String describe(JsonNode n) {
     if (n == null || n.isMissingNode()) {
@@ -115,20 +119,25 @@ final class MetadataFiles {
       throw cannotRead(file, e);
     }
     if (size > maxBytes) {
-      throw new DatasetException.BadMetadata(file.toString(), "is " + size + " bytes; metadata"
-          + " files over " + maxBytes + " bytes are refused");
+      throw new DatasetException.BadMetadata(
+          file.toString(),
+          "is " + size + " bytes; metadata" + " files over " + maxBytes + " bytes are refused");
     }
   }
 
   /** Where and what, never the text: Jackson's own messages quote the offending token. */
   private static String problem(JsonProcessingException e, int line) {
     JsonLocation at = e.getLocation();
-    String where = at == null ? "" : " at line " + (line > 0 ? line : at.getLineNr())
-        + ", column " + at.getColumnNr();
-    String kind = e instanceof JsonEOFException ? "the text ends inside a value"
-        : e instanceof StreamConstraintsException
-            ? "a value exceeds the parser's limits (nesting, number or string length)"
-            : "unexpected character or token";
+    String where =
+        at == null
+            ? ""
+            : " at line " + (line > 0 ? line : at.getLineNr()) + ", column " + at.getColumnNr();
+    String kind =
+        e instanceof JsonEOFException
+            ? "the text ends inside a value"
+            : e instanceof StreamConstraintsException
+                ? "a value exceeds the parser's limits (nesting, number or string length)"
+                : "unexpected character or token";
     return "not valid JSON" + where + " (" + kind + ")";
   }
 
@@ -136,7 +145,7 @@ final class MetadataFiles {
     if (e instanceof NoSuchFileException) {
       return new DatasetException.MissingFile(file.toString(), "metadata file does not exist");
     }
-    return new DatasetException.BadMetadata(file.toString(), "cannot be read ("
-        + e.getClass().getSimpleName() + ")", e);
+    return new DatasetException.BadMetadata(
+        file.toString(), "cannot be read (" + e.getClass().getSimpleName() + ")", e);
   }
 }

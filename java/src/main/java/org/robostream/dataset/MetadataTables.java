@@ -6,13 +6,17 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * What a layout reader ({@link V21MetadataReader}, {@link V30MetadataReader}) gets out of
- * {@code meta/}: tasks, every listed episode (unfiltered, in table order) and the statistics.
+ * What a layout reader ({@link V21MetadataReader}, {@link V30MetadataReader}) gets out of {@code
+ * meta/}: tasks, every listed episode (unfiltered, in table order) and the statistics.
  *
  * @param episodesSource the file (or folder) the episodes came from, for messages
  * @param stats {@code meta/stats.json} when present
  * @param episodeStats v2.1 {@code episodes_stats.jsonl} per episode (empty for v3.0, where the
  *     per-episode stats are the episode table's {@code stats/*} columns, which are not loaded)
  */
-record MetadataTables(Map<Integer, String> tasks, List<EpisodeInfo> episodes,
-    String episodesSource, Optional<JsonNode> stats, Map<Integer, JsonNode> episodeStats) {}
+record MetadataTables(
+    Map<Integer, String> tasks,
+    List<EpisodeInfo> episodes,
+    String episodesSource,
+    Optional<JsonNode> stats,
+    Map<Integer, JsonNode> episodeStats) {}

@@ -20,11 +20,11 @@ import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.arrow.vector.util.VectorSchemaRootAppender;
 
 /**
- * Frame rows of one data Parquet file, read through arrow-dataset with only the columns asked
- * for. Columns that info.json does not declare as features are never read. Reads that callers
- * bound stop before a file holding more rows than expected is loaded (a few bytes of
- * run-length-encoded Parquet can declare billions of rows). Thread-safe (stateless); the
- * returned roots belong to the caller.
+ * Frame rows of one data Parquet file, read through arrow-dataset with only the columns asked for.
+ * Columns that info.json does not declare as features are never read. Reads that callers bound stop
+ * before a file holding more rows than expected is loaded (a few bytes of run-length-encoded
+ * Parquet can declare billions of rows). Thread-safe (stateless); the returned roots belong to the
+ * caller.
  */
 public final class ParquetFrames {
   private static final long BATCH_ROWS = 32_768;
@@ -39,8 +39,12 @@ public final class ParquetFrames {
   /** The Arrow schema of {@code file}, read from its footer. */
   public static Schema schema(BufferAllocator allocator, Path file) {
     requireFile(file);
-    try (FileSystemDatasetFactory factory = new FileSystemDatasetFactory(allocator,
-        NativeMemoryPool.getDefault(), FileFormat.PARQUET, file.toUri().toString())) {
+    try (FileSystemDatasetFactory factory =
+        new FileSystemDatasetFactory(
+            allocator,
+            NativeMemoryPool.getDefault(),
+            FileFormat.PARQUET,
+            file.toUri().toString())) {
       return factory.inspect();
     } catch (RuntimeException e) {
       throw corrupt(file, e);
@@ -70,18 +74,25 @@ public final class ParquetFrames {
    *
    * @param expected what the bound is, for the message ("rows its episodes' lengths add up to")
    */
-  public static VectorSchemaRoot read(BufferAllocator allocator, Path file, List<String> columns,
-      long maxRows, String expected) {
+  public static VectorSchemaRoot read(
+      BufferAllocator allocator, Path file, List<String> columns, long maxRows, String expected) {
     VectorSchemaRoot[] result = new VectorSchemaRoot[1];
     try {
-      Schema schema = scan(allocator, file, columns, maxRows, expected, batch -> {
-        if (result[0] == null) {
-          result[0] = VectorSchemaRoot.create(batch.getSchema(), allocator);
-          result[0].allocateNew();
-          result[0].setRowCount(0);
-        }
-        VectorSchemaRootAppender.append(result[0], batch);
-      });
+      Schema schema =
+          scan(
+              allocator,
+              file,
+              columns,
+              maxRows,
+              expected,
+              batch -> {
+                if (result[0] == null) {
+                  result[0] = VectorSchemaRoot.create(batch.getSchema(), allocator);
+                  result[0].allocateNew();
+                  result[0].setRowCount(0);
+                }
+                VectorSchemaRootAppender.append(result[0], batch);
+              });
       if (result[0] == null) {
         result[0] = VectorSchemaRoot.create(schema, allocator);
         result[0].setRowCount(0);
@@ -100,22 +111,33 @@ public final class ParquetFrames {
    * during the call), refusing the file once it holds more than {@code maxRows} rows. Returns the
    * scanned schema.
    */
-  public static Schema scan(BufferAllocator allocator, Path file, List<String> columns,
-      long maxRows, String expected, Consumer<VectorSchemaRoot> eachBatch) {
+  public static Schema scan(
+      BufferAllocator allocator,
+      Path file,
+      List<String> columns,
+      long maxRows,
+      String expected,
+      Consumer<VectorSchemaRoot> eachBatch) {
     requireFile(file);
-    try (FileSystemDatasetFactory factory = new FileSystemDatasetFactory(allocator,
-            NativeMemoryPool.getDefault(), FileFormat.PARQUET, file.toUri().toString());
+    try (FileSystemDatasetFactory factory =
+            new FileSystemDatasetFactory(
+                allocator,
+                NativeMemoryPool.getDefault(),
+                FileFormat.PARQUET,
+                file.toUri().toString());
         Dataset dataset = factory.finish();
-        Scanner scanner = dataset.newScan(new ScanOptions(BATCH_ROWS,
-            java.util.Optional.of(columns.toArray(String[]::new))));
+        Scanner scanner =
+            dataset.newScan(
+                new ScanOptions(
+                    BATCH_ROWS, java.util.Optional.of(columns.toArray(String[]::new))));
         ArrowReader reader = scanner.scanBatches()) {
       long rows = 0;
       while (reader.loadNextBatch()) {
         VectorSchemaRoot batch = reader.getVectorSchemaRoot();
         rows += batch.getRowCount();
         if (rows > maxRows) {
-          throw new DatasetException.BadMetadata(file.toString(), "holds more than the "
-              + maxRows + " " + expected);
+          throw new DatasetException.BadMetadata(
+              file.toString(), "holds more than the " + maxRows + " " + expected);
         }
         eachBatch.accept(batch);
       }
@@ -134,7 +156,7 @@ public final class ParquetFrames {
   }
 
   private static DatasetException corrupt(Path file, Exception e) {
-    return new DatasetException.CorruptFile(file.toString(), "cannot read Parquet: "
-        + e.getMessage(), e);
+    return new DatasetException.CorruptFile(
+        file.toString(), "cannot read Parquet: " + e.getMessage(), e);
   }
 }

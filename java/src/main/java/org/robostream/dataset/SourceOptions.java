@@ -10,18 +10,21 @@ import java.util.function.Consumer;
  * How a {@link DatasetSource} is opened, whatever its location. Immutable; the {@code with...}
  * methods return changed copies.
  *
- * @param dataFilesRoot where {@code data/} and {@code videos/} are when not beside
- *     {@code meta/}: a local folder, or for a Hub dataset {@code hf://buckets/...} or
- *     {@code hf://datasets/...}; null: beside {@code meta/}
- * @param symlinks whether a local dataset's files may resolve through links outside its roots
- *     (a Hub dataset's mirror holds no links)
+ * @param dataFilesRoot where {@code data/} and {@code videos/} are when not beside {@code meta/}: a
+ *     local folder, or for a Hub dataset {@code hf://buckets/...} or {@code hf://datasets/...};
+ *     null: beside {@code meta/}
+ * @param symlinks whether a local dataset's files may resolve through links outside its roots (a
+ *     Hub dataset's mirror holds no links)
  * @param episodes the episodes to keep (empty: all)
- * @param environment the variables a source reads (the Hub's {@code HF_ENDPOINT},
- *     {@code HF_TOKEN}, {@code HF_LEROBOT_HOME}, ...)
+ * @param environment the variables a source reads (the Hub's {@code HF_ENDPOINT}, {@code HF_TOKEN},
+ *     {@code HF_LEROBOT_HOME}, ...)
  * @param progress hears the name of every file a remote source fetches while opening
  */
-public record SourceOptions(String dataFilesRoot, SymlinkPolicy symlinks,
-    Optional<List<Integer>> episodes, Map<String, String> environment,
+public record SourceOptions(
+    String dataFilesRoot,
+    SymlinkPolicy symlinks,
+    Optional<List<Integer>> episodes,
+    Map<String, String> environment,
     Consumer<String> progress) {
   public SourceOptions {
     environment = Map.copyOf(environment);
@@ -30,8 +33,8 @@ public record SourceOptions(String dataFilesRoot, SymlinkPolicy symlinks,
 
   /** All episodes, files beside meta/, links confined, this process's environment, silent. */
   public static SourceOptions defaults() {
-    return new SourceOptions(null, SymlinkPolicy.CONFINED, Optional.empty(), System.getenv(),
-        file -> { });
+    return new SourceOptions(
+        null, SymlinkPolicy.CONFINED, Optional.empty(), System.getenv(), file -> {});
   }
 
   public SourceOptions withDataFilesRoot(String location) {
@@ -43,8 +46,8 @@ public record SourceOptions(String dataFilesRoot, SymlinkPolicy symlinks,
   }
 
   public SourceOptions withEpisodes(Collection<Integer> kept) {
-    return new SourceOptions(dataFilesRoot, symlinks, Optional.of(List.copyOf(kept)),
-        environment, progress);
+    return new SourceOptions(
+        dataFilesRoot, symlinks, Optional.of(List.copyOf(kept)), environment, progress);
   }
 
   public SourceOptions withEnvironment(Map<String, String> variables) {

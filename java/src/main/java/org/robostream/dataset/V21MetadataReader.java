@@ -21,11 +21,17 @@ final class V21MetadataReader {
     List<JsonNode> taskRows = MetadataFiles.jsonl(tasksFile);
     for (int i = 0; i < taskRows.size(); i++) {
       JsonNode row = taskRows.get(i);
-      int t = (int) MetadataFiles.wholeNumber(row.get("task_index"), "task_index of row "
-          + (i + 1), tasksFile.toString(), 0, Integer.MAX_VALUE);
+      int t =
+          (int)
+              MetadataFiles.wholeNumber(
+                  row.get("task_index"),
+                  "task_index of row " + (i + 1),
+                  tasksFile.toString(),
+                  0,
+                  Integer.MAX_VALUE);
       if (tasks.put(t, row.path("task").asText()) != null) {
-        throw new DatasetException.BadMetadata(tasksFile.toString(), "task_index " + t
-            + " is listed twice");
+        throw new DatasetException.BadMetadata(
+            tasksFile.toString(), "task_index " + t + " is listed twice");
       }
     }
     Path episodesFile = roots.metaFile("episodes.jsonl");
@@ -36,10 +42,22 @@ final class V21MetadataReader {
     List<int[]> indexAndLength = new ArrayList<>(rows.size());
     for (int i = 0; i < rows.size(); i++) {
       JsonNode row = rows.get(i);
-      int index = (int) MetadataFiles.wholeNumber(row.get("episode_index"), "episode_index of"
-          + " row " + (i + 1), source, 0, Integer.MAX_VALUE);
-      int length = (int) MetadataFiles.wholeNumber(row.get("length"), "episode " + index
-          + " length", source, 1, EpisodeLayout.MAX_EPISODE_FRAMES);
+      int index =
+          (int)
+              MetadataFiles.wholeNumber(
+                  row.get("episode_index"),
+                  "episode_index of" + " row " + (i + 1),
+                  source,
+                  0,
+                  Integer.MAX_VALUE);
+      int length =
+          (int)
+              MetadataFiles.wholeNumber(
+                  row.get("length"),
+                  "episode " + index + " length",
+                  source,
+                  1,
+                  EpisodeLayout.MAX_EPISODE_FRAMES);
       indexAndLength.add(new int[] {index, length, i});
     }
     indexAndLength.sort(java.util.Comparator.comparingInt(r -> r[0]));
@@ -55,18 +73,34 @@ final class V21MetadataReader {
       List<JsonNode> statRows = MetadataFiles.jsonl(statsFile);
       for (int i = 0; i < statRows.size(); i++) {
         JsonNode row = statRows.get(i);
-        episodeStats.put((int) MetadataFiles.wholeNumber(row.get("episode_index"),
-            "episode_index of row " + (i + 1), statsFile.toString(), 0, Integer.MAX_VALUE),
+        episodeStats.put(
+            (int)
+                MetadataFiles.wholeNumber(
+                    row.get("episode_index"),
+                    "episode_index of row " + (i + 1),
+                    statsFile.toString(),
+                    0,
+                    Integer.MAX_VALUE),
             row.path("stats"));
       }
     }
-    return new MetadataTables(tasks, EpisodeLayout.place(listed, info, false), source,
-        MetadataFiles.optionalJson(roots.metaFile("stats.json")), episodeStats);
+    return new MetadataTables(
+        tasks,
+        EpisodeLayout.place(listed, info, false),
+        source,
+        MetadataFiles.optionalJson(roots.metaFile("stats.json")),
+        episodeStats);
   }
 
   /** An episode's files by the templates; its video spans are the whole files. */
-  private static EpisodeLayout.Row row(DatasetRoots roots, DatasetInfo info, int index,
-      int length, JsonNode tasks, long datasetFromIndex, String table) {
+  private static EpisodeLayout.Row row(
+      DatasetRoots roots,
+      DatasetInfo info,
+      int index,
+      int length,
+      JsonNode tasks,
+      long datasetFromIndex,
+      String table) {
     List<String> episodeTasks = new ArrayList<>();
     tasks.forEach(t -> episodeTasks.add(t.asText()));
     Map<String, Object> fields = new LinkedHashMap<>();
@@ -76,11 +110,16 @@ final class V21MetadataReader {
     Map<String, EpisodeLayout.Placement> videos = new LinkedHashMap<>();
     for (String camera : info.videoKeys()) {
       fields.put("video_key", camera);
-      videos.put(camera, new EpisodeLayout.Placement(
-          info.videoPath().resolve(roots.dataRoot(), fields), index / info.chunksSize(), index,
-          0.0, length / (double) info.fps()));
+      videos.put(
+          camera,
+          new EpisodeLayout.Placement(
+              info.videoPath().resolve(roots.dataRoot(), fields),
+              index / info.chunksSize(),
+              index,
+              0.0,
+              length / (double) info.fps()));
     }
-    return new EpisodeLayout.Row(index, length, episodeTasks, datasetFromIndex, data, videos,
-        table);
+    return new EpisodeLayout.Row(
+        index, length, episodeTasks, datasetFromIndex, data, videos, table);
   }
 }

@@ -16,8 +16,8 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 /**
  * The v3.0 layout: {@code tasks.parquet}, {@code episodes/chunk-*}{@code /file-*.parquet} (read
  * without their {@code stats/*} columns) and {@code stats.json}; episodes share data and video
- * files, located by chunk/file indices and, for videos, from/to timestamps (checked by
- * {@link EpisodeLayout}). Stateless.
+ * files, located by chunk/file indices and, for videos, from/to timestamps (checked by {@link
+ * EpisodeLayout}). Stateless.
  */
 final class V30MetadataReader {
   /** Rows a metadata table may have: far above any real dataset's episode or task count. */
@@ -35,41 +35,58 @@ final class V30MetadataReader {
         readEpisodes(allocator, file, info, roots.dataRoot(), rows);
       }
       List<EpisodeInfo> episodes = EpisodeLayout.place(rows, info, true);
-      return new MetadataTables(tasks, episodes, episodesDir.toString(),
-          MetadataFiles.optionalJson(roots.metaFile("stats.json")), Map.of());
+      return new MetadataTables(
+          tasks,
+          episodes,
+          episodesDir.toString(),
+          MetadataFiles.optionalJson(roots.metaFile("stats.json")),
+          Map.of());
     }
   }
 
   private static List<Path> episodeFiles(Path dir) {
     if (!Files.isDirectory(dir)) {
-      throw new DatasetException.MissingFile(dir.toString(), "episodes table folder does not"
-          + " exist");
+      throw new DatasetException.MissingFile(
+          dir.toString(), "episodes table folder does not" + " exist");
     }
     try (Stream<Path> walk = Files.walk(dir)) {
-      List<Path> files = walk.filter(p -> p.toString().endsWith(".parquet"))
-          .filter(Files::isRegularFile).sorted().toList();
+      List<Path> files =
+          walk.filter(p -> p.toString().endsWith(".parquet"))
+              .filter(Files::isRegularFile)
+              .sorted()
+              .toList();
       if (files.isEmpty()) {
         throw new DatasetException.MissingFile(dir.toString(), "no episodes Parquet file");
       }
       return files;
     } catch (IOException e) {
-      throw new DatasetException.BadMetadata(dir.toString(), "cannot list ("
-          + e.getClass().getSimpleName() + ")", e);
+      throw new DatasetException.BadMetadata(
+          dir.toString(), "cannot list (" + e.getClass().getSimpleName() + ")", e);
     }
   }
 
   private static Map<Integer, String> readTasks(BufferAllocator allocator, Path file) {
     String name = file.toString();
     List<String> columns = ParquetFrames.fileColumns(allocator, file);
-    String textColumn = columns.contains("task") ? "task"
-        : columns.contains("__index_level_0__") ? "__index_level_0__" : null;
+    String textColumn =
+        columns.contains("task")
+            ? "task"
+            : columns.contains("__index_level_0__") ? "__index_level_0__" : null;
     if (textColumn == null || !columns.contains("task_index")) {
-      throw new DatasetException.BadMetadata(name, "tasks table needs task_index and"
-          + " task (or a pandas index column); it has " + columns);
+      throw new DatasetException.BadMetadata(
+          name,
+          "tasks table needs task_index and"
+              + " task (or a pandas index column); it has "
+              + columns);
     }
     Map<Integer, String> tasks = new LinkedHashMap<>();
-    try (VectorSchemaRoot root = ParquetFrames.read(allocator, file,
-        List.of("task_index", textColumn), MAX_TABLE_ROWS, "tasks a table may list")) {
+    try (VectorSchemaRoot root =
+        ParquetFrames.read(
+            allocator,
+            file,
+            List.of("task_index", textColumn),
+            MAX_TABLE_ROWS,
+            "tasks a table may list")) {
       FieldVector index = root.getVector("task_index");
       FieldVector text = root.getVector(textColumn);
       for (int row = 0; row < root.getRowCount(); row++) {
@@ -82,13 +99,19 @@ final class V30MetadataReader {
     return tasks;
   }
 
-  private static void readEpisodes(BufferAllocator allocator, Path file, DatasetInfo info,
-      Path dataRoot, List<EpisodeLayout.Row> out) {
+  private static void readEpisodes(
+      BufferAllocator allocator,
+      Path file,
+      DatasetInfo info,
+      Path dataRoot,
+      List<EpisodeLayout.Row> out) {
     String name = file.toString();
-    List<String> columns = ParquetFrames.fileColumns(allocator, file).stream()
-        .filter(c -> !c.startsWith("stats/")).toList();
-    try (VectorSchemaRoot root = ParquetFrames.read(allocator, file, columns, MAX_TABLE_ROWS,
-        "episodes a table may list")) {
+    List<String> columns =
+        ParquetFrames.fileColumns(allocator, file).stream()
+            .filter(c -> !c.startsWith("stats/"))
+            .toList();
+    try (VectorSchemaRoot root =
+        ParquetFrames.read(allocator, file, columns, MAX_TABLE_ROWS, "episodes a table may list")) {
       FieldVector index = ArrowCells.column(root, "episode_index", name);
       FieldVector length = ArrowCells.column(root, "length", name);
       FieldVector tasks = root.getVector("tasks");
@@ -98,48 +121,108 @@ final class V30MetadataReader {
       FieldVector dataFile = ArrowCells.column(root, "data/file_index", name);
       long cumulative = out.stream().mapToLong(EpisodeLayout.Row::length).sum();
       for (int row = 0; row < root.getRowCount(); row++) {
-        int e = (int) ArrowCells.wholeAt(index, row, name, "episode_index", 0,
-            Integer.MAX_VALUE);
+        int e = (int) ArrowCells.wholeAt(index, row, name, "episode_index", 0, Integer.MAX_VALUE);
         String episode = "episode " + e + " ";
-        int frames = (int) ArrowCells.wholeAt(length, row, name, episode + "length", 1,
-            EpisodeLayout.MAX_EPISODE_FRAMES);
-        long first = from == null ? cumulative : ArrowCells.wholeAt(from, row, name,
-            episode + "dataset_from_index", 0, Long.MAX_VALUE / 2);
-        long end = to == null ? first + frames : ArrowCells.wholeAt(to, row, name,
-            episode + "dataset_to_index", 0, Long.MAX_VALUE);
+        int frames =
+            (int)
+                ArrowCells.wholeAt(
+                    length, row, name, episode + "length", 1, EpisodeLayout.MAX_EPISODE_FRAMES);
+        long first =
+            from == null
+                ? cumulative
+                : ArrowCells.wholeAt(
+                    from, row, name, episode + "dataset_from_index", 0, Long.MAX_VALUE / 2);
+        long end =
+            to == null
+                ? first + frames
+                : ArrowCells.wholeAt(
+                    to, row, name, episode + "dataset_to_index", 0, Long.MAX_VALUE);
         if (end != first + frames) {
-          throw new DatasetException.BadMetadata(name, episode + "dataset_to_index is " + end
-              + " but dataset_from_index " + first + " + length " + frames + " is "
-              + (first + frames));
+          throw new DatasetException.BadMetadata(
+              name,
+              episode
+                  + "dataset_to_index is "
+                  + end
+                  + " but dataset_from_index "
+                  + first
+                  + " + length "
+                  + frames
+                  + " is "
+                  + (first + frames));
         }
-        Path data = info.dataPath().resolve(dataRoot, Map.of(
-            "chunk_index", ArrowCells.wholeAt(dataChunk, row, name, episode
-                + "data/chunk_index", 0, Integer.MAX_VALUE),
-            "file_index", ArrowCells.wholeAt(dataFile, row, name, episode + "data/file_index",
-                0, Integer.MAX_VALUE),
-            "episode_index", e));
+        Path data =
+            info.dataPath()
+                .resolve(
+                    dataRoot,
+                    Map.of(
+                        "chunk_index",
+                            ArrowCells.wholeAt(
+                                dataChunk,
+                                row,
+                                name,
+                                episode + "data/chunk_index",
+                                0,
+                                Integer.MAX_VALUE),
+                        "file_index",
+                            ArrowCells.wholeAt(
+                                dataFile,
+                                row,
+                                name,
+                                episode + "data/file_index",
+                                0,
+                                Integer.MAX_VALUE),
+                        "episode_index", e));
         Map<String, EpisodeLayout.Placement> videos = new LinkedHashMap<>();
         for (String camera : info.videoKeys()) {
           videos.put(camera, placement(root, row, name, episode, camera, info, dataRoot));
         }
-        out.add(new EpisodeLayout.Row(e, frames,
-            tasks == null ? List.of() : ArrowCells.stringsAt(tasks, row), first, data, videos,
-            name));
+        out.add(
+            new EpisodeLayout.Row(
+                e,
+                frames,
+                tasks == null ? List.of() : ArrowCells.stringsAt(tasks, row),
+                first,
+                data,
+                videos,
+                name));
         cumulative += frames;
       }
     }
   }
 
-  private static EpisodeLayout.Placement placement(VectorSchemaRoot root, int row, String name,
-      String episode, String camera, DatasetInfo info, Path dataRoot) {
+  private static EpisodeLayout.Placement placement(
+      VectorSchemaRoot root,
+      int row,
+      String name,
+      String episode,
+      String camera,
+      DatasetInfo info,
+      Path dataRoot) {
     String p = "videos/" + camera + "/";
-    long chunk = ArrowCells.wholeAt(ArrowCells.column(root, p + "chunk_index", name), row, name,
-        episode + p + "chunk_index", 0, Integer.MAX_VALUE);
-    long file = ArrowCells.wholeAt(ArrowCells.column(root, p + "file_index", name), row, name,
-        episode + p + "file_index", 0, Integer.MAX_VALUE);
-    Path path = info.videoPath().resolve(dataRoot, Map.of("video_key", camera,
-        "chunk_index", chunk, "file_index", file));
-    return new EpisodeLayout.Placement(path, chunk, file,
+    long chunk =
+        ArrowCells.wholeAt(
+            ArrowCells.column(root, p + "chunk_index", name),
+            row,
+            name,
+            episode + p + "chunk_index",
+            0,
+            Integer.MAX_VALUE);
+    long file =
+        ArrowCells.wholeAt(
+            ArrowCells.column(root, p + "file_index", name),
+            row,
+            name,
+            episode + p + "file_index",
+            0,
+            Integer.MAX_VALUE);
+    Path path =
+        info.videoPath()
+            .resolve(
+                dataRoot, Map.of("video_key", camera, "chunk_index", chunk, "file_index", file));
+    return new EpisodeLayout.Placement(
+        path,
+        chunk,
+        file,
         ArrowCells.doubleAt(ArrowCells.column(root, p + "from_timestamp", name), row, name),
         ArrowCells.doubleAt(ArrowCells.column(root, p + "to_timestamp", name), row, name));
   }

@@ -17,8 +17,14 @@ import java.nio.file.Path;
  *     the file's real frame count equals it, frames are addressed by position (DESIGN.md §4)
  * @param episodesBefore how many episodes are stored before this one in the same file
  */
-public record VideoSpan(String camera, Path file, double fromTimestamp, double toTimestamp,
-    int frameOffset, int fileFrames, int episodesBefore) {
+public record VideoSpan(
+    String camera,
+    Path file,
+    double fromTimestamp,
+    double toTimestamp,
+    int frameOffset,
+    int fileFrames,
+    int episodesBefore) {
   /**
    * The most LeRobot's concatenation shifts one appended episode: it offsets each piece by the
    * durations before it rounded up to whole milliseconds (DESIGN.md §4, measured +0.33 ms per
@@ -34,9 +40,9 @@ public record VideoSpan(String camera, Path file, double fromTimestamp, double t
   }
 
   /**
-   * The latest a frame addressed by position may sit after {@code from_timestamp + frame / fps}
-   * in seconds: half a frame, plus the concatenation's shift of every episode stored before it.
-   * (The earliest is half a frame before: the shift is never negative.)
+   * The latest a frame addressed by position may sit after {@code from_timestamp + frame / fps} in
+   * seconds: half a frame, plus the concatenation's shift of every episode stored before it. (The
+   * earliest is half a frame before: the shift is never negative.)
    */
   public double maxPositionDrift(int fps) {
     return 0.5 / fps + episodesBefore * APPEND_SHIFT_SECONDS;

@@ -10,6 +10,7 @@ package org.robostream.nativecore;
 public final class Av1Decoder implements AutoCloseable {
   /** Result of {@link #nextPicture()}: the indices into the info array. */
   public static final int INFO_AVAILABLE = 0;
+
   public static final int INFO_PTS = 1;
   public static final int INFO_WIDTH = 2;
   public static final int INFO_HEIGHT = 3;
@@ -28,7 +29,8 @@ public final class Av1Decoder implements AutoCloseable {
    */
   public Av1Decoder(int threads, boolean lowLatency) {
     long[] out = new long[1];
-    NativeStatus.check(NativeCore.rs_av1_open(threads, lowLatency ? 1 : 0, out),
+    NativeStatus.check(
+        NativeCore.rs_av1_open(threads, lowLatency ? 1 : 0, out),
         "cannot open the dav1d AV1 decoder");
     handle = new NativeHandle(this, out[0], NativeCore::rs_av1_close, "dav1d decoder");
   }
@@ -57,8 +59,8 @@ public final class Av1Decoder implements AutoCloseable {
   }
 
   /**
-   * Makes the next decoded picture current and returns its info array (see INFO_*), or null when
-   * no picture is ready. The array is reused by the next call.
+   * Makes the next decoded picture current and returns its info array (see INFO_*), or null when no
+   * picture is ready. The array is reused by the next call.
    */
   public long[] nextPicture() {
     NativeStatus.check(NativeCore.rs_av1_next_picture(live(), info), "AV1 picture");

@@ -5,10 +5,10 @@ import java.util.concurrent.ConcurrentMap;
 import org.robostream.GpuUnavailableException;
 
 /**
- * Whether CUDA and NVDEC can be used by this process, probed once (netty-style availability
- * class). The native core loads libcuda.so.1 and libnvcuvid.so.1 at run time, so these answers
- * come with the cause when something is missing: no driver library, cuInit failing, no device,
- * no NVDEC library, or a core built without nvcc (no GPU colour kernel). Thread-safe.
+ * Whether CUDA and NVDEC can be used by this process, probed once (netty-style availability class).
+ * The native core loads libcuda.so.1 and libnvcuvid.so.1 at run time, so these answers come with
+ * the cause when something is missing: no driver library, cuInit failing, no device, no NVDEC
+ * library, or a core built without nvcc (no GPU colour kernel). Thread-safe.
  */
 public final class Cuda {
   private static final int DEVICE_COUNT;
@@ -39,9 +39,9 @@ public final class Cuda {
   }
 
   /**
-   * The CUDA driver's version as "major.minor" (from cuDriverGetVersion), known whenever the
-   * driver library loads, even without a usable device; null when it cannot be loaded (then
-   * {@link #unavailabilityCause()} says why).
+   * The CUDA driver's version as "major.minor" (from cuDriverGetVersion), known whenever the driver
+   * library loads, even without a usable device; null when it cannot be loaded (then {@link
+   * #unavailabilityCause()} says why).
    */
   public static String driverVersion() {
     int[] version = new int[1];
@@ -57,14 +57,15 @@ public final class Cuda {
   }
 
   /**
-   * Why {@code cuda:device} cannot be used at all (no driver, cuInit failing, no such device);
-   * null when it can.
+   * Why {@code cuda:device} cannot be used at all (no driver, cuInit failing, no such device); null
+   * when it can.
    */
   public static String deviceUnavailabilityCause(int device) {
     if (!isAvailable()) {
       return CAUSE;
     }
-    return device < DEVICE_COUNT ? null
+    return device < DEVICE_COUNT
+        ? null
         : "cuda:" + device + " does not exist (" + DEVICE_COUNT + " CUDA device(s))";
   }
 
@@ -95,9 +96,11 @@ public final class Cuda {
     if (cause != null) {
       return cause;
     }
-    return NVDEC_CAUSES.computeIfAbsent(device, d -> {
-      int ok = NativeCore.rs_nvdec_available(d);
-      return ok == 1 ? NVDEC_OK : NativeCore.rs_last_error();
-    });
+    return NVDEC_CAUSES.computeIfAbsent(
+        device,
+        d -> {
+          int ok = NativeCore.rs_nvdec_available(d);
+          return ok == 1 ? NVDEC_OK : NativeCore.rs_last_error();
+        });
   }
 }

@@ -7,8 +7,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The single owner of one native handle (the RocksJava model): the handle is freed exactly once,
- * by {@link #close()} (compare-and-set, idempotent), unless {@link #release()} moved ownership
+ * The single owner of one native handle (the RocksJava model): the handle is freed exactly once, by
+ * {@link #close()} (compare-and-set, idempotent), unless {@link #release()} moved ownership
  * elsewhere. A {@link Cleaner} is only a safety net: if the owner becomes unreachable while the
  * handle is still open, the handle is freed and the leak is logged, because a leak is a bug in the
  * caller that the log must show.

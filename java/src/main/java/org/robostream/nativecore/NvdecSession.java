@@ -3,8 +3,8 @@ package org.robostream.nativecore;
 /**
  * One NVDEC decoding session of the native core (a cuvid parser, a pooled NVDEC decoder, a CUDA
  * stream): packets in (Annex-B H.264/HEVC, AV1 OBUs; one picture each), displayed pictures out,
- * converted to RGB straight into device memory. Take out every displayed picture after each
- * {@link #send} (the native decoder reports a reused surface instead of returning a stale frame).
+ * converted to RGB straight into device memory. Take out every displayed picture after each {@link
+ * #send} (the native decoder reports a reused surface instead of returning a stale frame).
  *
  * <p>Not thread-safe: one per worker thread. {@link #close()} is idempotent and gives the NVDEC
  * decoder back to the device's pool.
@@ -12,6 +12,7 @@ package org.robostream.nativecore;
 public final class NvdecSession implements AutoCloseable {
   /** Codec codes (RS_CODEC_*). */
   public static final int H264 = 1;
+
   public static final int HEVC = 2;
   public static final int AV1 = 3;
   public static final int VP9 = 4;
@@ -23,7 +24,8 @@ public final class NvdecSession implements AutoCloseable {
   public NvdecSession(int device, int codec, boolean lowLatency) {
     NativeCore.ensureLoaded();
     long[] out = new long[1];
-    NativeStatus.check(NativeCore.rs_nvdec_open(device, codec, lowLatency ? 1 : 0, out),
+    NativeStatus.check(
+        NativeCore.rs_nvdec_open(device, codec, lowLatency ? 1 : 0, out),
         "cannot open an NVDEC session on cuda:" + device);
     this.handle = new NativeHandle(this, out[0], NativeCore::rs_nvdec_close, "NVDEC session");
   }
@@ -32,8 +34,8 @@ public final class NvdecSession implements AutoCloseable {
    * Null when NVDEC of {@code cuda:device} decodes this stream, else the reason it cannot (the
    * codec, a profile's bit depth, the size), from cuvidGetDecoderCaps.
    */
-  public static String unsupportedReason(int device, int codec, int bitDepth, int width,
-      int height) {
+  public static String unsupportedReason(
+      int device, int codec, int bitDepth, int width, int height) {
     int[] supported = new int[1];
     int rc = NativeCore.rs_nvdec_supports(device, codec, bitDepth, width, height, supported);
     if (rc == NativeStatus.OK && supported[0] == 1) {
@@ -82,10 +84,12 @@ public final class NvdecSession implements AutoCloseable {
    * returns). A picture larger than the slot is refused ({@link NativeException.InvalidArgument}),
    * one NVDEC decoded with errors too ({@link NativeException.CorruptData}).
    */
-  public void convertCurrent(long deviceSlot, long slotBytes, int layout, int dtype, int matrix,
-      boolean fullRange) {
-    NativeStatus.check(NativeCore.rs_nvdec_convert_current(handle.get(), deviceSlot, slotBytes,
-        layout, dtype, matrix, fullRange ? 1 : 0), "NVDEC conversion");
+  public void convertCurrent(
+      long deviceSlot, long slotBytes, int layout, int dtype, int matrix, boolean fullRange) {
+    NativeStatus.check(
+        NativeCore.rs_nvdec_convert_current(
+            handle.get(), deviceSlot, slotBytes, layout, dtype, matrix, fullRange ? 1 : 0),
+        "NVDEC conversion");
   }
 
   public void flush() {

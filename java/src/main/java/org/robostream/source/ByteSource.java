@@ -26,9 +26,9 @@ public interface ByteSource extends AutoCloseable {
   int read(long position, ByteBuffer dst) throws IOException;
 
   /**
-   * A hint that the bytes at {@code position} will be read soon: a remote source may start
-   * fetching them in the background (so several files download at once); local files ignore it.
-   * Never fails: a fetch that goes wrong is left for the read that needs the bytes.
+   * A hint that the bytes at {@code position} will be read soon: a remote source may start fetching
+   * them in the background (so several files download at once); local files ignore it. Never fails:
+   * a fetch that goes wrong is left for the read that needs the bytes.
    */
   default void prefetch(long position) {}
 

@@ -6,10 +6,10 @@ import java.util.Locale;
 /**
  * What the first bytes of a file say it is: a video container, or one of the documents a failed
  * download or an unfetched checkout leaves where a file's bytes belong (an HTML error or login
- * page, a JSON API error, a Git LFS or git-annex pointer, nothing at all). The one classifier
- * for the video layer (which refuses documents as videos), the Hub client (which refuses pages
- * sent for files) and {@code diagnose}. It names a kind only: a path may be a link to a secret,
- * so no caller quotes the bytes. Stateless.
+ * page, a JSON API error, a Git LFS or git-annex pointer, nothing at all). The one classifier for
+ * the video layer (which refuses documents as videos), the Hub client (which refuses pages sent for
+ * files) and {@code diagnose}. It names a kind only: a path may be a link to a secret, so no caller
+ * quotes the bytes. Stateless.
  */
 public enum ContentKind {
   EMPTY("an empty file"),
@@ -35,14 +35,22 @@ public enum ContentKind {
     if (length >= 8 && new String(head, 4, 4, StandardCharsets.ISO_8859_1).equals("ftyp")) {
       return MP4;
     }
-    if (length >= 4 && (head[0] & 0xFF) == 0x1A && (head[1] & 0xFF) == 0x45
-        && (head[2] & 0xFF) == 0xDF && (head[3] & 0xFF) == 0xA3) {
+    if (length >= 4
+        && (head[0] & 0xFF) == 0x1A
+        && (head[1] & 0xFF) == 0x45
+        && (head[2] & 0xFF) == 0xDF
+        && (head[3] & 0xFF) == 0xA3) {
       return MATROSKA;
     }
-    String text = new String(head, 0, length, StandardCharsets.ISO_8859_1).stripLeading()
-        .toLowerCase(Locale.ROOT);
-    if (text.startsWith("<!doctype") || text.startsWith("<html") || text.startsWith("<?xml")
-        || text.startsWith("<head") || text.startsWith("<body")) {
+    String text =
+        new String(head, 0, length, StandardCharsets.ISO_8859_1)
+            .stripLeading()
+            .toLowerCase(Locale.ROOT);
+    if (text.startsWith("<!doctype")
+        || text.startsWith("<html")
+        || text.startsWith("<?xml")
+        || text.startsWith("<head")
+        || text.startsWith("<body")) {
       return HTML;
     }
     if (text.startsWith("{") || text.startsWith("[")) {

@@ -22,19 +22,19 @@ import org.robostream.arrow.FrameBatch;
 import org.robostream.arrow.Tensor;
 
 /**
- * One batch of samples: the table columns as an Arrow record batch ({@link #root()}: every
- * declared table column, windowed keys stacked to [T, ...] with {@code <key>_is_pad}, each
- * windowed camera's {@code <camera>_is_pad}, {@code task} strings and {@code is_padding}) and the
- * frames as one pooled {@link FrameBatch} ({@link #deviceFrames()}: an Arrow C Device array with
- * one {@code arrow.fixed_shape_tensor} column per camera, [C,H,W] or [T,C,H,W] per sample, HWC on
- * request, uint8 or float32 in [0, 1], each camera its own size, plus per-frame pts and frame
- * index), in host memory or on the decoding GPU. Every column reads as a shaped {@link Tensor}
- * ({@link #tensor}); the flattened accessors ({@link #doubles}, {@link #longs},
- * {@link #booleans}) stay as conveniences.
+ * One batch of samples: the table columns as an Arrow record batch ({@link #root()}: every declared
+ * table column, windowed keys stacked to [T, ...] with {@code <key>_is_pad}, each windowed camera's
+ * {@code <camera>_is_pad}, {@code task} strings and {@code is_padding}) and the frames as one
+ * pooled {@link FrameBatch} ({@link #deviceFrames()}: an Arrow C Device array with one {@code
+ * arrow.fixed_shape_tensor} column per camera, [C,H,W] or [T,C,H,W] per sample, HWC on request,
+ * uint8 or float32 in [0, 1], each camera its own size, plus per-frame pts and frame index), in
+ * host memory or on the decoding GPU. Every column reads as a shaped {@link Tensor} ({@link
+ * #tensor}); the flattened accessors ({@link #doubles}, {@link #longs}, {@link #booleans}) stay as
+ * conveniences.
  *
- * <p>Ownership: the batch owns its memory until {@link #close()} (or until {@link #exportTo}
- * hands a share of it to a consumer, who then releases it). Threading: not thread-safe; a batch
- * is handed to one consumer thread.
+ * <p>Ownership: the batch owns its memory until {@link #close()} (or until {@link #exportTo} hands
+ * a share of it to a consumer, who then releases it). Threading: not thread-safe; a batch is handed
+ * to one consumer thread.
  */
 public final class Batch implements AutoCloseable {
   private final VectorSchemaRoot root;
@@ -46,8 +46,14 @@ public final class Batch implements AutoCloseable {
   private FrameBatch frames; // the frames' device; replaced by its host copy in toHost()
   private boolean closed;
 
-  Batch(VectorSchemaRoot root, BufferAllocator allocator, long epoch, int index,
-      FrameBatch frames, BatchMemoryPool hostPool, AtomicLong openFrameBytes) {
+  Batch(
+      VectorSchemaRoot root,
+      BufferAllocator allocator,
+      long epoch,
+      int index,
+      FrameBatch frames,
+      BatchMemoryPool hostPool,
+      AtomicLong openFrameBytes) {
     this.root = root;
     this.allocator = allocator;
     this.epoch = epoch;
@@ -63,10 +69,10 @@ public final class Batch implements AutoCloseable {
    * and its shape, batch dimension first. Buffers are in native byte order, so {@code getFloat}
    * reads float32 frames as the core wrote them.
    *
-   * <p>Lifetime: the view reads the batch's memory, which returns to a pool for the next batch
-   * when the batch is closed. {@link #data()} and {@link #sample} therefore throw
-   * {@link IllegalStateException} once the batch is closed, and a buffer obtained before must
-   * not be read after it (copy what must outlive the batch). Same threading as the batch.
+   * <p>Lifetime: the view reads the batch's memory, which returns to a pool for the next batch when
+   * the batch is closed. {@link #data()} and {@link #sample} therefore throw {@link
+   * IllegalStateException} once the batch is closed, and a buffer obtained before must not be read
+   * after it (copy what must outlive the batch). Same threading as the batch.
    */
   public static final class Frames {
     private final Tensor tensor;
@@ -134,8 +140,8 @@ public final class Batch implements AutoCloseable {
   public FieldVector column(String name) {
     FieldVector v = root().getVector(name);
     if (v == null) {
-      throw new IllegalArgumentException("no column " + name + "; columns: " + columnNames()
-          + "; frame columns: " + cameras());
+      throw new IllegalArgumentException(
+          "no column " + name + "; columns: " + columnNames() + "; frame columns: " + cameras());
     }
     return v;
   }
@@ -158,9 +164,16 @@ public final class Batch implements AutoCloseable {
       return frames.tensor(name);
     } catch (IllegalArgumentException e) {
       // The frame batch knows only its own columns; name all of the batch's.
-      throw new IllegalArgumentException("no column " + name + "; table columns: "
-          + columnNames() + "; frame columns: " + cameras() + " (each with .pts and"
-          + " .frame_index)", e);
+      throw new IllegalArgumentException(
+          "no column "
+              + name
+              + "; table columns: "
+              + columnNames()
+              + "; frame columns: "
+              + cameras()
+              + " (each with .pts and"
+              + " .frame_index)",
+          e);
     }
   }
 
@@ -218,9 +231,9 @@ public final class Batch implements AutoCloseable {
   }
 
   /**
-   * The frames as an Arrow C Device array, owned by this batch: device_type CPU, or CUDA when a
-   * GPU decoded them (then wait on its {@link FrameBatch#syncEvent()} before reading it on
-   * another stream).
+   * The frames as an Arrow C Device array, owned by this batch: device_type CPU, or CUDA when a GPU
+   * decoded them (then wait on its {@link FrameBatch#syncEvent()} before reading it on another
+   * stream).
    */
   public FrameBatch deviceFrames() {
     ensureOpen();
@@ -228,25 +241,31 @@ public final class Batch implements AutoCloseable {
   }
 
   /**
-   * The frames of {@code camera} in host memory, without a copy. Frames on a GPU are refused
-   * with {@link IllegalStateException}: copy them with {@link #toHost()} first, or read them
-   * where they are through {@link #tensor} / {@link #deviceFrames()}.
+   * The frames of {@code camera} in host memory, without a copy. Frames on a GPU are refused with
+   * {@link IllegalStateException}: copy them with {@link #toHost()} first, or read them where they
+   * are through {@link #tensor} / {@link #deviceFrames()}.
    */
   public Frames frames(String camera) {
     ensureOpen();
     if (!frames.onHost()) {
-      throw new IllegalStateException("the frames of batch " + index + " are on cuda:"
-          + frames.deviceId() + "; call toHost() first, or read them on the GPU through"
-          + " tensor(\"" + camera + "\") or deviceFrames()");
+      throw new IllegalStateException(
+          "the frames of batch "
+              + index
+              + " are on cuda:"
+              + frames.deviceId()
+              + "; call toHost() first, or read them on the GPU through"
+              + " tensor(\""
+              + camera
+              + "\") or deviceFrames()");
     }
     frames.column(camera); // names the cameras when there is no such one
     return new Frames(frames.tensor(camera));
   }
 
   /**
-   * Brings the frames into host memory: a GPU batch's frames are copied (after waiting for its
-   * sync event) and their device memory goes back to its pool; host frames stay as they are.
-   * Returns this batch.
+   * Brings the frames into host memory: a GPU batch's frames are copied (after waiting for its sync
+   * event) and their device memory goes back to its pool; host frames stay as they are. Returns
+   * this batch.
    */
   public Batch toHost() {
     ensureOpen();
@@ -259,11 +278,11 @@ public final class Batch implements AutoCloseable {
   }
 
   /**
-   * Exports the batch through the Arrow C Data interface (host memory only): the table columns
-   * and, for frames in host memory, the frame batch's columns after them, all zero copy. The
-   * consumer's release callback frees its share; this batch may be closed afterwards (the
-   * exported buffers stay alive until released). Frames on a GPU are not exported here: they
-   * leave through {@link #deviceFrames()} ({@link FrameBatch#exportTo}, the C Device interface).
+   * Exports the batch through the Arrow C Data interface (host memory only): the table columns and,
+   * for frames in host memory, the frame batch's columns after them, all zero copy. The consumer's
+   * release callback frees its share; this batch may be closed afterwards (the exported buffers
+   * stay alive until released). Frames on a GPU are not exported here: they leave through {@link
+   * #deviceFrames()} ({@link FrameBatch#exportTo}, the C Device interface).
    */
   public void exportTo(ArrowArray array, ArrowSchema schema) {
     ensureOpen();

@@ -34,8 +34,12 @@ final class BatchMaker {
    * @param hostPool where {@link Batch#toHost()} copies GPU frames to (unused for host pools)
    * @param openFrameBytes frame bytes of the batches not closed yet, kept by each batch
    */
-  BatchMaker(StreamContext ctx, BufferAllocator allocator, BatchMemoryPool pool,
-      BatchMemoryPool hostPool, AtomicLong openFrameBytes) {
+  BatchMaker(
+      StreamContext ctx,
+      BufferAllocator allocator,
+      BatchMemoryPool pool,
+      BatchMemoryPool hostPool,
+      AtomicLong openFrameBytes) {
     this.ctx = ctx;
     this.allocator = allocator;
     this.tables = new TableAssembler(ctx, allocator);
@@ -45,11 +49,16 @@ final class BatchMaker {
   }
 
   /**
-   * A batch of {@code items}. The frames' batch is exported with its completion event on
-   * {@code stream} (the stream the writer queued its copies on; 0 on the host), which is waited
-   * for before this returns: the held frames may then be released and reused at once.
+   * A batch of {@code items}. The frames' batch is exported with its completion event on {@code
+   * stream} (the stream the writer queued its copies on; 0 on the host), which is waited for before
+   * this returns: the held frames may then be released and reused at once.
    */
-  Batch make(List<HeldSample> items, boolean padding, long epoch, int position, long stream,
+  Batch make(
+      List<HeldSample> items,
+      boolean padding,
+      long epoch,
+      int position,
+      long stream,
       SlotWriter writer) {
     VectorSchemaRoot root = tables.build(items, padding);
     FrameBatch frames = null;
@@ -64,9 +73,16 @@ final class BatchMaker {
             PackedFrame f = items.get(i).frames()[base + t];
             // A frame of another size would overrun its slot (or leave part of it unwritten).
             if (f.width() != spec.width() || f.height() != spec.height()) {
-              throw new IllegalStateException(camera + " frame is " + f.width() + "x"
-                  + f.height() + " but info.json declares " + spec.width() + "x"
-                  + spec.height());
+              throw new IllegalStateException(
+                  camera
+                      + " frame is "
+                      + f.width()
+                      + "x"
+                      + f.height()
+                      + " but info.json declares "
+                      + spec.width()
+                      + "x"
+                      + spec.height());
             }
             long slot = (long) i * positions + t;
             writer.write(column, slot, f);

@@ -17,7 +17,13 @@ import org.robostream.dataset.DatasetException;
  */
 final class ColumnValues {
   /** Element types a data column can have. */
-  enum Kind { FLOAT32, FLOAT64, INT64, BOOL, STRING }
+  enum Kind {
+    FLOAT32,
+    FLOAT64,
+    INT64,
+    BOOL,
+    STRING
+  }
 
   final String name;
   final Kind kind;
@@ -57,17 +63,23 @@ final class ColumnValues {
       width = rows == 0 ? 0 : l.getElementEndIndex(from) - l.getElementStartIndex(from);
       for (int r = from; r < from + rows; r++) {
         if (l.getElementEndIndex(r) - l.getElementStartIndex(r) != width) {
-          throw new DatasetException.BadMetadata(file, "column " + vector.getName()
-              + " has rows of different lengths (" + width + " and "
-              + (l.getElementEndIndex(r) - l.getElementStartIndex(r)) + ")");
+          throw new DatasetException.BadMetadata(
+              file,
+              "column "
+                  + vector.getName()
+                  + " has rows of different lengths ("
+                  + width
+                  + " and "
+                  + (l.getElementEndIndex(r) - l.getElementStartIndex(r))
+                  + ")");
         }
       }
     }
     Kind kind = kindOf(items, vector.getName(), file);
     ColumnValues c = new ColumnValues(vector.getName(), kind, width, scalar, rows);
     for (int r = 0; r < rows; r++) {
-      int base = vector instanceof ListVector l ? l.getElementStartIndex(from + r)
-          : (from + r) * width;
+      int base =
+          vector instanceof ListVector l ? l.getElementStartIndex(from + r) : (from + r) * width;
       if (scalar) {
         base = from + r;
       }
@@ -75,8 +87,8 @@ final class ColumnValues {
         int at = base + j;
         int out = r * width + j;
         if (items.isNull(at)) {
-          throw new DatasetException.BadMetadata(file, "null in column " + vector.getName()
-              + " row " + (from + r));
+          throw new DatasetException.BadMetadata(
+              file, "null in column " + vector.getName() + " row " + (from + r));
         }
         switch (kind) {
           case FLOAT32 -> c.f32[out] = ((Float4Vector) items).get(at);
@@ -108,8 +120,8 @@ final class ColumnValues {
         || items instanceof org.apache.arrow.vector.LargeVarCharVector) {
       return Kind.STRING;
     }
-    throw new DatasetException.BadMetadata(file, "column " + column + " has unsupported type "
-        + items.getField().getType());
+    throw new DatasetException.BadMetadata(
+        file, "column " + column + " has unsupported type " + items.getField().getType());
   }
 
   long longAt(int row) {

@@ -12,17 +12,17 @@ import org.robostream.video.HostFrameBuffer;
 import org.robostream.video.VideoDecoder;
 
 /**
- * The device path: frames are converted to RGB uint8 (in the output layout) when decoded and
- * held in blocks of a {@link BatchMemoryPool} of the batch device; a batch's frames are copied
- * from there into its frame batch's slots ({@link BatchMaker}), or expanded to float32 [0, 1], so
- * they never leave the device. On a GPU, NVDEC writes the held blocks directly; a file NVDEC
- * cannot decode is decoded on the CPU into a host staging frame and uploaded (its decoder
- * reports the fallback). With a host pool the same path runs in host memory, which is how it is
- * tested without a GPU.
+ * The device path: frames are converted to RGB uint8 (in the output layout) when decoded and held
+ * in blocks of a {@link BatchMemoryPool} of the batch device; a batch's frames are copied from
+ * there into its frame batch's slots ({@link BatchMaker}), or expanded to float32 [0, 1], so they
+ * never leave the device. On a GPU, NVDEC writes the held blocks directly; a file NVDEC cannot
+ * decode is decoded on the CPU into a host staging frame and uploaded (its decoder reports the
+ * fallback). With a host pool the same path runs in host memory, which is how it is tested without
+ * a GPU.
  *
- * <p>Ordering: every copy into or out of held blocks is queued on this worker's stream, and
- * {@link #assemble} waits for that stream before it returns, so the caller may release and
- * reuse the held blocks at once. Not thread-safe: one per worker; owns its stream.
+ * <p>Ordering: every copy into or out of held blocks is queued on this worker's stream, and {@link
+ * #assemble} waits for that stream before it returns, so the caller may release and reuse the held
+ * blocks at once. Not thread-safe: one per worker; owns its stream.
  */
 final class DeviceFramePath implements FramePath {
   private final StreamContext ctx;
@@ -41,14 +41,25 @@ final class DeviceFramePath implements FramePath {
   }
 
   @Override
-  public void decode(FrameFetcher fetcher, EpisodeInfo episode, String camera, int[] frames,
-      FrameMemory memory, long reader, HeldFrames out) {
+  public void decode(
+      FrameFetcher fetcher,
+      EpisodeInfo episode,
+      String camera,
+      int[] frames,
+      FrameMemory memory,
+      long reader,
+      HeldFrames out) {
     HeldSlots[] made = new HeldSlots[1];
     try {
-      fetcher.fetch(episode, camera, frames, decoder -> {
-        made[0] = new HeldSlots(decoder, ctx.frameSize(camera), frames.length, memory, out);
-        return made[0];
-      }, reader);
+      fetcher.fetch(
+          episode,
+          camera,
+          frames,
+          decoder -> {
+            made[0] = new HeldSlots(decoder, ctx.frameSize(camera), frames.length, memory, out);
+            return made[0];
+          },
+          reader);
     } catch (RuntimeException e) {
       if (made[0] != null) {
         made[0].releaseUndelivered();
@@ -58,10 +69,10 @@ final class DeviceFramePath implements FramePath {
   }
 
   /**
-   * On a GPU every call starts with a seek (decoders give their NVDEC session back between
-   * calls, see VideoDecoder), so runs are longer and end on GOP boundaries: the next run of the
-   * stream then starts on a keyframe and decodes nothing twice. CPU decoders (a host pool) keep
-   * their position: the host path's runs.
+   * On a GPU every call starts with a seek (decoders give their NVDEC session back between calls,
+   * see VideoDecoder), so runs are longer and end on GOP boundaries: the next run of the stream
+   * then starts on a keyframe and decodes nothing twice. CPU decoders (a host pool) keep their
+   * position: the host path's runs.
    */
   @Override
   public int minRun() {
@@ -80,13 +91,19 @@ final class DeviceFramePath implements FramePath {
 
   @Override
   public Batch assemble(List<HeldSample> items, boolean padding, long epoch, int position) {
-    return maker.make(items, padding, epoch, position, stream, (column, slot, f) -> {
-      if (column.type() == DType.UINT8) {
-        pool.copy(column.frameAddress(slot), f.address(), f.bytes(), stream);
-      } else {
-        pool.expandToUnitFloats(column.frameAddress(slot), f.address(), f.bytes(), stream);
-      }
-    });
+    return maker.make(
+        items,
+        padding,
+        epoch,
+        position,
+        stream,
+        (column, slot, f) -> {
+          if (column.type() == DType.UINT8) {
+            pool.copy(column.frameAddress(slot), f.address(), f.bytes(), stream);
+          } else {
+            pool.expandToUnitFloats(column.frameAddress(slot), f.address(), f.bytes(), stream);
+          }
+        });
   }
 
   @Override
@@ -95,10 +112,10 @@ final class DeviceFramePath implements FramePath {
   }
 
   /**
-   * One decode call's destination: a held block per request. Where the decoder writes the
-   * pool's memory (NVDEC into a GPU pool, a CPU decoder into a host pool) it converts straight
-   * into the block; a CPU decoder on a GPU pool converts into the host staging frame, uploaded
-   * into the block when the frame is delivered.
+   * One decode call's destination: a held block per request. Where the decoder writes the pool's
+   * memory (NVDEC into a GPU pool, a CPU decoder into a host pool) it converts straight into the
+   * block; a CPU decoder on a GPU pool converts into the host staging frame, uploaded into the
+   * block when the frame is delivered.
    */
   private final class HeldSlots implements FrameDestination {
     private final StreamContext.FrameSize size;
@@ -109,8 +126,12 @@ final class DeviceFramePath implements FramePath {
     private final FrameMemory memory;
     private final HeldFrames out;
 
-    HeldSlots(VideoDecoder decoder, StreamContext.FrameSize size, int requests,
-        FrameMemory memory, HeldFrames out) {
+    HeldSlots(
+        VideoDecoder decoder,
+        StreamContext.FrameSize size,
+        int requests,
+        FrameMemory memory,
+        HeldFrames out) {
       this.size = size;
       this.blocks = new long[requests];
       this.delivered = new boolean[requests];
@@ -147,8 +168,9 @@ final class DeviceFramePath implements FramePath {
 
     /** The host frame a CPU decoder writes before the upload into a GPU block. */
     private long stagingAddress() {
-      return staging.computeIfAbsent(size, s -> new HostFrameBuffer(1, s.height(), s.width(),
-          ctx.layout())).slotAddress(0);
+      return staging
+          .computeIfAbsent(size, s -> new HostFrameBuffer(1, s.height(), s.width(), ctx.layout()))
+          .slotAddress(0);
     }
 
     @Override
@@ -164,8 +186,17 @@ final class DeviceFramePath implements FramePath {
         pool.upload(block(request), stagingAddress(), frameBytes(), stream);
       }
       delivered[request] = true;
-      out.put(request, new PackedFrame(blocks[request], frameBytes(), size.width(),
-          size.height(), PackedFrame.RGB, null, ptsSeconds, frameIndex));
+      out.put(
+          request,
+          new PackedFrame(
+              blocks[request],
+              frameBytes(),
+              size.width(),
+              size.height(),
+              PackedFrame.RGB,
+              null,
+              ptsSeconds,
+              frameIndex));
     }
 
     private long block(int request) {

@@ -3,8 +3,8 @@ package org.robostream.stream;
 import java.util.Arrays;
 
 /**
- * The frames of one episode still to be delivered in an epoch, ascending: the whole episode at
- * the start of an epoch, what is left of it after an elastic resume. Immutable.
+ * The frames of one episode still to be delivered in an epoch, ascending: the whole episode at the
+ * start of an epoch, what is left of it after an elastic resume. Immutable.
  */
 public record EpisodePiece(int episode, int[] frames) {
   public EpisodePiece {

@@ -18,11 +18,11 @@ import org.robostream.dataset.ParquetFrames;
 /**
  * Episode rows for one worker: reads data Parquet files (declared columns only, checked against
  * info.json by {@link FeatureColumns}) through arrow-dataset, keeps the last few files open (v3.0
- * files hold many episodes) and the recently used episodes extracted. An episode must have
- * exactly its metadata length of rows, whose {@code frame_index} is 0..length-1, whose
- * {@code timestamp} is within half a frame of {@code frame_index / fps} (where the frame is looked
- * up) and whose {@code index} counts on from the table's {@code dataset_from_index}. Not
- * thread-safe: one per worker; {@link #close()} frees the files.
+ * files hold many episodes) and the recently used episodes extracted. An episode must have exactly
+ * its metadata length of rows, whose {@code frame_index} is 0..length-1, whose {@code timestamp} is
+ * within half a frame of {@code frame_index / fps} (where the frame is looked up) and whose {@code
+ * index} counts on from the table's {@code dataset_from_index}. Not thread-safe: one per worker;
+ * {@link #close()} frees the files.
  */
 final class EpisodeRowSource implements AutoCloseable {
   private static final int OPEN_FILES = 2;
@@ -31,8 +31,7 @@ final class EpisodeRowSource implements AutoCloseable {
   private final DatasetInfo info;
   private final int episodeCapacity;
   private final LinkedHashMap<Path, FileRows> files = new LinkedHashMap<>(4, 0.75f, true);
-  private final LinkedHashMap<Integer, EpisodeRows> episodes =
-      new LinkedHashMap<>(16, 0.75f, true);
+  private final LinkedHashMap<Integer, EpisodeRows> episodes = new LinkedHashMap<>(16, 0.75f, true);
 
   private record FileRows(VectorSchemaRoot root, Map<Integer, int[]> ranges) {}
 
@@ -54,16 +53,28 @@ final class EpisodeRowSource implements AutoCloseable {
       throw new DatasetException.BadMetadata(name, "holds no rows of episode " + e.index());
     }
     if (range[1] - range[0] != e.length()) {
-      throw new DatasetException.BadMetadata(name, "episode " + e.index() + " has "
-          + (range[1] - range[0]) + " rows but its metadata length is " + e.length());
+      throw new DatasetException.BadMetadata(
+          name,
+          "episode "
+              + e.index()
+              + " has "
+              + (range[1] - range[0])
+              + " rows but its metadata length is "
+              + e.length());
     }
     Map<String, ColumnValues> columns = new LinkedHashMap<>();
     for (FieldVector v : file.root().getFieldVectors()) {
       ColumnValues c = ColumnValues.extract(v, range[0], e.length(), name);
       long declared = info.features().get(v.getName()).elementCount();
       if (c.width != declared) {
-        throw new DatasetException.BadMetadata(name, "column " + v.getName() + " has "
-            + c.width + " values per row but info.json declares " + declared);
+        throw new DatasetException.BadMetadata(
+            name,
+            "column "
+                + v.getName()
+                + " has "
+                + c.width
+                + " values per row but info.json declares "
+                + declared);
       }
       columns.put(v.getName(), c);
     }
@@ -82,39 +93,60 @@ final class EpisodeRowSource implements AutoCloseable {
     ColumnValues index = integers(columns, "index", file);
     integers(columns, "task_index", file);
     ColumnValues timestamp = columns.get("timestamp");
-    if (timestamp != null && timestamp.kind != ColumnValues.Kind.FLOAT32
+    if (timestamp != null
+        && timestamp.kind != ColumnValues.Kind.FLOAT32
         && timestamp.kind != ColumnValues.Kind.FLOAT64) {
-      throw new DatasetException.BadMetadata(file, "column timestamp holds " + timestamp.kind
-          + " values; expected float32 or float64 seconds");
+      throw new DatasetException.BadMetadata(
+          file,
+          "column timestamp holds "
+              + timestamp.kind
+              + " values; expected float32 or float64 seconds");
     }
     double halfFrame = 0.5 / info.fps();
     for (int f = 0; f < e.length(); f++) {
       String row = "episode " + e.index() + " row " + f;
       if (frameIndex != null && frameIndex.longAt(f) != f) {
-        throw new DatasetException.BadMetadata(file, row + " has frame_index "
-            + frameIndex.longAt(f) + " (rows must be frames 0..n-1)");
+        throw new DatasetException.BadMetadata(
+            file,
+            row + " has frame_index " + frameIndex.longAt(f) + " (rows must be frames 0..n-1)");
       }
       if (index != null && index.longAt(f) != e.datasetFromIndex() + f) {
-        throw new DatasetException.BadMetadata(file, row + " has index " + index.longAt(f)
-            + " but the episodes table's dataset_from_index " + e.datasetFromIndex()
-            + " puts it at " + (e.datasetFromIndex() + f));
+        throw new DatasetException.BadMetadata(
+            file,
+            row
+                + " has index "
+                + index.longAt(f)
+                + " but the episodes table's dataset_from_index "
+                + e.datasetFromIndex()
+                + " puts it at "
+                + (e.datasetFromIndex() + f));
       }
       double seconds = timestamp == null ? f / (double) info.fps() : timestamp.doubleAt(f);
       if (!(Math.abs(seconds - f / (double) info.fps()) < halfFrame)) {
-        throw new DatasetException.BadMetadata(file, row + " has timestamp " + seconds
-            + " s, more than half a frame from frame " + f + " at " + info.fps() + " fps ("
-            + f / (double) info.fps() + " s)");
+        throw new DatasetException.BadMetadata(
+            file,
+            row
+                + " has timestamp "
+                + seconds
+                + " s, more than half a frame from frame "
+                + f
+                + " at "
+                + info.fps()
+                + " fps ("
+                + f / (double) info.fps()
+                + " s)");
       }
     }
   }
 
   /** The column, which must hold integers when present. */
-  private static ColumnValues integers(Map<String, ColumnValues> columns, String name,
-      String file) {
+  private static ColumnValues integers(
+      Map<String, ColumnValues> columns, String name, String file) {
     ColumnValues c = columns.get(name);
     if (c != null && c.kind != ColumnValues.Kind.INT64) {
-      throw new DatasetException.BadMetadata(file, "column " + name + " holds " + c.kind
-          + " values; expected int64 (an integer column)");
+      throw new DatasetException.BadMetadata(
+          file,
+          "column " + name + " holds " + c.kind + " values; expected int64 (an integer column)");
     }
     return c;
   }
@@ -127,15 +159,18 @@ final class EpisodeRowSource implements AutoCloseable {
     String name = path.toString();
     Schema schema = ParquetFrames.schema(allocator, path);
     FeatureColumns.check(info, schema, name);
-    List<String> columns = ParquetFrames.declaredColumns(info,
-        schema.getFields().stream().map(org.apache.arrow.vector.types.pojo.Field::getName)
-            .toList());
+    List<String> columns =
+        ParquetFrames.declaredColumns(
+            info,
+            schema.getFields().stream()
+                .map(org.apache.arrow.vector.types.pojo.Field::getName)
+                .toList());
     VectorSchemaRoot root = ParquetFrames.read(allocator, path, columns);
     try {
       FieldVector ep = root.getVector(EpisodeRowRanges.COLUMN);
       if (ep == null) {
-        throw new DatasetException.BadMetadata(name, "data file has no "
-            + EpisodeRowRanges.COLUMN + " column");
+        throw new DatasetException.BadMetadata(
+            name, "data file has no " + EpisodeRowRanges.COLUMN + " column");
       }
       f = new FileRows(root, EpisodeRowRanges.of(ep, name).ranges());
     } catch (RuntimeException e) {

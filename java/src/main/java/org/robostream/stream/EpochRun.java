@@ -10,23 +10,23 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One pass over the rest of an epoch, as the iterator a consumer holds: a thread per worker
- * builds its batches of the rank's schedule into a queue of its own (at most {@code prefetch}
- * batches plus its end marker or failure), and {@link #next()} takes batch i from the queue of
- * worker {@code schedule[i].worker}, raising a worker's failure as it was raised.
+ * One pass over the rest of an epoch, as the iterator a consumer holds: a thread per worker builds
+ * its batches of the rank's schedule into a queue of its own (at most {@code prefetch} batches plus
+ * its end marker or failure), and {@link #next()} takes batch i from the queue of worker {@code
+ * schedule[i].worker}, raising a worker's failure as it was raised.
  *
- * <p>A small state machine. Running; then either ended (its last batch was taken: the dataset
- * moves to the next epoch, and {@code hasNext()} stays false), or stopped before that by the
- * dataset ({@link #stop}: a newer iterator, {@code setEpoch}, {@code close()}) or by its own
- * failed {@code next()}: then {@code hasNext()} and {@code next()} throw an
- * {@link IllegalStateException} naming why and at which batch, so that a trainer iterating a
- * stale iterator does not take it for the end of the epoch.
+ * <p>A small state machine. Running; then either ended (its last batch was taken: the dataset moves
+ * to the next epoch, and {@code hasNext()} stays false), or stopped before that by the dataset
+ * ({@link #stop}: a newer iterator, {@code setEpoch}, {@code close()}) or by its own failed {@code
+ * next()}: then {@code hasNext()} and {@code next()} throw an {@link IllegalStateException} naming
+ * why and at which batch, so that a trainer iterating a stale iterator does not take it for the end
+ * of the epoch.
  *
- * <p>Threading: the iterator methods, {@link #segments()} and {@link #stop} belong to the
- * consumer thread; workers talk to it only through their queues. Each worker thread holds the
- * dataset's {@link StreamMemory} while it runs. Ownership: batches taken belong to the
- * consumer; those still queued when the run stops are closed here, or by their worker when it
- * ends after the stop (nobody will take them).
+ * <p>Threading: the iterator methods, {@link #segments()} and {@link #stop} belong to the consumer
+ * thread; workers talk to it only through their queues. Each worker thread holds the dataset's
+ * {@link StreamMemory} while it runs. Ownership: batches taken belong to the consumer; those still
+ * queued when the run stops are closed here, or by their worker when it ends after the stop (nobody
+ * will take them).
  */
 final class EpochRun implements Iterator<Batch> {
   /** What a run tells the dataset that started it. */
@@ -57,8 +57,14 @@ final class EpochRun implements Iterator<Batch> {
   private int next;
 
   /** Starts the workers of {@code position}'s plan for this rank, from its consumed batches. */
-  EpochRun(StreamConfig config, ResumePlanner.Position position, long epoch,
-      StreamMemory memory, StreamDecoders decoders, StreamCounters counters, Owner owner) {
+  EpochRun(
+      StreamConfig config,
+      ResumePlanner.Position position,
+      long epoch,
+      StreamMemory memory,
+      StreamDecoders decoders,
+      StreamCounters counters,
+      Owner owner) {
     int rank = config.rankWorld().rank();
     StreamContext ctx = config.context();
     this.position = position;
@@ -71,9 +77,21 @@ final class EpochRun implements Iterator<Batch> {
     for (int w = 0; w < workers; w++) {
       BlockingQueue<StreamWorker.Output> q = new ArrayBlockingQueue<>(ctx.prefetch() + 1);
       queues.add(q);
-      StreamWorker task = new StreamWorker(ctx, position.plan(), schedule, rank, w, next, epoch,
-          q, memory.allocator(), decoders.newCache(), counters, memory::newFramePath,
-          memory.store(w));
+      StreamWorker task =
+          new StreamWorker(
+              ctx,
+              position.plan(),
+              schedule,
+              rank,
+              w,
+              next,
+              epoch,
+              q,
+              memory.allocator(),
+              decoders.newCache(),
+              counters,
+              memory::newFramePath,
+              memory.store(w));
       tasks.add(task);
       Thread t = new Thread(() -> runAndLetGo(task, q), "robostream-worker-" + rank + "-" + w);
       t.setDaemon(true);
@@ -88,8 +106,8 @@ final class EpochRun implements Iterator<Batch> {
   }
 
   /**
-   * Runs one worker thread; when it ends, closes what it queued after its run was stopped
-   * (nobody will take it) and lets go of the memory it used.
+   * Runs one worker thread; when it ends, closes what it queued after its run was stopped (nobody
+   * will take it) and lets go of the memory it used.
    */
   private void runAndLetGo(StreamWorker task, BlockingQueue<StreamWorker.Output> queue) {
     try {
@@ -115,9 +133,15 @@ final class EpochRun implements Iterator<Batch> {
   @Override
   public boolean hasNext() {
     if (stoppedBecause != null) {
-      throw new IllegalStateException("this iterator was stopped at batch " + next + " of "
-          + schedule.size() + ": " + stoppedBecause + "; iterate again (for (Batch b : ds))"
-          + " to continue from the dataset's position");
+      throw new IllegalStateException(
+          "this iterator was stopped at batch "
+              + next
+              + " of "
+              + schedule.size()
+              + ": "
+              + stoppedBecause
+              + "; iterate again (for (Batch b : ds))"
+              + " to continue from the dataset's position");
     }
     if (ended) {
       return false;
@@ -149,10 +173,8 @@ final class EpochRun implements Iterator<Batch> {
       throw f.error();
     }
     if (!(out instanceof StreamWorker.Built built) || built.position() != next) {
-      owner.stopRun("its next() failed: worker " + w + " delivered " + out + " for batch "
-          + next);
-      throw new IllegalStateException("worker " + w + " delivered " + out + " for batch "
-          + next);
+      owner.stopRun("its next() failed: worker " + w + " delivered " + out + " for batch " + next);
+      throw new IllegalStateException("worker " + w + " delivered " + out + " for batch " + next);
     }
     next++;
     return built.batch();
@@ -166,8 +188,8 @@ final class EpochRun implements Iterator<Batch> {
 
   /**
    * Interrupts the workers and waits for each; a worker that does not end within 10 s (held in
-   * native code, such as a wait for an NVDEC session) keeps its store and the pools until it
-   * ends, and its worker index gets a new store.
+   * native code, such as a wait for an NVDEC session) keeps its store and the pools until it ends,
+   * and its worker index gets a new store.
    */
   private void stopWorkers() {
     stopped = true;
@@ -181,8 +203,10 @@ final class EpochRun implements Iterator<Batch> {
         Thread.currentThread().interrupt();
       }
       if (t.isAlive()) {
-        LOG.warn("worker {} did not stop within 10 s (held in native code?); it keeps its"
-            + " frame store and the pools until it ends", w);
+        LOG.warn(
+            "worker {} did not stop within 10 s (held in native code?); it keeps its"
+                + " frame store and the pools until it ends",
+            w);
         memory.replaceStore(w);
       }
     }

@@ -22,18 +22,17 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Decodes the frames of episode-local frame numbers for one camera into given addresses.
- * Inside a file whose frame count matches the metadata, a frame is addressed by its position
- * (frames of the episodes before it plus its number) and its pts is checked against
- * {@code from_timestamp + frame / fps}: drift is recorded, and a frame more than half a frame
- * early, or later than half a frame plus the concatenation shift of the episodes stored before it
- * ({@link org.robostream.dataset.VideoSpan#maxPositionDrift}), is an error. Otherwise frames are
- * looked up by pts within the tolerance (warned
- * once per file). Before the first frame of an episode and camera is decoded, all of the
- * episode's frames are checked against the file's frame table ({@link SpanFrames}), a file's
- * frame size against the camera's declared shape and, looked up by pts, its duration against the
- * table's frames. Errors come out as {@link SampleException} naming file, episode and camera.
- * Not thread-safe: one per worker.
+ * Decodes the frames of episode-local frame numbers for one camera into given addresses. Inside a
+ * file whose frame count matches the metadata, a frame is addressed by its position (frames of the
+ * episodes before it plus its number) and its pts is checked against {@code from_timestamp + frame
+ * / fps}: drift is recorded, and a frame more than half a frame early, or later than half a frame
+ * plus the concatenation shift of the episodes stored before it ({@link
+ * org.robostream.dataset.VideoSpan#maxPositionDrift}), is an error. Otherwise frames are looked up
+ * by pts within the tolerance (warned once per file). Before the first frame of an episode and
+ * camera is decoded, all of the episode's frames are checked against the file's frame table ({@link
+ * SpanFrames}), a file's frame size against the camera's declared shape and, looked up by pts, its
+ * duration against the table's frames. Errors come out as {@link SampleException} naming file,
+ * episode and camera. Not thread-safe: one per worker.
  */
 final class FrameFetcher {
   private static final Logger LOG = LoggerFactory.getLogger(FrameFetcher.class);
@@ -50,7 +49,11 @@ final class FrameFetcher {
   /** An episode's camera whose frames were checked against its file's frame table. */
   private record CheckedSpan(int episode, String camera) {}
 
-  FrameFetcher(DecoderCache cache, Device device, DatasetInfo info, double tolerance,
+  FrameFetcher(
+      DecoderCache cache,
+      Device device,
+      DatasetInfo info,
+      double tolerance,
       StreamCounters counters) {
     this.cache = cache;
     this.device = device;
@@ -61,10 +64,10 @@ final class FrameFetcher {
   }
 
   /**
-   * Before decoding a run of {@code episode} starting at frame {@code frame}: tells every
-   * camera's file where that run's decoding will start reading, so the blocks of all cameras of
-   * a remote dataset download at once instead of one camera after the other (decoding one
-   * camera takes as long as fetching the next one's block). A hint: decodes nothing, never fails.
+   * Before decoding a run of {@code episode} starting at frame {@code frame}: tells every camera's
+   * file where that run's decoding will start reading, so the blocks of all cameras of a remote
+   * dataset download at once instead of one camera after the other (decoding one camera takes as
+   * long as fetching the next one's block). A hint: decodes nothing, never fails.
    */
   void prefetch(EpisodeInfo episode, java.util.List<String> cameras, int frame) {
     for (String camera : cameras) {
@@ -75,8 +78,15 @@ final class FrameFetcher {
 
   /** Decodes {@code frames} (episode-local) of {@code camera}; request i goes to the sink as i. */
   void fetch(EpisodeInfo episode, String camera, int[] frames, PictureSink sink, long reader) {
-    fetch(episode, camera, frames, reader, (decoder, at) -> at.positions() != null
-        ? decoder.decodeFrames(at.positions(), sink) : decoder.decode(at.times(), sink));
+    fetch(
+        episode,
+        camera,
+        frames,
+        reader,
+        (decoder, at) ->
+            at.positions() != null
+                ? decoder.decodeFrames(at.positions(), sink)
+                : decoder.decode(at.times(), sink));
   }
 
   /**
@@ -84,13 +94,23 @@ final class FrameFetcher {
    * {@code destination} gives for the file's decoder (which may decode on the GPU or, for a file
    * NVDEC cannot decode, on the CPU); request i goes to slot i.
    */
-  void fetch(EpisodeInfo episode, String camera, int[] frames,
-      Function<VideoDecoder, FrameDestination> destination, long reader) {
-    fetch(episode, camera, frames, reader, (decoder, at) -> {
-      FrameDestination d = destination.apply(decoder);
-      return at.positions() != null ? decoder.decodeFrames(at.positions(), d)
-          : decoder.decode(at.times(), d);
-    });
+  void fetch(
+      EpisodeInfo episode,
+      String camera,
+      int[] frames,
+      Function<VideoDecoder, FrameDestination> destination,
+      long reader) {
+    fetch(
+        episode,
+        camera,
+        frames,
+        reader,
+        (decoder, at) -> {
+          FrameDestination d = destination.apply(decoder);
+          return at.positions() != null
+              ? decoder.decodeFrames(at.positions(), d)
+              : decoder.decode(at.times(), d);
+        });
   }
 
   /** Where frames are in their file: positions, or pts when the file does not match the table. */
@@ -98,8 +118,8 @@ final class FrameFetcher {
 
   /**
    * Whether episode-local {@code frame} of {@code camera} starts a new decoding pass (its GOP
-   * differs from the previous frame's), so a run of frames that ends just before it wastes
-   * nothing when the next run starts there. False when frames are looked up by pts.
+   * differs from the previous frame's), so a run of frames that ends just before it wastes nothing
+   * when the next run starts there. False when frames are looked up by pts.
    */
   boolean startsGop(EpisodeInfo episode, String camera, int frame, long reader) {
     VideoSpan span = episode.video(camera);
@@ -117,17 +137,23 @@ final class FrameFetcher {
   }
 
   private boolean addressedByPosition(VideoSpan span, VideoDecoder decoder) {
-    return byPosition.computeIfAbsent(span.file(), p -> {
-      requireDeclaredSize(span, decoder);
-      boolean match = decoder.info().frameCount() == span.fileFrames();
-      if (!match) {
-        requireTableDuration(span, decoder);
-        LOG.warn("{}: {} frames but the episode table puts {} there; addressing frames by pts"
-            + " (tolerance {} s)", span.file(), decoder.info().frameCount(), span.fileFrames(),
-            tolerance);
-      }
-      return match;
-    });
+    return byPosition.computeIfAbsent(
+        span.file(),
+        p -> {
+          requireDeclaredSize(span, decoder);
+          boolean match = decoder.info().frameCount() == span.fileFrames();
+          if (!match) {
+            requireTableDuration(span, decoder);
+            LOG.warn(
+                "{}: {} frames but the episode table puts {} there; addressing frames by pts"
+                    + " (tolerance {} s)",
+                span.file(),
+                decoder.info().frameCount(),
+                span.fileFrames(),
+                tolerance);
+          }
+          return match;
+        });
   }
 
   /** The file's frames must have the size info.json declares for its camera. */
@@ -136,9 +162,21 @@ final class FrameFetcher {
     int width = decoder.info().width();
     int height = decoder.info().height();
     if (width != shape[1] || height != shape[0]) {
-      throw new DatasetException.BadMetadata(span.file().toString(), "frames are " + width
-          + "x" + height + " but info.json declares " + span.camera() + " as " + shape[1] + "x"
-          + shape[0] + " (shape " + java.util.Arrays.toString(shape) + ")");
+      throw new DatasetException.BadMetadata(
+          span.file().toString(),
+          "frames are "
+              + width
+              + "x"
+              + height
+              + " but info.json declares "
+              + span.camera()
+              + " as "
+              + shape[1]
+              + "x"
+              + shape[0]
+              + " (shape "
+              + java.util.Arrays.toString(shape)
+              + ")");
     }
   }
 
@@ -154,13 +192,28 @@ final class FrameFetcher {
     double table = span.fileFrames() / (double) fps;
     double file = decoder.info().durationSeconds();
     if (!(Math.abs(file - table) < 0.5 / fps)) {
-      throw new DatasetException.BadMetadata(span.file().toString(), "holds " + file + " s of"
-          + " video (" + decoder.info().frameCount() + " frames) but the episodes table puts "
-          + span.fileFrames() + " frames there, " + table + " s at " + fps + " fps");
+      throw new DatasetException.BadMetadata(
+          span.file().toString(),
+          "holds "
+              + file
+              + " s of"
+              + " video ("
+              + decoder.info().frameCount()
+              + " frames) but the episodes table puts "
+              + span.fileFrames()
+              + " frames there, "
+              + table
+              + " s at "
+              + fps
+              + " fps");
     }
   }
 
-  private void fetch(EpisodeInfo episode, String camera, int[] frames, long reader,
+  private void fetch(
+      EpisodeInfo episode,
+      String camera,
+      int[] frames,
+      long reader,
       BiFunction<VideoDecoder, Addresses, DecodeResult> decode) {
     VideoSpan span = episode.video(camera);
     String file = span.file().toString();
@@ -185,10 +238,25 @@ final class FrameFetcher {
           double drift = r.ptsSeconds(i) - expected;
           counters.drift(drift);
           if (drift <= -0.5 / fps || drift > span.maxPositionDrift(fps)) {
-            throw new SampleException(file, episode.index(), camera, "frame " + frames[i]
-                + " (position " + at[i] + ") has pts " + r.ptsSeconds(i) + " s but the metadata"
-                + " puts it at " + expected + " s (allowed: " + 0.5 / fps + " s before to "
-                + span.maxPositionDrift(fps) + " s after)", null);
+            throw new SampleException(
+                file,
+                episode.index(),
+                camera,
+                "frame "
+                    + frames[i]
+                    + " (position "
+                    + at[i]
+                    + ") has pts "
+                    + r.ptsSeconds(i)
+                    + " s but the metadata"
+                    + " puts it at "
+                    + expected
+                    + " s (allowed: "
+                    + 0.5 / fps
+                    + " s before to "
+                    + span.maxPositionDrift(fps)
+                    + " s after)",
+                null);
           }
         }
       } else {

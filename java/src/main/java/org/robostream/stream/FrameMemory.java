@@ -2,10 +2,10 @@ package org.robostream.stream;
 
 /**
  * Memory for decoded frames that wait in a worker's shuffle buffer until their batch is built:
- * blocks taken and released by size, with a byte budget checked before a run of samples is
- * decoded ({@link #canHold}; blocks themselves are never refused). Implementations: host memory
- * holding pictures packed as decoded ({@link FrameStore}) and pooled device memory holding RGB
- * frames ({@link PoolFrameMemory}).
+ * blocks taken and released by size, with a byte budget checked before a run of samples is decoded
+ * ({@link #canHold}; blocks themselves are never refused). Implementations: host memory holding
+ * pictures packed as decoded ({@link FrameStore}) and pooled device memory holding RGB frames
+ * ({@link PoolFrameMemory}).
  *
  * <p>Not thread-safe: used by one worker thread at a time. {@link #close()} frees everything.
  */

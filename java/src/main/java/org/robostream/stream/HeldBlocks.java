@@ -6,9 +6,9 @@ import java.util.Map;
 /**
  * What every {@link FrameMemory} keeps track of, whatever its blocks are: the byte budget, the
  * bytes held, and which blocks are out with their sizes, so that a block goes back once and with
- * the size it was taken with (a second release would hand one block to two frames). Subclasses
- * say where blocks come from ({@link #allocate}) and where released ones go ({@link #recycle}).
- * Not thread-safe: one worker thread at a time.
+ * the size it was taken with (a second release would hand one block to two frames). Subclasses say
+ * where blocks come from ({@link #allocate}) and where released ones go ({@link #recycle}). Not
+ * thread-safe: one worker thread at a time.
  */
 abstract class HeldBlocks implements FrameMemory {
   private final long budgetBytes;

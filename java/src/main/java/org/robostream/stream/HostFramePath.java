@@ -13,8 +13,8 @@ import org.robostream.video.PackedPicture;
 /**
  * The CPU path: pictures held packed as the codec produced them (YUV 4:2:0 is half the bytes of
  * RGB) in host memory, converted by swscale straight into the slots of the batch's pooled host
- * frame batch when the batch is built (float32: into one RGB frame, then expanded to [0, 1] in
- * the slot). Not thread-safe: one per worker.
+ * frame batch when the batch is built (float32: into one RGB frame, then expanded to [0, 1] in the
+ * slot). Not thread-safe: one per worker.
  */
 final class HostFramePath implements FramePath {
   private final PackedPicture packer = new PackedPicture();
@@ -29,16 +29,36 @@ final class HostFramePath implements FramePath {
   }
 
   @Override
-  public void decode(FrameFetcher fetcher, EpisodeInfo episode, String camera, int[] frames,
-      FrameMemory memory, long reader, HeldFrames out) {
-    fetcher.fetch(episode, camera, frames, (request, picture, pts, frameIndex) -> {
-      long bytes = PackedPicture.packedBytes(picture.width(), picture.height(),
-          picture.pixelFormat());
-      long address = memory.take(bytes);
-      out.put(request, new PackedFrame(address, bytes, picture.width(), picture.height(),
-          picture.pixelFormat(), picture.color(), pts, frameIndex));
-      packer.pack(picture, address);
-    }, reader);
+  public void decode(
+      FrameFetcher fetcher,
+      EpisodeInfo episode,
+      String camera,
+      int[] frames,
+      FrameMemory memory,
+      long reader,
+      HeldFrames out) {
+    fetcher.fetch(
+        episode,
+        camera,
+        frames,
+        (request, picture, pts, frameIndex) -> {
+          long bytes =
+              PackedPicture.packedBytes(picture.width(), picture.height(), picture.pixelFormat());
+          long address = memory.take(bytes);
+          out.put(
+              request,
+              new PackedFrame(
+                  address,
+                  bytes,
+                  picture.width(),
+                  picture.height(),
+                  picture.pixelFormat(),
+                  picture.color(),
+                  pts,
+                  frameIndex));
+          packer.pack(picture, address);
+        },
+        reader);
   }
 
   /** CPU decoders keep their position between calls: short runs switch streams cheaply. */
@@ -64,15 +84,23 @@ final class HostFramePath implements FramePath {
 
   private void convert(FrameBatchBuilder.Column column, long slot, PackedFrame f) {
     if (column.type() == DType.UINT8) {
-      packer.toRgb(f.address(), f.width(), f.height(), f.pixelFormat(), f.color(),
-          column.frameAddress(slot), column.layout());
+      packer.toRgb(
+          f.address(),
+          f.width(),
+          f.height(),
+          f.pixelFormat(),
+          f.color(),
+          column.frameAddress(slot),
+          column.layout());
       return;
     }
-    long scratch = rgb.computeIfAbsent(new StreamContext.FrameSize(f.height(), f.width()),
-        size -> new HostFrameBuffer(1, size.height(), size.width(), column.layout()))
-        .slotAddress(0);
-    packer.toRgb(f.address(), f.width(), f.height(), f.pixelFormat(), f.color(), scratch,
-        column.layout());
+    long scratch =
+        rgb.computeIfAbsent(
+                new StreamContext.FrameSize(f.height(), f.width()),
+                size -> new HostFrameBuffer(1, size.height(), size.width(), column.layout()))
+            .slotAddress(0);
+    packer.toRgb(
+        f.address(), f.width(), f.height(), f.pixelFormat(), f.color(), scratch, column.layout());
     pool.expandToUnitFloats(column.frameAddress(slot), scratch, column.spec().frameValues(), 0);
   }
 

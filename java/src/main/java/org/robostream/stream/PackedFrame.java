@@ -10,8 +10,15 @@ import org.robostream.video.ColorSpec;
  * @param ptsSeconds the frame's pts in its file
  * @param frameIndex the frame's position in its file (-1 where the path does not record it)
  */
-record PackedFrame(long address, long bytes, int width, int height, int pixelFormat,
-    ColorSpec color, double ptsSeconds, long frameIndex) {
+record PackedFrame(
+    long address,
+    long bytes,
+    int width,
+    int height,
+    int pixelFormat,
+    ColorSpec color,
+    double ptsSeconds,
+    long frameIndex) {
   /** Pixel format of frames held as RGB uint8 in the output layout. */
   static final int RGB = -1;
 

@@ -7,8 +7,14 @@ package org.robostream.stream;
  * @param rankBalance how ranks with fewer batches are evened out so every rank yields the same
  *     number of batches per epoch
  */
-public record PlanParameters(long seed, boolean shuffle, int bufferSize, int maxNumShards,
-    int batchSize, boolean dropLast, RankBalance rankBalance) {
+public record PlanParameters(
+    long seed,
+    boolean shuffle,
+    int bufferSize,
+    int maxNumShards,
+    int batchSize,
+    boolean dropLast,
+    RankBalance rankBalance) {
 
   /** Evening out batch counts across ranks. */
   public enum RankBalance {
@@ -20,8 +26,14 @@ public record PlanParameters(long seed, boolean shuffle, int bufferSize, int max
 
   public PlanParameters {
     if (bufferSize < 1 || maxNumShards < 1 || batchSize < 1) {
-      throw new IllegalArgumentException("bufferSize, maxNumShards and batchSize must be >= 1,"
-          + " got " + bufferSize + ", " + maxNumShards + " and " + batchSize);
+      throw new IllegalArgumentException(
+          "bufferSize, maxNumShards and batchSize must be >= 1,"
+              + " got "
+              + bufferSize
+              + ", "
+              + maxNumShards
+              + " and "
+              + batchSize);
     }
   }
 }

@@ -23,7 +23,9 @@ public record RankSchedule(int rank, List<Batch> batches) {
 
   /** Batches of {@code worker}, in its job order. */
   public List<Batch> batchesOf(int worker) {
-    return batches.stream().filter(b -> b.worker() == worker)
-        .sorted((a, b) -> Integer.compare(a.job(), b.job())).toList();
+    return batches.stream()
+        .filter(b -> b.worker() == worker)
+        .sorted((a, b) -> Integer.compare(a.job(), b.job()))
+        .toList();
   }
 }

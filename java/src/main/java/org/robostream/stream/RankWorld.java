@@ -5,15 +5,15 @@ import java.util.Map;
 import java.util.OptionalInt;
 
 /**
- * This process's rank and the world size: explicit values, else {@code SLURM_PROCID} /
- * {@code SLURM_NTASKS}, else {@code RANK} / {@code WORLD_SIZE}, else
- * {@code OMPI_COMM_WORLD_RANK} / {@code OMPI_COMM_WORLD_SIZE}, else (0, 1). Immutable.
+ * This process's rank and the world size: explicit values, else {@code SLURM_PROCID} / {@code
+ * SLURM_NTASKS}, else {@code RANK} / {@code WORLD_SIZE}, else {@code OMPI_COMM_WORLD_RANK} / {@code
+ * OMPI_COMM_WORLD_SIZE}, else (0, 1). Immutable.
  */
 public record RankWorld(int rank, int world, String source) {
   public RankWorld {
     if (world < 1 || rank < 0 || rank >= world) {
-      throw new IllegalArgumentException("rank " + rank + " is outside world size " + world
-          + " (from " + source + ")");
+      throw new IllegalArgumentException(
+          "rank " + rank + " is outside world size " + world + " (from " + source + ")");
     }
   }
 
@@ -24,18 +24,22 @@ public record RankWorld(int rank, int world, String source) {
       }
       return new RankWorld(rank.getAsInt(), world.getAsInt(), "arguments");
     }
-    for (List<String> pair : List.of(List.of("SLURM_PROCID", "SLURM_NTASKS"),
-        List.of("RANK", "WORLD_SIZE"),
-        List.of("OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE"))) {
+    for (List<String> pair :
+        List.of(
+            List.of("SLURM_PROCID", "SLURM_NTASKS"),
+            List.of("RANK", "WORLD_SIZE"),
+            List.of("OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE"))) {
       String r = env.get(pair.get(0));
       String w = env.get(pair.get(1));
       if (r != null && w != null) {
         try {
-          return new RankWorld(Integer.parseInt(r.strip()), Integer.parseInt(w.strip()),
+          return new RankWorld(
+              Integer.parseInt(r.strip()),
+              Integer.parseInt(w.strip()),
               pair.get(0) + "/" + pair.get(1));
         } catch (NumberFormatException e) {
-          throw new IllegalArgumentException(pair.get(0) + "=" + r + " / " + pair.get(1) + "="
-              + w + " are not integers", e);
+          throw new IllegalArgumentException(
+              pair.get(0) + "=" + r + " / " + pair.get(1) + "=" + w + " are not integers", e);
         }
       }
     }

@@ -9,10 +9,10 @@ import java.util.Set;
 /**
  * Turns a {@link StreamState} into the plan to continue with. Same world size and workers as the
  * last segment: that segment's plan, skipping the batches already consumed, so the continuation
- * equals the uninterrupted run sample for sample. Another world size or worker count: every
- * sample the old ranks consumed (their first {@code batches} batches, padding excluded) is taken
- * out of the pool and the rest of the epoch becomes a new segment planned over the new ranks,
- * so it is delivered exactly once. Stateless.
+ * equals the uninterrupted run sample for sample. Another world size or worker count: every sample
+ * the old ranks consumed (their first {@code batches} batches, padding excluded) is taken out of
+ * the pool and the rest of the epoch becomes a new segment planned over the new ranks, so it is
+ * delivered exactly once. Stateless.
  */
 public final class ResumePlanner {
   private ResumePlanner() {}
@@ -20,21 +20,26 @@ public final class ResumePlanner {
   /** The segment to run and how many of its batches every rank has already consumed. */
   public record Position(SegmentPlan plan, int consumedBatches, List<StreamState.Segment> prior) {}
 
-  public static Position resolve(List<EpisodePiece> epochPool, PlanParameters params,
-      long epoch, List<StreamState.Segment> segments, int world, int workers) {
+  public static Position resolve(
+      List<EpisodePiece> epochPool,
+      PlanParameters params,
+      long epoch,
+      List<StreamState.Segment> segments,
+      int world,
+      int workers) {
     List<EpisodePiece> pool = epochPool;
     for (int i = 0; i < segments.size(); i++) {
       StreamState.Segment s = segments.get(i);
       SegmentPlan plan = new SegmentPlan(pool, params, epoch, i, s.world(), s.workers());
       boolean last = i == segments.size() - 1;
       if (last && s.world() == world && s.workers() == workers) {
-        return new Position(plan, Math.min(s.batches(), plan.batchesPerRank()),
-            segments.subList(0, i));
+        return new Position(
+            plan, Math.min(s.batches(), plan.batchesPerRank()), segments.subList(0, i));
       }
       pool = remove(pool, consumed(plan, s.batches()));
     }
-    return new Position(new SegmentPlan(pool, params, epoch, segments.size(), world, workers), 0,
-        segments);
+    return new Position(
+        new SegmentPlan(pool, params, epoch, segments.size(), world, workers), 0, segments);
   }
 
   /** Samples (not padding) that the first {@code batches} batches of every rank delivered. */
@@ -57,8 +62,10 @@ public final class ResumePlanner {
     }
     List<EpisodePiece> out = new ArrayList<>();
     for (EpisodePiece p : pool) {
-      int[] keep = Arrays.stream(p.frames()).filter(f -> !taken.contains(Samples.of(p.episode(),
-          f))).toArray();
+      int[] keep =
+          Arrays.stream(p.frames())
+              .filter(f -> !taken.contains(Samples.of(p.episode(), f)))
+              .toArray();
       if (keep.length > 0) {
         out.add(new EpisodePiece(p.episode(), keep));
       }

@@ -4,17 +4,18 @@ import org.robostream.FileException;
 
 /**
  * A sample could not be built: names the file, the episode and (for video) the camera. Raised out
- * of the batch iterator; the stream never ends silently on a bad file. The cause is the typed
- * error of the layer that failed ({@code VideoException}, {@code DatasetException}).
+ * of the batch iterator; the stream never ends silently on a bad file. The cause is the typed error
+ * of the layer that failed ({@code VideoException}, {@code DatasetException}).
  */
 public final class SampleException extends FileException {
   private final int episode;
   private final String camera;
 
-  public SampleException(String file, int episode, String camera, String problem,
-      Throwable cause) {
-    super(file, "episode " + episode + (camera == null ? "" : ", camera " + camera) + ": "
-        + problem, cause);
+  public SampleException(String file, int episode, String camera, String problem, Throwable cause) {
+    super(
+        file,
+        "episode " + episode + (camera == null ? "" : ", camera " + camera) + ": " + problem,
+        cause);
     this.episode = episode;
     this.camera = camera;
   }

@@ -5,9 +5,9 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * How one stretch of an epoch (a segment: the whole epoch, or what is left of it after an
- * elastic resume) is split over {@code world} ranks x {@code workers} worker threads. A pure
- * function of its inputs; immutable.
+ * How one stretch of an epoch (a segment: the whole epoch, or what is left of it after an elastic
+ * resume) is split over {@code world} ranks x {@code workers} worker threads. A pure function of
+ * its inputs; immutable.
  *
  * <p>Episode order: with shuffle, the pool permuted with {@code SplitMix64(derive(seed, epoch,
  * segment))} ({@link SplitMix64#shuffle}); otherwise ascending episode index. Assignment: in that
@@ -17,12 +17,12 @@ import java.util.List;
  * seeded with {@code derive(seed, epoch, segment, world, workers, slot)} and cuts its delivery
  * order into batches of {@code batchSize} (a short last batch unless {@code dropLast}).
  *
- * <p>A rank's batches interleave its workers round-robin (batch i of every worker that has one,
- * in worker order, then batch i + 1), like a data loader over worker processes. Every rank then
- * yields the same number of batches: {@link PlanParameters.RankBalance#PAD} appends padding
- * batches (samples of the rank's own order repeated from its start, or the pool's natural order
- * if it has none, flagged as padding) to the ranks below the maximum, dealt round-robin over its
- * workers; {@link PlanParameters.RankBalance#DROP} cuts every rank to the minimum.
+ * <p>A rank's batches interleave its workers round-robin (batch i of every worker that has one, in
+ * worker order, then batch i + 1), like a data loader over worker processes. Every rank then yields
+ * the same number of batches: {@link PlanParameters.RankBalance#PAD} appends padding batches
+ * (samples of the rank's own order repeated from its start, or the pool's natural order if it has
+ * none, flagged as padding) to the ranks below the maximum, dealt round-robin over its workers;
+ * {@link PlanParameters.RankBalance#DROP} cuts every rank to the minimum.
  */
 public final class SegmentPlan {
   private final PlanParameters params;
@@ -35,8 +35,13 @@ public final class SegmentPlan {
   private final long[] slotFrames;
   private final int batchesPerRank;
 
-  public SegmentPlan(List<EpisodePiece> pool, PlanParameters params, long epoch, int segment,
-      int world, int workers) {
+  public SegmentPlan(
+      List<EpisodePiece> pool,
+      PlanParameters params,
+      long epoch,
+      int segment,
+      int world,
+      int workers) {
     if (world < 1 || workers < 1) {
       throw new IllegalArgumentException("world size and workers must be >= 1");
     }
@@ -110,23 +115,36 @@ public final class SegmentPlan {
 
   /** A fresh sampler for (rank, worker), positioned before its first event. */
   public SlotSampler sampler(int rank, int worker) {
-    return new SlotSampler(slots.get(slot(rank, worker)), params.shuffle(), params.bufferSize(),
-        params.maxNumShards(), new SplitMix64(SplitMix64.derive(params.seed(), epoch, segment,
-            world, workers, slot(rank, worker))));
+    return new SlotSampler(
+        slots.get(slot(rank, worker)),
+        params.shuffle(),
+        params.bufferSize(),
+        params.maxNumShards(),
+        new SplitMix64(
+            SplitMix64.derive(params.seed(), epoch, segment, world, workers, slot(rank, worker))));
   }
 
   private int slot(int rank, int worker) {
     if (rank < 0 || rank >= world || worker < 0 || worker >= workers) {
-      throw new IllegalArgumentException("rank " + rank + " / worker " + worker
-          + " outside world " + world + " x workers " + workers);
+      throw new IllegalArgumentException(
+          "rank "
+              + rank
+              + " / worker "
+              + worker
+              + " outside world "
+              + world
+              + " x workers "
+              + workers);
     }
     return rank * workers + worker;
   }
 
   private int workerBatches(int rank, int worker) {
     long frames = slotFrames[slot(rank, worker)];
-    long b = params.dropLast() ? frames / params.batchSize()
-        : (frames + params.batchSize() - 1) / params.batchSize();
+    long b =
+        params.dropLast()
+            ? frames / params.batchSize()
+            : (frames + params.batchSize() - 1) / params.batchSize();
     return (int) b;
   }
 
@@ -144,9 +162,15 @@ public final class SegmentPlan {
     List<long[]> perWorkerOrder = new ArrayList<>();
     for (int w = 0; w < workers; w++) {
       counts[w] = workerBatches(rank, w);
-      perWorkerOrder.add(SlotSampler.deliveryOrder(slots.get(slot(rank, w)), params.shuffle(),
-          params.bufferSize(), params.maxNumShards(), new SplitMix64(SplitMix64.derive(
-              params.seed(), epoch, segment, world, workers, slot(rank, w)))));
+      perWorkerOrder.add(
+          SlotSampler.deliveryOrder(
+              slots.get(slot(rank, w)),
+              params.shuffle(),
+              params.bufferSize(),
+              params.maxNumShards(),
+              new SplitMix64(
+                  SplitMix64.derive(
+                      params.seed(), epoch, segment, world, workers, slot(rank, w)))));
     }
     List<RankSchedule.Batch> batches = new ArrayList<>();
     int bs = params.batchSize();
@@ -157,8 +181,7 @@ public final class SegmentPlan {
           long[] order = perWorkerOrder.get(w);
           int from = round * bs;
           int to = Math.min(order.length, from + bs);
-          batches.add(new RankSchedule.Batch(w, round, Arrays.copyOfRange(order, from, to),
-              false));
+          batches.add(new RankSchedule.Batch(w, round, Arrays.copyOfRange(order, from, to), false));
           any = true;
         }
       }
@@ -184,7 +207,8 @@ public final class SegmentPlan {
   private long[] naturalPoolOrder() {
     List<EpisodePiece> sorted = new ArrayList<>(pool);
     sorted.sort((a, b) -> Integer.compare(a.episode(), b.episode()));
-    return sorted.stream().flatMapToLong(p -> Arrays.stream(p.frames())
-        .mapToLong(f -> Samples.of(p.episode(), f))).toArray();
+    return sorted.stream()
+        .flatMapToLong(p -> Arrays.stream(p.frames()).mapToLong(f -> Samples.of(p.episode(), f)))
+        .toArray();
   }
 }

@@ -9,12 +9,12 @@ import org.slf4j.LoggerFactory;
 
 /**
  * What a {@link StreamingDataset} and its worker threads share — the batch memory pools, the
- * workers' frame stores, the Arrow allocator — closed when the last of its
- * holders lets go: the dataset (at {@link StreamingDataset#close()}) and every running worker
- * thread (when it ends). A worker can outlive {@code close()}: an interrupt does not end a wait
- * inside native code (a worker waits up to 60 s for a free NVDEC session), and until it returns
- * the worker writes into its store's blocks and returns them to the pools. Freeing those at
- * {@code close()} would hand the memory to someone else, or free it, under the worker.
+ * workers' frame stores, the Arrow allocator — closed when the last of its holders lets go: the
+ * dataset (at {@link StreamingDataset#close()}) and every running worker thread (when it ends). A
+ * worker can outlive {@code close()}: an interrupt does not end a wait inside native code (a worker
+ * waits up to 60 s for a free NVDEC session), and until it returns the worker writes into its
+ * store's blocks and returns them to the pools. Freeing those at {@code close()} would hand the
+ * memory to someone else, or free it, under the worker.
  *
  * <p>Thread-safe. Resources are closed in the reverse order of {@link #add}, on the thread that
  * lets go last.

@@ -6,20 +6,20 @@ import java.util.Deque;
 import java.util.List;
 
 /**
- * The sample order of one (rank, worker) slot, one event at a time: which sample enters the
- * shuffle buffer (is produced by an episode stream) and which leaves it (is delivered). Knowing
- * both lets a worker decode a frame when it is produced, in stream order, and deliver it later.
+ * The sample order of one (rank, worker) slot, one event at a time: which sample enters the shuffle
+ * buffer (is produced by an episode stream) and which leaves it (is delivered). Knowing both lets a
+ * worker decode a frame when it is produced, in stream order, and deliver it later.
  *
  * <p>Shuffled (the reference's two-level sampling, §5.3): up to {@code maxLiveStreams} episode
- * streams are live; each step picks one uniformly ({@code nextInt(live)}) and takes its next
- * frame; an exhausted stream is replaced in place by the next queued episode, or removed (later
- * ones shift down) when none is left. The frame enters a reservoir of {@code bufferSize}: while
- * it is not full the frame is appended; afterwards slot {@code j = nextInt(bufferSize)} is
- * delivered and the new frame takes its place. When every stream is exhausted the remaining
- * buffer is shuffled ({@link SplitMix64#shuffle}) and delivered in order.
+ * streams are live; each step picks one uniformly ({@code nextInt(live)}) and takes its next frame;
+ * an exhausted stream is replaced in place by the next queued episode, or removed (later ones shift
+ * down) when none is left. The frame enters a reservoir of {@code bufferSize}: while it is not full
+ * the frame is appended; afterwards slot {@code j = nextInt(bufferSize)} is delivered and the new
+ * frame takes its place. When every stream is exhausted the remaining buffer is shuffled ({@link
+ * SplitMix64#shuffle}) and delivered in order.
  *
- * <p>Not shuffled: the slot's episodes in the given order, frames ascending; each sample enters
- * and leaves at once. Not thread-safe.
+ * <p>Not shuffled: the slot's episodes in the given order, frames ascending; each sample enters and
+ * leaves at once. Not thread-safe.
  */
 public final class SlotSampler {
   private final boolean shuffle;
@@ -35,8 +35,12 @@ public final class SlotSampler {
   private long entered = -1;
   private long emitted = -1;
 
-  public SlotSampler(List<EpisodePiece> pieces, boolean shuffle, int bufferSize,
-      int maxLiveStreams, SplitMix64 rng) {
+  public SlotSampler(
+      List<EpisodePiece> pieces,
+      boolean shuffle,
+      int bufferSize,
+      int maxLiveStreams,
+      SplitMix64 rng) {
     if (bufferSize < 1 || maxLiveStreams < 1) {
       throw new IllegalArgumentException("buffer size and live streams must be >= 1");
     }
@@ -109,8 +113,12 @@ public final class SlotSampler {
   }
 
   /** Every sample in delivery order (runs the sampler to its end). */
-  public static long[] deliveryOrder(List<EpisodePiece> pieces, boolean shuffle, int bufferSize,
-      int maxLiveStreams, SplitMix64 rng) {
+  public static long[] deliveryOrder(
+      List<EpisodePiece> pieces,
+      boolean shuffle,
+      int bufferSize,
+      int maxLiveStreams,
+      SplitMix64 rng) {
     int total = pieces.stream().mapToInt(EpisodePiece::size).sum();
     long[] out = new long[total];
     int n = 0;

@@ -2,15 +2,15 @@ package org.robostream.stream;
 
 /**
  * The loader's random number generator, fixed so that sample orders are reproducible across
- * versions, JVMs and languages (a test oracle re-implements it in a few lines): SplitMix64
- * (Steele, Lea, Flood 2014). Not thread-safe: one per sampler.
+ * versions, JVMs and languages (a test oracle re-implements it in a few lines): SplitMix64 (Steele,
+ * Lea, Flood 2014). Not thread-safe: one per sampler.
  *
  * <ul>
  *   <li>{@link #nextLong()}: {@code state += 0x9E3779B97F4A7C15}, then the SplitMix64 finalizer
  *       {@link #mix} of the state.
  *   <li>{@link #nextInt(int) nextInt(n)}: {@code ((nextLong() >>> 32) * n) >>> 32}, in [0, n).
- *   <li>{@link #derive(long...) derive(a, b, ...)}: {@code h = 0}; for each part
- *       {@code h = mix(h + 0x9E3779B97F4A7C15 + part)}: independent seeds for (seed, epoch, ...).
+ *   <li>{@link #derive(long...) derive(a, b, ...)}: {@code h = 0}; for each part {@code h = mix(h +
+ *       0x9E3779B97F4A7C15 + part)}: independent seeds for (seed, epoch, ...).
  * </ul>
  */
 public final class SplitMix64 {

@@ -19,12 +19,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Everything a {@link StreamingDataset.Builder}'s settings decide, checked: the opened dataset
- * (its data files checked against the metadata), the resolved decode device, windows, camera
- * sizes, the memory budget's share per worker, the decoder cache size, the episodes with their
- * fingerprint, and the position to start from (a resumed state checked against this dataset).
- * Every problem with the settings or the dataset is raised here, before a native pool is
- * allocated or a worker started; nothing after the build re-derives any of it.
+ * Everything a {@link StreamingDataset.Builder}'s settings decide, checked: the opened dataset (its
+ * data files checked against the metadata), the resolved decode device, windows, camera sizes, the
+ * memory budget's share per worker, the decoder cache size, the episodes with their fingerprint,
+ * and the position to start from (a resumed state checked against this dataset). Every problem with
+ * the settings or the dataset is raised here, before a native pool is allocated or a worker
+ * started; nothing after the build re-derives any of it.
  *
  * <p>Immutable and thread-safe (the metadata is immutable and thread-safe).
  */
@@ -55,37 +55,69 @@ final class StreamConfig {
     this.metadata = source.metadata();
     metadata.checkDataFiles(); // every disagreement with the data rows before the first batch
     this.videos = b.videos != null ? b.videos : source.videos();
-    this.params = new PlanParameters(b.seed, b.shuffle, b.bufferSize, b.maxNumShards,
-        b.batchSize, b.dropLast, b.rankBalance);
+    this.params =
+        new PlanParameters(
+            b.seed,
+            b.shuffle,
+            b.bufferSize,
+            b.maxNumShards,
+            b.batchSize,
+            b.dropLast,
+            b.rankBalance);
     this.rankWorld = b.rankWorld();
     this.workers = b.workers;
     // Decided before any worker starts: `cuda` without a usable GPU fails here, naming the
     // cause; `cuda-or-cpu` decodes on the CPU and says why, once.
     this.deviceResolution = b.device.resolve();
     if (deviceResolution.fellBack()) {
-      LOG.warn("decodeDevice {}: decoding on the CPU instead: {}", b.device,
+      LOG.warn(
+          "decodeDevice {}: decoding on the CPU instead: {}",
+          b.device,
           deviceResolution.fallbackReason());
     }
     boolean onGpu = deviceResolution.effective() == Device.CUDA;
     this.gpu = onGpu ? b.device.index() : -1;
     this.deviceBatches = onGpu || b.deviceBatches;
-    VideoDecoderOptions decoderOptions = VideoDecoderOptions.defaults()
-        .withTolerance(b.toleranceSeconds).withCudaDevice(gpu);
+    VideoDecoderOptions decoderOptions =
+        VideoDecoderOptions.defaults().withTolerance(b.toleranceSeconds).withCudaDevice(gpu);
     if (workers < 1) {
       throw new IllegalArgumentException("workers must be >= 1");
     }
-    Windows windows = b.preset != null ? Windows.preset(b.preset, metadata.info())
-        : Windows.fromDeltaTimestamps(b.deltaTimestamps, metadata.info());
+    Windows windows =
+        b.preset != null
+            ? Windows.preset(b.preset, metadata.info())
+            : Windows.fromDeltaTimestamps(b.deltaTimestamps, metadata.info());
     List<String> cameras = metadata.info().videoKeys();
     Map<String, StreamContext.FrameSize> frameSizes = frameSizes(metadata, cameras);
     this.memoryBudget = b.memoryBudgetBytes;
-    StreamContext probe = new StreamContext(metadata, windows, cameras, b.returnUint8, b.layout,
-        deviceResolution.effective(), decoderOptions, 1, PREFETCH, 1, frameSizes);
+    StreamContext probe =
+        new StreamContext(
+            metadata,
+            windows,
+            cameras,
+            b.returnUint8,
+            b.layout,
+            deviceResolution.effective(),
+            decoderOptions,
+            1,
+            PREFETCH,
+            1,
+            frameSizes);
     long storeBytes = storeBytes(probe, b.batchSize);
     int cacheSize = decoderCacheCapacity(b, cameras.size());
-    this.context = new StreamContext(metadata, windows, cameras, b.returnUint8, b.layout,
-        deviceResolution.effective(), decoderOptions, storeBytes, PREFETCH, cacheSize,
-        frameSizes);
+    this.context =
+        new StreamContext(
+            metadata,
+            windows,
+            cameras,
+            b.returnUint8,
+            b.layout,
+            deviceResolution.effective(),
+            decoderOptions,
+            storeBytes,
+            PREFETCH,
+            cacheSize,
+            frameSizes);
     List<EpisodePiece> pieces = new ArrayList<>();
     for (EpisodeInfo e : metadata.episodes()) {
       pieces.add(EpisodePiece.whole(e.index(), e.length()));
@@ -109,33 +141,50 @@ final class StreamConfig {
 
   /** The dataset the builder streams, opened with its options. */
   private static DatasetSource openSource(StreamingDataset.Builder b) {
-    if (b.opened && (b.dataFilesRoot != null || b.episodes != null
-        || b.symlinks != SymlinkPolicy.CONFINED)) {
-      throw new IllegalArgumentException("episodes, dataFilesRoot and symlinks of a dataset"
-          + " given to builder(DatasetSource) were fixed when it was opened (SourceOptions)");
+    if (b.opened
+        && (b.dataFilesRoot != null
+            || b.episodes != null
+            || b.symlinks != SymlinkPolicy.CONFINED)) {
+      throw new IllegalArgumentException(
+          "episodes, dataFilesRoot and symlinks of a dataset"
+              + " given to builder(DatasetSource) were fixed when it was opened (SourceOptions)");
     }
-    SourceOptions options = SourceOptions.defaults().withDataFilesRoot(b.dataFilesRoot)
-        .withSymlinks(b.symlinks).withEnvironment(b.environment);
+    SourceOptions options =
+        SourceOptions.defaults()
+            .withDataFilesRoot(b.dataFilesRoot)
+            .withSymlinks(b.symlinks)
+            .withEnvironment(b.environment);
     return b.opener.apply(b.episodes == null ? options : options.withEpisodes(b.episodes));
   }
 
   /**
-   * Each camera's frame size as info.json declares it. Cameras of different sizes are refused
-   * until a mixed-size dataset can be generated to test the whole path (nothing after the build
-   * assumes one size).
+   * Each camera's frame size as info.json declares it. Cameras of different sizes are refused until
+   * a mixed-size dataset can be generated to test the whole path (nothing after the build assumes
+   * one size).
    */
-  private static Map<String, StreamContext.FrameSize> frameSizes(LeRobotMetadata metadata,
-      List<String> cameras) {
+  private static Map<String, StreamContext.FrameSize> frameSizes(
+      LeRobotMetadata metadata, List<String> cameras) {
     Map<String, StreamContext.FrameSize> sizes = new HashMap<>();
     int height = 0;
     int width = 0;
     for (String c : cameras) {
       int[] shape = metadata.info().features().get(c).shape(); // [H, W, C], checked by info
       if (height != 0 && (height != shape[0] || width != shape[1])) {
-        throw new DatasetException.Unsupported(metadata.root().resolve("meta/info.json")
-            .toString(), "cameras of different sizes are not supported yet (" + c + " is "
-            + shape[1] + "x" + shape[0] + ", " + cameras.get(0) + " " + width + "x" + height
-            + ")");
+        throw new DatasetException.Unsupported(
+            metadata.root().resolve("meta/info.json").toString(),
+            "cameras of different sizes are not supported yet ("
+                + c
+                + " is "
+                + shape[1]
+                + "x"
+                + shape[0]
+                + ", "
+                + cameras.get(0)
+                + " "
+                + width
+                + "x"
+                + height
+                + ")");
       }
       height = shape[0];
       width = shape[1];
@@ -145,32 +194,40 @@ final class StreamConfig {
   }
 
   /**
-   * A worker's share of the memory budget for decoded frames waiting in its shuffle buffer:
-   * what is left of its share once its prefetched batches are counted; at least one sample.
+   * A worker's share of the memory budget for decoded frames waiting in its shuffle buffer: what is
+   * left of its share once its prefetched batches are counted; at least one sample.
    */
   private long storeBytes(StreamContext probe, int batchSize) {
     long sampleBytes = Math.max(1, probe.sampleFrameBytes()); // RGB; held packed (YUV) is less
     long batchBytes = sampleBytes * batchSize * (probe.uint8() ? 1 : 4);
     long perWorker = memoryBudget / workers - PREFETCH * batchBytes;
     if (perWorker < sampleBytes) {
-      throw new IllegalArgumentException("memoryBudgetBytes (" + memoryBudget + " bytes) is too"
-          + " small for " + workers + " workers x " + PREFETCH + " prefetched batches of "
-          + batchBytes + " bytes; raise memoryBudgetBytes or lower batchSize or the workers");
+      throw new IllegalArgumentException(
+          "memoryBudgetBytes ("
+              + memoryBudget
+              + " bytes) is too"
+              + " small for "
+              + workers
+              + " workers x "
+              + PREFETCH
+              + " prefetched batches of "
+              + batchBytes
+              + " bytes; raise memoryBudgetBytes or lower batchSize or the workers");
     }
     return perWorker;
   }
 
   /**
-   * Open decoders each worker keeps: the builder's {@code decoderCacheSize}, else the
-   * environment's {@link DecoderCache#ENV} / {@link DecoderCache#LEROBOT_ENV} (checked here, so a
-   * bad value fails the build naming the variable), else enough for every live stream's cameras
-   * plus one episode's worth ((max_num_shards + 1) x cameras + cameras).
+   * Open decoders each worker keeps: the builder's {@code decoderCacheSize}, else the environment's
+   * {@link DecoderCache#ENV} / {@link DecoderCache#LEROBOT_ENV} (checked here, so a bad value fails
+   * the build naming the variable), else enough for every live stream's cameras plus one episode's
+   * worth ((max_num_shards + 1) x cameras + cameras).
    */
   private static int decoderCacheCapacity(StreamingDataset.Builder b, int cameras) {
     int perEpisode = Math.max(1, cameras);
     return b.decoderCacheSize.isPresent()
-        ? DecoderCache.parseCapacity(Integer.toString(b.decoderCacheSize.getAsInt()),
-            "decoderCacheSize")
+        ? DecoderCache.parseCapacity(
+            Integer.toString(b.decoderCacheSize.getAsInt()), "decoderCacheSize")
         : DecoderCache.configuredCapacity(b.environment)
             .orElse((b.maxNumShards + 1) * perEpisode + perEpisode);
   }
@@ -178,12 +235,12 @@ final class StreamConfig {
   /** {@code s}, when it was saved by a stream over these episodes with these parameters. */
   private StreamState checkedState(StreamState s) {
     if (s.episodesFingerprint() != fingerprint) {
-      throw new IllegalArgumentException("the state was saved for another dataset view"
-          + " (different episodes or lengths)");
+      throw new IllegalArgumentException(
+          "the state was saved for another dataset view" + " (different episodes or lengths)");
     }
     if (!s.params().equals(params)) {
-      throw new IllegalArgumentException("the state was saved with " + s.params()
-          + " but this stream has " + params);
+      throw new IllegalArgumentException(
+          "the state was saved with " + s.params() + " but this stream has " + params);
     }
     return s;
   }
@@ -220,8 +277,8 @@ final class StreamConfig {
   }
 
   /**
-   * Whether frames are held as RGB in pooled memory of the batch device until their batch is
-   * built (always on a GPU; on the CPU when the builder asked), rather than packed on the host.
+   * Whether frames are held as RGB in pooled memory of the batch device until their batch is built
+   * (always on a GPU; on the CPU when the builder asked), rather than packed on the host.
    */
   boolean deviceBatches() {
     return deviceBatches;

@@ -10,17 +10,26 @@ import org.robostream.video.FrameLayout;
 import org.robostream.video.VideoDecoderOptions;
 
 /**
- * What every worker of a stream shares: metadata, windows, output format and limits. Immutable
- * (the metadata is immutable and thread-safe).
+ * What every worker of a stream shares: metadata, windows, output format and limits. Immutable (the
+ * metadata is immutable and thread-safe).
  *
  * @param storeBytes bytes of packed decoded pictures a worker may hold (its memory budget share)
  * @param prefetch batches a worker may have built ahead of the consumer
  * @param decoderCacheSize decoders per worker
  * @param frameSizes each camera's frame size, as info.json declares it
  */
-record StreamContext(LeRobotMetadata metadata, Windows windows, List<String> cameras,
-    boolean uint8, FrameLayout layout, Device device, VideoDecoderOptions decoderOptions,
-    long storeBytes, int prefetch, int decoderCacheSize, Map<String, FrameSize> frameSizes) {
+record StreamContext(
+    LeRobotMetadata metadata,
+    Windows windows,
+    List<String> cameras,
+    boolean uint8,
+    FrameLayout layout,
+    Device device,
+    VideoDecoderOptions decoderOptions,
+    long storeBytes,
+    int prefetch,
+    int decoderCacheSize,
+    Map<String, FrameSize> frameSizes) {
 
   /** A camera's frame size. */
   record FrameSize(int height, int width) {
@@ -53,7 +62,12 @@ record StreamContext(LeRobotMetadata metadata, Windows windows, List<String> cam
    */
   FrameColumn frameColumn(String camera) {
     FrameSize size = frameSize(camera);
-    return new FrameColumn(camera, positions(camera), size.height(), size.width(), layout,
+    return new FrameColumn(
+        camera,
+        positions(camera),
+        size.height(),
+        size.width(),
+        layout,
         uint8 ? DType.UINT8 : DType.FLOAT32);
   }
 

@@ -2,9 +2,7 @@ package org.robostream.stream;
 
 import java.util.concurrent.atomic.AtomicLong;
 
-/**
- * Counters shared by all workers of a stream, read exactly at any time (atomics). Thread-safe.
- */
+/** Counters shared by all workers of a stream, read exactly at any time (atomics). Thread-safe. */
 public final class StreamCounters {
   final AtomicLong framesDecoded = new AtomicLong();
   final AtomicLong framesDelivered = new AtomicLong();
@@ -14,16 +12,26 @@ public final class StreamCounters {
   final AtomicLong peakHeldBytes = new AtomicLong();
 
   /** Snapshot. {@code amplification} = frames decoded / frames delivered. */
-  public record Snapshot(long framesDecoded, long framesDelivered, long samplesDecodedOnEntry,
-      long samplesDecodedOnExit, double maxDriftSeconds, long peakHeldFrameBytes) {
+  public record Snapshot(
+      long framesDecoded,
+      long framesDelivered,
+      long samplesDecodedOnEntry,
+      long samplesDecodedOnExit,
+      double maxDriftSeconds,
+      long peakHeldFrameBytes) {
     public double amplification() {
       return framesDelivered == 0 ? 0.0 : framesDecoded / (double) framesDelivered;
     }
   }
 
   public Snapshot snapshot() {
-    return new Snapshot(framesDecoded.get(), framesDelivered.get(), decodedOnEntry.get(),
-        decodedOnExit.get(), maxDriftNanos.get() / 1e9, peakHeldBytes.get());
+    return new Snapshot(
+        framesDecoded.get(),
+        framesDelivered.get(),
+        decodedOnEntry.get(),
+        decodedOnExit.get(),
+        maxDriftNanos.get() / 1e9,
+        peakHeldBytes.get());
   }
 
   void drift(double seconds) {

@@ -14,14 +14,14 @@ import org.robostream.video.VideoDecoderOptions;
 
 /**
  * Opens the decoders of a dataset's workers: a {@link DecoderCache} of the configured size per
- * worker run, each decoder over the dataset's video sources and reusing the frame table any
- * worker built for its file ({@link FrameTables}: every live stream of a shared v3.0 file has a
- * decoder of its own, but the file's packets are scanned once). Counts what the caches do and
- * the files that decode on the CPU although a GPU was asked for.
+ * worker run, each decoder over the dataset's video sources and reusing the frame table any worker
+ * built for its file ({@link FrameTables}: every live stream of a shared v3.0 file has a decoder of
+ * its own, but the file's packets are scanned once). Counts what the caches do and the files that
+ * decode on the CPU although a GPU was asked for.
  *
- * <p>Threading: thread-safe; every worker thread opens decoders through its own cache at once,
- * and the counts are exact while they run. Ownership: a cache and its decoders belong to the
- * worker given it, which clears it when it ends; this class keeps only tables and counts.
+ * <p>Threading: thread-safe; every worker thread opens decoders through its own cache at once, and
+ * the counts are exact while they run. Ownership: a cache and its decoders belong to the worker
+ * given it, which clears it when it ends; this class keeps only tables and counts.
  */
 final class StreamDecoders {
   private final VideoSources videos;
@@ -36,17 +36,17 @@ final class StreamDecoders {
     this.videos = config.videos();
     this.options = config.context().decoderOptions();
     this.cacheSize = config.context().decoderCacheSize();
-    this.wholeDeviceFallbacks = config.deviceResolution().fellBack()
-        ? config.metadata().videoFiles().size() : 0;
+    this.wholeDeviceFallbacks =
+        config.deviceResolution().fellBack() ? config.metadata().videoFiles().size() : 0;
   }
 
   /**
-   * A cache for one worker. The sibling a cache offers on a miss is not needed: every decoder
-   * of the dataset is opened here, so the sibling's table is in {@link #tables} already.
+   * A cache for one worker. The sibling a cache offers on a miss is not needed: every decoder of
+   * the dataset is opened here, so the sibling's table is in {@link #tables} already.
    */
   DecoderCache newCache() {
-    return new DecoderCache(OptionalInt.of(cacheSize), (file, device, sibling) -> open(file),
-        cacheCounters);
+    return new DecoderCache(
+        OptionalInt.of(cacheSize), (file, device, sibling) -> open(file), cacheCounters);
   }
 
   private VideoDecoder open(String file) {
@@ -63,8 +63,8 @@ final class StreamDecoders {
   }
 
   /**
-   * Video files decoded on the CPU although GPU decoding was requested: every file when the GPU
-   * is unusable ({@code cuda-or-cpu}), else the files opened so far that NVDEC cannot decode.
+   * Video files decoded on the CPU although GPU decoding was requested: every file when the GPU is
+   * unusable ({@code cuda-or-cpu}), else the files opened so far that NVDEC cannot decode.
    */
   int cpuFallbacks() {
     return wholeDeviceFallbacks + perFileFallbacks.size();

@@ -10,20 +10,19 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The memory of a dataset's batches and of the frames its workers hold: the Arrow allocator of
- * the table columns, the batch pool (every batch's frames, and the device path's held frames:
- * host memory, or the decoding GPU's), the host pool (host copies of GPU frames; the batch pool
- * itself on the host), and one {@link FrameMemory} per worker index, kept across epochs. Also
- * counts the bytes of the batches not closed yet.
+ * The memory of a dataset's batches and of the frames its workers hold: the Arrow allocator of the
+ * table columns, the batch pool (every batch's frames, and the device path's held frames: host
+ * memory, or the decoding GPU's), the host pool (host copies of GPU frames; the batch pool itself
+ * on the host), and one {@link FrameMemory} per worker index, kept across epochs. Also counts the
+ * bytes of the batches not closed yet.
  *
  * <p>All of it is closed by the last of its holders ({@link SharedResources}): the dataset, and
- * every worker thread while it runs, since a worker held in native code can outlive the
- * dataset's {@code close()} and keeps writing into its store and the pools until it returns.
+ * every worker thread while it runs, since a worker held in native code can outlive the dataset's
+ * {@code close()} and keeps writing into its store and the pools until it returns.
  *
- * <p>Threading: {@link #newFramePath()}, {@link #allocator()}, {@link #hold()},
- * {@link #letGo()} and {@link #outstandingBatchBytes()} are thread-safe (workers call them);
- * {@link #store} and {@link #replaceStore} belong to the consumer thread that starts and stops
- * the workers.
+ * <p>Threading: {@link #newFramePath()}, {@link #allocator()}, {@link #hold()}, {@link #letGo()}
+ * and {@link #outstandingBatchBytes()} are thread-safe (workers call them); {@link #store} and
+ * {@link #replaceStore} belong to the consumer thread that starts and stops the workers.
  */
 final class StreamMemory {
   // The dataset's logger: a user configures logging by the public class.
@@ -48,8 +47,7 @@ final class StreamMemory {
     this.ctx = config.context();
     shared.add(this::closeAllocator);
     this.hostPool = shared.add(BatchMemoryPool.host());
-    this.batchPool = config.gpu() >= 0 ? shared.add(BatchMemoryPool.cuda(config.gpu()))
-        : hostPool;
+    this.batchPool = config.gpu() >= 0 ? shared.add(BatchMemoryPool.cuda(config.gpu())) : hostPool;
     this.heldPool = config.deviceBatches() ? batchPool : null;
     for (int w = 0; w < config.workers(); w++) {
       stores.add(newFrameMemory());
@@ -67,8 +65,8 @@ final class StreamMemory {
 
   /**
    * Gives worker index {@code worker} a new store, for a worker thread that did not stop: a store
-   * is never shared with a thread that may still run. The old one stays open (with the pools)
-   * until that thread lets go.
+   * is never shared with a thread that may still run. The old one stays open (with the pools) until
+   * that thread lets go.
    */
   void replaceStore(int worker) {
     stores.set(worker, newFrameMemory());
@@ -76,14 +74,17 @@ final class StreamMemory {
 
   /** Where frames wait between decoding and their batch: packed on the host, or the pool's. */
   private FrameMemory newFrameMemory() {
-    return shared.add(heldPool == null ? new FrameStore(ctx.storeBytes())
-        : new PoolFrameMemory(heldPool, ctx.storeBytes()));
+    return shared.add(
+        heldPool == null
+            ? new FrameStore(ctx.storeBytes())
+            : new PoolFrameMemory(heldPool, ctx.storeBytes()));
   }
 
   /** How a worker's frames get into its batches: the host path, or the device path. */
   FramePath newFramePath() {
     BatchMaker maker = new BatchMaker(ctx, allocator, batchPool, hostPool, openFrameBytes);
-    return heldPool == null ? new HostFramePath(maker, batchPool)
+    return heldPool == null
+        ? new HostFramePath(maker, batchPool)
         : new DeviceFramePath(ctx, maker, heldPool);
   }
 
@@ -109,7 +110,8 @@ final class StreamMemory {
     if (allocator.getAllocatedMemory() == 0) {
       allocator.close();
     } else {
-      LOG.warn("{} bytes of batches are still open; they stay valid until closed",
+      LOG.warn(
+          "{} bytes of batches are still open; they stay valid until closed",
           allocator.getAllocatedMemory());
     }
   }

@@ -9,16 +9,16 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Where a stream stands: the epoch and, per segment of it, the (world, workers) it ran with and
- * how many batches every rank consumed. No frame data and no buffers: the sample order is a pure
- * function of the plan parameters, so the position is enough to rebuild everything (see
- * {@link ResumePlanner}). Every rank of one checkpoint has the same state. Immutable.
+ * Where a stream stands: the epoch and, per segment of it, the (world, workers) it ran with and how
+ * many batches every rank consumed. No frame data and no buffers: the sample order is a pure
+ * function of the plan parameters, so the position is enough to rebuild everything (see {@link
+ * ResumePlanner}). Every rank of one checkpoint has the same state. Immutable.
  *
- * @param episodesFingerprint a hash of the (episode, length) list, to refuse resuming a
- *     different dataset view
+ * @param episodesFingerprint a hash of the (episode, length) list, to refuse resuming a different
+ *     dataset view
  */
-public record StreamState(long epoch, List<Segment> segments, PlanParameters params,
-    long episodesFingerprint) {
+public record StreamState(
+    long epoch, List<Segment> segments, PlanParameters params, long episodesFingerprint) {
   static final String FORMAT = "robostream.stream-state/1";
   private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -26,8 +26,7 @@ public record StreamState(long epoch, List<Segment> segments, PlanParameters par
   public record Segment(int world, int workers, int batches) {
     public Segment {
       if (world < 1 || workers < 1 || batches < 0) {
-        throw new IllegalArgumentException("bad segment " + world + "/" + workers + "/"
-            + batches);
+        throw new IllegalArgumentException("bad segment " + world + "/" + workers + "/" + batches);
       }
     }
   }
@@ -42,7 +41,9 @@ public record StreamState(long epoch, List<Segment> segments, PlanParameters par
     root.put("epoch", epoch);
     ArrayNode segs = root.putArray("segments");
     for (Segment s : segments) {
-      segs.addObject().put("world", s.world()).put("workers", s.workers())
+      segs.addObject()
+          .put("world", s.world())
+          .put("workers", s.workers())
           .put("batches", s.batches());
     }
     root.put("seed", params.seed());
@@ -65,20 +66,33 @@ public record StreamState(long epoch, List<Segment> segments, PlanParameters par
       throw new IllegalArgumentException("stream state is not JSON: " + e.getMessage(), e);
     }
     if (root == null || !FORMAT.equals(root.path("format").asText())) {
-      throw new IllegalArgumentException("not a robostream stream state (format "
-          + (root == null ? "missing" : root.path("format")) + ", expected " + FORMAT + ")");
+      throw new IllegalArgumentException(
+          "not a robostream stream state (format "
+              + (root == null ? "missing" : root.path("format"))
+              + ", expected "
+              + FORMAT
+              + ")");
     }
     List<Segment> segments = new ArrayList<>();
     for (JsonNode s : root.path("segments")) {
-      segments.add(new Segment(s.path("world").asInt(), s.path("workers").asInt(),
-          s.path("batches").asInt(-1)));
+      segments.add(
+          new Segment(
+              s.path("world").asInt(), s.path("workers").asInt(), s.path("batches").asInt(-1)));
     }
-    PlanParameters params = new PlanParameters(root.path("seed").asLong(),
-        root.path("shuffle").asBoolean(), root.path("buffer_size").asInt(),
-        root.path("max_num_shards").asInt(), root.path("batch_size").asInt(),
-        root.path("drop_last").asBoolean(), PlanParameters.RankBalance.valueOf(
-            root.path("rank_balance").asText("pad").toUpperCase(java.util.Locale.ROOT)));
-    return new StreamState(root.path("epoch").asLong(), segments, params,
+    PlanParameters params =
+        new PlanParameters(
+            root.path("seed").asLong(),
+            root.path("shuffle").asBoolean(),
+            root.path("buffer_size").asInt(),
+            root.path("max_num_shards").asInt(),
+            root.path("batch_size").asInt(),
+            root.path("drop_last").asBoolean(),
+            PlanParameters.RankBalance.valueOf(
+                root.path("rank_balance").asText("pad").toUpperCase(java.util.Locale.ROOT)));
+    return new StreamState(
+        root.path("epoch").asLong(),
+        segments,
+        params,
         Long.parseUnsignedLong(root.path("episodes_fingerprint").asText("0"), 16));
   }
 

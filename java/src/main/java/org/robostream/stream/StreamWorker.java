@@ -12,14 +12,13 @@ import org.robostream.dataset.EpisodeInfo;
 import org.robostream.video.DecoderCache;
 
 /**
- * One worker thread of a rank: replays its slot's {@link SlotSampler}, decodes each sample's
- * frames when its episode stream produces it (stream order, so a decoder per live stream just
- * moves forward: decode amplification about 1) into its {@link FrameMemory} through its
- * {@link FramePath} (host or device), and when the sampler
- * delivers a batch's samples assembles the batch and queues it. Samples the store has no room
- * for, samples produced while skipping already-consumed batches after a resume, and padding
- * samples are decoded when the batch is built instead. Failures travel through the queue to
- * the consumer. Runs on its own thread; owns its decoders, rows and store.
+ * One worker thread of a rank: replays its slot's {@link SlotSampler}, decodes each sample's frames
+ * when its episode stream produces it (stream order, so a decoder per live stream just moves
+ * forward: decode amplification about 1) into its {@link FrameMemory} through its {@link FramePath}
+ * (host or device), and when the sampler delivers a batch's samples assembles the batch and queues
+ * it. Samples the store has no room for, samples produced while skipping already-consumed batches
+ * after a resume, and padding samples are decoded when the batch is built instead. Failures travel
+ * through the queue to the consumer. Runs on its own thread; owns its decoders, rows and store.
  */
 final class StreamWorker implements Runnable {
   /** Queue element: a batch, the end of this worker's batches, or its failure. */
@@ -49,9 +48,19 @@ final class StreamWorker implements Runnable {
   private long estimatedSampleBytes; // packed bytes of a sample, learned from the first ones
   private volatile boolean stopped;
 
-  StreamWorker(StreamContext ctx, SegmentPlan plan, RankSchedule schedule, int rank, int worker,
-      int consumed, long epoch, BlockingQueue<Output> out, BufferAllocator allocator,
-      DecoderCache decoders, StreamCounters counters, Supplier<FramePath> framePaths,
+  StreamWorker(
+      StreamContext ctx,
+      SegmentPlan plan,
+      RankSchedule schedule,
+      int rank,
+      int worker,
+      int consumed,
+      long epoch,
+      BlockingQueue<Output> out,
+      BufferAllocator allocator,
+      DecoderCache decoders,
+      StreamCounters counters,
+      Supplier<FramePath> framePaths,
       FrameMemory store) {
     this.ctx = ctx;
     this.store = store;
@@ -88,8 +97,13 @@ final class StreamWorker implements Runnable {
     try (EpisodeRowSource rows = new EpisodeRowSource(allocator, ctx.metadata().info(), 256);
         FramePath path = framePaths.get();
         FrameMemory scratch = path.newScratch()) {
-      FrameFetcher fetcher = new FrameFetcher(decoders, ctx.device(), ctx.metadata().info(),
-          ctx.decoderOptions().toleranceSeconds(), counters);
+      FrameFetcher fetcher =
+          new FrameFetcher(
+              decoders,
+              ctx.device(),
+              ctx.metadata().info(),
+              ctx.decoderOptions().toleranceSeconds(),
+              counters);
       SlotSampler sampler = plan.sampler(rank, worker);
       Map<Long, PackedFrame[]> decoded = new HashMap<>();
       for (int j = 0; j < jobs.size() && !stopped; j++) {
@@ -100,8 +114,13 @@ final class StreamWorker implements Runnable {
           int got = 0;
           while (got < want.length) {
             if (!sampler.advance()) {
-              throw new IllegalStateException("sampler of rank " + rank + " worker " + worker
-                  + " ended before its batch " + positions.get(j));
+              throw new IllegalStateException(
+                  "sampler of rank "
+                      + rank
+                      + " worker "
+                      + worker
+                      + " ended before its batch "
+                      + positions.get(j));
             }
             long entered = sampler.entered();
             if (entered >= 0 && !skip && !decoded.containsKey(entered)) {
@@ -110,9 +129,15 @@ final class StreamWorker implements Runnable {
             long emitted = sampler.emitted();
             if (emitted >= 0) {
               if (emitted != want[got]) {
-                throw new IllegalStateException("sampler diverged from the plan at rank " + rank
-                    + " worker " + worker + ": " + Samples.toString(emitted) + " instead of "
-                    + Samples.toString(want[got]));
+                throw new IllegalStateException(
+                    "sampler diverged from the plan at rank "
+                        + rank
+                        + " worker "
+                        + worker
+                        + ": "
+                        + Samples.toString(emitted)
+                        + " instead of "
+                        + Samples.toString(want[got]));
               }
               got++;
             }
@@ -127,8 +152,7 @@ final class StreamWorker implements Runnable {
           }
           continue;
         }
-        Batch batch = build(job, decoded, store, scratch, fetcher, path, rows,
-            positions.get(j));
+        Batch batch = build(job, decoded, store, scratch, fetcher, path, rows, positions.get(j));
         try {
           out.put(new Built(positions.get(j), batch));
         } catch (InterruptedException e) {
@@ -167,12 +191,18 @@ final class StreamWorker implements Runnable {
   }
 
   /**
-   * Assembles a batch: samples decoded on entry come from the store; the others (no room at
-   * entry, produced while skipping, padding) are decoded now into the scratch store.
+   * Assembles a batch: samples decoded on entry come from the store; the others (no room at entry,
+   * produced while skipping, padding) are decoded now into the scratch store.
    */
-  private Batch build(RankSchedule.Batch job, Map<Long, PackedFrame[]> decoded,
-      FrameMemory store, FrameMemory scratch, FrameFetcher fetcher, FramePath path,
-      EpisodeRowSource rows, int position) {
+  private Batch build(
+      RankSchedule.Batch job,
+      Map<Long, PackedFrame[]> decoded,
+      FrameMemory store,
+      FrameMemory scratch,
+      FrameFetcher fetcher,
+      FramePath path,
+      EpisodeRowSource rows,
+      int position) {
     List<HeldSample> items = new ArrayList<>();
     List<PackedFrame[]> fromStore = new ArrayList<>();
     List<PackedFrame[]> fromScratch = new ArrayList<>();
@@ -211,21 +241,32 @@ final class StreamWorker implements Runnable {
   }
 
   /**
-   * Decodes {@code entered} and the next frames of its stream (a run of the path's length, as
-   * the budget allows) in one call per camera: a stream's frames enter in order, so decoding a
-   * run keeps one decoder hot instead of switching between every live stream per frame.
+   * Decodes {@code entered} and the next frames of its stream (a run of the path's length, as the
+   * budget allows) in one call per camera: a stream's frames enter in order, so decoding a run
+   * keeps one decoder hot instead of switching between every live stream per frame.
    */
-  private void decodeAhead(long entered, Map<Long, PackedFrame[]> decoded, FrameMemory store,
-      FrameFetcher fetcher, FramePath path) {
+  private void decodeAhead(
+      long entered,
+      Map<Long, PackedFrame[]> decoded,
+      FrameMemory store,
+      FrameFetcher fetcher,
+      FramePath path) {
     int episode = Samples.episode(entered);
     EpisodeInfo info = ctx.metadata().episode(episode);
     int[] frames = pieceFrames.get(episode);
     int at = java.util.Arrays.binarySearch(frames, Samples.frame(entered));
-    int length = DecodeRuns.length(frames, at, path.minRun(), path.maxRun(),
-        n -> !decoded.containsKey(Samples.of(episode, frames[at + n]))
-            && store.canHold((n + 1) * estimatedSampleBytes),
-        frame -> !ctx.cameras().isEmpty()
-            && fetcher.startsGop(info, ctx.cameras().get(0), frame, episode * 64L));
+    int length =
+        DecodeRuns.length(
+            frames,
+            at,
+            path.minRun(),
+            path.maxRun(),
+            n ->
+                !decoded.containsKey(Samples.of(episode, frames[at + n]))
+                    && store.canHold((n + 1) * estimatedSampleBytes),
+            frame ->
+                !ctx.cameras().isEmpty()
+                    && fetcher.startsGop(info, ctx.cameras().get(0), frame, episode * 64L));
     if (length == 0) {
       return; // over budget: decoded when delivered
     }
@@ -257,11 +298,11 @@ final class StreamWorker implements Runnable {
   /**
    * Decodes every camera and window position of {@code samples} (all of one episode) into packed
    * blocks of {@code store}, one decode call per camera; per sample, frames ordered camera by
-   * camera, window position by position. {@code reader} picks the decoder: the episode's own
-   * stream decoder, or -1 for the shared one of out-of-order (delivery-time) decoding.
+   * camera, window position by position. {@code reader} picks the decoder: the episode's own stream
+   * decoder, or -1 for the shared one of out-of-order (delivery-time) decoding.
    */
-  private List<PackedFrame[]> decodeInto(long[] samples, FrameMemory store,
-      FrameFetcher fetcher, FramePath path, long reader) {
+  private List<PackedFrame[]> decodeInto(
+      long[] samples, FrameMemory store, FrameFetcher fetcher, FramePath path, long reader) {
     EpisodeInfo e = ctx.metadata().episode(Samples.episode(samples[0]));
     int perSample = 0;
     for (String camera : ctx.cameras()) {
@@ -282,12 +323,18 @@ final class StreamWorker implements Runnable {
         for (int i = 0; i < samples.length; i++) {
           int frame = Samples.frame(samples[i]);
           for (int t = 0; t < n; t++) {
-            frames[i * n + t] = offsets == null ? frame
-                : Windows.clampedFrame(frame, offsets[t], e.length());
+            frames[i * n + t] =
+                offsets == null ? frame : Windows.clampedFrame(frame, offsets[t], e.length());
           }
         }
         int cameraBase = base;
-        path.decode(fetcher, e, camera, frames, store, reader == -1 ? -1 : reader * 64 + k,
+        path.decode(
+            fetcher,
+            e,
+            camera,
+            frames,
+            store,
+            reader == -1 ? -1 : reader * 64 + k,
             (request, frame) -> out.get(request / n)[cameraBase + request % n] = frame);
         base += n;
       }

@@ -24,43 +24,44 @@ import org.robostream.video.FrameLayout;
  * decoded on worker threads, and an exact resumable {@link #state()}.
  *
  * <p>Iteration: each {@link #iterator()} continues from the current position; when an epoch's
- * batches are all delivered the epoch advances, so {@code for (epoch...) for (Batch b : ds)}
- * walks epochs. Every rank yields {@link #batchesPerEpoch()} batches per epoch. An iterator
- * that was superseded (a newer iterator, {@link #setEpoch}, {@link #close()}) throws
- * {@link IllegalStateException} instead of ending quietly.
+ * batches are all delivered the epoch advances, so {@code for (epoch...) for (Batch b : ds)} walks
+ * epochs. Every rank yields {@link #batchesPerEpoch()} batches per epoch. An iterator that was
+ * superseded (a newer iterator, {@link #setEpoch}, {@link #close()}) throws {@link
+ * IllegalStateException} instead of ending quietly.
  *
  * <p>Threading: the dataset and its iterator are used from one consumer thread; decoding runs on
  * {@code workers} threads it owns. A consumer interrupted while {@code next()} waits for a batch
  * gets an {@link IllegalStateException} caused by the {@link InterruptedException}, its interrupt
  * flag set again; {@link #close()} still stops the workers. Ownership: batches belong to the
- * consumer, who closes each (also after the dataset is closed: they stay valid until then);
- * {@link #close()} stops the workers and frees everything else — at once, or, for a worker that
- * does not stop within 10 s (held in native code, such as a wait for an NVDEC session), when
- * that worker ends ({@link StreamMemory}).
+ * consumer, who closes each (also after the dataset is closed: they stay valid until then); {@link
+ * #close()} stops the workers and frees everything else — at once, or, for a worker that does not
+ * stop within 10 s (held in native code, such as a wait for an NVDEC session), when that worker
+ * ends ({@link StreamMemory}).
  *
- * <p>Structure: this class is the facade (the builder, iteration and the position, the
- * accessors); {@link StreamConfig} resolves and checks the builder's settings,
- * {@link EpochRun} is one pass of worker threads over an epoch, {@link StreamMemory} the batch
- * pools and the workers' frame stores, {@link StreamDecoders} the workers' decoders.
+ * <p>Structure: this class is the facade (the builder, iteration and the position, the accessors);
+ * {@link StreamConfig} resolves and checks the builder's settings, {@link EpochRun} is one pass of
+ * worker threads over an epoch, {@link StreamMemory} the batch pools and the workers' frame stores,
+ * {@link StreamDecoders} the workers' decoders.
  */
 public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
   private final StreamConfig config;
   private final StreamDecoders decoders;
   private final StreamCounters counters = new StreamCounters();
   private final StreamMemory memory;
-  private final EpochRun.Owner runOwner = new EpochRun.Owner() {
-    @Override
-    public void epochEnded() {
-      run = null;
-      epoch++;
-      segments = List.of();
-    }
+  private final EpochRun.Owner runOwner =
+      new EpochRun.Owner() {
+        @Override
+        public void epochEnded() {
+          run = null;
+          epoch++;
+          segments = List.of();
+        }
 
-    @Override
-    public void stopRun(String why) {
-      StreamingDataset.this.stopRun(why);
-    }
-  };
+        @Override
+        public void stopRun(String why) {
+          StreamingDataset.this.stopRun(why);
+        }
+      };
 
   private long epoch;
   private List<StreamState.Segment> segments;
@@ -77,10 +78,10 @@ public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
   }
 
   /**
-   * A builder over the dataset {@code location} names (opened by {@link Builder#build()}): a
-   * local folder, {@code hf://datasets/OWNER/NAME[@REVISION]} or {@code OWNER/NAME[@REVISION]}
-   * on the Hub (see {@link DatasetSource#open}); for a Hub dataset, {@link Builder#dataFilesRoot}
-   * may name a bucket ({@code hf://buckets/OWNER/NAME}) holding its data/ and videos/.
+   * A builder over the dataset {@code location} names (opened by {@link Builder#build()}): a local
+   * folder, {@code hf://datasets/OWNER/NAME[@REVISION]} or {@code OWNER/NAME[@REVISION]} on the Hub
+   * (see {@link DatasetSource#open}); for a Hub dataset, {@link Builder#dataFilesRoot} may name a
+   * bucket ({@code hf://buckets/OWNER/NAME}) holding its data/ and videos/.
    */
   public static Builder builder(String location) {
     return new Builder(options -> DatasetSource.open(location, options), false);
@@ -92,8 +93,8 @@ public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
   }
 
   /**
-   * A builder over a dataset already opened (its metadata read, a Hub dataset's files
-   * mirrored): its episodes, data-files root and link policy were fixed when it was opened.
+   * A builder over a dataset already opened (its metadata read, a Hub dataset's files mirrored):
+   * its episodes, data-files root and link policy were fixed when it was opened.
    */
   public static Builder builder(DatasetSource source) {
     return new Builder(options -> source, true);
@@ -112,8 +113,8 @@ public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
   }
 
   /**
-   * Moves to the start of {@code epoch}; a running iterator is stopped (using it afterwards is
-   * an {@link IllegalStateException}).
+   * Moves to the start of {@code epoch}; a running iterator is stopped (using it afterwards is an
+   * {@link IllegalStateException}).
    */
   public void setEpoch(long epoch) {
     stopRun("setEpoch(" + epoch + ") moved the dataset");
@@ -127,8 +128,13 @@ public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
   }
 
   private ResumePlanner.Position position() {
-    return ResumePlanner.resolve(config.episodes(), config.params(), epoch, segments,
-        config.rankWorld().world(), config.workers());
+    return ResumePlanner.resolve(
+        config.episodes(),
+        config.params(),
+        epoch,
+        segments,
+        config.rankWorld().world(),
+        config.workers());
   }
 
   /**
@@ -151,9 +157,9 @@ public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
   }
 
   /**
-   * Video files decoded on the CPU although GPU decoding was requested: every file when the GPU
-   * is unusable ({@code cuda-or-cpu}), else the files opened so far that NVDEC cannot decode
-   * (each also logged once by its decoder).
+   * Video files decoded on the CPU although GPU decoding was requested: every file when the GPU is
+   * unusable ({@code cuda-or-cpu}), else the files opened so far that NVDEC cannot decode (each
+   * also logged once by its decoder).
    */
   public int cpuFallbacks() {
     return decoders.cpuFallbacks();
@@ -161,8 +167,8 @@ public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
 
   /**
    * Whether frames take the device path: held as RGB in pooled memory of the batch device until
-   * their batch is built (always when decoding on a GPU; on the CPU with
-   * {@link Builder#deviceBatches}); else they are held packed on the host.
+   * their batch is built (always when decoding on a GPU; on the CPU with {@link
+   * Builder#deviceBatches}); else they are held packed on the host.
    */
   public boolean deviceBatches() {
     return config.deviceBatches();
@@ -174,9 +180,9 @@ public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
   }
 
   /**
-   * Bytes of batches created and not closed yet (including prefetched ones, and what consumers
-   * of an export have not released): table columns and frames, also after {@link #close()}.
-   * While a batch is open, host frames it shared through {@link Batch#exportTo} count twice.
+   * Bytes of batches created and not closed yet (including prefetched ones, and what consumers of
+   * an export have not released): table columns and frames, also after {@link #close()}. While a
+   * batch is open, host frames it shared through {@link Batch#exportTo} count twice.
    */
   public long outstandingBatchBytes() {
     return memory.outstandingBatchBytes();
@@ -188,11 +194,11 @@ public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
   }
 
   /**
-   * The rest of the current epoch, from the dataset's position. The iterator it replaces, if
-   * any, is stopped where it was: its {@code hasNext()} and {@code next()} then throw
-   * {@link IllegalStateException} (as after {@link #setEpoch}, {@link #close()} or a failed
-   * {@code next()}) rather than look like the end of an epoch. An iterator whose epoch ended
-   * returns false.
+   * The rest of the current epoch, from the dataset's position. The iterator it replaces, if any,
+   * is stopped where it was: its {@code hasNext()} and {@code next()} then throw {@link
+   * IllegalStateException} (as after {@link #setEpoch}, {@link #close()} or a failed {@code
+   * next()}) rather than look like the end of an epoch. An iterator whose epoch ended returns
+   * false.
    */
   @Override
   public Iterator<Batch> iterator() {
@@ -267,9 +273,9 @@ public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
     }
 
     /**
-     * Where data/ and videos/ are: a local folder for a local dataset; for a Hub dataset
-     * {@code hf://buckets/OWNER/NAME[/PATH]} or another {@code hf://datasets/...} (metadata
-     * still from the dataset's own location).
+     * Where data/ and videos/ are: a local folder for a local dataset; for a Hub dataset {@code
+     * hf://buckets/OWNER/NAME[/PATH]} or another {@code hf://datasets/...} (metadata still from the
+     * dataset's own location).
      */
     public Builder dataFilesRoot(String location) {
       this.dataFilesRoot = location;
@@ -277,8 +283,8 @@ public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
     }
 
     /**
-     * Whether the dataset's files may resolve, through symbolic links, outside its roots
-     * (default {@link SymlinkPolicy#CONFINED}; a Hub dataset's mirror holds no links).
+     * Whether the dataset's files may resolve, through symbolic links, outside its roots (default
+     * {@link SymlinkPolicy#CONFINED}; a Hub dataset's mirror holds no links).
      */
     public Builder symlinks(SymlinkPolicy policy) {
       this.symlinks = policy;
@@ -372,8 +378,8 @@ public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
 
     /**
      * Open decoders kept per worker; without it, {@code ROBOSTREAM_VIDEO_DECODER_CACHE_SIZE} (or
-     * {@code LEROBOT_VIDEO_DECODER_CACHE_SIZE}) when set, else a size for every live stream.
-     * {@code -1} is unbounded.
+     * {@code LEROBOT_VIDEO_DECODER_CACHE_SIZE}) when set, else a size for every live stream. {@code
+     * -1} is unbounded.
      */
     public Builder decoderCacheSize(int n) {
       this.decoderCacheSize = OptionalInt.of(n);
@@ -381,9 +387,9 @@ public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
     }
 
     /**
-     * The variables rank/world, the decoder-cache size and a Hub dataset's settings
-     * ({@code HF_ENDPOINT}, {@code HF_TOKEN}, ...) are read from (default: this process's
-     * environment); for tests and for embedding several configurations in one process.
+     * The variables rank/world, the decoder-cache size and a Hub dataset's settings ({@code
+     * HF_ENDPOINT}, {@code HF_TOKEN}, ...) are read from (default: this process's environment); for
+     * tests and for embedding several configurations in one process.
      */
     public Builder environment(Map<String, String> env) {
       this.environment = Map.copyOf(env);
@@ -396,10 +402,10 @@ public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
     }
 
     /**
-     * Frames take the device path even when decoding on the CPU: converted to RGB when decoded
-     * and held in a host pool, then copied into the batch, as NVDEC's frames are on a GPU (where
-     * this path is always taken). The batches are the same either way (device_type CPU); this
-     * runs the GPU path's logic on machines without a GPU.
+     * Frames take the device path even when decoding on the CPU: converted to RGB when decoded and
+     * held in a host pool, then copied into the batch, as NVDEC's frames are on a GPU (where this
+     * path is always taken). The batches are the same either way (device_type CPU); this runs the
+     * GPU path's logic on machines without a GPU.
      */
     public Builder deviceBatches(boolean d) {
       this.deviceBatches = d;
@@ -407,8 +413,8 @@ public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
     }
 
     /**
-     * Bytes of decoded frames the workers may hold (default 1 GiB): packed pictures in host
-     * memory, or RGB frames in the batch device's memory for device batches.
+     * Bytes of decoded frames the workers may hold (default 1 GiB): packed pictures in host memory,
+     * or RGB frames in the batch device's memory for device batches.
      */
     public Builder memoryBudgetBytes(long b) {
       this.memoryBudgetBytes = b;
@@ -428,8 +434,8 @@ public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
     }
 
     /**
-     * Where the video bytes come from (default: the dataset source's). For tests that need
-     * control over reads, e.g. a read that holds a worker as native code would.
+     * Where the video bytes come from (default: the dataset source's). For tests that need control
+     * over reads, e.g. a read that holds a worker as native code would.
      */
     Builder videoSources(VideoSources sources) {
       this.videos = sources;
@@ -441,9 +447,9 @@ public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
     }
 
     /**
-     * The rank and world size the dataset will stream as: {@link #rank(int, int)} when given,
-     * else the environment's ({@link RankWorld#resolve}). For finding this rank's part of a
-     * checkpoint before {@link #build()}.
+     * The rank and world size the dataset will stream as: {@link #rank(int, int)} when given, else
+     * the environment's ({@link RankWorld#resolve}). For finding this rank's part of a checkpoint
+     * before {@link #build()}.
      */
     public RankWorld rankWorld() {
       return RankWorld.resolve(rank, world, environment);

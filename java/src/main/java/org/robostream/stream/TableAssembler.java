@@ -20,9 +20,9 @@ import org.apache.arrow.vector.types.pojo.FieldType;
 /**
  * Builds the table part of one {@link Batch} (Arrow Java vectors) from samples whose rows are at
  * hand: every declared table column gathered through the windows (stacked to [T, ...]) with its
- * {@code <key>_is_pad}, each camera's {@code <camera>_is_pad}, {@code task} strings and
- * {@code is_padding}. The frames go to the batch's {@code FrameBatch} ({@link BatchMaker}).
- * Not thread-safe: one per worker.
+ * {@code <key>_is_pad}, each camera's {@code <camera>_is_pad}, {@code task} strings and {@code
+ * is_padding}. The frames go to the batch's {@code FrameBatch} ({@link BatchMaker}). Not
+ * thread-safe: one per worker.
  */
 final class TableAssembler {
   private static final ArrowType BOOL = ArrowType.Bool.INSTANCE;
@@ -83,16 +83,25 @@ final class TableAssembler {
     return item.episode().tasks().isEmpty() ? "" : item.episode().tasks().get(0);
   }
 
-  private FieldVector tableColumn(String name, ColumnValues.Kind kind, int width, boolean scalar,
-      int[] offsets, List<HeldSample> items) {
+  private FieldVector tableColumn(
+      String name,
+      ColumnValues.Kind kind,
+      int width,
+      boolean scalar,
+      int[] offsets,
+      List<HeldSample> items) {
     Field field = Field.notNullable("item", arrowType(kind));
     if (!scalar) {
-      field = new Field(name, FieldType.notNullable(new ArrowType.FixedSizeList(width)),
-          List.of(field));
+      field =
+          new Field(
+              name, FieldType.notNullable(new ArrowType.FixedSizeList(width)), List.of(field));
     }
     if (offsets != null) {
-      field = new Field(name, FieldType.notNullable(new ArrowType.FixedSizeList(offsets.length)),
-          List.of(field));
+      field =
+          new Field(
+              name,
+              FieldType.notNullable(new ArrowType.FixedSizeList(offsets.length)),
+              List.of(field));
     }
     field = new Field(name, field.getFieldType(), field.getChildren());
     FieldVector vector = field.createVector(allocator);
@@ -106,8 +115,10 @@ final class TableAssembler {
         ColumnValues c = item.rows().column(name);
         int frame = Samples.frame(item.sample());
         for (int t = 0; t < positions; t++) {
-          int src = offsets == null ? frame
-              : Windows.clampedFrame(frame, offsets[t], item.rows().length());
+          int src =
+              offsets == null
+                  ? frame
+                  : Windows.clampedFrame(frame, offsets[t], item.rows().length());
           for (int j = 0; j < width; j++) {
             int at = src * width + j;
             switch (kind) {
@@ -115,8 +126,8 @@ final class TableAssembler {
               case FLOAT64 -> ((Float8Vector) leaf).set(out, c.f64[at]);
               case INT64 -> ((BigIntVector) leaf).set(out, c.i64[at]);
               case BOOL -> ((BitVector) leaf).set(out, c.bool[at] ? 1 : 0);
-              case STRING -> ((VarCharVector) leaf).setSafe(out,
-                  c.str[at].getBytes(StandardCharsets.UTF_8));
+              case STRING ->
+                  ((VarCharVector) leaf).setSafe(out, c.str[at].getBytes(StandardCharsets.UTF_8));
               default -> throw new IllegalStateException();
             }
             out++;
@@ -165,8 +176,11 @@ final class TableAssembler {
   }
 
   private FieldVector padColumn(String name, int[] offsets, List<HeldSample> items) {
-    Field field = new Field(name, FieldType.notNullable(
-        new ArrowType.FixedSizeList(offsets.length)), List.of(Field.notNullable("item", BOOL)));
+    Field field =
+        new Field(
+            name,
+            FieldType.notNullable(new ArrowType.FixedSizeList(offsets.length)),
+            List.of(Field.notNullable("item", BOOL)));
     FieldVector vector = field.createVector(allocator);
     BitVector leaf = (BitVector) leafOf(vector, items.size());
     int out = 0;

@@ -18,8 +18,8 @@ import org.robostream.arrow.Tensor;
  * Table columns of a batch as {@link Tensor}s: the shape is the batch dimension followed by the
  * sizes of the nested fixed-size lists ([B], [B, D], [B, T], [B, T, D]); numeric values are the
  * leaf vector's buffer itself (row-major, as the assembler writes it: zero copy); booleans are
- * expanded from Arrow's bitmap into one byte per value, since trainers index bytes, not bits (a
- * [B, T] mask is a few hundred bytes). Stateless.
+ * expanded from Arrow's bitmap into one byte per value, since trainers index bytes, not bits (a [B,
+ * T] mask is a few hundred bytes). Stateless.
  */
 final class TableTensors {
   private TableTensors() {}
@@ -43,11 +43,20 @@ final class TableTensors {
     } else if (leaf instanceof BitVector bits) {
       return Tensor.ofCopy(name, shape, DType.BOOL, bytesOf(bits), owner);
     } else {
-      throw new IllegalArgumentException(name + " holds " + leaf.getField().getType()
-          + " values, not a tensor (strings: Batch.strings)");
+      throw new IllegalArgumentException(
+          name
+              + " holds "
+              + leaf.getField().getType()
+              + " values, not a tensor (strings: Batch.strings)");
     }
-    return new Tensor(name, shape, dtype, BatchMemoryPool.DEVICE_CPU, 0,
-        leaf.getDataBuffer().memoryAddress(), owner);
+    return new Tensor(
+        name,
+        shape,
+        dtype,
+        BatchMemoryPool.DEVICE_CPU,
+        0,
+        leaf.getDataBuffer().memoryAddress(),
+        owner);
   }
 
   private static ByteBuffer bytesOf(BitVector bits) {

@@ -7,9 +7,9 @@ import java.util.TreeSet;
 import org.robostream.dataset.DatasetInfo;
 
 /**
- * Time windows per key as frame offsets ({@code round(delta * fps)}), for video and table keys.
- * A neighbour outside the episode takes the nearest valid frame (first or last, never the
- * episode's duration) and is flagged in {@code <key>_is_pad}. Immutable.
+ * Time windows per key as frame offsets ({@code round(delta * fps)}), for video and table keys. A
+ * neighbour outside the episode takes the nearest valid frame (first or last, never the episode's
+ * duration) and is flagged in {@code <key>_is_pad}. Immutable.
  */
 public final class Windows {
   /** Named windows of the reference. */
@@ -25,8 +25,9 @@ public final class Windows {
     SARM
   }
 
-  private static final int[] SARM_OFFSETS = {-120, -90, -60, -30, 0, 30, 60, 90, 120, -30, -60,
-      -90, -120};
+  private static final int[] SARM_OFFSETS = {
+    -120, -90, -60, -30, 0, 30, 60, 90, 120, -30, -60, -90, -120
+  };
 
   private final Map<String, int[]> offsets;
 
@@ -43,8 +44,11 @@ public final class Windows {
     Map<String, int[]> out = new LinkedHashMap<>();
     for (Map.Entry<String, double[]> e : deltas.entrySet()) {
       if (!info.features().containsKey(e.getKey())) {
-        throw new IllegalArgumentException("delta_timestamps key " + e.getKey()
-            + " is not a feature; available: " + new TreeSet<>(info.features().keySet()));
+        throw new IllegalArgumentException(
+            "delta_timestamps key "
+                + e.getKey()
+                + " is not a feature; available: "
+                + new TreeSet<>(info.features().keySet()));
       }
       double[] d = e.getValue();
       if (d.length == 0) {
@@ -53,8 +57,8 @@ public final class Windows {
       int[] o = new int[d.length];
       for (int i = 0; i < d.length; i++) {
         if (!Double.isFinite(d[i])) {
-          throw new IllegalArgumentException("delta_timestamps of " + e.getKey()
-              + " holds " + d[i]);
+          throw new IllegalArgumentException(
+              "delta_timestamps of " + e.getKey() + " holds " + d[i]);
         }
         o[i] = (int) Math.round(d[i] * info.fps());
       }

@@ -22,11 +22,11 @@ import org.bytedeco.ffmpeg.avcodec.AVPacket;
 import org.bytedeco.ffmpeg.avutil.AVRational;
 
 /**
- * H.264 / HEVC packets from MP4 (length-prefixed NAL units, parameter sets in the extradata)
- * turned into Annex-B (start codes, parameter sets in front of keyframes), the form NVDEC's
- * parser takes — FFmpeg's {@code h264_mp4toannexb} / {@code hevc_mp4toannexb}, the same filters
- * scripts/tests/make-gpu-fixtures.sh applies with the ffmpeg CLI. Streams already in Annex-B
- * pass through. One packet in, one packet out.
+ * H.264 / HEVC packets from MP4 (length-prefixed NAL units, parameter sets in the extradata) turned
+ * into Annex-B (start codes, parameter sets in front of keyframes), the form NVDEC's parser takes —
+ * FFmpeg's {@code h264_mp4toannexb} / {@code hevc_mp4toannexb}, the same filters
+ * scripts/tests/make-gpu-fixtures.sh applies with the ffmpeg CLI. Streams already in Annex-B pass
+ * through. One packet in, one packet out.
  *
  * <p>Not thread-safe: owned by one decoder. {@link #close()} is idempotent.
  */
@@ -43,11 +43,12 @@ final class AnnexBFilter implements AutoCloseable {
 
   /** The filter for the stream's codec, or null for codecs NVDEC takes as demuxed (AV1, VP9). */
   static AnnexBFilter forStream(String file, AVCodecParameters parameters, AVRational timeBase) {
-    String name = switch (parameters.codec_id()) {
-      case AV_CODEC_ID_H264 -> "h264_mp4toannexb";
-      case AV_CODEC_ID_HEVC -> "hevc_mp4toannexb";
-      default -> null;
-    };
+    String name =
+        switch (parameters.codec_id()) {
+          case AV_CODEC_ID_H264 -> "h264_mp4toannexb";
+          case AV_CODEC_ID_HEVC -> "hevc_mp4toannexb";
+          default -> null;
+        };
     if (name == null) {
       return null;
     }
@@ -58,8 +59,8 @@ final class AnnexBFilter implements AutoCloseable {
     AVBSFContext context = new AVBSFContext(null);
     FfmpegErrors.check(file, av_bsf_alloc(filter, context), "av_bsf_alloc");
     try {
-      FfmpegErrors.check(file, avcodec_parameters_copy(context.par_in(), parameters),
-          "avcodec_parameters_copy");
+      FfmpegErrors.check(
+          file, avcodec_parameters_copy(context.par_in(), parameters), "avcodec_parameters_copy");
       context.time_base_in(timeBase);
       FfmpegErrors.check(file, av_bsf_init(context), name);
     } catch (RuntimeException e) {
@@ -70,8 +71,8 @@ final class AnnexBFilter implements AutoCloseable {
   }
 
   /**
-   * The Annex-B form of {@code packet} (not modified); valid until the next call. Throws
-   * {@link CorruptVideoException} for packets the filter rejects.
+   * The Annex-B form of {@code packet} (not modified); valid until the next call. Throws {@link
+   * CorruptVideoException} for packets the filter rejects.
    */
   AVPacket filter(AVPacket packet) {
     av_packet_unref(out);
@@ -80,13 +81,23 @@ final class AnnexBFilter implements AutoCloseable {
       FfmpegErrors.check(file, av_packet_ref(in, packet), "av_packet_ref");
       int rc = av_bsf_send_packet(context, in);
       if (rc < 0) {
-        throw new CorruptVideoException(file, "Annex-B conversion rejected the packet at pts "
-            + packet.pts() + " (" + FfmpegErrors.describe(rc) + ")");
+        throw new CorruptVideoException(
+            file,
+            "Annex-B conversion rejected the packet at pts "
+                + packet.pts()
+                + " ("
+                + FfmpegErrors.describe(rc)
+                + ")");
       }
       rc = av_bsf_receive_packet(context, out);
       if (rc < 0) {
-        throw new CorruptVideoException(file, "Annex-B conversion produced no packet for pts "
-            + packet.pts() + " (" + FfmpegErrors.describe(rc) + ")");
+        throw new CorruptVideoException(
+            file,
+            "Annex-B conversion produced no packet for pts "
+                + packet.pts()
+                + " ("
+                + FfmpegErrors.describe(rc)
+                + ")");
       }
       return out;
     } finally {
@@ -95,9 +106,9 @@ final class AnnexBFilter implements AutoCloseable {
   }
 
   /**
-   * Forgets the stream position (a seek): the filter then puts the parameter sets in front of
-   * the next IDR picture again, which a freshly created NVDEC parser needs. (A keyframe that is
-   * not an IDR picture gets none: NVDEC can start there only after an IDR has been seen.)
+   * Forgets the stream position (a seek): the filter then puts the parameter sets in front of the
+   * next IDR picture again, which a freshly created NVDEC parser needs. (A keyframe that is not an
+   * IDR picture gets none: NVDEC can start there only after an IDR has been seen.)
    */
   void reset() {
     av_bsf_flush(context);

@@ -52,19 +52,27 @@ final class AvcodecBackend implements FrameBackend {
   private boolean hasFrame;
   private SwscaleConverter swscale;
 
-  AvcodecBackend(String file, AVCodecParameters parameters, String decoderName, int threads,
+  AvcodecBackend(
+      String file,
+      AVCodecParameters parameters,
+      String decoderName,
+      int threads,
       ColorConverterKind converterKind) {
     this.file = file;
     this.converterKind = converterKind;
     this.containerMatrix = ColorSpec.fromAvColorSpace(parameters.color_space());
     this.containerFullRange = ColorSpec.isFullRange(parameters.color_range());
-    AVCodec codec = decoderName != null
-        ? avcodec_find_decoder_by_name(decoderName)
-        : avcodec_find_decoder(parameters.codec_id());
+    AVCodec codec =
+        decoderName != null
+            ? avcodec_find_decoder_by_name(decoderName)
+            : avcodec_find_decoder(parameters.codec_id());
     String codecName = avcodec.avcodec_get_name(parameters.codec_id()).getString();
     if (codec == null || codec.isNull()) {
-      throw new UnsupportedVideoException(file, "no decoder for codec " + codecName
-          + (decoderName != null ? " (wanted " + decoderName + ")" : ""));
+      throw new UnsupportedVideoException(
+          file,
+          "no decoder for codec "
+              + codecName
+              + (decoderName != null ? " (wanted " + decoderName + ")" : ""));
     }
     this.description = "avcodec " + codec.name().getString();
     context = avcodec_alloc_context3(codec);
@@ -77,8 +85,8 @@ final class AvcodecBackend implements FrameBackend {
       context.thread_type(FF_THREAD_FRAME | FF_THREAD_SLICE);
       rc = avcodec_open2(context, codec, (AVDictionary) null);
       if (rc < 0) {
-        throw new UnsupportedVideoException(file, "cannot open " + description + ": "
-            + FfmpegErrors.describe(rc));
+        throw new UnsupportedVideoException(
+            file, "cannot open " + description + ": " + FfmpegErrors.describe(rc));
       }
       frame = av_frame_alloc();
     } catch (RuntimeException e) {
@@ -91,8 +99,8 @@ final class AvcodecBackend implements FrameBackend {
   public void send(AVPacket packet) {
     int rc = avcodec_send_packet(context, packet);
     if (rc < 0 && rc != AVERROR_EAGAIN && rc != AVERROR_EOF) {
-      throw new CorruptVideoException(file, "decoding failed at packet pts " + packet.pts() + ": "
-          + FfmpegErrors.describe(rc));
+      throw new CorruptVideoException(
+          file, "decoding failed at packet pts " + packet.pts() + ": " + FfmpegErrors.describe(rc));
     }
   }
 
@@ -100,8 +108,8 @@ final class AvcodecBackend implements FrameBackend {
   public void drain() {
     int rc = avcodec_send_packet(context, null);
     if (rc < 0 && rc != AVERROR_EOF) {
-      throw new CorruptVideoException(file, "draining the decoder failed: "
-          + FfmpegErrors.describe(rc));
+      throw new CorruptVideoException(
+          file, "draining the decoder failed: " + FfmpegErrors.describe(rc));
     }
   }
 
@@ -148,17 +156,21 @@ final class AvcodecBackend implements FrameBackend {
       planes[i] = plane == null ? 0 : plane.address();
       strides[i] = frame.linesize(i);
     }
-    return new RawPicture(planes, strides, frame.width(), frame.height(), frame.format(),
-        currentColor());
+    return new RawPicture(
+        planes, strides, frame.width(), frame.height(), frame.format(), currentColor());
   }
 
   private ColorSpec currentColor() {
     boolean frameFull = ColorSpec.isFullRange(frame.color_range());
     int format = frame.format();
-    boolean jpegFormat = format == AV_PIX_FMT_YUVJ420P || format == AV_PIX_FMT_YUVJ422P
-        || format == AV_PIX_FMT_YUVJ444P;
-    return ColorSpec.resolve(ColorSpec.fromAvColorSpace(frame.colorspace()),
-        containerMatrix, frameFull || jpegFormat || containerFullRange);
+    boolean jpegFormat =
+        format == AV_PIX_FMT_YUVJ420P
+            || format == AV_PIX_FMT_YUVJ422P
+            || format == AV_PIX_FMT_YUVJ444P;
+    return ColorSpec.resolve(
+        ColorSpec.fromAvColorSpace(frame.colorspace()),
+        containerMatrix,
+        frameFull || jpegFormat || containerFullRange);
   }
 
   @Override
@@ -171,20 +183,32 @@ final class AvcodecBackend implements FrameBackend {
     int chroma = libyuvChroma(format);
     if (chroma != 0 && converterKind == ColorConverterKind.LIBYUV) {
       try {
-        NativeStatus.check(NativeCore.rs_convert_yuv8(
-            frame.data(0).address(), frame.linesize(0),
-            frame.data(1).address(), frame.linesize(1),
-            frame.data(2).address(), frame.linesize(2),
-            frame.width(), frame.height(), chroma, color.matrix().nativeCode(),
-            color.fullRange() ? 1 : 0, dst, layout.nativeCode()), "colour conversion");
+        NativeStatus.check(
+            NativeCore.rs_convert_yuv8(
+                frame.data(0).address(),
+                frame.linesize(0),
+                frame.data(1).address(),
+                frame.linesize(1),
+                frame.data(2).address(),
+                frame.linesize(2),
+                frame.width(),
+                frame.height(),
+                chroma,
+                color.matrix().nativeCode(),
+                color.fullRange() ? 1 : 0,
+                dst,
+                layout.nativeCode()),
+            "colour conversion");
       } catch (NativeException e) {
         throw new CorruptVideoException(file, e.getMessage(), e);
       }
       return;
     }
     if (converterKind == ColorConverterKind.LIBYUV) {
-      throw new UnsupportedVideoException(file, "libyuv cannot convert pixel format "
-          + org.bytedeco.ffmpeg.global.avutil.av_get_pix_fmt_name(format).getString());
+      throw new UnsupportedVideoException(
+          file,
+          "libyuv cannot convert pixel format "
+              + org.bytedeco.ffmpeg.global.avutil.av_get_pix_fmt_name(format).getString());
     }
     if (swscale == null) {
       swscale = new SwscaleConverter();

@@ -24,12 +24,12 @@ import org.robostream.source.ByteSource;
  * A custom FFmpeg AVIOContext reading from a {@link ByteSource}.
  *
  * <p>JavaCPP allocates only a few native thunks per callback class, so one static read and one
- * static seek callback serve every input; FFmpeg's opaque pointer (a one-word native allocation
- * per input) identifies the input in a registry. Exceptions never cross into FFmpeg: a failing read
- * is remembered ({@link #takeFailure()}) and reported to FFmpeg as an I/O error.
+ * static seek callback serve every input; FFmpeg's opaque pointer (a one-word native allocation per
+ * input) identifies the input in a registry. Exceptions never cross into FFmpeg: a failing read is
+ * remembered ({@link #takeFailure()}) and reported to FFmpeg as an I/O error.
  *
- * <p>Not thread-safe: used by the one decoder that owns it. Owns the source: {@link #close()}
- * frees the AVIOContext and closes the source.
+ * <p>Not thread-safe: used by the one decoder that owns it. Owns the source: {@link #close()} frees
+ * the AVIOContext and closes the source.
  */
 final class AvioInput implements AutoCloseable {
   private static final int BUFFER_SIZE = 256 * 1024;

@@ -1,6 +1,8 @@
 package org.robostream.video;
 
-/** The file is a video container but its bytes cannot be demuxed or decoded (damaged, truncated). */
+/**
+ * The file is a video container but its bytes cannot be demuxed or decoded (damaged, truncated).
+ */
 public class CorruptVideoException extends VideoException {
   public CorruptVideoException(String file, String problem) {
     super(file, problem);

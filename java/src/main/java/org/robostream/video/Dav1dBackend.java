@@ -9,9 +9,9 @@ import org.robostream.nativecore.Av1Decoder;
 /**
  * AV1 decoding with dav1d inside the native core: packets demuxed by FFmpeg go to dav1d, and its
  * pictures are converted straight into the destination slot by the chosen converter (swscale by
- * default, handed dav1d's planes by address; libyuv in the core on request, see
- * {@link ColorConverterKind}), or handed out unconverted to a picture sink. Not thread-safe: one
- * per decoder.
+ * default, handed dav1d's planes by address; libyuv in the core on request, see {@link
+ * ColorConverterKind}), or handed out unconverted to a picture sink. Not thread-safe: one per
+ * decoder.
  */
 final class Dav1dBackend implements FrameBackend {
   private final String file;
@@ -24,7 +24,11 @@ final class Dav1dBackend implements FrameBackend {
   private final long[] planeAddresses = new long[3];
   private final int[] planeStrides = new int[3];
 
-  Dav1dBackend(String file, AVCodecParameters parameters, int threads, boolean lowLatency,
+  Dav1dBackend(
+      String file,
+      AVCodecParameters parameters,
+      int threads,
+      boolean lowLatency,
       ColorConverterKind converter) {
     this.file = file;
     this.converter = converter;
@@ -35,7 +39,9 @@ final class Dav1dBackend implements FrameBackend {
 
   @Override
   public void send(AVPacket packet) {
-    NativeDecoderCalls.send(file, "AV1 decoding failed at packet pts " + packet.pts(),
+    NativeDecoderCalls.send(
+        file,
+        "AV1 decoding failed at packet pts " + packet.pts(),
         () -> decoder.send(packet.data().address(), packet.size(), Demuxer.ptsOf(packet)));
   }
 
@@ -46,10 +52,12 @@ final class Dav1dBackend implements FrameBackend {
 
   @Override
   public boolean receive() {
-    return NativeDecoderCalls.query(file, () -> {
-      current = decoder.nextPicture();
-      return current != null;
-    });
+    return NativeDecoderCalls.query(
+        file,
+        () -> {
+          current = decoder.nextPicture();
+          return current != null;
+        });
   }
 
   @Override
@@ -79,11 +87,16 @@ final class Dav1dBackend implements FrameBackend {
     long[] p = decoder.currentPlanes();
     int format = swscaleFormat((int) p[7], (int) p[8]);
     if (format < 0) {
-      throw new UnsupportedVideoException(file, "AV1 picture with chroma " + p[7] + " and "
-          + p[8] + "-bit samples is not supported");
+      throw new UnsupportedVideoException(
+          file,
+          "AV1 picture with chroma " + p[7] + " and " + p[8] + "-bit samples is not supported");
     }
-    return new RawPicture(new long[] {p[0], p[1], p[2]},
-        new int[] {(int) p[3], (int) p[4], (int) p[4]}, (int) p[5], (int) p[6], format,
+    return new RawPicture(
+        new long[] {p[0], p[1], p[2]},
+        new int[] {(int) p[3], (int) p[4], (int) p[4]},
+        (int) p[5],
+        (int) p[6],
+        format,
         currentColor());
   }
 
@@ -95,8 +108,8 @@ final class Dav1dBackend implements FrameBackend {
       return;
     }
     try {
-      decoder.convertCurrent(color.matrix().nativeCode(), color.fullRange(), dst,
-          layout.nativeCode());
+      decoder.convertCurrent(
+          color.matrix().nativeCode(), color.fullRange(), dst, layout.nativeCode());
     } catch (NativeException.Unsupported e) {
       throw new UnsupportedVideoException(file, e.getMessage(), e);
     } catch (NativeException e) {
@@ -110,8 +123,9 @@ final class Dav1dBackend implements FrameBackend {
     int depth = (int) p[8];
     int format = swscaleFormat(chroma, depth);
     if (format < 0) {
-      throw new UnsupportedVideoException(file, "AV1 picture with chroma " + chroma + " and "
-          + depth + "-bit samples is not supported");
+      throw new UnsupportedVideoException(
+          file,
+          "AV1 picture with chroma " + chroma + " and " + depth + "-bit samples is not supported");
     }
     for (int i = 0; i < 3; i++) {
       planeAddresses[i] = p[i];
@@ -121,8 +135,8 @@ final class Dav1dBackend implements FrameBackend {
       swscale = new SwscaleConverter();
     }
     try {
-      swscale.convert(planeAddresses, planeStrides, (int) p[5], (int) p[6], format, color, dst,
-          layout);
+      swscale.convert(
+          planeAddresses, planeStrides, (int) p[5], (int) p[6], format, color, dst, layout);
     } catch (IllegalStateException e) {
       throw new UnsupportedVideoException(file, e.getMessage(), e);
     }

@@ -3,18 +3,18 @@ package org.robostream.video;
 import org.bytedeco.ffmpeg.avcodec.AVPacket;
 
 /**
- * Where one file's decoding stands, and how a {@link DecodePlan} moves it: one state machine
- * over the demuxer and the codec backend, kept in one class because every rule reads and writes
- * the same position (the GOP whose keyframe decoding last started from, the next packet, the
- * last frame output, whether the codec was drained).
+ * Where one file's decoding stands, and how a {@link DecodePlan} moves it: one state machine over
+ * the demuxer and the codec backend, kept in one class because every rule reads and writes the same
+ * position (the GOP whose keyframe decoding last started from, the next packet, the last frame
+ * output, whether the codec was drained).
  *
- * <p>Position rules: a target is reached without a seek when it has not been output yet and
- * lies in the GOP being decoded, or in the GOP that starts with the next packet; otherwise one
- * seek to the target's GOP. Leading pictures of open GOPs (pts before their keyframe) are
- * decoded from the previous GOP ({@link FrameIndex#seekGop}). A target the codec passes or
- * never produces is retried once from one GOP earlier (streams whose GOP structure the packet
- * flags do not show), then it is a {@link CorruptVideoException}. On NVDEC the session goes back
- * to the GPU's pool after every call, so the next call starts with a seek.
+ * <p>Position rules: a target is reached without a seek when it has not been output yet and lies in
+ * the GOP being decoded, or in the GOP that starts with the next packet; otherwise one seek to the
+ * target's GOP. Leading pictures of open GOPs (pts before their keyframe) are decoded from the
+ * previous GOP ({@link FrameIndex#seekGop}). A target the codec passes or never produces is retried
+ * once from one GOP earlier (streams whose GOP structure the packet flags do not show), then it is
+ * a {@link CorruptVideoException}. On NVDEC the session goes back to the GPU's pool after every
+ * call, so the next call starts with a seek.
  *
  * <p>Not thread-safe: owned by one {@link VideoDecoder}, which owns the demuxer and backend.
  */
@@ -43,8 +43,7 @@ final class DecodeCursor {
   }
 
   DecodeStats stats() {
-    return new DecodeStats(framesDecoded, framesDelivered, seeks, packetsRead,
-        demuxer.bytesRead());
+    return new DecodeStats(framesDecoded, framesDelivered, seeks, packetsRead, demuxer.bytesRead());
   }
 
   /** Decodes every target of {@code plan} into {@code destination}, in presentation order. */
@@ -78,11 +77,11 @@ final class DecodeCursor {
   }
 
   /**
-   * Gives the NVDEC decoder back to the GPU's pool at the end of every call. A GPU has a few
-   * decode engines and the pool caps concurrent sessions (ROBOSTREAM_NVDEC_SESSIONS, 8): if every
-   * open decoder kept one between calls, a loader with more live streams than sessions would
-   * wait for itself. The cost is a seek at the start of the next call (no wasted decoding when
-   * that call starts on a GOP boundary, which the loader arranges).
+   * Gives the NVDEC decoder back to the GPU's pool at the end of every call. A GPU has a few decode
+   * engines and the pool caps concurrent sessions (ROBOSTREAM_NVDEC_SESSIONS, 8): if every open
+   * decoder kept one between calls, a loader with more live streams than sessions would wait for
+   * itself. The cost is a seek at the start of the next call (no wasted decoding when that call
+   * starts on a GOP boundary, which the loader arranges).
    */
   private void releaseGpuSession() {
     backend.flush();
@@ -91,8 +90,8 @@ final class DecodeCursor {
     drained = false;
   }
 
-  private void decodeTarget(DecodePlan plan, int t, FrameDestination dst, boolean[] done,
-      double[] pts, long[] frames) {
+  private void decodeTarget(
+      DecodePlan plan, int t, FrameDestination dst, boolean[] done, double[] pts, long[] frames) {
     int frame = plan.target(t);
     int seekGop = index.seekGop(frame);
     boolean retried = false;
@@ -136,8 +135,13 @@ final class DecodeCursor {
       // The decoder passed the target (or ended) without producing it: start one GOP earlier
       // once, which covers streams whose GOP structure the packet flags do not show.
       if (retried || seekGop == 0) {
-        throw new CorruptVideoException(file, "decoder produced no frame for pts "
-            + index.frameSeconds(frame) + " s (frame " + frame + ")");
+        throw new CorruptVideoException(
+            file,
+            "decoder produced no frame for pts "
+                + index.frameSeconds(frame)
+                + " s (frame "
+                + frame
+                + ")");
       }
       retried = true;
       seekGop--;
@@ -147,8 +151,8 @@ final class DecodeCursor {
 
   /**
    * Whether decoding on from the current position reaches {@code frame} without wasted work: the
-   * decoder has decoded continuously since a keyframe at or before the frame's GOP, has not
-   * output the frame yet, and is inside that GOP (or the GOP starts with the next packet).
+   * decoder has decoded continuously since a keyframe at or before the frame's GOP, has not output
+   * the frame yet, and is inside that GOP (or the GOP starts with the next packet).
    */
   private boolean canContinueTo(int frame) {
     // A drained decoder still hands out the frames it holds, so draining does not force a seek.
@@ -159,9 +163,10 @@ final class DecodeCursor {
     if (gop < continuousFromGop) {
       return false;
     }
-    int current = nextPacket > 0
-        ? Math.max(continuousFromGop, index.gopOfPacket(nextPacket - 1))
-        : continuousFromGop;
+    int current =
+        nextPacket > 0
+            ? Math.max(continuousFromGop, index.gopOfPacket(nextPacket - 1))
+            : continuousFromGop;
     if (gop <= current) {
       return true;
     }
@@ -202,13 +207,22 @@ final class DecodeCursor {
     }
   }
 
-  private void deliver(DecodePlan plan, int position, int frame, FrameDestination dst,
-      double[] pts, long[] frames) {
+  private void deliver(
+      DecodePlan plan, int position, int frame, FrameDestination dst, double[] pts, long[] frames) {
     if (backend.currentWidth() != dst.width() || backend.currentHeight() != dst.height()) {
-      throw new UnsupportedVideoException(file, "frame " + frame + " is "
-          + backend.currentWidth() + "x" + backend.currentHeight()
-          + " but the stream declares " + dst.width() + "x" + dst.height()
-          + " (size changes inside a stream are not supported)");
+      throw new UnsupportedVideoException(
+          file,
+          "frame "
+              + frame
+              + " is "
+              + backend.currentWidth()
+              + "x"
+              + backend.currentHeight()
+              + " but the stream declares "
+              + dst.width()
+              + "x"
+              + dst.height()
+              + " (size changes inside a stream are not supported)");
     }
     int[] requests = plan.requestsOf(position);
     if (dst instanceof SinkDestination sink) {

@@ -6,8 +6,8 @@ import org.robostream.nativecore.Cuda;
 
 /**
  * Where the user asked frames to be decoded: {@code cpu}, {@code cuda[:N]} (NVDEC on GPU N; an
- * error when it cannot be used) or {@code cuda-or-cpu[:N]} (NVDEC when usable, else the CPU with
- * a reported fallback). Immutable.
+ * error when it cannot be used) or {@code cuda-or-cpu[:N]} (NVDEC when usable, else the CPU with a
+ * reported fallback). Immutable.
  *
  * @param device the requested device
  * @param index GPU ordinal for CUDA (0 for the CPU)
@@ -28,22 +28,24 @@ public record DecodeDeviceSpec(Device device, int index, boolean cpuFallback) {
       return CPU;
     }
     boolean fallback = t.startsWith("cuda-or-cpu");
-    String rest = fallback ? t.substring("cuda-or-cpu".length())
-        : t.startsWith("cuda") ? t.substring("cuda".length()) : null;
+    String rest =
+        fallback
+            ? t.substring("cuda-or-cpu".length())
+            : t.startsWith("cuda") ? t.substring("cuda".length()) : null;
     if (rest != null && (rest.isEmpty() || rest.matches(":\\d+"))) {
       int index = rest.isEmpty() ? 0 : Integer.parseInt(rest.substring(1));
       return new DecodeDeviceSpec(Device.CUDA, index, fallback);
     }
-    throw new IllegalArgumentException("decodeDevice must be cpu, cuda[:N] or cuda-or-cpu[:N],"
-        + " got " + text);
+    throw new IllegalArgumentException(
+        "decodeDevice must be cpu, cuda[:N] or cuda-or-cpu[:N]," + " got " + text);
   }
 
   /**
-   * Decides where decoding runs: the CPU when asked; NVDEC when it is usable on the GPU; else
-   * the CPU with the reason when a fallback is allowed, or an error naming the cause.
+   * Decides where decoding runs: the CPU when asked; NVDEC when it is usable on the GPU; else the
+   * CPU with the reason when a fallback is allowed, or an error naming the cause.
    *
-   * @throws GpuUnavailableException for {@code cuda} when NVDEC cannot be used; the message
-   *     names the option ({@code decodeDevice}), which the CLI shows as its flag
+   * @throws GpuUnavailableException for {@code cuda} when NVDEC cannot be used; the message names
+   *     the option ({@code decodeDevice}), which the CLI shows as its flag
    */
   public Resolution resolve() {
     if (device == Device.CPU) {
@@ -56,8 +58,14 @@ public record DecodeDeviceSpec(Device device, int index, boolean cpuFallback) {
     if (cpuFallback) {
       return new Resolution(Device.CPU, cause);
     }
-    throw new GpuUnavailableException(index, cause, "decodeDevice " + this + " cannot be used: "
-        + cause + " (use cuda-or-cpu to fall back to CPU decoding, or cpu)");
+    throw new GpuUnavailableException(
+        index,
+        cause,
+        "decodeDevice "
+            + this
+            + " cannot be used: "
+            + cause
+            + " (use cuda-or-cpu to fall back to CPU decoding, or cpu)");
   }
 
   @Override

@@ -40,8 +40,8 @@ final class DecodePlan {
   static DecodePlan ofFrames(FrameIndex index, int[] frames, String file) {
     for (int frame : frames) {
       if (frame < 0 || frame >= index.frameCount()) {
-        throw new IllegalArgumentException("frame " + frame + " is outside 0.."
-            + (index.frameCount() - 1) + " of " + file);
+        throw new IllegalArgumentException(
+            "frame " + frame + " is outside 0.." + (index.frameCount() - 1) + " of " + file);
       }
     }
     return group(frames);

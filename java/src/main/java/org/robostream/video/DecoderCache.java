@@ -10,19 +10,19 @@ import java.util.OptionalInt;
 
 /**
  * A bounded LRU of open {@link VideoDecoder}s keyed by (file, device, reader), so that a worker
- * reading many samples of the same videos does not reopen (and re-index) them; {@code reader}
- * tells apart decoders of one file kept at different positions (the loader's live episode streams
- * inside one shared v3.0 file), so they never make each other seek. Evicted decoders are closed.
+ * reading many samples of the same videos does not reopen (and re-index) them; {@code reader} tells
+ * apart decoders of one file kept at different positions (the loader's live episode streams inside
+ * one shared v3.0 file), so they never make each other seek. Evicted decoders are closed.
  *
- * <p>Capacity: the constructor's argument, else the environment variable
- * {@code ROBOSTREAM_VIDEO_DECODER_CACHE_SIZE} (or LeRobot's {@code LEROBOT_VIDEO_DECODER_CACHE_SIZE}),
+ * <p>Capacity: the constructor's argument, else the environment variable {@code
+ * ROBOSTREAM_VIDEO_DECODER_CACHE_SIZE} (or LeRobot's {@code LEROBOT_VIDEO_DECODER_CACHE_SIZE}),
  * else {@value #DEFAULT_CAPACITY}; {@code none} or {@code -1} means unbounded.
  *
  * <p>Threading: the cache itself is thread-safe (one lock), but the decoders it hands out are not:
  * a decoder returned by {@link #get} must only be used by one thread at a time, which is why the
- * loader gives every worker thread a cache of its own and shares only the
- * {@link DecoderCacheCounters}. A returned decoder stays valid until it is evicted by a later
- * {@code get} on the same cache or the cache is closed.
+ * loader gives every worker thread a cache of its own and shares only the {@link
+ * DecoderCacheCounters}. A returned decoder stays valid until it is evicted by a later {@code get}
+ * on the same cache or the cache is closed.
  */
 public final class DecoderCache implements AutoCloseable {
   public static final int DEFAULT_CAPACITY = 100;
@@ -34,8 +34,8 @@ public final class DecoderCache implements AutoCloseable {
   @FunctionalInterface
   public interface Opener {
     /**
-     * @param sibling an open decoder of the same file in this cache (another reader's), whose
-     *     frame table a new decoder may reuse instead of scanning the file again; or null
+     * @param sibling an open decoder of the same file in this cache (another reader's), whose frame
+     *     table a new decoder may reuse instead of scanning the file again; or null
      */
     VideoDecoder open(String file, Device device, VideoDecoder sibling);
   }
@@ -55,17 +55,21 @@ public final class DecoderCache implements AutoCloseable {
    * @param counters counters to update, possibly shared with other caches
    */
   public DecoderCache(OptionalInt capacity, Opener opener, DecoderCacheCounters counters) {
-    this.capacity = capacity.isPresent() ? checkCapacity(capacity.getAsInt(), "capacity")
-        : capacityFromEnvironment(System.getenv());
+    this.capacity =
+        capacity.isPresent()
+            ? checkCapacity(capacity.getAsInt(), "capacity")
+            : capacityFromEnvironment(System.getenv());
     this.opener = Objects.requireNonNull(opener);
     this.counters = Objects.requireNonNull(counters);
   }
 
   /** A cache of local files opened with {@code options}, with counters of its own. */
   public static DecoderCache forLocalFiles(OptionalInt capacity, VideoDecoderOptions options) {
-    return new DecoderCache(capacity,
-        (file, device, sibling) -> VideoDecoder.open(
-            VideoDecoder.openLocal(java.nio.file.Path.of(file)), options, sibling),
+    return new DecoderCache(
+        capacity,
+        (file, device, sibling) ->
+            VideoDecoder.open(
+                VideoDecoder.openLocal(java.nio.file.Path.of(file)), options, sibling),
         new DecoderCacheCounters());
   }
 
@@ -99,8 +103,8 @@ public final class DecoderCache implements AutoCloseable {
     try {
       return checkCapacity(Integer.parseInt(t), source);
     } catch (NumberFormatException e) {
-      throw new IllegalArgumentException(source + " must be a positive integer, none or -1; got \""
-          + text + "\"");
+      throw new IllegalArgumentException(
+          source + " must be a positive integer, none or -1; got \"" + text + "\"");
     }
   }
 
@@ -109,8 +113,8 @@ public final class DecoderCache implements AutoCloseable {
       return UNBOUNDED;
     }
     if (value <= 0) {
-      throw new IllegalArgumentException(source + " must be a positive integer, none or -1; got "
-          + value);
+      throw new IllegalArgumentException(
+          source + " must be a positive integer, none or -1; got " + value);
     }
     return value;
   }
@@ -163,10 +167,10 @@ public final class DecoderCache implements AutoCloseable {
   }
 
   /**
-   * Passes a read-ahead hint for {@code frame} of {@code file} to an open decoder of that file
-   * (any reader's: they share the bytes), see {@link VideoDecoder#prefetch}. Without one nothing
-   * happens: opening would read the file's header now, which is what the hint should not wait
-   * for. Counts neither a hit nor a miss.
+   * Passes a read-ahead hint for {@code frame} of {@code file} to an open decoder of that file (any
+   * reader's: they share the bytes), see {@link VideoDecoder#prefetch}. Without one nothing
+   * happens: opening would read the file's header now, which is what the hint should not wait for.
+   * Counts neither a hit nor a miss.
    */
   public synchronized void prefetch(String file, Device device, int frame) {
     for (Map.Entry<Key, VideoDecoder> e : entries.entrySet()) {
@@ -197,8 +201,8 @@ public final class DecoderCache implements AutoCloseable {
 
   /** This cache's size with the (possibly shared) counters. */
   public synchronized DecoderCacheStats stats() {
-    return new DecoderCacheStats(counters.hits(), counters.misses(), counters.evictions(),
-        entries.size());
+    return new DecoderCacheStats(
+        counters.hits(), counters.misses(), counters.evictions(), entries.size());
   }
 
   public DecoderCacheCounters counters() {

@@ -66,8 +66,8 @@ final class Demuxer implements AutoCloseable {
       if (ioFailure != null) {
         throw new VideoNotFoundException(file, "read failed: " + ioFailure.getMessage(), ioFailure);
       }
-      throw new NotAVideoException(file,
-          "not a readable video container: " + FfmpegErrors.describe(rc));
+      throw new NotAVideoException(
+          file, "not a readable video container: " + FfmpegErrors.describe(rc));
     }
     this.format = ctx;
     try {
@@ -124,8 +124,8 @@ final class Demuxer implements AutoCloseable {
   }
 
   /**
-   * Reads the next packet of the video stream into the reusable packet (valid until the next
-   * call). Returns null at the end of the stream.
+   * Reads the next packet of the video stream into the reusable packet (valid until the next call).
+   * Returns null at the end of the stream.
    */
   AVPacket next() {
     av_packet_unref(packet);
@@ -165,11 +165,11 @@ final class Demuxer implements AutoCloseable {
   }
 
   /**
-   * Demuxes every packet (no decoding) into a frame index, then rewinds to the start. For an
-   * MP4 with a sample index in its moov box the packets' payload is not read at all (see
-   * {@link AvioInput#payloadFree}): the timing comes from the index, so opening a remote file
-   * costs its header, not its media data. Anything else (or a packet without an index entry)
-   * is scanned with its payload.
+   * Demuxes every packet (no decoding) into a frame index, then rewinds to the start. For an MP4
+   * with a sample index in its moov box the packets' payload is not read at all (see {@link
+   * AvioInput#payloadFree}): the timing comes from the index, so opening a remote file costs its
+   * header, not its media data. Anything else (or a packet without an index entry) is scanned with
+   * its payload.
    */
   FrameIndex scanIndex() {
     if (payloadFreeScanPossible()) {
@@ -185,18 +185,18 @@ final class Demuxer implements AutoCloseable {
   /**
    * An MP4 with a sample index in its moov box: its demuxer takes pts, dts and sync-sample flags
    * from that index, so the scan needs no sample data. Keyframe flags are taken from the index
-   * entries, not the packets: FFmpeg's H.264/HEVC parsers read the (zeroed) payload and would
-   * clear them (measured: camera_h264's 16 GOPs became 1). PayloadFreeScanTest checks the result
-   * against the real scan for every codec.
+   * entries, not the packets: FFmpeg's H.264/HEVC parsers read the (zeroed) payload and would clear
+   * them (measured: camera_h264's 16 GOPs became 1). PayloadFreeScanTest checks the result against
+   * the real scan for every codec.
    */
   private boolean payloadFreeScanPossible() {
     return isMp4Family() && avformat.avformat_index_get_entries_count(stream) > 0;
   }
 
   /**
-   * Scans the packets into a frame index; {@code withoutPayload}: without reading sample data,
-   * with keyframe and discard flags from the container index, matched by file position. Returns
-   * null when a packet has no index entry (a layout this shortcut does not cover).
+   * Scans the packets into a frame index; {@code withoutPayload}: without reading sample data, with
+   * keyframe and discard flags from the container index, matched by file position. Returns null
+   * when a packet has no index entry (a layout this shortcut does not cover).
    */
   FrameIndex scanIndex(boolean withoutPayload) {
     java.util.Map<Long, Integer> indexFlags = withoutPayload ? indexFlagsByPosition() : null;
@@ -206,8 +206,8 @@ final class Demuxer implements AutoCloseable {
       if (withoutPayload) {
         // No parser may see the zeroed payload (it would log errors and rewrite flags); the mov
         // demuxer sets every timestamp itself, so nothing needs filling in either.
-        format.flags(formatFlags | AVFormatContext.AVFMT_FLAG_NOPARSE
-            | AVFormatContext.AVFMT_FLAG_NOFILLIN);
+        format.flags(
+            formatFlags | AVFormatContext.AVFMT_FLAG_NOPARSE | AVFormatContext.AVFMT_FLAG_NOFILLIN);
       }
       input.payloadFree(withoutPayload);
       for (AVPacket p = next(); p != null; p = next()) {
@@ -219,8 +219,12 @@ final class Demuxer implements AutoCloseable {
           if (flags == null) {
             return null;
           }
-          builder.add(ptsOf(p), dtsOf(p), (flags & AVIndexEntry.AVINDEX_KEYFRAME) != 0,
-              (flags & AVIndexEntry.AVINDEX_DISCARD_FRAME) == 0 && !isDiscarded(p), p.pos(),
+          builder.add(
+              ptsOf(p),
+              dtsOf(p),
+              (flags & AVIndexEntry.AVINDEX_KEYFRAME) != 0,
+              (flags & AVIndexEntry.AVINDEX_DISCARD_FRAME) == 0 && !isDiscarded(p),
+              p.pos(),
               p.duration());
         } else {
           builder.add(ptsOf(p), dtsOf(p), isKey(p), !isDiscarded(p), p.pos(), p.duration());
@@ -236,8 +240,13 @@ final class Demuxer implements AutoCloseable {
     // MP4's index lists every sample; fewer readable packets means the media data is cut short.
     int indexed = avformat.avformat_index_get_entries_count(stream);
     if (indexed > builder.count() && isMp4Family()) {
-      throw new CorruptVideoException(file, "truncated: the container index lists " + indexed
-          + " samples but only " + builder.count() + " could be read");
+      throw new CorruptVideoException(
+          file,
+          "truncated: the container index lists "
+              + indexed
+              + " samples but only "
+              + builder.count()
+              + " could be read");
     }
     FrameIndex index = builder.build(timeBase());
     if (index.frameCount() == 0) {
@@ -262,8 +271,8 @@ final class Demuxer implements AutoCloseable {
     long first = avformat.avformat_index_get_entry(stream, 0).timestamp();
     int rc = av_seek_frame(format, streamIndex, first, AVSEEK_FLAG_BACKWARD);
     if (rc < 0) {
-      throw new CorruptVideoException(file, "cannot seek back to the first packet ("
-          + FfmpegErrors.describe(rc) + ")");
+      throw new CorruptVideoException(
+          file, "cannot seek back to the first packet (" + FfmpegErrors.describe(rc) + ")");
     }
   }
 
@@ -290,8 +299,8 @@ final class Demuxer implements AutoCloseable {
       if (io != null) {
         throw new VideoNotFoundException(file, "read failed: " + io.getMessage(), io);
       }
-      throw new CorruptVideoException(file, "seek to GOP " + gop + " failed: "
-          + FfmpegErrors.describe(rc));
+      throw new CorruptVideoException(
+          file, "seek to GOP " + gop + " failed: " + FfmpegErrors.describe(rc));
     }
   }
 

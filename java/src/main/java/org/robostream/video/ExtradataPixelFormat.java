@@ -62,8 +62,8 @@ final class ExtradataPixelFormat {
   }
 
   /**
-   * avcC: Baseline, Main and Extended are 4:2:0 8-bit; higher profiles append chroma_format and
-   * bit depths after the SPS and PPS arrays.
+   * avcC: Baseline, Main and Extended are 4:2:0 8-bit; higher profiles append chroma_format and bit
+   * depths after the SPS and PPS arrays.
    */
   static int avcc(byte[] b) {
     if (b.length < 7 || b[0] != 1) {
@@ -110,11 +110,12 @@ final class ExtradataPixelFormat {
   }
 
   private static int planar(int chroma, int depth) {
-    String name = switch (chroma) {
-      case 0 -> depth == 8 ? "gray" : "gray" + depth + "le";
-      case 420, 422, 444 -> "yuv" + chroma + "p" + (depth == 8 ? "" : depth + "le");
-      default -> null;
-    };
+    String name =
+        switch (chroma) {
+          case 0 -> depth == 8 ? "gray" : "gray" + depth + "le";
+          case 420, 422, 444 -> "yuv" + chroma + "p" + (depth == 8 ? "" : depth + "le");
+          default -> null;
+        };
     return name == null ? -1 : avutil.av_get_pix_fmt(name);
   }
 }

@@ -19,9 +19,8 @@ final class FfmpegErrors {
 
   /**
    * FFmpeg's text for {@code code} and the code, e.g. "Invalid data found when processing input
-   * (-1094995529)".
-   * Only the bytes before av_strerror's terminating NUL are read: the rest of the buffer is
-   * uninitialised native memory and must never reach a message.
+   * (-1094995529)". Only the bytes before av_strerror's terminating NUL are read: the rest of the
+   * buffer is uninitialised native memory and must never reach a message.
    */
   static String describe(int code) {
     try (BytePointer buffer = new BytePointer(BUFFER_BYTES)) {

@@ -4,12 +4,12 @@ import org.bytedeco.ffmpeg.avcodec.AVPacket;
 
 /**
  * A codec behind a {@link VideoDecoder}: takes the demuxed packets of one stream in decode order
- * and hands out its pictures one at a time, each either converted to RGB straight into a slot
- * or given unconverted as host planes. Implementations ({@link FrameBackends} chooses):
- * {@link AvcodecBackend} (FFmpeg: H.264, HEVC, MPEG-4 Part 2, VP9, libaom-av1),
- * {@link Dav1dBackend} (AV1 in the native core), both converting into host memory with
- * swscale or libyuv; {@link NvdecBackend}, whose pictures stay on the GPU and are converted by
- * its colour kernel into device memory only.
+ * and hands out its pictures one at a time, each either converted to RGB straight into a slot or
+ * given unconverted as host planes. Implementations ({@link FrameBackends} chooses): {@link
+ * AvcodecBackend} (FFmpeg: H.264, HEVC, MPEG-4 Part 2, VP9, libaom-av1), {@link Dav1dBackend} (AV1
+ * in the native core), both converting into host memory with swscale or libyuv; {@link
+ * NvdecBackend}, whose pictures stay on the GPU and are converted by its colour kernel into device
+ * memory only.
  *
  * <p>Not thread-safe: owned by one {@link VideoDecoder}, which closes it. Failures are thrown as
  * {@link VideoException}s naming the file.
@@ -38,14 +38,14 @@ interface FrameBackend extends AutoCloseable {
   void convertCurrent(long dst, FrameLayout layout);
 
   /**
-   * The current frame's planes, unconverted, in host memory; valid until the next
-   * {@link #receive()}. NVDEC has none to give (an {@link UnsupportedVideoException}).
+   * The current frame's planes, unconverted, in host memory; valid until the next {@link
+   * #receive()}. NVDEC has none to give (an {@link UnsupportedVideoException}).
    */
   RawPicture currentPicture();
 
   /**
-   * Forgets all decoder state: before a seek, and, on NVDEC, at the end of every decode call
-   * (which gives the session back to the GPU's pool).
+   * Forgets all decoder state: before a seek, and, on NVDEC, at the end of every decode call (which
+   * gives the session back to the GPU's pool).
    */
   void flush();
 

@@ -5,9 +5,9 @@ import static org.bytedeco.ffmpeg.global.avcodec.AV_CODEC_ID_AV1;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.bytedeco.ffmpeg.avcodec.AVCodecParameters;
 import org.bytedeco.ffmpeg.avformat.AVStream;
+import org.robostream.GpuUnavailableException;
 import org.robostream.nativecore.Av1Decoder;
 import org.robostream.nativecore.Cuda;
-import org.robostream.nativecore.GpuUnavailableException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -43,29 +43,34 @@ final class FrameBackends {
       int device = options.cudaDevice();
       String unusable = Cuda.nvdecUnavailabilityCause(device);
       if (unusable != null) {
-        throw new GpuUnavailableException(device, unusable, file
-            + ": NVDEC decoding on cuda:" + device + " is unavailable: " + unusable);
+        throw new GpuUnavailableException(
+            device,
+            unusable,
+            file + ": NVDEC decoding on cuda:" + device + " is unavailable: " + unusable);
       }
       fallbackReason = NvdecBackend.unsupportedReason(parameters, device);
       if (fallbackReason == null) {
-        return new Opened(NvdecBackend.open(file, parameters, stream.time_base(), device,
-            options.lowLatency()), null);
+        return new Opened(
+            NvdecBackend.open(file, parameters, stream.time_base(), device, options.lowLatency()),
+            null);
       }
       LOG.warn("{}: decoding on the CPU: {}", file, fallbackReason);
     }
     return new Opened(openCpu(file, parameters, options), fallbackReason);
   }
 
-  private static FrameBackend openCpu(String file, AVCodecParameters parameters,
-      VideoDecoderOptions options) {
+  private static FrameBackend openCpu(
+      String file, AVCodecParameters parameters, VideoDecoderOptions options) {
     if (parameters.codec_id() != AV_CODEC_ID_AV1) {
       return new AvcodecBackend(file, parameters, null, options.threads(), options.converter());
     }
     switch (options.av1Backend()) {
       case DAV1D -> {
         if (!Av1Decoder.isAvailable()) {
-          throw new UnsupportedVideoException(file,
-              "dav1d was requested for AV1 but is unavailable: " + Av1Decoder.unavailabilityCause());
+          throw new UnsupportedVideoException(
+              file,
+              "dav1d was requested for AV1 but is unavailable: "
+                  + Av1Decoder.unavailabilityCause());
         }
         return dav1d(file, parameters, options);
       }
@@ -77,23 +82,25 @@ final class FrameBackends {
           return dav1d(file, parameters, options);
         }
         if (LIBAOM_WARNING_LOGGED.compareAndSet(false, true)) {
-          LOG.warn("dav1d unavailable ({}); decoding AV1 with libaom-av1, which is 1.5-3x slower."
-              + " Install libdav1d6 for full speed.", Av1Decoder.unavailabilityCause());
+          LOG.warn(
+              "dav1d unavailable ({}); decoding AV1 with libaom-av1, which is 1.5-3x slower."
+                  + " Install libdav1d6 for full speed.",
+              Av1Decoder.unavailabilityCause());
         }
         return libaom(file, parameters, options);
       }
     }
   }
 
-  private static FrameBackend dav1d(String file, AVCodecParameters parameters,
-      VideoDecoderOptions options) {
-    return new Dav1dBackend(file, parameters, options.threads(), options.lowLatency(),
-        options.converter());
+  private static FrameBackend dav1d(
+      String file, AVCodecParameters parameters, VideoDecoderOptions options) {
+    return new Dav1dBackend(
+        file, parameters, options.threads(), options.lowLatency(), options.converter());
   }
 
-  private static FrameBackend libaom(String file, AVCodecParameters parameters,
-      VideoDecoderOptions options) {
-    return new AvcodecBackend(file, parameters, "libaom-av1", options.threads(),
-        options.converter());
+  private static FrameBackend libaom(
+      String file, AVCodecParameters parameters, VideoDecoderOptions options) {
+    return new AvcodecBackend(
+        file, parameters, "libaom-av1", options.threads(), options.converter());
   }
 }

@@ -1,19 +1,19 @@
 package org.robostream.video;
 
 /**
- * Where {@link VideoDecoder#decode} writes frames: one slot of {@code height * width * 3} bytes
- * per request, RGB uint8 in the destination's layout, in host memory or, for a decoder on NVDEC,
- * in device memory of its GPU ({@link #onDevice()}: the decoder refuses the other kind). A frame
+ * Where {@link VideoDecoder#decode} writes frames: one slot of {@code height * width * 3} bytes per
+ * request, RGB uint8 in the destination's layout, in host memory or, for a decoder on NVDEC, in
+ * device memory of its GPU ({@link #onDevice()}: the decoder refuses the other kind). A frame
  * requested twice is decoded once and copied ({@link #copySlot}); {@link #delivered} reports each
  * request's pts and frame index.
  *
  * <p>Implementations: {@code FrameBatchBuilder.Column} (a uint8 column of a pooled frame batch,
- * host or CUDA, recording each frame's pts and position in the batch: what
- * {@code FrameBatch.decode} decodes into), the loader's device path's held slots (a block of the
- * batch pool per request, taken when the decoder first writes it; a CPU decoder on a GPU pool
- * writes a host staging frame that is uploaded), and {@link HostFrameBuffer} (a direct
- * ByteBuffer, for callers that keep frames in Java memory). The loader's host path does not
- * convert at decode time: it takes pictures through a {@link PictureSink}.
+ * host or CUDA, recording each frame's pts and position in the batch: what {@code
+ * FrameBatch.decode} decodes into), the loader's device path's held slots (a block of the batch
+ * pool per request, taken when the decoder first writes it; a CPU decoder on a GPU pool writes a
+ * host staging frame that is uploaded), and {@link HostFrameBuffer} (a direct ByteBuffer, for
+ * callers that keep frames in Java memory). The loader's host path does not convert at decode time:
+ * it takes pictures through a {@link PictureSink}.
  *
  * <p>Threading: a decoder writes slots from its own thread; distinct requests never share a slot.
  */
@@ -32,8 +32,8 @@ public interface FrameDestination {
 
   /**
    * Fills request {@code to}'s slot with the frame already written for request {@code from} (a
-   * frame requested twice is decoded and converted once). Host memory by default; destinations
-   * in device memory copy there. Slots that share an address need no copy.
+   * frame requested twice is decoded and converted once). Host memory by default; destinations in
+   * device memory copy there. Slots that share an address need no copy.
    */
   default void copySlot(int to, int from) {
     long dst = slotAddress(to);

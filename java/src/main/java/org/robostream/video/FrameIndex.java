@@ -6,10 +6,10 @@ import java.util.Arrays;
  * Exact timing of every frame of one video stream, built from the container's packets (demuxed,
  * never decoded): presentation timestamps, decode order and GOP structure.
  *
- * <p>Frames are numbered in presentation order (frame index 0 is the first frame shown). Each
- * frame knows the GOP it must be decoded from: normally the GOP of its packet, the previous one
- * for the leading pictures of an open GOP (pts before their keyframe), which a decoder seeking to
- * that keyframe drops. Immutable and thread-safe.
+ * <p>Frames are numbered in presentation order (frame index 0 is the first frame shown). Each frame
+ * knows the GOP it must be decoded from: normally the GOP of its packet, the previous one for the
+ * leading pictures of an open GOP (pts before their keyframe), which a decoder seeking to that
+ * keyframe drops. Immutable and thread-safe.
  */
 final class FrameIndex {
   private final long[] packetDts; // decode order
@@ -23,8 +23,15 @@ final class FrameIndex {
   private final long lastFrameDuration; // 0 when the container does not say
   private final double timeBase;
 
-  private FrameIndex(long[] packetDts, long[] packetPos, int[] packetGop, int[] gopStartPacket,
-      long[] gopKeyPts, long[] framePts, int[] frameSeekGop, long lastFrameDuration,
+  private FrameIndex(
+      long[] packetDts,
+      long[] packetPos,
+      int[] packetGop,
+      int[] gopStartPacket,
+      long[] gopKeyPts,
+      long[] framePts,
+      int[] frameSeekGop,
+      long lastFrameDuration,
       double timeBase) {
     this.gopKeyPts = gopKeyPts;
     this.packetDts = packetDts;
@@ -55,7 +62,12 @@ final class FrameIndex {
      * @param position the packet's byte position in the file, -1 when unknown
      * @param packetDuration the container's display duration of the packet, 0 if unknown
      */
-    void add(long packetPts, long packetDts, boolean keyframe, boolean presented, long position,
+    void add(
+        long packetPts,
+        long packetDts,
+        boolean keyframe,
+        boolean presented,
+        long position,
         long packetDuration) {
       if (count == pts.length) {
         int n = count * 2;
@@ -126,8 +138,14 @@ final class FrameIndex {
         keyPts[g] = pts[gopStarts[g]];
       }
       long lastDuration = shownCount > 0 ? duration[order[shownCount - 1]] : 0;
-      return new FrameIndex(Arrays.copyOf(dts, count), Arrays.copyOf(pos, count), gopOf,
-          gopStarts, keyPts, Arrays.copyOf(framePts, frames), Arrays.copyOf(seekGop, frames),
+      return new FrameIndex(
+          Arrays.copyOf(dts, count),
+          Arrays.copyOf(pos, count),
+          gopOf,
+          gopStarts,
+          keyPts,
+          Arrays.copyOf(framePts, frames),
+          Arrays.copyOf(seekGop, frames),
           lastDuration,
           timeBase);
     }

@@ -1,9 +1,9 @@
 package org.robostream.video;
 
 /**
- * The frame table of one video file (every frame's pts, GOP structure), built when a decoder
- * opens the file by reading its packets. Immutable and thread-safe: decoders on other threads
- * may open the same file with it ({@link VideoDecoder#open(org.robostream.source.ByteSource,
+ * The frame table of one video file (every frame's pts, GOP structure), built when a decoder opens
+ * the file by reading its packets. Immutable and thread-safe: decoders on other threads may open
+ * the same file with it ({@link VideoDecoder#open(org.robostream.source.ByteSource,
  * VideoDecoderOptions, FrameTable)}) and skip the packet scan, which for a shared v3.0 file of
  * thousands of frames is most of the opening cost.
  */

@@ -4,11 +4,11 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.robostream.source.ByteSource;
 
 /**
- * The frame tables of the video files that a group of decoders reads (the loader: every worker
- * of one dataset), so that each file's packets are scanned once. The loader opens a decoder per
- * live episode stream and camera in every worker, and a shared v3.0 file holds many episodes:
- * without the registry each of those decoders scanned the whole file again, which for a file of
- * thousands of frames is most of the cost of opening it.
+ * The frame tables of the video files that a group of decoders reads (the loader: every worker of
+ * one dataset), so that each file's packets are scanned once. The loader opens a decoder per live
+ * episode stream and camera in every worker, and a shared v3.0 file holds many episodes: without
+ * the registry each of those decoders scanned the whole file again, which for a file of thousands
+ * of frames is most of the cost of opening it.
  *
  * <p>Threading: thread-safe; decoders of one file may be opened on several threads at once (both
  * may scan, the first table kept wins; tables are immutable). Ownership: the registry keeps the
@@ -18,11 +18,11 @@ public final class FrameTables {
   private final ConcurrentHashMap<String, FrameTable> byFile = new ConcurrentHashMap<>();
 
   /**
-   * Opens a decoder over {@code source} with the table a decoder of the same file (by
-   * {@link ByteSource#name()}) opened through this registry built, when that table still
-   * describes the file's size; otherwise scanning its packets, and keeping the new table. The
-   * decoder owns the source from now on, as with {@link VideoDecoder#open(ByteSource,
-   * VideoDecoderOptions, FrameTable)}.
+   * Opens a decoder over {@code source} with the table a decoder of the same file (by {@link
+   * ByteSource#name()}) opened through this registry built, when that table still describes the
+   * file's size; otherwise scanning its packets, and keeping the new table. The decoder owns the
+   * source from now on, as with {@link VideoDecoder#open(ByteSource, VideoDecoderOptions,
+   * FrameTable)}.
    */
   public VideoDecoder open(ByteSource source, VideoDecoderOptions options) {
     VideoDecoder decoder = VideoDecoder.open(source, options, byFile.get(source.name()));

@@ -2,8 +2,8 @@ package org.robostream.video;
 
 /**
  * No frame lies within the tolerance of a queried timestamp (or the query is negative, NaN or
- * beyond the last frame). Carries the query and the nearest frame's pts so callers can report
- * or skip the sample.
+ * beyond the last frame). Carries the query and the nearest frame's pts so callers can report or
+ * skip the sample.
  */
 public class FrameTimestampException extends VideoException {
   private final double querySeconds;
@@ -16,7 +16,9 @@ public class FrameTimestampException extends VideoException {
         file,
         String.format(
             "no frame within %.6g s of timestamp %.6f s (nearest frame pts %.6f s, off by %.6g s)",
-            toleranceSeconds, querySeconds, nearestPtsSeconds,
+            toleranceSeconds,
+            querySeconds,
+            nearestPtsSeconds,
             Math.abs(querySeconds - nearestPtsSeconds)));
     this.querySeconds = querySeconds;
     this.nearestPtsSeconds = nearestPtsSeconds;

@@ -5,9 +5,9 @@ import java.nio.ByteOrder;
 import org.bytedeco.javacpp.Pointer;
 
 /**
- * A {@link FrameDestination} over a direct ByteBuffer holding {@code capacity} frames back to
- * back. Not thread-safe. The buffer is garbage-collected memory; frames meant for Arrow consumers
- * or a GPU go to a {@code FrameBatch} instead ({@code FrameBatch.decode}).
+ * A {@link FrameDestination} over a direct ByteBuffer holding {@code capacity} frames back to back.
+ * Not thread-safe. The buffer is garbage-collected memory; frames meant for Arrow consumers or a
+ * GPU go to a {@code FrameBatch} instead ({@code FrameBatch.decode}).
  */
 public final class HostFrameBuffer implements FrameDestination {
   private final int width;
@@ -29,7 +29,8 @@ public final class HostFrameBuffer implements FrameDestination {
     if (bytes > Integer.MAX_VALUE) {
       throw new IllegalArgumentException("frame buffer of " + bytes + " bytes exceeds 2 GiB");
     }
-    this.buffer = ByteBuffer.allocateDirect((int) Math.max(1, bytes)).order(ByteOrder.nativeOrder());
+    this.buffer =
+        ByteBuffer.allocateDirect((int) Math.max(1, bytes)).order(ByteOrder.nativeOrder());
     this.address = new Pointer(buffer).address();
   }
 
@@ -67,7 +68,11 @@ public final class HostFrameBuffer implements FrameDestination {
   /** A read-only view of frame {@code request}'s bytes. */
   public ByteBuffer frame(int request) {
     int bytes = (int) frameBytes();
-    return buffer.duplicate().position(request * bytes).limit((request + 1) * bytes).slice()
+    return buffer
+        .duplicate()
+        .position(request * bytes)
+        .limit((request + 1) * bytes)
+        .slice()
         .asReadOnlyBuffer();
   }
 

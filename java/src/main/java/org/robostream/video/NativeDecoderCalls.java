@@ -5,8 +5,8 @@ import org.robostream.NativeException;
 /**
  * Calls into a native decoder (dav1d, NVDEC) with their failures turned into the video layer's
  * typed exceptions naming the file: rejected or corrupt input → {@link CorruptVideoException},
- * anything else at packet time → {@link UnsupportedVideoException}; any failure while draining
- * or taking pictures out → {@link CorruptVideoException}. Stateless.
+ * anything else at packet time → {@link UnsupportedVideoException}; any failure while draining or
+ * taking pictures out → {@link CorruptVideoException}. Stateless.
  */
 final class NativeDecoderCalls {
   private NativeDecoderCalls() {}

@@ -16,10 +16,10 @@ import org.robostream.NativeException;
 import org.robostream.nativecore.NvdecSession;
 
 /**
- * NVDEC decoding of one stream: demuxed packets (H.264/HEVC through {@link AnnexBFilter}, AV1
- * and VP9 as demuxed) go to a native {@link NvdecSession}; pictures are converted by the GPU
- * colour kernel straight into device slots (a column of a CUDA {@code FrameBatchBuilder}). The
- * decode planning above it is the CPU path's: sorted, de-duplicated, one seek per GOP.
+ * NVDEC decoding of one stream: demuxed packets (H.264/HEVC through {@link AnnexBFilter}, AV1 and
+ * VP9 as demuxed) go to a native {@link NvdecSession}; pictures are converted by the GPU colour
+ * kernel straight into device slots (a column of a CUDA {@code FrameBatchBuilder}). The decode
+ * planning above it is the CPU path's: sorted, de-duplicated, one seek per GOP.
  *
  * <p>Not thread-safe: owned by one {@link VideoDecoder}.
  */
@@ -32,7 +32,11 @@ final class NvdecBackend implements FrameBackend {
   private final boolean containerFullRange;
   private final long slotBytes; // an RGB uint8 frame of the declared size: what each slot holds
 
-  private NvdecBackend(String file, int device, NvdecSession session, AnnexBFilter annexB,
+  private NvdecBackend(
+      String file,
+      int device,
+      NvdecSession session,
+      AnnexBFilter annexB,
       AVCodecParameters parameters) {
     this.file = file;
     this.device = device;
@@ -61,14 +65,16 @@ final class NvdecBackend implements FrameBackend {
    */
   static String unsupportedReason(AVCodecParameters p, int device) {
     String limit = pathLimitation(p);
-    return limit != null ? limit : NvdecSession.unsupportedReason(device, nvdecCodec(
-        p.codec_id()), bitDepth(p), p.width(), p.height());
+    return limit != null
+        ? limit
+        : NvdecSession.unsupportedReason(
+            device, nvdecCodec(p.codec_id()), bitDepth(p), p.width(), p.height());
   }
 
   /**
-   * Why robostream's NVDEC path cannot take this stream whatever the GPU, or null. Decided from
-   * the container before any packet: a 4:2:2 / 4:4:4 / monochrome file found out only by the
-   * sequence callback would fail mid-decode instead of falling back to the CPU.
+   * Why robostream's NVDEC path cannot take this stream whatever the GPU, or null. Decided from the
+   * container before any packet: a 4:2:2 / 4:4:4 / monochrome file found out only by the sequence
+   * callback would fail mid-decode instead of falling back to the CPU.
    */
   static String pathLimitation(AVCodecParameters p) {
     int codec = nvdecCodec(p.codec_id());
@@ -84,12 +90,16 @@ final class NvdecBackend implements FrameBackend {
     if (p.width() % 2 != 0 || p.height() % 2 != 0) {
       // NV12 output surfaces (the display area) need even sizes; the SDK crops odd ones from a
       // larger target, which our colour kernel does not do.
-      return "robostream's NVDEC path needs even frame sizes, and this stream is " + p.width()
-          + "x" + p.height();
+      return "robostream's NVDEC path needs even frame sizes, and this stream is "
+          + p.width()
+          + "x"
+          + p.height();
     }
     AVPixFmtDescriptor format = descriptor(p);
-    if (format != null && !(format.nb_components() == 3 && format.log2_chroma_w() == 1
-        && format.log2_chroma_h() == 1)) {
+    if (format != null
+        && !(format.nb_components() == 3
+            && format.log2_chroma_w() == 1
+            && format.log2_chroma_h() == 1)) {
       return "robostream's NVDEC path decodes 4:2:0 only, and this stream is "
           + avutil.av_get_pix_fmt_name(ExtradataPixelFormat.of(p)).getString();
     }
@@ -111,21 +121,25 @@ final class NvdecBackend implements FrameBackend {
     return d == null || d.isNull() ? null : d;
   }
 
-  static NvdecBackend open(String file, AVCodecParameters parameters, AVRational timeBase,
-      int device, boolean lowLatency) {
+  static NvdecBackend open(
+      String file,
+      AVCodecParameters parameters,
+      AVRational timeBase,
+      int device,
+      boolean lowLatency) {
     int codec = nvdecCodec(parameters.codec_id());
     NvdecSession session;
     try {
       session = new NvdecSession(device, codec, lowLatency);
     } catch (NativeException.LibraryUnavailable e) {
-      throw new GpuUnavailableException(device, e.getMessage(), file + ": NVDEC unavailable: "
-          + e.getMessage(), e);
+      throw new GpuUnavailableException(
+          device, e.getMessage(), file + ": NVDEC unavailable: " + e.getMessage(), e);
     } catch (NativeException e) {
       throw new UnsupportedVideoException(file, "NVDEC unavailable: " + e.getMessage(), e);
     }
     try {
-      return new NvdecBackend(file, device, session,
-          AnnexBFilter.forStream(file, parameters, timeBase), parameters);
+      return new NvdecBackend(
+          file, device, session, AnnexBFilter.forStream(file, parameters, timeBase), parameters);
     } catch (RuntimeException e) {
       session.close();
       throw e;
@@ -135,7 +149,9 @@ final class NvdecBackend implements FrameBackend {
   @Override
   public void send(AVPacket packet) {
     AVPacket p = annexB != null ? annexB.filter(packet) : packet;
-    NativeDecoderCalls.send(file, "NVDEC rejected the packet at pts " + packet.pts(),
+    NativeDecoderCalls.send(
+        file,
+        "NVDEC rejected the packet at pts " + packet.pts(),
         () -> session.send(p.data().address(), p.size(), Demuxer.ptsOf(packet)));
   }
 
@@ -165,22 +181,36 @@ final class NvdecBackend implements FrameBackend {
   }
 
   /**
-   * Writes RGB uint8 into the device slot {@code dst} on this backend's GPU. The slot holds a
-   * frame of the stream's declared size (VideoDecoder checks the picture's size against it); the
-   * core refuses a picture that would not fit rather than write past the slot.
+   * Writes RGB uint8 into the device slot {@code dst} on this backend's GPU. The slot holds a frame
+   * of the stream's declared size (VideoDecoder checks the picture's size against it); the core
+   * refuses a picture that would not fit rather than write past the slot.
    */
   @Override
   public void convertCurrent(long dst, FrameLayout layout) {
-    ColorSpec color = ColorSpec.resolve(ColorSpec.Matrix.fromNative(session.currentMatrix()),
-        containerMatrix, session.currentFullRange() || containerFullRange);
-    NativeDecoderCalls.run(file, () -> session.convertCurrent(dst, slotBytes,
-        layout.nativeCode(), 0, color.matrix().nativeCode(), color.fullRange()));
+    ColorSpec color =
+        ColorSpec.resolve(
+            ColorSpec.Matrix.fromNative(session.currentMatrix()),
+            containerMatrix,
+            session.currentFullRange() || containerFullRange);
+    NativeDecoderCalls.run(
+        file,
+        () ->
+            session.convertCurrent(
+                dst,
+                slotBytes,
+                layout.nativeCode(),
+                0,
+                color.matrix().nativeCode(),
+                color.fullRange()));
   }
 
   @Override
   public RawPicture currentPicture() {
-    throw new UnsupportedVideoException(file, "NVDEC pictures live on cuda:" + device
-        + "; they are converted into device slots, not handed out as host planes");
+    throw new UnsupportedVideoException(
+        file,
+        "NVDEC pictures live on cuda:"
+            + device
+            + "; they are converted into device slots, not handed out as host planes");
   }
 
   @Override

@@ -10,9 +10,9 @@ import org.bytedeco.javacpp.PointerPointer;
 import org.robostream.nativecore.NativeAddress;
 
 /**
- * A picture packed into one block (FFmpeg's image layout with alignment 1: planes back to back,
- * no padding), to be held compactly and converted to RGB later. Not thread-safe: one per thread
- * (it keeps JavaCPP scratch pointers).
+ * A picture packed into one block (FFmpeg's image layout with alignment 1: planes back to back, no
+ * padding), to be held compactly and converted to RGB later. Not thread-safe: one per thread (it
+ * keeps JavaCPP scratch pointers).
  */
 public final class PackedPicture implements AutoCloseable {
   private final PointerPointer<BytePointer> planes = new PointerPointer<>(4);
@@ -33,23 +33,41 @@ public final class PackedPicture implements AutoCloseable {
     long size = packedBytes(p.width(), p.height(), p.pixelFormat());
     for (int i = 0; i < 4; i++) {
       boolean present = i < p.planes().length && p.planes()[i] != 0;
-      planes.put(i, present ? NativeAddress.bytesAt(p.planes()[i],
-          (long) p.strides()[i] * p.height()) : null);
+      planes.put(
+          i,
+          present
+              ? NativeAddress.bytesAt(p.planes()[i], (long) p.strides()[i] * p.height())
+              : null);
       strides.put(i, present ? p.strides()[i] : 0);
     }
-    int rc = av_image_copy_to_buffer(NativeAddress.bytesAt(dst, size), (int) size, planes,
-        strides, p.pixelFormat(), p.width(), p.height(), 1);
+    int rc =
+        av_image_copy_to_buffer(
+            NativeAddress.bytesAt(dst, size),
+            (int) size,
+            planes,
+            strides,
+            p.pixelFormat(),
+            p.width(),
+            p.height(),
+            1);
     if (rc < 0) {
       throw new IllegalStateException("cannot pack pixel format " + p.pixelFormat());
     }
   }
 
   /** Converts a packed picture at {@code src} to RGB24 in {@code layout} at {@code dst}. */
-  public void toRgb(long src, int width, int height, int pixelFormat, ColorSpec color, long dst,
+  public void toRgb(
+      long src,
+      int width,
+      int height,
+      int pixelFormat,
+      ColorSpec color,
+      long dst,
       FrameLayout layout) {
     long size = packedBytes(width, height, pixelFormat);
-    int rc = av_image_fill_arrays(planes, strides, NativeAddress.bytesAt(src, size),
-        pixelFormat, width, height, 1);
+    int rc =
+        av_image_fill_arrays(
+            planes, strides, NativeAddress.bytesAt(src, size), pixelFormat, width, height, 1);
     if (rc < 0) {
       throw new IllegalStateException("cannot unpack pixel format " + pixelFormat);
     }

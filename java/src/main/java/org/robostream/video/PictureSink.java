@@ -1,9 +1,9 @@
 package org.robostream.video;
 
 /**
- * Receives decoded pictures unconverted from {@link VideoDecoder#decodeFrames(int[],
- * PictureSink)}, for callers that keep them compact (YUV is half the bytes of RGB) and convert
- * later with {@link PackedPicture}. Called on the decoding thread, once per request.
+ * Receives decoded pictures unconverted from {@link VideoDecoder#decodeFrames(int[], PictureSink)},
+ * for callers that keep them compact (YUV is half the bytes of RGB) and convert later with {@link
+ * PackedPicture}. Called on the decoding thread, once per request.
  */
 @FunctionalInterface
 public interface PictureSink {

@@ -5,5 +5,5 @@ package org.robostream.video;
  * matrix and range, before RGB conversion. Valid only inside the {@link PictureSink} call that
  * receives it: the memory belongs to the decoder. Immutable view.
  */
-public record RawPicture(long[] planes, int[] strides, int width, int height, int pixelFormat,
-    ColorSpec color) {}
+public record RawPicture(
+    long[] planes, int[] strides, int width, int height, int pixelFormat, ColorSpec color) {}

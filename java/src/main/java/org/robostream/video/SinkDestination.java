@@ -1,9 +1,8 @@
 package org.robostream.video;
 
 /**
- * Marks a decode whose pictures go to a {@link PictureSink} unconverted instead of into slots;
- * it carries the stream's size so that pictures are checked against it as slots are.
- * Immutable.
+ * Marks a decode whose pictures go to a {@link PictureSink} unconverted instead of into slots; it
+ * carries the stream's size so that pictures are checked against it as slots are. Immutable.
  */
 record SinkDestination(int width, int height, PictureSink sink) implements FrameDestination {
   @Override

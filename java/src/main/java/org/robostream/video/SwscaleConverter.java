@@ -21,8 +21,8 @@ import org.bytedeco.javacpp.PointerPointer;
 import org.robostream.nativecore.NativeAddress;
 
 /**
- * YUV (any FFmpeg pixel format) to RGB24 with swscale, writing straight into the slot: packed
- * RGB24 for HWC, planar GBR (planes mapped onto R, G, B) for CHW.
+ * YUV (any FFmpeg pixel format) to RGB24 with swscale, writing straight into the slot: packed RGB24
+ * for HWC, planar GBR (planes mapped onto R, G, B) for CHW.
  *
  * <p>Not thread-safe: one per decoder. Owns a cached SwsContext; {@link #close()} frees it.
  */
@@ -37,16 +37,30 @@ public final class SwscaleConverter implements AutoCloseable {
 
   /** Converts {@code frame} into {@code dst} (width*height*3 bytes). */
   public void convert(AVFrame frame, ColorSpec color, long dst, FrameLayout layout) {
-    convert(frame.data(), frame.linesize(), frame.width(), frame.height(), frame.format(), color,
-        dst, layout);
+    convert(
+        frame.data(),
+        frame.linesize(),
+        frame.width(),
+        frame.height(),
+        frame.format(),
+        color,
+        dst,
+        layout);
   }
 
   /**
    * Converts a picture given by raw plane addresses (Y, U, V) and strides in FFmpeg pixel format
    * {@code format} (for example dav1d's pictures).
    */
-  public void convert(long[] planes, int[] strides, int w, int h, int format, ColorSpec color,
-      long dst, FrameLayout layout) {
+  public void convert(
+      long[] planes,
+      int[] strides,
+      int w,
+      int h,
+      int format,
+      ColorSpec color,
+      long dst,
+      FrameLayout layout) {
     for (int i = 0; i < 3; i++) {
       srcPlanes.put(i, NativeAddress.bytesAt(planes[i], (long) strides[i] * h));
       srcStrides.put(i, strides[i]);
@@ -56,21 +70,39 @@ public final class SwscaleConverter implements AutoCloseable {
     convert(srcPlanes, srcStrides, w, h, format, color, dst, layout);
   }
 
-  private void convert(PointerPointer<?> data, IntPointer linesize, int w, int h, int format,
-      ColorSpec color, long dst, FrameLayout layout) {
+  private void convert(
+      PointerPointer<?> data,
+      IntPointer linesize,
+      int w,
+      int h,
+      int format,
+      ColorSpec color,
+      long dst,
+      FrameLayout layout) {
     int dstFormat = layout == FrameLayout.HWC ? AV_PIX_FMT_RGB24 : AV_PIX_FMT_GBRP;
     // The deprecated yuvj formats make swscale apply its own range handling on top of ours.
     int srcFormat = nonJpegFormat(format);
-    context = sws_getCachedContext(context, w, h, srcFormat, w, h, dstFormat, SWS_BILINEAR,
-        null, null, (DoublePointer) null);
+    context =
+        sws_getCachedContext(
+            context,
+            w,
+            h,
+            srcFormat,
+            w,
+            h,
+            dstFormat,
+            SWS_BILINEAR,
+            null,
+            null,
+            (DoublePointer) null);
     if (context == null || context.isNull()) {
       throw new IllegalStateException("swscale cannot convert pixel format " + format);
     }
     int key = (color.matrix().ordinal() * 2 + (color.fullRange() ? 1 : 0)) * 1000 + dstFormat;
     if (key != lastKey) {
       IntPointer coefficients = sws_getCoefficients(swsColorSpace(color.matrix()));
-      sws_setColorspaceDetails(context, coefficients, color.fullRange() ? 1 : 0, coefficients, 1,
-          0, 1 << 16, 1 << 16);
+      sws_setColorspaceDetails(
+          context, coefficients, color.fullRange() ? 1 : 0, coefficients, 1, 0, 1 << 16, 1 << 16);
       lastKey = key;
     }
     long plane = (long) w * h;

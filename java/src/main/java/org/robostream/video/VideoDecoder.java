@@ -8,20 +8,20 @@ import org.robostream.source.LocalFileByteSource;
 import org.robostream.source.UnreadableFileException;
 
 /**
- * Frame-exact decoding of one video file. Opening reads the container through a
- * {@link ByteSource} (a local file, or HTTP range reads of a Hub file) and the file's frame
- * table: every packet's pts, dts and key flag, taken from the container without decoding, or
- * reused from another decoder of the file ({@link FrameTable}, {@link FrameTables}). A call then
- * decodes the frames nearest to a list of timestamps, or the frames at a list of positions,
- * either converted to RGB straight into a caller's {@link FrameDestination} (a column of a
- * pooled frame batch, which {@code arrow.FrameBatch.decode} makes in one call; a held block of
- * the loader's device path; a {@link HostFrameBuffer}) or handed unconverted to a
- * {@link PictureSink} (the loader's host path keeps pictures packed until their batch).
+ * Frame-exact decoding of one video file. Opening reads the container through a {@link ByteSource}
+ * (a local file, or HTTP range reads of a Hub file) and the file's frame table: every packet's pts,
+ * dts and key flag, taken from the container without decoding, or reused from another decoder of
+ * the file ({@link FrameTable}, {@link FrameTables}). A call then decodes the frames nearest to a
+ * list of timestamps, or the frames at a list of positions, either converted to RGB straight into a
+ * caller's {@link FrameDestination} (a column of a pooled frame batch, which {@code
+ * arrow.FrameBatch.decode} makes in one call; a held block of the loader's device path; a {@link
+ * HostFrameBuffer}) or handed unconverted to a {@link PictureSink} (the loader's host path keeps
+ * pictures packed until their batch).
  *
  * <p>Backends ({@link FrameBackends}): NVDEC when the options name a GPU and it can decode the
  * file, writing device destinations only ({@link #decodesOnGpu()}); otherwise FFmpeg's avcodec,
- * dav1d for AV1. A file NVDEC cannot decode decodes on the CPU and says why
- * ({@link #cpuFallbackReason()}).
+ * dav1d for AV1. A file NVDEC cannot decode decodes on the CPU and says why ({@link
+ * #cpuFallbackReason()}).
  *
  * <p>Exactness: each query gets the frame whose pts is nearest to it, and a query farther than
  * {@code toleranceSeconds} from every frame is a {@link FrameTimestampException}. Frames are
@@ -34,9 +34,9 @@ import org.robostream.source.UnreadableFileException;
  * GPU's pool at the end of each call. {@link #stats()} counts frames decoded versus delivered
  * (decode amplification).
  *
- * <p>Threading: <b>not thread-safe</b>. Use one decoder per worker thread (a
- * {@link DecoderCache} per worker). Ownership: the decoder owns its source, demuxer and codec
- * state; {@link #close()} releases them and is idempotent.
+ * <p>Threading: <b>not thread-safe</b>. Use one decoder per worker thread (a {@link DecoderCache}
+ * per worker). Ownership: the decoder owns its source, demuxer and codec state; {@link #close()}
+ * releases them and is idempotent.
  */
 public final class VideoDecoder implements AutoCloseable {
   private final String file;
@@ -49,8 +49,8 @@ public final class VideoDecoder implements AutoCloseable {
   private final DecodeCursor cursor;
   private boolean closed;
 
-  private VideoDecoder(Demuxer demuxer, VideoDecoderOptions options, long sizeBytes,
-      FrameIndex knownIndex) {
+  private VideoDecoder(
+      Demuxer demuxer, VideoDecoderOptions options, long sizeBytes, FrameIndex knownIndex) {
     this.demuxer = demuxer;
     this.file = demuxer.file();
     this.options = options;
@@ -90,22 +90,21 @@ public final class VideoDecoder implements AutoCloseable {
   }
 
   /**
-   * Opens a video over {@code source}, reusing the frame table of {@code sibling} (an open
-   * decoder of the same file and size, or null) instead of scanning every packet again: opening
-   * a second reader of a large shared file then costs only its headers.
+   * Opens a video over {@code source}, reusing the frame table of {@code sibling} (an open decoder
+   * of the same file and size, or null) instead of scanning every packet again: opening a second
+   * reader of a large shared file then costs only its headers.
    */
-  public static VideoDecoder open(ByteSource source, VideoDecoderOptions options,
-      VideoDecoder sibling) {
-    return open(source, options,
-        sibling == null || sibling.closed ? null : sibling.frameTable());
+  public static VideoDecoder open(
+      ByteSource source, VideoDecoderOptions options, VideoDecoder sibling) {
+    return open(source, options, sibling == null || sibling.closed ? null : sibling.frameTable());
   }
 
   /**
-   * Opens a video over {@code source} with a frame table built earlier for the same file and
-   * size (possibly on another thread), or null to scan the packets.
+   * Opens a video over {@code source} with a frame table built earlier for the same file and size
+   * (possibly on another thread), or null to scan the packets.
    */
-  public static VideoDecoder open(ByteSource source, VideoDecoderOptions options,
-      FrameTable known) {
+  public static VideoDecoder open(
+      ByteSource source, VideoDecoderOptions options, FrameTable known) {
     NativeCore.ensureLoaded();
     long size;
     try {
@@ -116,8 +115,7 @@ public final class VideoDecoder implements AutoCloseable {
     }
     Demuxer demuxer = new Demuxer(source);
     try {
-      FrameIndex index = known != null && known.describes(source.name(), size) ? known.index
-          : null;
+      FrameIndex index = known != null && known.describes(source.name(), size) ? known.index : null;
       return new VideoDecoder(demuxer, options, size, index);
     } catch (RuntimeException e) {
       demuxer.close();
@@ -130,10 +128,13 @@ public final class VideoDecoder implements AutoCloseable {
 
   private static void checkFrameSize(Demuxer demuxer) {
     AVCodecParameters p = demuxer.stream().codecpar();
-    if (p.width() <= 0 || p.height() <= 0 || p.width() > MAX_DIMENSION
+    if (p.width() <= 0
+        || p.height() <= 0
+        || p.width() > MAX_DIMENSION
         || p.height() > MAX_DIMENSION) {
-      throw new UnsupportedVideoException(demuxer.file(), "frame size " + p.width() + "x"
-          + p.height() + " is outside 1.." + MAX_DIMENSION);
+      throw new UnsupportedVideoException(
+          demuxer.file(),
+          "frame size " + p.width() + "x" + p.height() + " is outside 1.." + MAX_DIMENSION);
     }
   }
 
@@ -197,9 +198,9 @@ public final class VideoDecoder implements AutoCloseable {
   }
 
   /**
-   * Decodes frames by presentation index (0 = first frame), any order, repeats allowed, into
-   * {@code destination}: request i goes to slot i. For callers that know a frame's position, such
-   * as episodes inside concatenated files (DESIGN.md §4).
+   * Decodes frames by presentation index (0 = first frame), any order, repeats allowed, into {@code
+   * destination}: request i goes to slot i. For callers that know a frame's position, such as
+   * episodes inside concatenated files (DESIGN.md §4).
    *
    * @throws IllegalArgumentException when an index is outside the stream; nothing is decoded then
    */
@@ -238,13 +239,25 @@ public final class VideoDecoder implements AutoCloseable {
 
   private void checkDestination(FrameDestination destination) {
     if (destination.width() != info.width() || destination.height() != info.height()) {
-      throw new IllegalArgumentException("destination is " + destination.width() + "x"
-          + destination.height() + " but " + file + " is " + info.width() + "x" + info.height());
+      throw new IllegalArgumentException(
+          "destination is "
+              + destination.width()
+              + "x"
+              + destination.height()
+              + " but "
+              + file
+              + " is "
+              + info.width()
+              + "x"
+              + info.height());
     }
     if (destination.onDevice() != decodesOnGpu()) {
-      throw new IllegalArgumentException(file + " decodes " + (decodesOnGpu()
-          ? "with NVDEC into device memory: give it a column of a CUDA FrameBatchBuilder"
-          : "on the CPU into host memory: give it a host destination"));
+      throw new IllegalArgumentException(
+          file
+              + " decodes "
+              + (decodesOnGpu()
+                  ? "with NVDEC into device memory: give it a column of a CUDA FrameBatchBuilder"
+                  : "on the CPU into host memory: give it a host destination"));
     }
   }
 
@@ -269,14 +282,14 @@ public final class VideoDecoder implements AutoCloseable {
   }
 
   /**
-   * The GOP whose keyframe decoding {@code frameIndex} starts from (leading pictures of open
-   * GOPs belong to the previous one): frames with the same value are decoded in one pass, and a
-   * frame whose value differs from its predecessor's starts a fresh pass with no wasted work.
+   * The GOP whose keyframe decoding {@code frameIndex} starts from (leading pictures of open GOPs
+   * belong to the previous one): frames with the same value are decoded in one pass, and a frame
+   * whose value differs from its predecessor's starts a fresh pass with no wasted work.
    */
   public int seekGopOf(int frameIndex) {
     if (frameIndex < 0 || frameIndex >= index.frameCount()) {
-      throw new IllegalArgumentException("frame " + frameIndex + " outside " + file + " ("
-          + index.frameCount() + " frames)");
+      throw new IllegalArgumentException(
+          "frame " + frameIndex + " outside " + file + " (" + index.frameCount() + " frames)");
     }
     return index.seekGop(frameIndex);
   }

@@ -1,8 +1,8 @@
 package org.robostream.video;
 
 /**
- * Options of a {@link VideoDecoder}. Immutable; build with {@link #defaults()} and the
- * {@code with*} methods.
+ * Options of a {@link VideoDecoder}. Immutable; build with {@link #defaults()} and the {@code
+ * with*} methods.
  *
  * @param threads decoder threads per decoder (1: one worker thread drives one single-threaded
  *     decoder, the best total throughput when several workers decode; 0: the codec's default)
@@ -15,8 +15,13 @@ package org.robostream.video;
  * @param cudaDevice -1 (default): decode on the CPU; N: decode with NVDEC on {@code cuda:N} into
  *     device destinations, a file NVDEC cannot decode falling back to the CPU with a warning
  */
-public record VideoDecoderOptions(int threads, double toleranceSeconds,
-    ColorConverterKind converter, Av1Backend av1Backend, boolean lowLatency, int cudaDevice) {
+public record VideoDecoderOptions(
+    int threads,
+    double toleranceSeconds,
+    ColorConverterKind converter,
+    Av1Backend av1Backend,
+    boolean lowLatency,
+    int cudaDevice) {
   public static final double DEFAULT_TOLERANCE_S = 1e-4;
 
   public VideoDecoderOptions {
@@ -29,38 +34,37 @@ public record VideoDecoderOptions(int threads, double toleranceSeconds,
   }
 
   public static VideoDecoderOptions defaults() {
-    return new VideoDecoderOptions(1, DEFAULT_TOLERANCE_S, ColorConverterKind.AUTO,
-        Av1Backend.AUTO, true, -1);
+    return new VideoDecoderOptions(
+        1, DEFAULT_TOLERANCE_S, ColorConverterKind.AUTO, Av1Backend.AUTO, true, -1);
   }
 
   public VideoDecoderOptions withThreads(int n) {
-    return new VideoDecoderOptions(n, toleranceSeconds, converter, av1Backend, lowLatency,
-        cudaDevice);
+    return new VideoDecoderOptions(
+        n, toleranceSeconds, converter, av1Backend, lowLatency, cudaDevice);
   }
 
   public VideoDecoderOptions withTolerance(double seconds) {
-    return new VideoDecoderOptions(threads, seconds, converter, av1Backend, lowLatency,
-        cudaDevice);
+    return new VideoDecoderOptions(threads, seconds, converter, av1Backend, lowLatency, cudaDevice);
   }
 
   public VideoDecoderOptions withConverter(ColorConverterKind kind) {
-    return new VideoDecoderOptions(threads, toleranceSeconds, kind, av1Backend, lowLatency,
-        cudaDevice);
+    return new VideoDecoderOptions(
+        threads, toleranceSeconds, kind, av1Backend, lowLatency, cudaDevice);
   }
 
   public VideoDecoderOptions withAv1Backend(Av1Backend backend) {
-    return new VideoDecoderOptions(threads, toleranceSeconds, converter, backend, lowLatency,
-        cudaDevice);
+    return new VideoDecoderOptions(
+        threads, toleranceSeconds, converter, backend, lowLatency, cudaDevice);
   }
 
   /** Decode with NVDEC on {@code cuda:device} (-1: the CPU). */
   public VideoDecoderOptions withCudaDevice(int device) {
-    return new VideoDecoderOptions(threads, toleranceSeconds, converter, av1Backend, lowLatency,
-        device);
+    return new VideoDecoderOptions(
+        threads, toleranceSeconds, converter, av1Backend, lowLatency, device);
   }
 
   public VideoDecoderOptions withLowLatency(boolean value) {
-    return new VideoDecoderOptions(threads, toleranceSeconds, converter, av1Backend, value,
-        cudaDevice);
+    return new VideoDecoderOptions(
+        threads, toleranceSeconds, converter, av1Backend, value, cudaDevice);
   }
 }

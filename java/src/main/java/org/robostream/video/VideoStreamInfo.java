@@ -56,18 +56,32 @@ public record VideoStreamInfo(
     double last = index.frameSeconds(frames - 1);
     // The container's duration of the last frame; the gap before it only where none is stored
     // (on variable frame rate that gap can be several periods).
-    double lastDuration = index.lastFrameDurationSeconds() > 0 ? index.lastFrameDurationSeconds()
-        : frames > 1 ? last - index.frameSeconds(frames - 2) : 0.0;
+    double lastDuration =
+        index.lastFrameDurationSeconds() > 0
+            ? index.lastFrameDurationSeconds()
+            : frames > 1 ? last - index.frameSeconds(frames - 2) : 0.0;
     AVRational rate = stream.avg_frame_rate();
-    double fps = rate.den() != 0 && rate.num() != 0 ? rate.num() / (double) rate.den()
-        : (frames > 1 ? (frames - 1) / (last - first) : 0.0);
-    return new VideoStreamInfo(file, avcodec.avcodec_get_name(p.codec_id()).getString(),
-        p.width(), p.height(),
+    double fps =
+        rate.den() != 0 && rate.num() != 0
+            ? rate.num() / (double) rate.den()
+            : (frames > 1 ? (frames - 1) / (last - first) : 0.0);
+    return new VideoStreamInfo(
+        file,
+        avcodec.avcodec_get_name(p.codec_id()).getString(),
+        p.width(),
+        p.height(),
         nameOrUnknown(pixelFormat < 0 ? null : avutil.av_get_pix_fmt_name(pixelFormat)),
-        stream.time_base().num(), stream.time_base().den(), fps, frames,
-        last - first + lastDuration, first, last, index.keyframeSeconds(),
+        stream.time_base().num(),
+        stream.time_base().den(),
+        fps,
+        frames,
+        last - first + lastDuration,
+        first,
+        last,
+        index.keyframeSeconds(),
         nameOrUnknown(avutil.av_color_space_name(p.color_space())),
-        nameOrUnknown(avutil.av_color_range_name(p.color_range())), sizeBytes);
+        nameOrUnknown(avutil.av_color_range_name(p.color_range())),
+        sizeBytes);
   }
 
   /** FFmpeg's name for a value, or "unknown" where it has none. */

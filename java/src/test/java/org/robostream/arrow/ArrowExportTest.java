@@ -28,9 +28,9 @@ import org.robostream.video.HostFrameBuffer;
 import org.robostream.video.VideoDecoder;
 
 /**
- * Decoded frame batches leave the native side through the Arrow C Data / C Device interfaces,
- * zero copy: imported into Arrow Java, viewed while the batch stays with its owner, or moved to
- * another consumer's structs.
+ * Decoded frame batches leave the native side through the Arrow C Data / C Device interfaces, zero
+ * copy: imported into Arrow Java, viewed while the batch stays with its owner, or moved to another
+ * consumer's structs.
  */
 @ExtendWith(NativeLeakCheck.class)
 class ArrowExportTest {
@@ -43,10 +43,20 @@ class ArrowExportTest {
         VideoDecoder h264 = VideoDecoder.open(Fixtures.video("h264_g30.mp4"))) {
       double[] q = {0.5, 0.0, 9.9666667 - 0.00000003, 0.5};
       FrameBatchBuilder batch = new FrameBatchBuilder(pool, q.length);
-      FrameBatchBuilder.Column cam1 = batch.addFrameColumn("observation.images.front",
-          av1.info().height(), av1.info().width(), FrameLayout.CHW, DType.UINT8);
-      FrameBatchBuilder.Column cam2 = batch.addFrameColumn("observation.images.wrist",
-          h264.info().height(), h264.info().width(), FrameLayout.HWC, DType.UINT8);
+      FrameBatchBuilder.Column cam1 =
+          batch.addFrameColumn(
+              "observation.images.front",
+              av1.info().height(),
+              av1.info().width(),
+              FrameLayout.CHW,
+              DType.UINT8);
+      FrameBatchBuilder.Column cam2 =
+          batch.addFrameColumn(
+              "observation.images.wrist",
+              h264.info().height(),
+              h264.info().width(),
+              FrameLayout.HWC,
+              DType.UINT8);
       av1.decode(q, cam1);
       long nativeSlot = cam1.slotAddress(1);
       h264.decode(q, cam2);
@@ -56,17 +66,23 @@ class ArrowExportTest {
       try (FrameBatch exported = batch.export(0);
           VectorSchemaRoot root = exported.toVectorSchemaRoot(allocator)) {
         assertEquals(q.length, root.getRowCount());
-        assertEquals(List.of("observation.images.front", "observation.images.front.pts",
-                "observation.images.front.frame_index", "observation.images.wrist",
-                "observation.images.wrist.pts", "observation.images.wrist.frame_index"),
+        assertEquals(
+            List.of(
+                "observation.images.front",
+                "observation.images.front.pts",
+                "observation.images.front.frame_index",
+                "observation.images.wrist",
+                "observation.images.wrist.pts",
+                "observation.images.wrist.frame_index"),
             root.getSchema().getFields().stream().map(f -> f.getName()).toList());
-        FixedShapeTensorVector front = assertInstanceOf(FixedShapeTensorVector.class,
-            root.getVector("observation.images.front"));
+        FixedShapeTensorVector front =
+            assertInstanceOf(
+                FixedShapeTensorVector.class, root.getVector("observation.images.front"));
         FixedShapeTensorType type = front.tensorType();
         assertArrayEquals(new int[] {3, 120, 160}, type.shape());
         assertEquals(List.of("C", "H", "W"), type.dimNames());
-        FixedShapeTensorType wristType = ((FixedShapeTensorVector) root.getVector(
-            "observation.images.wrist")).tensorType();
+        FixedShapeTensorType wristType =
+            ((FixedShapeTensorVector) root.getVector("observation.images.wrist")).tensorType();
         assertArrayEquals(new int[] {120, 160, 3}, wristType.shape());
         for (int i = 0; i < q.length; i++) {
           ByteBuffer actual = front.tensorBytes(i);
@@ -130,10 +146,10 @@ class ArrowExportTest {
         ArrowArray array = ArrowArray.wrap(deviceArray.address());
         assertEquals(2, array.snapshot().length);
         long tensor = NativeAddress.bytesAt(array.snapshot().children, 8).getLong(0);
-        long values = NativeAddress.bytesAt(ArrowArray.wrap(tensor).snapshot().children, 8)
-            .getLong(0);
-        long buffer = NativeAddress.bytesAt(ArrowArray.wrap(values).snapshot().buffers, 16)
-            .getLong(8);
+        long values =
+            NativeAddress.bytesAt(ArrowArray.wrap(tensor).snapshot().children, 8).getLong(0);
+        long buffer =
+            NativeAddress.bytesAt(ArrowArray.wrap(values).snapshot().buffers, 16).getLong(8);
         assertEquals(frames, buffer);
         array.release();
         ArrowSchema.wrap(schema.address()).release();
@@ -151,7 +167,8 @@ class ArrowExportTest {
       long before = NativeResources.liveObjects();
       FrameBatchBuilder batch = new FrameBatchBuilder(pool, 3);
       batch.addFrameColumn("a", 8, 8, FrameLayout.CHW, DType.UINT8);
-      assertThrows(RuntimeException.class,
+      assertThrows(
+          RuntimeException.class,
           () -> batch.addFrameColumn("a", 8, 8, FrameLayout.CHW, DType.UINT8));
       batch.close();
       batch.close();
@@ -162,12 +179,15 @@ class ArrowExportTest {
 
   @Test
   void tensorTypeRoundTripsItsMetadata() {
-    FixedShapeTensorType t = FixedShapeTensorType.uint8(new int[] {3, 2, 5}, List.of("C", "H", "W"));
+    FixedShapeTensorType t =
+        FixedShapeTensorType.uint8(new int[] {3, 2, 5}, List.of("C", "H", "W"));
     assertEquals("{\"shape\":[3,2,5],\"dim_names\":[\"C\",\"H\",\"W\"]}", t.serialize());
     assertEquals(t, t.deserialize(t.storageType(), t.serialize()));
-    assertThrows(IllegalArgumentException.class,
-        () -> t.deserialize(new org.apache.arrow.vector.types.pojo.ArrowType.FixedSizeList(7),
-            t.serialize()));
+    assertThrows(
+        IllegalArgumentException.class,
+        () ->
+            t.deserialize(
+                new org.apache.arrow.vector.types.pojo.ArrowType.FixedSizeList(7), t.serialize()));
   }
 
   @Test

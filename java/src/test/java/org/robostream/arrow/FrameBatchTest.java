@@ -28,8 +28,8 @@ import org.robostream.video.HostFrameBuffer;
 import org.robostream.video.VideoDecoder;
 
 /**
- * The frame batch on every machine, through a host pool (device_type CPU): the same structs,
- * pool and release path that carry NVDEC frames on a GPU.
+ * The frame batch on every machine, through a host pool (device_type CPU): the same structs, pool
+ * and release path that carry NVDEC frames on a GPU.
  */
 @ExtendWith(NativeLeakCheck.class)
 class FrameBatchTest {
@@ -39,16 +39,19 @@ class FrameBatchTest {
     try (BufferAllocator allocator = new RootAllocator();
         BatchMemoryPool pool = BatchMemoryPool.host();
         VideoDecoder decoder = VideoDecoder.open(Fixtures.video("h264_g30.mp4"))) {
-      HostFrameBuffer expected = HostFrameBuffer.forVideo(decoder.info(), q.length,
-          FrameLayout.HWC);
+      HostFrameBuffer expected =
+          HostFrameBuffer.forVideo(decoder.info(), q.length, FrameLayout.HWC);
       decoder.decode(q, expected);
       long allocations;
       try (FrameBatchBuilder builder = new FrameBatchBuilder(pool, q.length)) {
-        FrameBatchBuilder.Column cam = builder.addFrameColumn("observation.images.front",
-            decoder.info().height(), decoder.info().width(), FrameLayout.HWC,
-            DType.UINT8);
-        builder.addFrameColumn("observation.images.wrist", 2, 3, FrameLayout.CHW,
-            DType.FLOAT32);
+        FrameBatchBuilder.Column cam =
+            builder.addFrameColumn(
+                "observation.images.front",
+                decoder.info().height(),
+                decoder.info().width(),
+                FrameLayout.HWC,
+                DType.UINT8);
+        builder.addFrameColumn("observation.images.wrist", 2, 3, FrameLayout.CHW, DType.FLOAT32);
         decoder.decode(q, cam);
         long slot = cam.frameAddress(0);
         try (FrameBatch batch = builder.export(0)) {
@@ -56,23 +59,26 @@ class FrameBatchTest {
           assertEquals(0, batch.deviceId());
           assertEquals(0, batch.syncEvent(), "host batches carry no event (C Device spec)");
           assertEquals(q.length, batch.rows());
-          assertEquals(List.of("observation.images.front", "observation.images.wrist"),
+          assertEquals(
+              List.of("observation.images.front", "observation.images.wrist"),
               batch.frameColumns());
           assertEquals(slot, batch.frameAddress(0), "the array points at the decoded slots");
           assertTrue(pool.stats().outstandingBytes() > 0);
           allocations = pool.stats().allocations();
           try (VectorSchemaRoot root = batch.toVectorSchemaRoot(allocator)) {
             assertFalse(batch.isLive(), "the root owns the batch now");
-            FixedShapeTensorVector front = assertInstanceOf(FixedShapeTensorVector.class,
-                root.getVector("observation.images.front"));
+            FixedShapeTensorVector front =
+                assertInstanceOf(
+                    FixedShapeTensorVector.class, root.getVector("observation.images.front"));
             for (int i = 0; i < q.length; i++) {
               assertEquals(ByteBuffer.wrap(expected.frameBytes(i)), front.tensorBytes(i));
             }
-            FixedShapeTensorVector wrist = assertInstanceOf(FixedShapeTensorVector.class,
-                root.getVector("observation.images.wrist"));
+            FixedShapeTensorVector wrist =
+                assertInstanceOf(
+                    FixedShapeTensorVector.class, root.getVector("observation.images.wrist"));
             assertEquals(List.of("C", "H", "W"), wrist.tensorType().dimNames());
-            BigIntVector index = (BigIntVector) root.getVector(
-                "observation.images.front.frame_index");
+            BigIntVector index =
+                (BigIntVector) root.getVector("observation.images.front.frame_index");
             assertEquals(15, index.get(0));
             assertEquals(90, index.get(2));
           }
@@ -82,8 +88,12 @@ class FrameBatchTest {
       assertEquals(0, pool.stats().outstandingBytes(), "every buffer is back in the pool");
       // The next batch of the same shape is served from the pool.
       try (FrameBatchBuilder again = new FrameBatchBuilder(pool, q.length)) {
-        again.addFrameColumn("observation.images.front", decoder.info().height(),
-            decoder.info().width(), FrameLayout.HWC, DType.UINT8);
+        again.addFrameColumn(
+            "observation.images.front",
+            decoder.info().height(),
+            decoder.info().width(),
+            FrameLayout.HWC,
+            DType.UINT8);
         assertEquals(allocations, pool.stats().allocations());
         assertTrue(pool.stats().reuses() > 0);
       }
@@ -96,8 +106,7 @@ class FrameBatchTest {
    */
   static FrameBatchBuilder twoRows(BatchMemoryPool pool) {
     FrameBatchBuilder builder = new FrameBatchBuilder(pool, 2);
-    FrameBatchBuilder.Column c = builder.addFrameColumn("cam", 2, 2, FrameLayout.HWC,
-        DType.UINT8);
+    FrameBatchBuilder.Column c = builder.addFrameColumn("cam", 2, 2, FrameLayout.HWC, DType.UINT8);
     for (int row = 0; row < 2; row++) {
       var slot = NativeAddress.bytesAt(c.frameAddress(row), c.frameBytes());
       for (int i = 0; i < c.frameBytes(); i++) {
@@ -114,8 +123,11 @@ class FrameBatchTest {
     try (BatchMemoryPool pool = BatchMemoryPool.host()) {
       FrameBatchBuilder builder = twoRows(pool);
       FrameBatchBuilder.Column c = builder.columns().get(0);
-      try (FrameBatch batch = builder.export(0); FrameBatch copy = batch.toHost(pool)) {
-        assertThrows(IllegalStateException.class, () -> c.setFrameInfo(0, 0, 0),
+      try (FrameBatch batch = builder.export(0);
+          FrameBatch copy = batch.toHost(pool)) {
+        assertThrows(
+            IllegalStateException.class,
+            () -> c.setFrameInfo(0, 0, 0),
             "the builder is spent after export");
         assertTrue(copy.frameAddress(0) != batch.frameAddress(0));
         byte[] a = new byte[12];
@@ -134,11 +146,11 @@ class FrameBatchTest {
   void eachColumnIsATensorOfItsOwnShapeOnTheBatchDevice() {
     try (BatchMemoryPool pool = BatchMemoryPool.host()) {
       FrameBatchBuilder builder = new FrameBatchBuilder(pool, 2);
-      FrameBatchBuilder.Column front = builder.addFrameColumn("front", 4, 6, FrameLayout.HWC,
-          DType.UINT8);
+      FrameBatchBuilder.Column front =
+          builder.addFrameColumn("front", 4, 6, FrameLayout.HWC, DType.UINT8);
       // Another size, a window of 3 frames per row, float32: nothing is shared with "front".
-      FrameBatchBuilder.Column wrist = builder.addColumn(new FrameColumn("wrist", 3, 2, 2,
-          FrameLayout.CHW, DType.FLOAT32));
+      FrameBatchBuilder.Column wrist =
+          builder.addColumn(new FrameColumn("wrist", 3, 2, 2, FrameLayout.CHW, DType.FLOAT32));
       for (int slot = 0; slot < 2; slot++) {
         var bytes = NativeAddress.bytesAt(front.frameAddress(slot), front.frameBytes());
         for (int i = 0; i < front.frameBytes(); i++) {
@@ -147,8 +159,11 @@ class FrameBatchTest {
         front.setFrameInfo(slot, slot * 0.5, 40 + slot);
       }
       for (int slot = 0; slot < 6; slot++) {
-        var floats = NativeAddress.bytesAt(wrist.frameAddress(slot), wrist.frameBytes())
-            .asByteBuffer().order(ByteOrder.nativeOrder()).asFloatBuffer();
+        var floats =
+            NativeAddress.bytesAt(wrist.frameAddress(slot), wrist.frameBytes())
+                .asByteBuffer()
+                .order(ByteOrder.nativeOrder())
+                .asFloatBuffer();
         for (int i = 0; i < 12; i++) {
           floats.put(i, slot + i / 100f);
         }
@@ -175,8 +190,11 @@ class FrameBatchTest {
         Tensor index = batch.tensor("front.frame_index");
         assertArrayEquals(new long[] {2}, index.shape());
         assertEquals(41, index.data().getLong(8));
-        assertEquals(List.of(new FrameColumn("front", 1, 4, 6, FrameLayout.HWC, DType.UINT8),
-            new FrameColumn("wrist", 3, 2, 2, FrameLayout.CHW, DType.FLOAT32)), batch.columns());
+        assertEquals(
+            List.of(
+                new FrameColumn("front", 1, 4, 6, FrameLayout.HWC, DType.UINT8),
+                new FrameColumn("wrist", 3, 2, 2, FrameLayout.CHW, DType.FLOAT32)),
+            batch.columns());
         assertThrows(IllegalArgumentException.class, () -> batch.tensor("rear"));
         assertThrows(IllegalArgumentException.class, batch::tensor, "two columns: name one");
       }
@@ -188,8 +206,8 @@ class FrameBatchTest {
   void decodedBatchesReuseAGivenPoolAndRefuseEmptyRequests() {
     try (BatchMemoryPool pool = BatchMemoryPool.host();
         VideoDecoder decoder = VideoDecoder.open(Fixtures.video("h264_g30.mp4"))) {
-      assertThrows(IllegalArgumentException.class,
-          () -> FrameBatch.decode(decoder, pool, FrameLayout.HWC));
+      assertThrows(
+          IllegalArgumentException.class, () -> FrameBatch.decode(decoder, pool, FrameLayout.HWC));
       ByteBuffer byIndex;
       long allocations;
       try (FrameBatch first = FrameBatch.decodeIndices(decoder, pool, FrameLayout.HWC, 30, 0)) {
@@ -211,11 +229,12 @@ class FrameBatchTest {
   void decodersRefuseFloatColumns() {
     try (BatchMemoryPool pool = BatchMemoryPool.host();
         FrameBatchBuilder builder = new FrameBatchBuilder(pool, 1)) {
-      FrameBatchBuilder.Column f = builder.addFrameColumn("cam", 2, 2, FrameLayout.HWC,
-          DType.FLOAT32);
+      FrameBatchBuilder.Column f =
+          builder.addFrameColumn("cam", 2, 2, FrameLayout.HWC, DType.FLOAT32);
       assertThrows(IllegalStateException.class, () -> f.slotAddress(0));
       assertThrows(IndexOutOfBoundsException.class, () -> f.frameAddress(1));
-      assertThrows(RuntimeException.class,
+      assertThrows(
+          RuntimeException.class,
           () -> builder.addFrameColumn("cam", 2, 2, FrameLayout.HWC, DType.UINT8));
     }
   }
@@ -224,18 +243,16 @@ class FrameBatchTest {
   private static void assertPoolHandsOutDistinctBuffers(BatchMemoryPool pool) {
     try (FrameBatchBuilder a = new FrameBatchBuilder(pool, 2);
         FrameBatchBuilder b = new FrameBatchBuilder(pool, 2)) {
-      long first = a.addFrameColumn("cam", 2, 3, FrameLayout.HWC, DType.UINT8)
-          .frameAddress(0);
-      long second = b.addFrameColumn("cam", 2, 3, FrameLayout.HWC, DType.UINT8)
-          .frameAddress(0);
+      long first = a.addFrameColumn("cam", 2, 3, FrameLayout.HWC, DType.UINT8).frameAddress(0);
+      long second = b.addFrameColumn("cam", 2, 3, FrameLayout.HWC, DType.UINT8).frameAddress(0);
       assertNotEquals(first, second, "one buffer handed to two batches");
     }
     assertEquals(0, pool.stats().outstandingBytes());
   }
 
   /** Runs {@code call} with the native allocations after the first {@code succeed} failing. */
-  static <T extends Throwable> T withFailingAllocation(long succeed, Class<T> expected,
-      org.junit.jupiter.api.function.Executable call) {
+  static <T extends Throwable> T withFailingAllocation(
+      long succeed, Class<T> expected, org.junit.jupiter.api.function.Executable call) {
     NativeCore.rs_debug_fail_allocations(succeed, 1);
     try {
       return assertThrows(expected, call);
@@ -248,8 +265,8 @@ class FrameBatchTest {
   void aFailedExportLeavesTheBatchWithTheBuilder() {
     try (BatchMemoryPool pool = BatchMemoryPool.host()) {
       FrameBatchBuilder builder = new FrameBatchBuilder(pool, 2);
-      FrameBatchBuilder.Column cam = builder.addFrameColumn("cam", 2, 3, FrameLayout.HWC,
-          DType.UINT8);
+      FrameBatchBuilder.Column cam =
+          builder.addFrameColumn("cam", 2, 3, FrameLayout.HWC, DType.UINT8);
       long slot = cam.frameAddress(1);
       // A fresh pool: the export's first allocation is its pts buffer.
       withFailingAllocation(0, NativeException.OutOfMemory.class, () -> builder.export(0));
@@ -268,8 +285,7 @@ class FrameBatchTest {
       builder.addFrameColumn("cam", 2, 3, FrameLayout.HWC, DType.UINT8);
       try (FrameBatch batch = builder.export(0)) {
         // The copy's frame buffer is allocated, then the export of the copy fails.
-        withFailingAllocation(1, NativeException.OutOfMemory.class,
-            () -> batch.toHost(hostPool));
+        withFailingAllocation(1, NativeException.OutOfMemory.class, () -> batch.toHost(hostPool));
         assertTrue(batch.isLive());
         assertEquals(0, hostPool.stats().outstandingBytes(), "the failed copy was freed");
         assertPoolHandsOutDistinctBuffers(hostPool);
@@ -284,16 +300,16 @@ class FrameBatchTest {
   void columnsOfAnExportedOrClosedBuilderRefuseTheirSlots() {
     try (BatchMemoryPool pool = BatchMemoryPool.host()) {
       FrameBatchBuilder exported = new FrameBatchBuilder(pool, 1);
-      FrameBatchBuilder.Column spent = exported.addFrameColumn("cam", 2, 2, FrameLayout.HWC,
-          DType.UINT8);
+      FrameBatchBuilder.Column spent =
+          exported.addFrameColumn("cam", 2, 2, FrameLayout.HWC, DType.UINT8);
       try (FrameBatch batch = exported.export(0)) {
         assertThrows(IllegalStateException.class, () -> spent.frameAddress(0));
         assertThrows(IllegalStateException.class, () -> spent.slotAddress(0));
         assertThrows(IllegalStateException.class, () -> spent.copySlot(0, 0));
       }
       FrameBatchBuilder closed = new FrameBatchBuilder(pool, 1);
-      FrameBatchBuilder.Column stale = closed.addFrameColumn("cam", 2, 2, FrameLayout.HWC,
-          DType.UINT8);
+      FrameBatchBuilder.Column stale =
+          closed.addFrameColumn("cam", 2, 2, FrameLayout.HWC, DType.UINT8);
       closed.close();
       assertThrows(IllegalStateException.class, () -> stale.frameAddress(0));
       assertThrows(IllegalStateException.class, () -> stale.setFrameInfo(0, 0, 0));

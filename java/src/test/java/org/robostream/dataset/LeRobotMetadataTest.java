@@ -45,8 +45,8 @@ class LeRobotMetadataTest {
     assertEquals(393, m.episode(1).video("observation.images.cam_high").fileFrames());
     assertEquals(0.0, m.episode(1).video("observation.images.cam_high").fromTimestamp());
     assertEquals(shared().resolve("data/chunk-000/episode_000002.parquet"), m.dataFile(2));
-    assertEquals(shared().resolve(
-        "videos/chunk-000/observation.images.cam_high/episode_000004.mp4"),
+    assertEquals(
+        shared().resolve("videos/chunk-000/observation.images.cam_high/episode_000004.mp4"),
         m.videoFile(4, "observation.images.cam_high"));
   }
 
@@ -66,64 +66,84 @@ class LeRobotMetadataTest {
     assertEquals(expected, all.videoFiles());
     // A view lists only the files of its episodes: the first episode's, one per camera.
     LeRobotMetadata first = LeRobotMetadata.open(root, Optional.of(List.of(0)));
-    assertEquals(all.info().videoKeys().stream().map(c -> first.videoFile(0, c)).toList(),
+    assertEquals(
+        all.info().videoKeys().stream().map(c -> first.videoFile(0, c)).toList(),
         first.videoFiles());
   }
 
   @Test
   void anEpisodeWithoutFilesIsAClearError() {
     Path root = shared(); // outside the lambda: a missing dataset skips, it does not fail
-    DatasetException.MissingFile e = assertThrows(DatasetException.MissingFile.class,
-        () -> LeRobotMetadata.open(root, Optional.of(List.of(1, 3))));
+    DatasetException.MissingFile e =
+        assertThrows(
+            DatasetException.MissingFile.class,
+            () -> LeRobotMetadata.open(root, Optional.of(List.of(1, 3))));
     assertTrue(e.getMessage().contains("episode_000003.parquet"), e.getMessage());
     assertTrue(e.getMessage().contains("episode 3"), e.getMessage());
     LeRobotMetadata all = LeRobotMetadata.open(shared(), Optional.empty());
     assertEquals(100, all.episodes().size());
     assertThrows(DatasetException.MissingFile.class, () -> all.requireFiles(0));
-    assertThrows(DatasetException.BadMetadata.class,
+    assertThrows(
+        DatasetException.BadMetadata.class,
         () -> LeRobotMetadata.open(shared(), Optional.of(List.of(1000))));
   }
 
   @Test
   void tolerantInfoParsing() throws Exception {
-    String json = "{\"codebase_version\":\"v2.1\",\"fps\":15,\"metadata\":{\"x\":1},"
-        + "\"data_path\":\"data/{episode_index:06d}.parquet\","
-        + "\"video_path\":\"videos/{video_key}/{episode_index:06d}.mp4\","
-        + "\"features\":{\"cam\":{\"dtype\":\"video\",\"shape\":[4,6,3],"
-        + "\"names\":[\"height\",\"width\",\"channel\"],\"video_info\":{\"video.codec\":\"h264\"}},"
-        + "\"joints\":{\"dtype\":\"float32\",\"shape\":[2],\"names\":{\"motors\":[\"a\",\"b\"]}},"
-        + "\"flag\":{\"dtype\":\"bool\",\"shape\":[1],\"names\":null}}}";
+    String json =
+        "{\"codebase_version\":\"v2.1\",\"fps\":15,\"metadata\":{\"x\":1},"
+            + "\"data_path\":\"data/{episode_index:06d}.parquet\","
+            + "\"video_path\":\"videos/{video_key}/{episode_index:06d}.mp4\","
+            + "\"features\":{\"cam\":{\"dtype\":\"video\",\"shape\":[4,6,3],"
+            + "\"names\":[\"height\",\"width\",\"channel\"],\"video_info\":{\"video.codec\":\"h264\"}},"
+            + "\"joints\":{\"dtype\":\"float32\",\"shape\":[2],\"names\":{\"motors\":[\"a\",\"b\"]}},"
+            + "\"flag\":{\"dtype\":\"bool\",\"shape\":[1],\"names\":null}}}";
     DatasetInfo info = DatasetInfo.parse(new ObjectMapper().readTree(json), "test");
     assertEquals(15, info.fps());
     assertEquals("h264", info.features().get("cam").videoInfo().get("video.codec"));
     assertEquals(List.of("a", "b"), info.features().get("joints").names());
     assertEquals(List.of(), info.features().get("flag").names());
-    assertThrows(DatasetException.BadMetadata.class, () -> DatasetInfo.parse(
-        new ObjectMapper().readTree("{\"codebase_version\":\"v2.1\",\"fps\":0,"
-            + "\"data_path\":\"d\",\"features\":{}}"), "test"));
+    assertThrows(
+        DatasetException.BadMetadata.class,
+        () ->
+            DatasetInfo.parse(
+                new ObjectMapper()
+                    .readTree(
+                        "{\"codebase_version\":\"v2.1\",\"fps\":0,"
+                            + "\"data_path\":\"d\",\"features\":{}}"),
+                "test"));
     Path bad = Files.writeString(tmp.resolve("info.json"), "{not json");
     assertThrows(DatasetException.BadMetadata.class, () -> DatasetInfo.read(bad));
-    assertThrows(DatasetException.MissingFile.class,
-        () -> DatasetInfo.read(tmp.resolve("absent.json")));
+    assertThrows(
+        DatasetException.MissingFile.class, () -> DatasetInfo.read(tmp.resolve("absent.json")));
   }
 
   @Test
   void templatesCannotEscapeTheRoot() {
     Path root = tmp.resolve("ds");
-    PathTemplate ok = new PathTemplate("data/chunk-{episode_chunk:03d}/e_{episode_index:06d}.pq",
-        "t", "data_path");
-    assertEquals(root.resolve("data/chunk-001/e_001234.pq"),
+    PathTemplate ok =
+        new PathTemplate(
+            "data/chunk-{episode_chunk:03d}/e_{episode_index:06d}.pq", "t", "data_path");
+    assertEquals(
+        root.resolve("data/chunk-001/e_001234.pq"),
         ok.resolve(root, Map.of("episode_chunk", 1, "episode_index", 1234)));
-    for (String evil : new String[] {"../outside/{episode_index}.pq", "/etc/{episode_index}",
-        "data/../../{episode_index}"}) {
-      assertThrows(DatasetException.BadMetadata.class,
-          () -> new PathTemplate(evil, "t", "data_path").resolve(root,
-              Map.of("episode_index", 1)), evil);
+    for (String evil :
+        new String[] {
+          "../outside/{episode_index}.pq", "/etc/{episode_index}", "data/../../{episode_index}"
+        }) {
+      assertThrows(
+          DatasetException.BadMetadata.class,
+          () -> new PathTemplate(evil, "t", "data_path").resolve(root, Map.of("episode_index", 1)),
+          evil);
     }
-    assertThrows(DatasetException.BadMetadata.class,
-        () -> new PathTemplate("{video_key}/x", "t", "video_path").resolve(root,
-            Map.of("video_key", "..")));
-    assertThrows(DatasetException.BadMetadata.class,
-        () -> ok.render(Map.of("episode_index", 1)), "unknown field");
+    assertThrows(
+        DatasetException.BadMetadata.class,
+        () ->
+            new PathTemplate("{video_key}/x", "t", "video_path")
+                .resolve(root, Map.of("video_key", "..")));
+    assertThrows(
+        DatasetException.BadMetadata.class,
+        () -> ok.render(Map.of("episode_index", 1)),
+        "unknown field");
   }
 }

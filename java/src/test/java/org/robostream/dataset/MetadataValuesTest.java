@@ -33,8 +33,8 @@ class MetadataValuesTest {
   /** Streams every batch; the typed error of the first failure comes out. */
   private static int streamAll(Path root) {
     int samples = 0;
-    try (StreamingDataset ds = StreamingDataset.builder(root).batchSize(8).shuffle(false)
-        .returnUint8(true).build()) {
+    try (StreamingDataset ds =
+        StreamingDataset.builder(root).batchSize(8).shuffle(false).returnUint8(true).build()) {
       for (Batch b : ds) {
         try (b) {
           samples += b.size();
@@ -57,8 +57,12 @@ class MetadataValuesTest {
       String data = "data/chunk-000/episode_000001.parquet";
       ParquetEdit.rewrite(root.resolve(data), t -> t.retype("episode_index", type));
       DatasetException e = assertThrows(DatasetException.class, () -> streamAll(root));
-      assertNames(e, data, "episode_index", "int64", type instanceof ArrowType.Utf8 ? "Utf8"
-          : "FloatingPoint");
+      assertNames(
+          e,
+          data,
+          "episode_index",
+          "int64",
+          type instanceof ArrowType.Utf8 ? "Utf8" : "FloatingPoint");
       org.robostream.testing.Fixtures.deleteTree(root);
     }
   }
@@ -83,7 +87,8 @@ class MetadataValuesTest {
   @Test
   void aHugeV30LengthIsATypedErrorNotAnOutOfMemoryError() throws Exception {
     Path root = copyOf(Datasets.tinyPatternV30());
-    ParquetEdit.rewrite(root.resolve("meta/episodes/chunk-000/file-000.parquet"),
+    ParquetEdit.rewrite(
+        root.resolve("meta/episodes/chunk-000/file-000.parquet"),
         t -> t.set("length", 2, 2_000_000_000));
     DatasetException e = assertThrows(DatasetException.class, () -> streamAll(root));
     assertNames(e, "episodes", "episode 2", "length", "2000000000");
@@ -93,10 +98,15 @@ class MetadataValuesTest {
   void templatePadWidthsThatWouldExhaustMemoryAreTypedErrors() throws Exception {
     for (String width : List.of("2147483648", "2147483647", "1000")) {
       Path root = copyOf(Datasets.tinyPatternV30());
-      MetadataEdit.info(root, n -> n.put("data_path", "data/chunk-{chunk_index:0" + width
-          + "d}/file-{file_index:03d}.parquet"));
-      DatasetException e = assertThrows(DatasetException.class,
-          () -> LeRobotMetadata.open(root, Optional.empty()), width);
+      MetadataEdit.info(
+          root,
+          n ->
+              n.put(
+                  "data_path",
+                  "data/chunk-{chunk_index:0" + width + "d}/file-{file_index:03d}.parquet"));
+      DatasetException e =
+          assertThrows(
+              DatasetException.class, () -> LeRobotMetadata.open(root, Optional.empty()), width);
       assertNames(e, "info.json", "data_path", width);
       org.robostream.testing.Fixtures.deleteTree(root);
     }
@@ -107,8 +117,9 @@ class MetadataValuesTest {
     for (String fps : List.of("29.97", "19.5")) {
       Path root = copyOf(Datasets.tinyPatternV21());
       MetadataEdit.info(root, n -> n.put("fps", Double.parseDouble(fps)));
-      DatasetException e = assertThrows(DatasetException.class,
-          () -> LeRobotMetadata.open(root, Optional.empty()), fps);
+      DatasetException e =
+          assertThrows(
+              DatasetException.class, () -> LeRobotMetadata.open(root, Optional.empty()), fps);
       assertNames(e, "info.json", "fps", fps);
       org.robostream.testing.Fixtures.deleteTree(root);
     }
@@ -122,15 +133,16 @@ class MetadataValuesTest {
   void aFractionalV21LengthIsRefusedNotTruncated() throws Exception {
     Path root = copyOf(Datasets.tinyPatternV21());
     MetadataEdit.episodeField(root, 0, "length", "10.5");
-    DatasetException e = assertThrows(DatasetException.class,
-        () -> LeRobotMetadata.open(root, Optional.empty()));
+    DatasetException e =
+        assertThrows(DatasetException.class, () -> LeRobotMetadata.open(root, Optional.empty()));
     assertNames(e, "episodes.jsonl", "length", "10.5");
   }
 
   @Test
   void wholeFloatValuesInTheV30EpisodesTableWork() throws Exception {
     Path root = copyOf(Datasets.tinyPatternV30());
-    ParquetEdit.rewrite(root.resolve("meta/episodes/chunk-000/file-000.parquet"),
+    ParquetEdit.rewrite(
+        root.resolve("meta/episodes/chunk-000/file-000.parquet"),
         t -> t.retype("length", ParquetEdit.FLOAT64));
     assertEquals(36, streamAll(root));
   }
@@ -140,9 +152,10 @@ class MetadataValuesTest {
     Path root = Datasets.tinyPatternV30();
     Path relative = Path.of("").toAbsolutePath().relativize(root);
     assertEquals(3, LeRobotMetadata.open(relative, Optional.empty()).episodes().size());
-    PathTemplate t = new PathTemplate("data/chunk-{chunk_index:03d}/f.parquet", "info.json",
-        "data_path");
-    assertEquals(Path.of("").toAbsolutePath().resolve("data/chunk-002/f.parquet"),
+    PathTemplate t =
+        new PathTemplate("data/chunk-{chunk_index:03d}/f.parquet", "info.json", "data_path");
+    assertEquals(
+        Path.of("").toAbsolutePath().resolve("data/chunk-002/f.parquet"),
         t.resolve(Path.of("."), Map.of("chunk_index", 2)));
   }
 }

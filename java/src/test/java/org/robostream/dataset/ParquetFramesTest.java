@@ -31,12 +31,19 @@ class ParquetFramesTest {
     try (BufferAllocator allocator = new RootAllocator()) {
       List<String> inFile = ParquetFrames.fileColumns(allocator, file);
       List<String> columns = ParquetFrames.declaredColumns(m.info(), inFile);
-      assertEquals(List.of("observation.state", "action", "timestamp", "frame_index",
-          "episode_index", "index", "task_index"), columns);
+      assertEquals(
+          List.of(
+              "observation.state",
+              "action",
+              "timestamp",
+              "frame_index",
+              "episode_index",
+              "index",
+              "task_index"),
+          columns);
       try (VectorSchemaRoot rows = ParquetFrames.read(allocator, file, columns)) {
         assertEquals(393, rows.getRowCount());
-        assertEquals(columns,
-            rows.getSchema().getFields().stream().map(f -> f.getName()).toList());
+        assertEquals(columns, rows.getSchema().getFields().stream().map(f -> f.getName()).toList());
         BigIntVector frameIndex = (BigIntVector) rows.getVector("frame_index");
         Float4Vector timestamp = (Float4Vector) rows.getVector("timestamp");
         for (int i = 0; i < rows.getRowCount(); i++) {
@@ -45,8 +52,10 @@ class ParquetFramesTest {
           assertEquals(1, ((BigIntVector) rows.getVector("episode_index")).get(i));
         }
         var state = rows.getVector("observation.state");
-        int width = state instanceof FixedSizeListVector f ? f.getListSize()
-            : ((ListVector) state).getObject(0).size();
+        int width =
+            state instanceof FixedSizeListVector f
+                ? f.getListSize()
+                : ((ListVector) state).getObject(0).size();
         assertEquals(26, width);
       }
       List<String> justTwo = List.of("frame_index", "task_index");
@@ -59,10 +68,12 @@ class ParquetFramesTest {
 
   @Test
   void undeclaredColumnsAreNotSelected() {
-    DatasetInfo info = LeRobotMetadata.open(Fixtures.sharedDataset(), Optional.of(List.of(1)))
-        .info();
-    List<String> columns = ParquetFrames.declaredColumns(info,
-        List.of("timestamp", "extra_debug_column", "observation.images.cam_high", "index"));
+    DatasetInfo info =
+        LeRobotMetadata.open(Fixtures.sharedDataset(), Optional.of(List.of(1))).info();
+    List<String> columns =
+        ParquetFrames.declaredColumns(
+            info,
+            List.of("timestamp", "extra_debug_column", "observation.images.cam_high", "index"));
     assertEquals(List.of("timestamp", "index"), columns);
     assertFalse(columns.contains("extra_debug_column"));
   }
@@ -71,12 +82,16 @@ class ParquetFramesTest {
   void missingAndCorruptFilesAreTypedErrors() throws Exception {
     try (BufferAllocator allocator = new RootAllocator()) {
       Path missing = tmp.resolve("nope.parquet");
-      DatasetException e = assertThrows(DatasetException.MissingFile.class,
-          () -> ParquetFrames.read(allocator, missing, List.of("index")));
+      DatasetException e =
+          assertThrows(
+              DatasetException.MissingFile.class,
+              () -> ParquetFrames.read(allocator, missing, List.of("index")));
       assertTrue(e.getMessage().contains(missing.toString()));
       Path junk = Files.writeString(tmp.resolve("junk.parquet"), "<html>not parquet</html>");
-      DatasetException c = assertThrows(DatasetException.CorruptFile.class,
-          () -> ParquetFrames.read(allocator, junk, List.of("index")));
+      DatasetException c =
+          assertThrows(
+              DatasetException.CorruptFile.class,
+              () -> ParquetFrames.read(allocator, junk, List.of("index")));
       assertTrue(c.getMessage().contains(junk.toString()));
       assertEquals(0, allocator.getAllocatedMemory());
     }

@@ -25,8 +25,7 @@ import org.robostream.video.NotAVideoException;
  */
 class SymlinkPolicyTest {
   private static final String SECRET = "hf_SeCrEtToKeN1234567890";
-  private static final String VIDEO =
-      "videos/chunk-000/observation.images.top/episode_000001.mp4";
+  private static final String VIDEO = "videos/chunk-000/observation.images.top/episode_000001.mp4";
 
   @TempDir Path tmp;
 
@@ -62,8 +61,7 @@ class SymlinkPolicyTest {
   private static void assertQuotesNothingOf(RuntimeException e, String text) {
     for (Throwable t = e; t != null; t = t.getCause()) {
       String m = String.valueOf(t.getMessage());
-      assertFalse(m.contains(SECRET) || m.contains(text.substring(0, 8)),
-          "quotes the file: " + m);
+      assertFalse(m.contains(SECRET) || m.contains(text.substring(0, 8)), "quotes the file: " + m);
     }
   }
 
@@ -72,14 +70,17 @@ class SymlinkPolicyTest {
     Path root = dataset();
     String json = "{\"token\": \"" + SECRET + "\", \"user\": \"me\"}\n";
     replaceByLink(root.resolve(VIDEO), secret("secret.json", json));
-    RobostreamException e = assertThrows(DatasetException.OutsideRoot.class,
-        () -> streamAll(StreamingDataset.builder(root)));
-    assertTrue(e.getMessage().contains(VIDEO) && e.getMessage().contains("outside"),
-        e.getMessage());
+    RobostreamException e =
+        assertThrows(
+            DatasetException.OutsideRoot.class, () -> streamAll(StreamingDataset.builder(root)));
+    assertTrue(
+        e.getMessage().contains(VIDEO) && e.getMessage().contains("outside"), e.getMessage());
     assertQuotesNothingOf(e, json);
     // Allowed, the link is followed: the file is refused as a JSON document, still unquoted.
-    e = assertThrows(SampleException.class, () -> streamAll(StreamingDataset.builder(root)
-        .symlinks(SymlinkPolicy.FOLLOW)));
+    e =
+        assertThrows(
+            SampleException.class,
+            () -> streamAll(StreamingDataset.builder(root).symlinks(SymlinkPolicy.FOLLOW)));
     assertTrue(e.getCause() instanceof NotAVideoException, String.valueOf(e.getCause()));
     assertTrue(e.getMessage().contains("JSON document"), e.getMessage());
     assertQuotesNothingOf(e, json);
@@ -90,13 +91,18 @@ class SymlinkPolicyTest {
     Path root = dataset();
     String text = "token = " + SECRET + "\n";
     replaceByLink(root.resolve("meta/info.json"), secret("credentials", text));
-    RobostreamException e = assertThrows(DatasetException.OutsideRoot.class,
-        () -> LeRobotMetadata.open(root, Optional.empty()));
-    assertTrue(e.getMessage().contains("info.json") && e.getMessage().contains("outside"),
-        e.getMessage());
+    RobostreamException e =
+        assertThrows(
+            DatasetException.OutsideRoot.class, () -> LeRobotMetadata.open(root, Optional.empty()));
+    assertTrue(
+        e.getMessage().contains("info.json") && e.getMessage().contains("outside"), e.getMessage());
     assertQuotesNothingOf(e, text);
-    e = assertThrows(DatasetException.BadMetadata.class, () -> LeRobotMetadata.open(
-        DatasetRoots.of(root, root, SymlinkPolicy.FOLLOW), Optional.empty(), true));
+    e =
+        assertThrows(
+            DatasetException.BadMetadata.class,
+            () ->
+                LeRobotMetadata.open(
+                    DatasetRoots.of(root, root, SymlinkPolicy.FOLLOW), Optional.empty(), true));
     assertTrue(e.getMessage().contains("not valid JSON at line 1, column"), e.getMessage());
     assertQuotesNothingOf(e, text);
   }
@@ -105,11 +111,14 @@ class SymlinkPolicyTest {
   void aLinkToADeviceIsNeverReadAsMetadata() throws Exception {
     Path root = dataset();
     replaceByLink(root.resolve("meta/info.json"), Path.of("/dev/zero"));
-    assertThrows(DatasetException.OutsideRoot.class,
-        () -> LeRobotMetadata.open(root, Optional.empty()));
-    RobostreamException e = assertThrows(DatasetException.BadMetadata.class,
-        () -> LeRobotMetadata.open(DatasetRoots.of(root, root, SymlinkPolicy.FOLLOW),
-            Optional.empty(), true));
+    assertThrows(
+        DatasetException.OutsideRoot.class, () -> LeRobotMetadata.open(root, Optional.empty()));
+    RobostreamException e =
+        assertThrows(
+            DatasetException.BadMetadata.class,
+            () ->
+                LeRobotMetadata.open(
+                    DatasetRoots.of(root, root, SymlinkPolicy.FOLLOW), Optional.empty(), true));
     assertTrue(e.getMessage().contains("not a regular file"), e.getMessage());
   }
 
@@ -118,8 +127,9 @@ class SymlinkPolicyTest {
     Path root = dataset();
     String text = "token = " + SECRET + "\n";
     Files.writeString(root.resolve("meta/info.json"), text);
-    RobostreamException e = assertThrows(DatasetException.BadMetadata.class,
-        () -> LeRobotMetadata.open(root, Optional.empty()));
+    RobostreamException e =
+        assertThrows(
+            DatasetException.BadMetadata.class, () -> LeRobotMetadata.open(root, Optional.empty()));
     assertTrue(e.getMessage().contains("line 1, column"), e.getMessage());
     assertQuotesNothingOf(e, text);
     Path root2 = tmp.resolve("ds2");
@@ -127,8 +137,10 @@ class SymlinkPolicyTest {
     Path episodes = root2.resolve("meta/episodes.jsonl");
     String line = "{\"episode_index\": 3, \"note\": " + SECRET + "}\n";
     Files.writeString(episodes, Files.readString(episodes) + line);
-    e = assertThrows(DatasetException.BadMetadata.class,
-        () -> LeRobotMetadata.open(root2, Optional.empty()));
+    e =
+        assertThrows(
+            DatasetException.BadMetadata.class,
+            () -> LeRobotMetadata.open(root2, Optional.empty()));
     assertTrue(e.getMessage().contains("line 4, column"), e.getMessage());
     assertQuotesNothingOf(e, line);
   }
@@ -151,13 +163,22 @@ class SymlinkPolicyTest {
     Path store = Files.createDirectories(tmp.resolve("store"));
     Files.move(root.resolve("videos"), store.resolve("videos"));
     Files.createSymbolicLink(root.resolve("videos"), store.resolve("videos"));
-    DatasetException.OutsideRoot e = assertThrows(DatasetException.OutsideRoot.class,
-        () -> streamAll(StreamingDataset.builder(root)));
-    assertTrue(e.getMessage().contains(store.toString()) && e.getMessage().contains(
-        "symlinks(SymlinkPolicy.FOLLOW)"), e.getMessage());
+    DatasetException.OutsideRoot e =
+        assertThrows(
+            DatasetException.OutsideRoot.class, () -> streamAll(StreamingDataset.builder(root)));
+    assertTrue(
+        e.getMessage().contains(store.toString())
+            && e.getMessage().contains("symlinks(SymlinkPolicy.FOLLOW)"),
+        e.getMessage());
     java.util.Set<Long> seen = new java.util.HashSet<>();
-    try (StreamingDataset ds = StreamingDataset.builder(root).symlinks(SymlinkPolicy.FOLLOW)
-        .batchSize(8).shuffle(false).returnUint8(true).layout(FrameLayout.HWC).build()) {
+    try (StreamingDataset ds =
+        StreamingDataset.builder(root)
+            .symlinks(SymlinkPolicy.FOLLOW)
+            .batchSize(8)
+            .shuffle(false)
+            .returnUint8(true)
+            .layout(FrameLayout.HWC)
+            .build()) {
       for (Batch b : ds) {
         try (b) {
           long[] episode = b.longs("episode_index");
@@ -165,7 +186,8 @@ class SymlinkPolicyTest {
           for (int i = 0; i < b.size(); i++) {
             for (int k = 0; k < 2; k++) {
               String camera = ds.metadata().info().videoKeys().get(k);
-              assertEquals(new PatternCode.Identity((int) episode[i], (int) frame[i], k),
+              assertEquals(
+                  new PatternCode.Identity((int) episode[i], (int) frame[i], k),
                   PatternCode.read(b.frames(camera).sample(i), 64, 48, false));
             }
             seen.add(episode[i] << 32 | frame[i]);

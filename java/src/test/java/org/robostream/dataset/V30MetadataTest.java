@@ -69,12 +69,13 @@ class V30MetadataTest {
   void statsColumnsOfTheEpisodeTableAreNotRead() {
     Path table = Datasets.patternV30().resolve("meta/episodes/chunk-000/file-000.parquet");
     try (BufferAllocator a = new RootAllocator()) {
-      assertTrue(ParquetFrames.fileColumns(a, table).contains("stats/action/mean"),
+      assertTrue(
+          ParquetFrames.fileColumns(a, table).contains("stats/action/mean"),
           "the fixture has stats columns, as LeRobot writes them");
     }
     // The reader selects every column but stats/*: reading succeeded above with them present.
-    assertEquals(7, LeRobotMetadata.open(Datasets.patternV30(), Optional.empty()).episodes()
-        .size());
+    assertEquals(
+        7, LeRobotMetadata.open(Datasets.patternV30(), Optional.empty()).episodes().size());
   }
 
   @Test
@@ -82,19 +83,22 @@ class V30MetadataTest {
     Path root = Datasets.patternV30();
     LeRobotMetadata some = LeRobotMetadata.open(root, Optional.of(List.of(5, 2)));
     assertEquals(List.of(2, 5), some.episodes().stream().map(EpisodeInfo::index).toList());
-    assertThrows(DatasetException.BadMetadata.class,
+    assertThrows(
+        DatasetException.BadMetadata.class,
         () -> LeRobotMetadata.open(root, Optional.of(List.of(7))));
     // Metadata from one root, data and videos from another.
     Path metaOnly = tmp.resolve("meta-only");
     Files.createDirectories(metaOnly);
     copyTree(root.resolve("meta"), metaOnly.resolve("meta"));
     LeRobotMetadata split = LeRobotMetadata.open(metaOnly, root, Optional.of(List.of(3)));
-    assertEquals(root.resolve("data").toString(),
-        split.dataFile(3).getParent().getParent().toString());
-    DatasetException.MissingFile missing = assertThrows(DatasetException.MissingFile.class,
-        () -> LeRobotMetadata.open(metaOnly, Optional.of(List.of(3))));
-    assertTrue(missing.getMessage().contains(metaOnly.resolve("data").toString()),
-        missing.getMessage());
+    assertEquals(
+        root.resolve("data").toString(), split.dataFile(3).getParent().getParent().toString());
+    DatasetException.MissingFile missing =
+        assertThrows(
+            DatasetException.MissingFile.class,
+            () -> LeRobotMetadata.open(metaOnly, Optional.of(List.of(3))));
+    assertTrue(
+        missing.getMessage().contains(metaOnly.resolve("data").toString()), missing.getMessage());
   }
 
   @Test
@@ -102,13 +106,14 @@ class V30MetadataTest {
     Path copy = tmp.resolve("copy");
     copyTree(Datasets.patternV30(), copy);
     Files.writeString(copy.resolve("meta/tasks.parquet"), "not parquet");
-    DatasetException e = assertThrows(DatasetException.CorruptFile.class,
-        () -> LeRobotMetadata.open(copy, Optional.empty()));
+    DatasetException e =
+        assertThrows(
+            DatasetException.CorruptFile.class, () -> LeRobotMetadata.open(copy, Optional.empty()));
     assertTrue(e.getMessage().contains("tasks.parquet"), e.getMessage());
     Fixtures.deleteTree(copy.resolve("meta/episodes"));
     Files.delete(copy.resolve("meta/tasks.parquet"));
-    assertThrows(DatasetException.MissingFile.class,
-        () -> LeRobotMetadata.open(copy, Optional.empty()));
+    assertThrows(
+        DatasetException.MissingFile.class, () -> LeRobotMetadata.open(copy, Optional.empty()));
   }
 
   static void copyTree(Path from, Path to) throws Exception {

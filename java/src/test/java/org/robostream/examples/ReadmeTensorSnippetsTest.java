@@ -41,20 +41,22 @@ class ReadmeTensorSnippetsTest {
       expected = HostFrameBuffer.forVideo(plain.info(), 3, FrameLayout.CHW);
       plain.decode(new double[] {0.0, 1.0, 0.5}, expected);
     }
+    // spotless:off (README.md shows this block as it is)
     // README begin: direct decoding
     try (VideoDecoder decoder = VideoDecoder.open(video);
          FrameBatch frames = FrameBatch.decode(decoder, 0.0, 1.0, 0.5)) {  // sorted, de-duplicated, GOP-aware
       Tensor t = frames.tensor();                                         // [3, 3, H, W] uint8, no copy
       ByteBuffer pixels = t.data();                                       // native order; t.address() too
     // README end
+    // spotless:on
       assertArrayEquals(new long[] {3, 3, 120, 160}, t.shape());
       assertEquals(DType.UINT8, t.dtype());
       for (int i = 0; i < 3; i++) {
         ByteBuffer frame = pixels.slice(i * 3 * 120 * 160, 3 * 120 * 160);
         assertEquals(ByteBuffer.wrap(expected.frameBytes(i)), frame, "frame " + i);
       }
-      assertEquals(30, frames.tensor("frames.frame_index").data().getLong(8),
-          "1.0 s at 30 fps is frame 30");
+      assertEquals(
+          30, frames.tensor("frames.frame_index").data().getLong(8), "1.0 s at 30 fps is frame 30");
     }
   }
 
@@ -62,6 +64,7 @@ class ReadmeTensorSnippetsTest {
   void shapedTensorsOfAStreamedBatch() {
     Path root = Datasets.patternV30();
     int batches = 0;
+    // spotless:off (README.md shows this block as it is)
     // README begin: streaming
     try (StreamingDataset ds = StreamingDataset.builder(root)
             .batchSize(64).workers(4).returnUint8(true)          // float32 in [0,1] by default
@@ -75,6 +78,7 @@ class ReadmeTensorSnippetsTest {
           Tensor top = b.tensor("observation.images.top");        // [B, 3, H, W] uint8, host or GPU
           Batch.Frames frames = b.frames("observation.images.top"); // host frames, no copy
     // README end
+    // spotless:on
           int n = b.size();
           assertArrayEquals(new long[] {n, 3, 4}, action.shape());
           double[] flat = b.doubles("action");
@@ -103,6 +107,7 @@ class ReadmeTensorSnippetsTest {
     GpuTests.requireNvdec();
     Path root = Datasets.patternV30();
     int batches = 0;
+    // spotless:off (README.md shows this block as it is)
     // README begin: gpu
     try (StreamingDataset ds = StreamingDataset.builder(root).batchSize(64).workers(2)
             .decodeDevice(DecodeDeviceSpec.parse("cuda:0"))       // "cuda-or-cpu" falls back
@@ -114,6 +119,7 @@ class ReadmeTensorSnippetsTest {
           long event = frames.syncEvent();                        // CUevent* to wait on (C Device spec)
           Batch onHost = b.toHost();                              // explicit copy; b.frames() refuses
     // README end
+    // spotless:on
           assertEquals(BatchMemoryPool.DEVICE_CUDA, frames.deviceType());
           assertTrue(top != 0 && event != 0);
           assertEquals(onHost.size(), onHost.frames("observation.images.top").shape()[0]);

@@ -16,9 +16,9 @@ import org.robostream.video.DecodeDeviceSpec;
 import org.robostream.video.Device;
 
 /**
- * CUDA availability is probed once and explained. On machines without a GPU (CI) the library
- * still loads and every CUDA entry point answers with the cause; with ROBOSTREAM_REQUIRE_CUDA=1
- * a missing GPU fails instead of skipping.
+ * CUDA availability is probed once and explained. On machines without a GPU (CI) the library still
+ * loads and every CUDA entry point answers with the cause; with ROBOSTREAM_REQUIRE_CUDA=1 a missing
+ * GPU fails instead of skipping.
  */
 class CudaAvailabilityTest {
   static boolean cudaRequired() {
@@ -45,13 +45,16 @@ class CudaAvailabilityTest {
     String cause = Cuda.unavailabilityCause();
     assertNotNull(cause);
     assertTrue(cause.startsWith("CUDA unavailable: "), cause);
-    assertTrue(cause.contains("libcuda.so.1") || cause.contains("cuInit")
-        || cause.contains("no CUDA device"), cause);
+    assertTrue(
+        cause.contains("libcuda.so.1")
+            || cause.contains("cuInit")
+            || cause.contains("no CUDA device"),
+        cause);
     assertEquals(0, Cuda.deviceCount());
     assertFalse(Cuda.nvdecAvailable(0));
     assertEquals(cause, Cuda.nvdecUnavailabilityCause(0));
-    GpuUnavailableException e = assertThrows(GpuUnavailableException.class,
-        () -> BatchMemoryPool.cuda(0));
+    GpuUnavailableException e =
+        assertThrows(GpuUnavailableException.class, () -> BatchMemoryPool.cuda(0));
     assertTrue(e.getMessage().contains(cause), e.getMessage());
   }
 
@@ -71,8 +74,8 @@ class CudaAvailabilityTest {
   @Test
   void cudaRequestsResolveToAnErrorOrAReportedFallback() {
     assumeFalse(Cuda.isAvailable());
-    GpuUnavailableException e = assertThrows(GpuUnavailableException.class,
-        () -> DecodeDeviceSpec.parse("cuda").resolve());
+    GpuUnavailableException e =
+        assertThrows(GpuUnavailableException.class, () -> DecodeDeviceSpec.parse("cuda").resolve());
     assertTrue(e.getMessage().contains(Cuda.unavailabilityCause()), e.getMessage());
     assertTrue(e.getMessage().contains("cuda-or-cpu"), e.getMessage());
     DecodeDeviceSpec.Resolution r = DecodeDeviceSpec.parse("cuda-or-cpu:1").resolve();
@@ -86,8 +89,8 @@ class CudaAvailabilityTest {
   void deviceSpecsParse() {
     assertEquals(new DecodeDeviceSpec(Device.CUDA, 0, false), DecodeDeviceSpec.parse("cuda"));
     assertEquals(new DecodeDeviceSpec(Device.CUDA, 3, false), DecodeDeviceSpec.parse("CUDA:3"));
-    assertEquals(new DecodeDeviceSpec(Device.CUDA, 1, true),
-        DecodeDeviceSpec.parse("cuda-or-cpu:1"));
+    assertEquals(
+        new DecodeDeviceSpec(Device.CUDA, 1, true), DecodeDeviceSpec.parse("cuda-or-cpu:1"));
     assertEquals(DecodeDeviceSpec.CPU, DecodeDeviceSpec.parse("cpu"));
     assertEquals("cuda-or-cpu:1", DecodeDeviceSpec.parse("cuda-or-cpu:1").toString());
     for (String bad : new String[] {"gpu", "cuda:", "cuda:-1", "cuda:x", "cudax"}) {

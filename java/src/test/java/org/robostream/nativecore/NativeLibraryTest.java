@@ -33,7 +33,8 @@ class NativeLibraryTest {
       for (String forbidden : new String[] {"libcuda", "libnvcuvid", "libdav1d", "libcudart"}) {
         assertFalse(out.contains(forbidden), lib + " links " + forbidden + ":\n" + out);
       }
-      assertFalse(out.contains("/work/") || out.contains("target/native-build"),
+      assertFalse(
+          out.contains("/work/") || out.contains("target/native-build"),
           lib + " carries a build path in its RUNPATH:\n" + out);
     }
   }
@@ -42,12 +43,12 @@ class NativeLibraryTest {
   void cudaReportsACauseWhenUnavailable() {
     assumeFalse(Cuda.isAvailable(), "a GPU is present");
     if ("1".equals(System.getenv("ROBOSTREAM_REQUIRE_CUDA"))) {
-      throw new AssertionError("ROBOSTREAM_REQUIRE_CUDA=1 but CUDA is unavailable: "
-          + Cuda.unavailabilityCause());
+      throw new AssertionError(
+          "ROBOSTREAM_REQUIRE_CUDA=1 but CUDA is unavailable: " + Cuda.unavailabilityCause());
     }
     assertNotNull(Cuda.unavailabilityCause());
-    assertTrue(Cuda.unavailabilityCause().startsWith("CUDA unavailable"),
-        Cuda.unavailabilityCause());
+    assertTrue(
+        Cuda.unavailabilityCause().startsWith("CUDA unavailable"), Cuda.unavailabilityCause());
   }
 
   @Test

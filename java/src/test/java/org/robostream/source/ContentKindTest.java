@@ -33,9 +33,11 @@ class ContentKindTest {
     assertEquals(ContentKind.HTML, of("<?xml version=\"1.0\"?><Error>AccessDenied</Error>"));
     assertEquals(ContentKind.JSON, of("{\"error\":\"Repository not found\"}"));
     assertEquals(ContentKind.JSON, of("[]"));
-    assertEquals(ContentKind.GIT_LFS_POINTER, of("version https://git-lfs.github.com/spec/v1\n"
-        + "oid sha256:4d7a2146\nsize 12345\n"));
-    assertEquals(ContentKind.GIT_ANNEX_POINTER,
+    assertEquals(
+        ContentKind.GIT_LFS_POINTER,
+        of("version https://git-lfs.github.com/spec/v1\n" + "oid sha256:4d7a2146\nsize 12345\n"));
+    assertEquals(
+        ContentKind.GIT_ANNEX_POINTER,
         of("../../.git/annex/objects/Xk/3f/SHA256E-s1--a.mp4/SHA256E-s1--a.mp4"));
     assertEquals(ContentKind.OTHER, of("PAR1 and some column chunks"));
   }
@@ -45,7 +47,8 @@ class ContentKindTest {
     Path video = tmp.resolve("episode.mp4");
     Files.writeString(video, "../../.git/annex/objects/Xk/3f/SHA256E-s9--e.mp4/SHA256E-s9--e.mp4");
     NotAVideoException e = assertThrows(NotAVideoException.class, () -> VideoDecoder.open(video));
-    assertTrue(e.getMessage().contains("is a git-annex pointer file, not the video it points to"),
+    assertTrue(
+        e.getMessage().contains("is a git-annex pointer file, not the video it points to"),
         e.getMessage());
     assertEquals(video.toString(), e.file());
   }

@@ -26,21 +26,32 @@ import org.robostream.video.FrameLayout;
 class BatchTensorTest {
   private static StreamingDataset.Builder windowed(boolean devicePath) {
     // Windows past both episode ends: padding masks with both values, clamped frames.
-    return StreamingDataset.builder(Datasets.patternV30()).batchSize(6).workers(1).bufferSize(8)
-        .maxNumShards(2).seed(5).layout(FrameLayout.CHW).deviceBatches(devicePath)
-        .deltaTimestamps(Map.of("observation.images.top", new double[] {-0.1, 0, 2.5},
-            "action", new double[] {-0.1, 0, 0.05, 5}));
+    return StreamingDataset.builder(Datasets.patternV30())
+        .batchSize(6)
+        .workers(1)
+        .bufferSize(8)
+        .maxNumShards(2)
+        .seed(5)
+        .layout(FrameLayout.CHW)
+        .deviceBatches(devicePath)
+        .deltaTimestamps(
+            Map.of(
+                "observation.images.top",
+                new double[] {-0.1, 0, 2.5},
+                "action",
+                new double[] {-0.1, 0, 0.05, 5}));
   }
 
   private static void assertValues(double[] want, Tensor t) {
     ByteBuffer data = t.data();
     for (int i = 0; i < want.length; i++) {
-      double got = switch (t.dtype()) {
-        case FLOAT32 -> data.getFloat(4 * i);
-        case FLOAT64 -> data.getDouble(8 * i);
-        case INT64 -> data.getLong(8 * i);
-        case UINT8, BOOL -> data.get(i) & 0xFF;
-      };
+      double got =
+          switch (t.dtype()) {
+            case FLOAT32 -> data.getFloat(4 * i);
+            case FLOAT64 -> data.getDouble(8 * i);
+            case INT64 -> data.getLong(8 * i);
+            case UINT8, BOOL -> data.get(i) & 0xFF;
+          };
       assertEquals(want[i], got, 0.0, t + " value " + i);
     }
     assertEquals(want.length * t.dtype().bytes(), data.remaining(), t.toString());
@@ -58,7 +69,9 @@ class BatchTensorTest {
       assertValues(b.doubles("action"), action);
       FixedSizeListVector list = (FixedSizeListVector) b.column("action");
       FixedSizeListVector items = (FixedSizeListVector) list.getDataVector();
-      assertEquals(items.getDataVector().getDataBuffer().memoryAddress(), action.address(),
+      assertEquals(
+          items.getDataVector().getDataBuffer().memoryAddress(),
+          action.address(),
           "the Arrow vector's memory: zero copy");
 
       Tensor state = b.tensor("observation.state");
@@ -114,7 +127,8 @@ class BatchTensorTest {
       assertEquals(BatchMemoryPool.DEVICE_CPU, b.deviceFrames().deviceType());
       assertEquals(0, b.deviceFrames().syncEvent());
       assertEquals(List.of("observation.images.top", "observation.images.wrist"), b.cameras());
-      assertTrue(b.columnNames().stream().noneMatch(b.cameras()::contains),
+      assertTrue(
+          b.columnNames().stream().noneMatch(b.cameras()::contains),
           "frames are the frame batch's, not table columns");
       assertEquals(b.size(), b.deviceFrames().rows());
     }

@@ -12,18 +12,24 @@ import org.robostream.testing.Datasets;
 import org.robostream.video.FrameLayout;
 
 /**
- * Leaving a for-each over the dataset early, then looping again. {@link StreamingDataset}
- * promises that each new iteration continues from the current position and that the epoch
- * advances once all of its batches are delivered: so a loop after a {@code break} delivers the
- * rest of the same epoch, batch for batch what an uninterrupted loop would have delivered, and
- * together the two loops deliver every sample once.
+ * Leaving a for-each over the dataset early, then looping again. {@link StreamingDataset} promises
+ * that each new iteration continues from the current position and that the epoch advances once all
+ * of its batches are delivered: so a loop after a {@code break} delivers the rest of the same
+ * epoch, batch for batch what an uninterrupted loop would have delivered, and together the two
+ * loops deliver every sample once.
  */
 class BreakAndContinueTest {
 
   private static StreamingDataset open() {
     // Two workers, so the batches prefetched when the first loop stops come from both.
-    return StreamingDataset.builder(Datasets.patternV30()).batchSize(8).workers(2)
-        .bufferSize(20).maxNumShards(3).returnUint8(true).layout(FrameLayout.HWC).build();
+    return StreamingDataset.builder(Datasets.patternV30())
+        .batchSize(8)
+        .workers(2)
+        .bufferSize(20)
+        .maxNumShards(3)
+        .returnUint8(true)
+        .layout(FrameLayout.HWC)
+        .build();
   }
 
   /** What one pass delivered: each batch's (epoch, index) and samples, frames checked. */
@@ -69,17 +75,23 @@ class BreakAndContinueTest {
       assertEquals(0, ds.epoch(), "a break does not end the epoch");
 
       Delivery after = loop(ds, Integer.MAX_VALUE);
-      assertEquals(indices(0, first, perEpoch), after.batches(),
+      assertEquals(
+          indices(0, first, perEpoch),
+          after.batches(),
           "the next loop starts at the first batch not yet delivered");
       List<Long> joined = new ArrayList<>(before.samples());
       joined.addAll(after.samples());
-      assertEquals(whole.samples(), joined,
+      assertEquals(
+          whole.samples(),
+          joined,
           "both loops together deliver what one uninterrupted loop delivers, in its order");
       Set<Long> once = new HashSet<>(joined);
       assertEquals(joined.size(), once.size(), "no sample twice");
       assertEquals(Datasets.totalFrames(Datasets.patternV30()), once.size(), "every sample");
       assertEquals(1, ds.epoch(), "the epoch ends when its last batch was delivered");
-      assertEquals(0, ds.outstandingBatchBytes(),
+      assertEquals(
+          0,
+          ds.outstandingBatchBytes(),
           "the batches prefetched for the first loop were freed, not handed out later");
 
       int perEpoch1 = ds.batchesPerEpoch();

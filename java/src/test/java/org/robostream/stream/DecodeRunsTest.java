@@ -24,9 +24,17 @@ class DecodeRunsTest {
 
   @Test
   void fixedRunsNeverAskAboutGops() {
-    assertEquals(8, DecodeRuns.length(FRAMES, 3, 8, 8, n -> true, f -> {
-      throw new AssertionError("asked about frame " + f);
-    }));
+    assertEquals(
+        8,
+        DecodeRuns.length(
+            FRAMES,
+            3,
+            8,
+            8,
+            n -> true,
+            f -> {
+              throw new AssertionError("asked about frame " + f);
+            }));
   }
 
   @Test

@@ -44,11 +44,11 @@ class DecoderCacheSizeTest {
   void theEnvironmentSizesTheLoadersCache() {
     DecoderCacheStats byDefault = epochWith(patternWith(Map.of()));
     assertEquals(0, byDefault.evictions(), "the default holds every live stream's cameras");
-    DecoderCacheStats one = epochWith(patternWith(
-        Map.of("ROBOSTREAM_VIDEO_DECODER_CACHE_SIZE", "1")));
+    DecoderCacheStats one =
+        epochWith(patternWith(Map.of("ROBOSTREAM_VIDEO_DECODER_CACHE_SIZE", "1")));
     assertTrue(one.evictions() > 0, "a cache of 1 with two cameras must evict: " + one);
-    DecoderCacheStats lerobot = epochWith(patternWith(
-        Map.of("LEROBOT_VIDEO_DECODER_CACHE_SIZE", "1")));
+    DecoderCacheStats lerobot =
+        epochWith(patternWith(Map.of("LEROBOT_VIDEO_DECODER_CACHE_SIZE", "1")));
     assertTrue(lerobot.evictions() > 0, "LeRobot's variable applies too: " + lerobot);
   }
 
@@ -59,13 +59,22 @@ class DecoderCacheSizeTest {
    */
   @ParameterizedTest(name = "cache of {0}, device batches {1}")
   @CsvSource({"1, false", "2, false", "1, true", "2, true"})
-  void aCacheSmallerThanTheLiveStreamsStillDeliversEveryFrameExactlyOnce(int size,
-      boolean deviceBatches) {
+  void aCacheSmallerThanTheLiveStreamsStillDeliversEveryFrameExactlyOnce(
+      int size, boolean deviceBatches) {
     Path root = Datasets.patternV30();
     Set<Long> seen = new HashSet<>();
-    try (StreamingDataset ds = StreamingDataset.builder(root).environment(Map.of())
-        .decoderCacheSize(size).deviceBatches(deviceBatches).workers(2).maxNumShards(3)
-        .bufferSize(20).batchSize(8).returnUint8(true).layout(FrameLayout.HWC).build()) {
+    try (StreamingDataset ds =
+        StreamingDataset.builder(root)
+            .environment(Map.of())
+            .decoderCacheSize(size)
+            .deviceBatches(deviceBatches)
+            .workers(2)
+            .maxNumShards(3)
+            .bufferSize(20)
+            .batchSize(8)
+            .returnUint8(true)
+            .layout(FrameLayout.HWC)
+            .build()) {
       for (Batch b : ds) {
         try (b) {
           for (long s : PatternSamples.checked(b, ds.metadata().info().videoKeys())) {
@@ -86,19 +95,24 @@ class DecoderCacheSizeTest {
 
   @Test
   void theBuildersSizeWinsOverTheEnvironment() {
-    DecoderCacheStats stats = epochWith(patternWith(
-        Map.of("ROBOSTREAM_VIDEO_DECODER_CACHE_SIZE", "1")).decoderCacheSize(-1));
+    DecoderCacheStats stats =
+        epochWith(
+            patternWith(Map.of("ROBOSTREAM_VIDEO_DECODER_CACHE_SIZE", "1")).decoderCacheSize(-1));
     assertEquals(0, stats.evictions(), "-1 is unbounded and overrides the variable");
   }
 
   @Test
   void aMalformedSettingFailsTheBuildNamingTheVariable() {
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> patternWith(Map.of("ROBOSTREAM_VIDEO_DECODER_CACHE_SIZE", "abc")).build());
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> patternWith(Map.of("ROBOSTREAM_VIDEO_DECODER_CACHE_SIZE", "abc")).build());
     assertTrue(e.getMessage().contains("ROBOSTREAM_VIDEO_DECODER_CACHE_SIZE"), e.getMessage());
     assertTrue(e.getMessage().contains("abc"), e.getMessage());
-    IllegalArgumentException zero = assertThrows(IllegalArgumentException.class,
-        () -> patternWith(Map.of()).decoderCacheSize(0).build());
+    IllegalArgumentException zero =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> patternWith(Map.of()).decoderCacheSize(0).build());
     assertTrue(zero.getMessage().contains("decoderCacheSize"), zero.getMessage());
   }
 }

@@ -33,21 +33,29 @@ import org.robostream.video.DecodeDeviceSpec;
 import org.robostream.video.FrameLayout;
 
 /**
- * The loader's device path (frames held on the batch device, copied into Arrow C Device
- * batches): with a host pool it runs on every machine and must give exactly the host path's
- * batches; on a GPU (tagged {@code cuda}) NVDEC batches must match the CPU path's.
+ * The loader's device path (frames held on the batch device, copied into Arrow C Device batches):
+ * with a host pool it runs on every machine and must give exactly the host path's batches; on a GPU
+ * (tagged {@code cuda}) NVDEC batches must match the CPU path's.
  */
 class DeviceBatchStreamingTest {
 
-  private static StreamingDataset.Builder pattern(Path root, UnaryOperator<StreamingDataset.Builder>
-      options) {
-    return options.apply(StreamingDataset.builder(root).batchSize(8).workers(2).bufferSize(20)
-        .maxNumShards(3).seed(7));
+  private static StreamingDataset.Builder pattern(
+      Path root, UnaryOperator<StreamingDataset.Builder> options) {
+    return options.apply(
+        StreamingDataset.builder(root)
+            .batchSize(8)
+            .workers(2)
+            .bufferSize(20)
+            .maxNumShards(3)
+            .seed(7));
   }
 
   /** Runs the same stream twice, host batches vs device batches, and compares batch for batch. */
-  private static void sameAsHostBatches(Path root, UnaryOperator<StreamingDataset.Builder> options,
-      UnaryOperator<StreamingDataset.Builder> device, double tolerance) {
+  private static void sameAsHostBatches(
+      Path root,
+      UnaryOperator<StreamingDataset.Builder> options,
+      UnaryOperator<StreamingDataset.Builder> device,
+      double tolerance) {
     long objectsBefore = NativeResources.liveObjects();
     int batches = 0;
     try (StreamingDataset host = pattern(root, options).build();
@@ -56,7 +64,8 @@ class DeviceBatchStreamingTest {
       List<String> cameras = host.metadata().info().videoKeys();
       Iterator<Batch> expected = host.iterator();
       for (Batch b : onDevice) {
-        try (b; Batch e = expected.next()) {
+        try (b;
+            Batch e = expected.next()) {
           assertNotNull(b.deviceFrames());
           assertEquals(e.size(), b.size());
           assertArrayEquals(e.longs("index"), b.longs("index"), "same samples in the same order");
@@ -70,8 +79,13 @@ class DeviceBatchStreamingTest {
             if (tolerance == 0) {
               assertEquals(want, got, camera + " frames of batch " + b.index());
             } else {
-              assertTrue(meanAbsDiff(want, got) <= tolerance, camera + " frames of batch "
-                  + b.index() + " differ by " + meanAbsDiff(want, got));
+              assertTrue(
+                  meanAbsDiff(want, got) <= tolerance,
+                  camera
+                      + " frames of batch "
+                      + b.index()
+                      + " differ by "
+                      + meanAbsDiff(want, got));
             }
           }
           batches++;
@@ -93,16 +107,26 @@ class DeviceBatchStreamingTest {
 
   @Test
   void hostDeviceBatchesEqualHostBatchesUint8() {
-    sameAsHostBatches(Datasets.patternV30(), b -> b.returnUint8(true).layout(FrameLayout.HWC),
-        b -> b.deviceBatches(true), 0);
+    sameAsHostBatches(
+        Datasets.patternV30(),
+        b -> b.returnUint8(true).layout(FrameLayout.HWC),
+        b -> b.deviceBatches(true),
+        0);
   }
 
   @Test
   void hostDeviceBatchesEqualHostBatchesFloat32WithWindowsAndPadding() {
     // Windows reach past both episode ends, so frames repeat (clamped) and are copied on device.
-    sameAsHostBatches(Datasets.patternV30(), b -> b.layout(FrameLayout.CHW).deltaTimestamps(Map.of(
-        "observation.images.top", new double[] {-0.1, 0, 0.05, 2.5},
-        "action", new double[] {0, 0.05})), b -> b.deviceBatches(true), 0);
+    sameAsHostBatches(
+        Datasets.patternV30(),
+        b ->
+            b.layout(FrameLayout.CHW)
+                .deltaTimestamps(
+                    Map.of(
+                        "observation.images.top", new double[] {-0.1, 0, 0.05, 2.5},
+                        "action", new double[] {0, 0.05})),
+        b -> b.deviceBatches(true),
+        0);
   }
 
   @Test
@@ -114,8 +138,11 @@ class DeviceBatchStreamingTest {
     // Per worker (2): two prefetched batches of 8 samples, then room for 3 held samples; a
     // sample is 2 cameras of 64x64 RGB.
     long sample = 2 * 64 * 64 * 3;
-    UnaryOperator<StreamingDataset.Builder> tight = b -> b.returnUint8(true).deviceBatches(true)
-        .memoryBudgetBytes(2 * (2 * 8 * sample + 3 * sample));
+    UnaryOperator<StreamingDataset.Builder> tight =
+        b ->
+            b.returnUint8(true)
+                .deviceBatches(true)
+                .memoryBudgetBytes(2 * (2 * 8 * sample + 3 * sample));
     try (StreamingDataset ds = tight.apply(pattern(root, UnaryOperator.identity())).build()) {
       Iterator<Batch> it = ds.iterator();
       for (int i = 0; i < 2; i++) {
@@ -129,8 +156,8 @@ class DeviceBatchStreamingTest {
       }
       assertTrue(ds.stats().samplesDecodedOnExit() > 0, "the budget forced delivery-time decoding");
     }
-    try (StreamingDataset resumed = tight.apply(pattern(root, UnaryOperator.identity()))
-        .resumeFrom(state).build()) {
+    try (StreamingDataset resumed =
+        tight.apply(pattern(root, UnaryOperator.identity())).resumeFrom(state).build()) {
       int i = 0;
       for (Batch b : resumed) {
         try (b) {
@@ -148,8 +175,8 @@ class DeviceBatchStreamingTest {
     Path root = Datasets.patternV30();
     LeRobotMetadata meta = LeRobotMetadata.open(root, java.util.Optional.empty());
     String camera = meta.info().videoKeys().get(0);
-    try (StreamingDataset ds = pattern(root, b -> b.returnUint8(true).deviceBatches(devicePath))
-        .build();
+    try (StreamingDataset ds =
+            pattern(root, b -> b.returnUint8(true).deviceBatches(devicePath)).build();
         BatchMemoryPool host = BatchMemoryPool.host();
         BufferAllocator allocator = new RootAllocator()) {
       try (Batch b = ds.iterator().next()) {
@@ -168,8 +195,11 @@ class DeviceBatchStreamingTest {
             EpisodeInfo e = meta.episode((int) episode[i]);
             assertEquals(e.video(camera).frameOffset() + frame[i], index.get(i));
             // Within half a frame: concatenated v3.0 files drift by ~0.33 ms per episode.
-            assertEquals(e.video(camera).fromTimestamp() + frame[i] / (double) meta.info().fps(),
-                pts.get(i), 0.5 / meta.info().fps(), "pts of sample " + i);
+            assertEquals(
+                e.video(camera).fromTimestamp() + frame[i] / (double) meta.info().fps(),
+                pts.get(i),
+                0.5 / meta.info().fps(),
+                "pts of sample " + i);
           }
         }
       }
@@ -181,23 +211,29 @@ class DeviceBatchStreamingTest {
   void nvdecBatchesMatchTheCpuPathsFrames() {
     GpuTests.requireNvdec();
     // H.264 (every NVDEC decodes it); the GPU kernel and swscale round differently.
-    sameAsHostBatches(Datasets.patternV21(), b -> b.returnUint8(true).layout(FrameLayout.CHW),
-        b -> b.decodeDevice(DecodeDeviceSpec.parse("cuda")), 1.5);
+    sameAsHostBatches(
+        Datasets.patternV21(),
+        b -> b.returnUint8(true).layout(FrameLayout.CHW),
+        b -> b.decodeDevice(DecodeDeviceSpec.parse("cuda")),
+        1.5);
   }
 
   @Test
   @Tag("cuda")
   void framesOnTheGpuAreReadOnTheHostOnlyAfterToHost() {
     GpuTests.requireNvdec();
-    try (StreamingDataset ds = pattern(Datasets.patternV21(), b -> b.returnUint8(true))
-        .decodeDevice(DecodeDeviceSpec.parse("cuda")).build();
+    try (StreamingDataset ds =
+            pattern(Datasets.patternV21(), b -> b.returnUint8(true))
+                .decodeDevice(DecodeDeviceSpec.parse("cuda"))
+                .build();
         Batch b = ds.iterator().next()) {
       String camera = ds.metadata().info().videoKeys().get(0);
       assertEquals(BatchMemoryPool.DEVICE_CUDA, b.deviceFrames().deviceType());
       org.robostream.arrow.Tensor onGpu = b.tensor(camera);
       assertTrue(onGpu.onCuda());
-      IllegalStateException e = org.junit.jupiter.api.Assertions.assertThrows(
-          IllegalStateException.class, () -> b.frames(camera));
+      IllegalStateException e =
+          org.junit.jupiter.api.Assertions.assertThrows(
+              IllegalStateException.class, () -> b.frames(camera));
       assertTrue(e.getMessage().contains("toHost()"), e.getMessage());
       org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class, onGpu::data);
       assertEquals(BatchMemoryPool.DEVICE_CPU, b.toHost().deviceFrames().deviceType());
@@ -211,21 +247,42 @@ class DeviceBatchStreamingTest {
     GpuTests.requireNvdec();
     // 12 episodes x 2 cameras, all live at once in one worker: 24 open decoders, more than the
     // 8 NVDEC sessions; decoders give their session back after every call, so none waits.
-    Path root = org.robostream.testing.Fixtures.dataset("pattern-h264-v30",
-        new org.robostream.dataset.synth.SyntheticDatasetSpec(Path.of("unused"), 12, 30, 0.33,
-            2, 64, 64, 20, org.robostream.dataset.synth.VideoCodecChoice.H264, 4, -1,
-            org.robostream.dataset.synth.SyntheticDatasetSpec.Layout.V30, 0.005, 0.012,
-            org.robostream.dataset.synth.SyntheticDatasetSpec.Content.PATTERN, 4, 3));
-    sameAsHostBatches(root, b -> b.returnUint8(true).workers(1).maxNumShards(16).bufferSize(64),
-        b -> b.decodeDevice(DecodeDeviceSpec.parse("cuda")), 1.5);
+    Path root =
+        org.robostream.testing.Fixtures.dataset(
+            "pattern-h264-v30",
+            new org.robostream.dataset.synth.SyntheticDatasetSpec(
+                Path.of("unused"),
+                12,
+                30,
+                0.33,
+                2,
+                64,
+                64,
+                20,
+                org.robostream.dataset.synth.VideoCodecChoice.H264,
+                4,
+                -1,
+                org.robostream.dataset.synth.SyntheticDatasetSpec.Layout.V30,
+                0.005,
+                0.012,
+                org.robostream.dataset.synth.SyntheticDatasetSpec.Content.PATTERN,
+                4,
+                3));
+    sameAsHostBatches(
+        root,
+        b -> b.returnUint8(true).workers(1).maxNumShards(16).bufferSize(64),
+        b -> b.decodeDevice(DecodeDeviceSpec.parse("cuda")),
+        1.5);
   }
 
   @Test
   @Tag("cuda")
   void av1OnAGpuWithoutAv1NvdecFallsBackPerFileAndCountsIt() {
     GpuTests.requireNvdec();
-    try (StreamingDataset ds = pattern(Datasets.patternV30(), b -> b.returnUint8(true))
-        .decodeDevice(DecodeDeviceSpec.parse("cuda")).build()) {
+    try (StreamingDataset ds =
+        pattern(Datasets.patternV30(), b -> b.returnUint8(true))
+            .decodeDevice(DecodeDeviceSpec.parse("cuda"))
+            .build()) {
       int batches = 0;
       for (Batch b : ds) {
         try (b) {
@@ -236,10 +293,14 @@ class DeviceBatchStreamingTest {
       assertEquals(ds.batchesPerEpoch(), batches);
       // Hopper/A100 cannot decode AV1: every file falls back and is counted; GA10x+ decodes it.
       java.util.Set<Path> files = new java.util.HashSet<>();
-      ds.metadata().episodes().forEach(e -> ds.metadata().info().videoKeys()
-          .forEach(c -> files.add(e.video(c).file())));
-      boolean av1OnNvdec = org.robostream.nativecore.NvdecSession.unsupportedReason(0,
-          org.robostream.nativecore.NvdecSession.AV1, 8, 64, 64) == null;
+      ds.metadata()
+          .episodes()
+          .forEach(
+              e -> ds.metadata().info().videoKeys().forEach(c -> files.add(e.video(c).file())));
+      boolean av1OnNvdec =
+          org.robostream.nativecore.NvdecSession.unsupportedReason(
+                  0, org.robostream.nativecore.NvdecSession.AV1, 8, 64, 64)
+              == null;
       assertEquals(av1OnNvdec ? 0 : files.size(), ds.cpuFallbacks());
     }
   }

@@ -21,8 +21,14 @@ import org.robostream.video.FrameLayout;
  */
 class FrameAccessTest {
   private static StreamingDataset.Builder stream(boolean uint8, boolean deviceBatches) {
-    return StreamingDataset.builder(Datasets.patternV30()).batchSize(4).workers(1).bufferSize(8)
-        .maxNumShards(2).seed(11).returnUint8(uint8).deviceBatches(deviceBatches)
+    return StreamingDataset.builder(Datasets.patternV30())
+        .batchSize(4)
+        .workers(1)
+        .bufferSize(8)
+        .maxNumShards(2)
+        .seed(11)
+        .returnUint8(uint8)
+        .deviceBatches(deviceBatches)
         .layout(FrameLayout.CHW);
   }
 

@@ -26,12 +26,12 @@ import org.robostream.video.FrameLayout;
  * A video whose frame count differs from what the episodes table puts in it (FrameFetcher): the
  * loader cannot address frames by position and looks each one up by pts, within the tolerance.
  * Extra frames that keep the file's duration are skipped, and every sample still gets its own
- * frame; a lookup farther than the tolerance, or a file whose duration no longer matches the
- * table (a trailing frame appended), is a {@link SampleException} naming file, episode and camera
- * with the {@link DatasetException.BadMetadata} as its cause — never another frame.
+ * frame; a lookup farther than the tolerance, or a file whose duration no longer matches the table
+ * (a trailing frame appended), is a {@link SampleException} naming file, episode and camera with
+ * the {@link DatasetException.BadMetadata} as its cause — never another frame.
  *
- * <p>The seed: {@link Datasets#tinyPatternV30()}, 3 episodes x 12 frames at 20 fps in one file
- * per camera; the top camera's file is replaced.
+ * <p>The seed: {@link Datasets#tinyPatternV30()}, 3 episodes x 12 frames at 20 fps in one file per
+ * camera; the top camera's file is replaced.
  */
 class FrameCountMismatchTest {
   private static final String TOP = "observation.images.top";
@@ -39,6 +39,7 @@ class FrameCountMismatchTest {
   private static final int FPS = 20;
   private static final int EPISODES = 3;
   private static final int LENGTH = 12;
+
   /** Painted as the camera of frames the table does not address, so delivering one shows. */
   private static final int NOT_IN_THE_TABLE = 200;
 
@@ -65,21 +66,26 @@ class FrameCountMismatchTest {
   }
 
   private static StreamingDataset.Builder stream(Path root) {
-    return StreamingDataset.builder(root).batchSize(8).shuffle(false).returnUint8(true)
+    return StreamingDataset.builder(root)
+        .batchSize(8)
+        .shuffle(false)
+        .returnUint8(true)
         .layout(FrameLayout.HWC);
   }
 
   /** Streams an epoch in natural order until it fails; returns the failure, samples checked. */
   private static SampleException failureOf(Path root, List<Long> delivered) {
-    return assertThrows(SampleException.class, () -> {
-      try (StreamingDataset ds = stream(root).build()) {
-        for (Batch b : ds) {
-          try (b) {
-            delivered.addAll(PatternSamples.checked(b, ds.metadata().info().videoKeys()));
+    return assertThrows(
+        SampleException.class,
+        () -> {
+          try (StreamingDataset ds = stream(root).build()) {
+            for (Batch b : ds) {
+              try (b) {
+                delivered.addAll(PatternSamples.checked(b, ds.metadata().info().videoKeys()));
+              }
+            }
           }
-        }
-      }
-    });
+        });
   }
 
   @Test
@@ -101,8 +107,7 @@ class FrameCountMismatchTest {
   }
 
   @Test
-  void aLookupFartherThanTheToleranceIsATypedErrorNamingFileEpisodeAndCamera()
-      throws Exception {
+  void aLookupFartherThanTheToleranceIsATypedErrorNamingFileEpisodeAndCamera() throws Exception {
     Path root = withTopVideo(2 * FPS, twiceTheRate());
     // Episode 1's packets (24..47 of the 40 fps file, decode order = display order in AV1)
     // 2 ms late: more than the 1e-4 s tolerance, less than half a frame. The expression has no
@@ -110,8 +115,18 @@ class FrameCountMismatchTest {
     Path video = root.resolve(TOP_FILE);
     Path shifted = video.resolveSibling("shifted.mp4");
     String episode1 = "(0.002/TB)*(1-abs(sgn(floor(N/24)-1)))";
-    Fixtures.run("ffmpeg", "-v", "error", "-y", "-i", video.toString(), "-c", "copy", "-bsf:v",
-        "setts=pts=PTS+" + episode1 + ":dts=DTS+" + episode1, shifted.toString());
+    Fixtures.run(
+        "ffmpeg",
+        "-v",
+        "error",
+        "-y",
+        "-i",
+        video.toString(),
+        "-c",
+        "copy",
+        "-bsf:v",
+        "setts=pts=PTS+" + episode1 + ":dts=DTS+" + episode1,
+        shifted.toString());
     Files.move(shifted, video, StandardCopyOption.REPLACE_EXISTING);
 
     List<Long> delivered = new ArrayList<>();
@@ -121,7 +136,8 @@ class FrameCountMismatchTest {
     assertEquals(TOP, e.camera());
     assertInstanceOf(DatasetException.BadMetadata.class, e.getCause());
     assertTrue(e.getMessage().contains("looked up by pts"), e.getMessage());
-    assertTrue(!delivered.isEmpty() && delivered.stream().allMatch(s -> Samples.episode(s) == 0),
+    assertTrue(
+        !delivered.isEmpty() && delivered.stream().allMatch(s -> Samples.episode(s) == 0),
         "episode 0's first batch, exact, and nothing of episode 1 came before the error: "
             + delivered.size());
   }
@@ -146,7 +162,8 @@ class FrameCountMismatchTest {
     assertEquals(0, e.episode(), "the first episode read from the file");
     assertEquals(TOP, e.camera());
     assertInstanceOf(DatasetException.BadMetadata.class, e.getCause());
-    assertTrue(e.getMessage().contains("37 frames") && e.getMessage().contains("36 frames"),
+    assertTrue(
+        e.getMessage().contains("37 frames") && e.getMessage().contains("36 frames"),
         e.getMessage());
     assertEquals(List.of(), delivered, "no batch before the file was refused");
   }

@@ -11,16 +11,18 @@ import org.robostream.source.LocalFileByteSource;
 import org.robostream.source.VideoSources;
 
 /**
- * Local video files, except that the first read of the {@code n}-th file opened waits until
- * {@link #release} is counted down: a worker held where the test wants it. Either like a wait in
- * native code (an interrupt does not end it), or like an ordinary blocking read (an interrupt
- * ends it with an {@link InterruptedIOException}, the interrupt flag set again). Thread-safe.
+ * Local video files, except that the first read of the {@code n}-th file opened waits until {@link
+ * #release} is counted down: a worker held where the test wants it. Either like a wait in native
+ * code (an interrupt does not end it), or like an ordinary blocking read (an interrupt ends it with
+ * an {@link InterruptedIOException}, the interrupt flag set again). Thread-safe.
  */
 final class HeldVideoReads implements VideoSources {
   /** Counted down when the held read starts waiting. */
   final CountDownLatch holding = new CountDownLatch(1);
+
   /** Count down to let the held read go on. */
   final CountDownLatch release = new CountDownLatch(1);
+
   private final AtomicInteger opened = new AtomicInteger();
   private final int heldOpen;
   private final boolean interruptible;

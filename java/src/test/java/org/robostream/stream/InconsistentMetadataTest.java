@@ -34,7 +34,10 @@ class InconsistentMetadataTest {
   }
 
   private static StreamingDataset.Builder stream(Path root) {
-    return StreamingDataset.builder(root).batchSize(8).shuffle(false).returnUint8(true)
+    return StreamingDataset.builder(root)
+        .batchSize(8)
+        .shuffle(false)
+        .returnUint8(true)
         .layout(FrameLayout.HWC);
   }
 
@@ -51,12 +54,14 @@ class InconsistentMetadataTest {
     // at frames 12..23, which are episode 1's, and the drift check agreed.
     Path root = copyOf(Datasets.tinyPatternV30());
     String from = "videos/" + TOP + "/from_timestamp";
-    ParquetEdit.rewrite(root.resolve(EPISODES), t -> {
-      double a = t.doubleAt(from, 0);
-      t.set(from, 0, t.doubleAt(from, 1)).set(from, 1, a);
-    });
-    DatasetException e = assertThrows(DatasetException.BadMetadata.class,
-        () -> stream(root).build());
+    ParquetEdit.rewrite(
+        root.resolve(EPISODES),
+        t -> {
+          double a = t.doubleAt(from, 0);
+          t.set(from, 0, t.doubleAt(from, 1)).set(from, 1, a);
+        });
+    DatasetException e =
+        assertThrows(DatasetException.BadMetadata.class, () -> stream(root).build());
     assertNames(e, EPISODES, "episode 0", from, "0.6", "videos/" + TOP + "/chunk-000/file-000.mp4");
   }
 
@@ -65,52 +70,60 @@ class InconsistentMetadataTest {
     // from and to swapped together: each span alone is plausible, but LeRobot stores the
     // episodes of a file in episode order.
     Path root = copyOf(Datasets.tinyPatternV30());
-    ParquetEdit.rewrite(root.resolve(EPISODES), t -> {
-      for (String field : new String[] {"from_timestamp", "to_timestamp"}) {
-        String column = "videos/" + TOP + "/" + field;
-        double a = t.doubleAt(column, 0);
-        t.set(column, 0, t.doubleAt(column, 1)).set(column, 1, a);
-      }
-    });
-    DatasetException e = assertThrows(DatasetException.BadMetadata.class,
-        () -> stream(root).build());
+    ParquetEdit.rewrite(
+        root.resolve(EPISODES),
+        t -> {
+          for (String field : new String[] {"from_timestamp", "to_timestamp"}) {
+            String column = "videos/" + TOP + "/" + field;
+            double a = t.doubleAt(column, 0);
+            t.set(column, 0, t.doubleAt(column, 1)).set(column, 1, a);
+          }
+        });
+    DatasetException e =
+        assertThrows(DatasetException.BadMetadata.class, () -> stream(root).build());
     assertNames(e, EPISODES, "episode 0", "from_timestamp");
   }
 
   @Test
   void aDeletedDataRowIsRefusedBeforeAnyBatch() throws Exception {
     Path root = copyOf(Datasets.tinyPatternV30());
-    ParquetEdit.rewrite(root.resolve(DATA), t -> t.keepRows(
-        java.util.stream.IntStream.range(0, t.rows()).filter(r -> r != 17).toArray()));
+    ParquetEdit.rewrite(
+        root.resolve(DATA),
+        t ->
+            t.keepRows(
+                java.util.stream.IntStream.range(0, t.rows()).filter(r -> r != 17).toArray()));
     DatasetException e = assertThrows(DatasetException.class, () -> stream(root).build());
     assertNames(e, DATA, "episode 1", "11 rows", "length", "12");
   }
 
   @Test
-  void anEpisodeLongerThanItsVideoSpanIsRefusedInsteadOfReadingTheNextEpisode()
-      throws Exception {
+  void anEpisodeLongerThanItsVideoSpanIsRefusedInsteadOfReadingTheNextEpisode() throws Exception {
     // Episode 1 claims 13 frames and has 13 rows, but its video span holds 12: the file's frame
     // count no longer matches the table, and looking frame 12 up by pts gave episode 2's frame 0
     // with only a warning.
     Path root = copyOf(Datasets.tinyPatternV30());
-    ParquetEdit.rewrite(root.resolve(EPISODES), t -> t.set("length", 1, 13)
-        .set("dataset_to_index", 1, t.longAt("dataset_to_index", 1) + 1));
-    ParquetEdit.rewrite(root.resolve(DATA), t -> {
-      int[] order = new int[t.rows() + 1];
-      for (int r = 0, o = 0; r < t.rows(); r++) {
-        order[o++] = r;
-        if (r == 23) {
-          order[o++] = r; // episode 1's last row once more, as its frame 12
-        }
-      }
-      t.keepRows(order);
-      t.set("frame_index", 24, 12).set("timestamp", 24, 12 / 20.0);
-      for (int r = 24; r < t.rows(); r++) {
-        t.set("index", r, r);
-      }
-    });
-    DatasetException e = assertThrows(DatasetException.BadMetadata.class,
-        () -> stream(root).build());
+    ParquetEdit.rewrite(
+        root.resolve(EPISODES),
+        t ->
+            t.set("length", 1, 13).set("dataset_to_index", 1, t.longAt("dataset_to_index", 1) + 1));
+    ParquetEdit.rewrite(
+        root.resolve(DATA),
+        t -> {
+          int[] order = new int[t.rows() + 1];
+          for (int r = 0, o = 0; r < t.rows(); r++) {
+            order[o++] = r;
+            if (r == 23) {
+              order[o++] = r; // episode 1's last row once more, as its frame 12
+            }
+          }
+          t.keepRows(order);
+          t.set("frame_index", 24, 12).set("timestamp", 24, 12 / 20.0);
+          for (int r = 24; r < t.rows(); r++) {
+            t.set("index", r, r);
+          }
+        });
+    DatasetException e =
+        assertThrows(DatasetException.BadMetadata.class, () -> stream(root).build());
     assertNames(e, EPISODES, "episode 1", "length", "13", "to_timestamp");
   }
 
@@ -137,8 +150,8 @@ class InconsistentMetadataTest {
       try (StreamingDataset ds = stream(root).build()) {
         for (Batch b : ds) {
           try (b) {
-            for (PatternSamples.Delivered d : PatternSamples.of(b,
-                ds.metadata().info().videoKeys())) {
+            for (PatternSamples.Delivered d :
+                PatternSamples.of(b, ds.metadata().info().videoKeys())) {
               assertTrue(d.matches(), d.toString());
               assertTrue(seen.add(d.sample()), d.toString());
             }

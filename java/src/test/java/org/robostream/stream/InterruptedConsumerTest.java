@@ -16,17 +16,18 @@ import org.robostream.testing.Datasets;
 import org.robostream.testing.NativeLeakCheck;
 
 /**
- * A consumer thread interrupted while {@code next()} waits for a batch: {@code next()} ends at
- * once with the outcome {@link StreamingDataset} documents (an {@link IllegalStateException}
- * caused by the {@link InterruptedException}, the thread's interrupt flag set again), and the
- * dataset still closes promptly, ending its worker threads and freeing everything.
+ * A consumer thread interrupted while {@code next()} waits for a batch: {@code next()} ends at once
+ * with the outcome {@link StreamingDataset} documents (an {@link IllegalStateException} caused by
+ * the {@link InterruptedException}, the thread's interrupt flag set again), and the dataset still
+ * closes promptly, ending its worker threads and freeing everything.
  */
 @ExtendWith(NativeLeakCheck.class)
 class InterruptedConsumerTest {
 
   private static Set<Thread> workerThreads() {
     return Thread.getAllStackTraces().keySet().stream()
-        .filter(t -> t.getName().startsWith("robostream-worker-")).collect(Collectors.toSet());
+        .filter(t -> t.getName().startsWith("robostream-worker-"))
+        .collect(Collectors.toSet());
   }
 
   /** Waits until {@code t} is parked (in a wait, with or without a timeout). */
@@ -44,19 +45,27 @@ class InterruptedConsumerTest {
     // One worker, its second file (the second camera of the first episode) held: no batch can
     // be built, so the consumer waits in next().
     HeldVideoReads videos = new HeldVideoReads(2, true);
-    StreamingDataset ds = StreamingDataset.builder(Datasets.patternV30()).batchSize(4)
-        .workers(1).returnUint8(true).videoSources(videos).build();
+    StreamingDataset ds =
+        StreamingDataset.builder(Datasets.patternV30())
+            .batchSize(4)
+            .workers(1)
+            .returnUint8(true)
+            .videoSources(videos)
+            .build();
     try {
       AtomicReference<Throwable> thrown = new AtomicReference<>();
       AtomicBoolean flagAfter = new AtomicBoolean();
-      Thread consumer = new Thread(() -> {
-        try {
-          ds.iterator().next().close();
-        } catch (Throwable t) {
-          thrown.set(t);
-          flagAfter.set(Thread.currentThread().isInterrupted());
-        }
-      }, "consumer");
+      Thread consumer =
+          new Thread(
+              () -> {
+                try {
+                  ds.iterator().next().close();
+                } catch (Throwable t) {
+                  thrown.set(t);
+                  flagAfter.set(Thread.currentThread().isInterrupted());
+                }
+              },
+              "consumer");
       consumer.setDaemon(true);
       consumer.start();
       assertTrue(videos.holding.await(60, TimeUnit.SECONDS), "the worker reached the held read");
@@ -75,8 +84,7 @@ class InterruptedConsumerTest {
       long start = System.nanoTime();
       ds.close();
       long closeMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
-      assertTrue(closeMillis < 5_000, "close() stopped the worker at once: " + closeMillis
-          + " ms");
+      assertTrue(closeMillis < 5_000, "close() stopped the worker at once: " + closeMillis + " ms");
       for (Thread w : workers) {
         assertFalse(w.isAlive(), w.getName() + " ended");
       }

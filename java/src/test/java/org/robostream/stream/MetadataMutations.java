@@ -22,11 +22,11 @@ import org.robostream.testing.ParquetEdit;
 
 /**
  * The deterministic mutations of one seed dataset that {@link MetadataMutationFuzzTest} streams:
- * info.json (values, types, templates, features, damaged text), the episodes table (v3.0 Parquet
- * or v2.1 jsonl), a data Parquet file and the tasks table. Parquet tables get, per column, value
+ * info.json (values, types, templates, features, damaged text), the episodes table (v3.0 Parquet or
+ * v2.1 jsonl), a data Parquet file and the tasks table. Parquet tables get, per column, value
  * changes at rows around episode boundaries (±1, huge, negative; for floats a fraction of a frame,
- * a frame, NaN, infinity), type changes, swapped values and removal; and deleted, repeated,
- * swapped and reversed rows. Not thread-safe; built once per seed.
+ * a frame, NaN, infinity), type changes, swapped values and removal; and deleted, repeated, swapped
+ * and reversed rows. Not thread-safe; built once per seed.
  */
 final class MetadataMutations {
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
@@ -87,10 +87,13 @@ final class MetadataMutations {
   }
 
   private void infoText(String name, UnaryOperator<String> edit) {
-    add("info", name, root -> {
-      Path file = root.resolve("meta/info.json");
-      Files.writeString(file, edit.apply(Files.readString(file)));
-    });
+    add(
+        "info",
+        name,
+        root -> {
+          Path file = root.resolve("meta/info.json");
+          Files.writeString(file, edit.apply(Files.readString(file)));
+        });
   }
 
   private void infoValues(String key, JsonNode... values) {
@@ -102,17 +105,39 @@ final class MetadataMutations {
 
   private void info() {
     int fps = meta.info().fps();
-    infoValues("fps", NODES.numberNode(0), NODES.numberNode(-fps), NODES.numberNode(fps - 1),
-        NODES.numberNode(fps * 2), NODES.numberNode(1001), NODES.numberNode(Integer.MAX_VALUE),
-        NODES.numberNode((double) fps), NODES.numberNode(fps + 0.5), NODES.numberNode(29.97),
-        NODES.numberNode(1e300), NODES.textNode("" + fps), NODES.nullNode(),
-        NODES.booleanNode(true), NODES.arrayNode().add(fps));
+    infoValues(
+        "fps",
+        NODES.numberNode(0),
+        NODES.numberNode(-fps),
+        NODES.numberNode(fps - 1),
+        NODES.numberNode(fps * 2),
+        NODES.numberNode(1001),
+        NODES.numberNode(Integer.MAX_VALUE),
+        NODES.numberNode((double) fps),
+        NODES.numberNode(fps + 0.5),
+        NODES.numberNode(29.97),
+        NODES.numberNode(1e300),
+        NODES.textNode("" + fps),
+        NODES.nullNode(),
+        NODES.booleanNode(true),
+        NODES.arrayNode().add(fps));
     String version = meta.info().codebaseVersion();
-    infoValues("codebase_version", NODES.textNode(version.startsWith("v3") ? "v2.1" : "v3.0"),
-        NODES.textNode(version.startsWith("v3") ? "v3.1" : "v2.0"), NODES.textNode("v9.0"),
-        NODES.textNode(""), NODES.numberNode(3), NODES.nullNode());
-    infoValues("chunks_size", NODES.numberNode(0), NODES.numberNode(1), NODES.numberNode(-1),
-        NODES.numberNode(1000.0), NODES.numberNode(1000.5), NODES.textNode("1000"));
+    infoValues(
+        "codebase_version",
+        NODES.textNode(version.startsWith("v3") ? "v2.1" : "v3.0"),
+        NODES.textNode(version.startsWith("v3") ? "v3.1" : "v2.0"),
+        NODES.textNode("v9.0"),
+        NODES.textNode(""),
+        NODES.numberNode(3),
+        NODES.nullNode());
+    infoValues(
+        "chunks_size",
+        NODES.numberNode(0),
+        NODES.numberNode(1),
+        NODES.numberNode(-1),
+        NODES.numberNode(1000.0),
+        NODES.numberNode(1000.5),
+        NODES.textNode("1000"));
     info("total_frames = 0", n -> n.put("total_frames", 0));
     info("total_frames = -1", n -> n.put("total_frames", -1));
     info("total_frames = 1e12", n -> n.put("total_frames", 1_000_000_000_000L));
@@ -132,19 +157,29 @@ final class MetadataMutations {
     infoText("a JSON list", t -> "[1, 2, 3]");
     infoText("null", t -> "null");
     infoText("nested 5000 deep", t -> "[".repeat(5000) + "]".repeat(5000));
-    infoText("not UTF-8", t -> new String(new byte[] {'{', '"', (byte) 0xC3, (byte) 0x28, '"'},
-        StandardCharsets.ISO_8859_1));
+    infoText(
+        "not UTF-8",
+        t ->
+            new String(
+                new byte[] {'{', '"', (byte) 0xC3, (byte) 0x28, '"'}, StandardCharsets.ISO_8859_1));
   }
 
   private void templates(String key, String template) {
     String field = template.contains("{episode_index") ? "episode_index" : "file_index";
     String padded = template.replaceFirst("\\{" + field + ":0?\\d+d}", "{" + field + ":%s}");
-    List<String> variants = new ArrayList<>(List.of(
-        template.replaceFirst("\\{" + field + "[^}]*}", "000"),
-        String.format(padded, "040d"), String.format(padded, "02147483648d"),
-        String.format(padded, "02147483647d"), String.format(padded, "d"),
-        "../" + template, "/" + template, template + "{unknown}",
-        template.replace("{video_key}", "cam"), template.replace("/", "/../")));
+    List<String> variants =
+        new ArrayList<>(
+            List.of(
+                template.replaceFirst("\\{" + field + "[^}]*}", "000"),
+                String.format(padded, "040d"),
+                String.format(padded, "02147483648d"),
+                String.format(padded, "02147483647d"),
+                String.format(padded, "d"),
+                "../" + template,
+                "/" + template,
+                template + "{unknown}",
+                template.replace("{video_key}", "cam"),
+                template.replace("/", "/../")));
     for (String v : new TreeSet<>(variants)) {
       info(key + " = " + v, n -> n.put(key, v));
     }
@@ -157,8 +192,17 @@ final class MetadataMutations {
     int[] shape = meta.info().features().get(camera).shape();
     int h = shape[0];
     int w = shape[1];
-    for (int[] s : new int[][] {{w, h, 3}, {h * 2, w * 2, 3}, {h, w, 1}, {h, w}, {0, w, 3},
-        {-h, w, 3}, {100_000, w, 3}, {h, w, 3, 1}}) {
+    for (int[] s :
+        new int[][] {
+          {w, h, 3},
+          {h * 2, w * 2, 3},
+          {h, w, 1},
+          {h, w},
+          {0, w, 3},
+          {-h, w, 3},
+          {100_000, w, 3},
+          {h, w, 3, 1}
+        }) {
       ArrayNode a = NODES.arrayNode();
       for (int d : s) {
         a.add(d);
@@ -170,15 +214,20 @@ final class MetadataMutations {
     feature(camera, "dtype = 7", f -> f.put("dtype", 7));
     feature(camera, "no dtype", f -> f.remove("dtype"));
     info("feature " + camera + " removed", n -> ((ObjectNode) n.get("features")).remove(camera));
-    info("a camera without files", n -> ((ObjectNode) n.get("features"))
-        .set("observation.images.extra", n.get("features").get(camera).deepCopy()));
+    info(
+        "a camera without files",
+        n ->
+            ((ObjectNode) n.get("features"))
+                .set("observation.images.extra", n.get("features").get(camera).deepCopy()));
     int d = meta.info().features().get("action").shape()[0];
-    feature("action", "shape = [" + (d + 1) + "]", f -> f.set("shape", NODES.arrayNode()
-        .add(d + 1)));
-    feature("action", "shape = [" + d + ", 1]", f -> f.set("shape", NODES.arrayNode().add(d)
-        .add(1)));
-    feature("action", "shape = [2147483647, 2]", f -> f.set("shape", NODES.arrayNode()
-        .add(Integer.MAX_VALUE).add(2)));
+    feature(
+        "action", "shape = [" + (d + 1) + "]", f -> f.set("shape", NODES.arrayNode().add(d + 1)));
+    feature(
+        "action", "shape = [" + d + ", 1]", f -> f.set("shape", NODES.arrayNode().add(d).add(1)));
+    feature(
+        "action",
+        "shape = [2147483647, 2]",
+        f -> f.set("shape", NODES.arrayNode().add(Integer.MAX_VALUE).add(2)));
     for (String dtype : List.of("float64", "int64", "string", "bfloat16")) {
       feature("action", "dtype = " + dtype, f -> f.put("dtype", dtype));
     }
@@ -186,8 +235,8 @@ final class MetadataMutations {
     feature("frame_index", "dtype = float32", f -> f.put("dtype", "float32"));
     feature("index", "dtype = string", f -> f.put("dtype", "string"));
     feature("task_index", "dtype = float32", f -> f.put("dtype", "float32"));
-    for (String name : List.of("action", "timestamp", "frame_index", "episode_index", "index",
-        "task_index")) {
+    for (String name :
+        List.of("action", "timestamp", "frame_index", "episode_index", "index", "task_index")) {
       info("feature " + name + " removed", n -> ((ObjectNode) n.get("features")).remove(name));
     }
     info("features = []", n -> n.set("features", NODES.arrayNode()));
@@ -200,69 +249,111 @@ final class MetadataMutations {
 
   // ---- v2.1 jsonl tables --------------------------------------------------------------------
 
-  private void lines(String target, String relative, String name,
-      UnaryOperator<List<String>> edit) {
-    add(target, name, root -> {
-      Path file = root.resolve(relative);
-      List<String> lines = new ArrayList<>(Files.readAllLines(file));
-      Files.write(file, edit.apply(lines));
-    });
+  private void lines(
+      String target, String relative, String name, UnaryOperator<List<String>> edit) {
+    add(
+        target,
+        name,
+        root -> {
+          Path file = root.resolve(relative);
+          List<String> lines = new ArrayList<>(Files.readAllLines(file));
+          Files.write(file, edit.apply(lines));
+        });
   }
 
   private void lineOps(String target, String relative) {
     lines(target, relative, "first line deleted", l -> l.subList(1, l.size()));
     lines(target, relative, "last line deleted", l -> l.subList(0, l.size() - 1));
-    lines(target, relative, "first line twice", l -> {
-      l.add(1, l.get(0));
-      return l;
-    });
-    lines(target, relative, "first two lines swapped", l -> {
-      Collections.swap(l, 0, 1);
-      return l;
-    });
-    lines(target, relative, "lines reversed", l -> {
-      Collections.reverse(l);
-      return l;
-    });
-    lines(target, relative, "a blank line", l -> {
-      l.add(1, "");
-      return l;
-    });
-    lines(target, relative, "a garbage line", l -> {
-      l.add(1, "{\"episode_index\": oops}");
-      return l;
-    });
-    lines(target, relative, "last line cut", l -> {
-      String last = l.remove(l.size() - 1);
-      l.add(last.substring(0, last.length() / 2));
-      return l;
-    });
+    lines(
+        target,
+        relative,
+        "first line twice",
+        l -> {
+          l.add(1, l.get(0));
+          return l;
+        });
+    lines(
+        target,
+        relative,
+        "first two lines swapped",
+        l -> {
+          Collections.swap(l, 0, 1);
+          return l;
+        });
+    lines(
+        target,
+        relative,
+        "lines reversed",
+        l -> {
+          Collections.reverse(l);
+          return l;
+        });
+    lines(
+        target,
+        relative,
+        "a blank line",
+        l -> {
+          l.add(1, "");
+          return l;
+        });
+    lines(
+        target,
+        relative,
+        "a garbage line",
+        l -> {
+          l.add(1, "{\"episode_index\": oops}");
+          return l;
+        });
+    lines(
+        target,
+        relative,
+        "last line cut",
+        l -> {
+          String last = l.remove(l.size() - 1);
+          l.add(last.substring(0, last.length() / 2));
+          return l;
+        });
   }
 
   private void episodesJsonl() {
-    String[] values = {"1", "-1", "0", "99", "2147483648", "1e300", "10.0", "10.5", "\"10\"",
-        "null", "[10]"};
+    String[] values = {
+      "1", "-1", "0", "99", "2147483648", "1e300", "10.0", "10.5", "\"10\"", "null", "[10]"
+    };
     int k = 0;
     for (String field : List.of("episode_index", "length")) {
       for (String v : values) {
         int episode = k++ % meta.episodes().size();
-        String json = field.equals("length") && v.equals("1")
-            ? "" + (meta.episodes().get(episode).length() + 1) : v;
-        add("episodes", "episode " + episode + " " + field + " = " + json,
+        String json =
+            field.equals("length") && v.equals("1")
+                ? "" + (meta.episodes().get(episode).length() + 1)
+                : v;
+        add(
+            "episodes",
+            "episode " + episode + " " + field + " = " + json,
             root -> MetadataEdit.episodeField(root, episode, field, json));
       }
     }
-    add("episodes", "episode 1 tasks = []", root -> editLine(root, 1,
-        l -> l.replaceFirst("\"tasks\":\\[[^]]*]", "\"tasks\":[]")));
-    add("episodes", "episode 1 tasks = 5", root -> editLine(root, 1,
-        l -> l.replaceFirst("\"tasks\":\\[[^]]*]", "\"tasks\":5")));
-    add("episodes", "episode 2 without length", root -> editLine(root, 2,
-        l -> l.replaceFirst(",\"length\":\\d+", "")));
+    add(
+        "episodes",
+        "episode 1 tasks = []",
+        root -> editLine(root, 1, l -> l.replaceFirst("\"tasks\":\\[[^]]*]", "\"tasks\":[]")));
+    add(
+        "episodes",
+        "episode 1 tasks = 5",
+        root -> editLine(root, 1, l -> l.replaceFirst("\"tasks\":\\[[^]]*]", "\"tasks\":5")));
+    add(
+        "episodes",
+        "episode 2 without length",
+        root -> editLine(root, 2, l -> l.replaceFirst(",\"length\":\\d+", "")));
     lineOps("episodes", "meta/episodes.jsonl");
-    lines("episodes", "meta/episodes_stats.jsonl", "episodes_stats.jsonl cut", l -> {
-      l.set(0, l.get(0).substring(0, 20));
-      return l;
-    });
+    lines(
+        "episodes",
+        "meta/episodes_stats.jsonl",
+        "episodes_stats.jsonl cut",
+        l -> {
+          l.set(0, l.get(0).substring(0, 20));
+          return l;
+        });
   }
 
   private static void editLine(Path root, int episode, UnaryOperator<String> edit)
@@ -276,19 +367,24 @@ final class MetadataMutations {
   private void tasksJsonl() {
     String file = "meta/tasks.jsonl";
     for (String v : new String[] {"\"0\"", "5", "-1", "0.5", "null"}) {
-      lines("tasks", file, "task_index of the first line = " + v, l -> {
-        l.set(0, l.get(0).replaceFirst("\"task_index\":\\d+", "\"task_index\":" + v));
-        return l;
-      });
+      lines(
+          "tasks",
+          file,
+          "task_index of the first line = " + v,
+          l -> {
+            l.set(0, l.get(0).replaceFirst("\"task_index\":\\d+", "\"task_index\":" + v));
+            return l;
+          });
     }
     lineOps("tasks", file);
   }
 
   // ---- Parquet tables -----------------------------------------------------------------------
 
-  private void parquet(String target, String relative, String name,
-      Consumer<ParquetEdit> edit) {
-    add(target, relative.substring(relative.lastIndexOf('/') + 1) + ": " + name,
+  private void parquet(String target, String relative, String name, Consumer<ParquetEdit> edit) {
+    add(
+        target,
+        relative.substring(relative.lastIndexOf('/') + 1) + ": " + name,
         root -> ParquetEdit.rewrite(root.resolve(relative), edit));
   }
 
@@ -311,30 +407,43 @@ final class MetadataMutations {
       if (type instanceof ArrowType.Int) {
         for (String op : List.of("+1", "-1", "huge", "negative")) {
           int row = rows.get(k++ % rows.size());
-          parquet(target, relative, col + "[" + row + "] " + op, e -> e.set(col, row,
-              changedWhole(e.longAt(col, row), op)));
+          parquet(
+              target,
+              relative,
+              col + "[" + row + "] " + op,
+              e -> e.set(col, row, changedWhole(e.longAt(col, row), op)));
         }
       } else if (type instanceof ArrowType.FloatingPoint) {
-        for (String op : List.of("+0.3 frame", "+0.7 frame", "-1 frame", "NaN", "infinite",
-            "x10")) {
+        for (String op :
+            List.of("+0.3 frame", "+0.7 frame", "-1 frame", "NaN", "infinite", "x10")) {
           int row = rows.get(k++ % rows.size());
-          parquet(target, relative, col + "[" + row + "] " + op, e -> e.set(col, row,
-              changedReal(e.doubleAt(col, row), op, frame)));
+          parquet(
+              target,
+              relative,
+              col + "[" + row + "] " + op,
+              e -> e.set(col, row, changedReal(e.doubleAt(col, row), op, frame)));
         }
       }
       if (type instanceof ArrowType.Int || type instanceof ArrowType.FloatingPoint) {
-        for (ArrowType to : List.of(ParquetEdit.FLOAT64, ParquetEdit.UTF8,
-            type instanceof ArrowType.Int ? ParquetEdit.INT32 : ParquetEdit.FLOAT32)) {
+        for (ArrowType to :
+            List.of(
+                ParquetEdit.FLOAT64,
+                ParquetEdit.UTF8,
+                type instanceof ArrowType.Int ? ParquetEdit.INT32 : ParquetEdit.FLOAT32)) {
           if (!to.equals(type)) {
             parquet(target, relative, col + " as " + to, e -> e.retype(col, to));
           }
         }
         int a = rows.get(k % rows.size());
         int b = a == n - 1 ? 0 : a + 1;
-        parquet(target, relative, col + " rows " + a + " and " + b + " swapped", e -> {
-          double va = e.doubleAt(col, a);
-          e.set(col, a, e.doubleAt(col, b)).set(col, b, va);
-        });
+        parquet(
+            target,
+            relative,
+            col + " rows " + a + " and " + b + " swapped",
+            e -> {
+              double va = e.doubleAt(col, a);
+              e.set(col, a, e.doubleAt(col, b)).set(col, b, va);
+            });
       }
       parquet(target, relative, col + " removed", e -> e.drop(col));
     }
@@ -345,7 +454,10 @@ final class MetadataMutations {
     parquet(target, relative, "last row twice", e -> e.keepRows(repeated(n, n - 1)));
     parquet(target, relative, "rows 0 and 1 swapped", e -> e.keepRows(swapped(n, 0, 1)));
     int boundary = rows.size() > 2 ? rows.get(2) : n - 1;
-    parquet(target, relative, "rows " + (boundary - 1) + " and " + boundary + " swapped",
+    parquet(
+        target,
+        relative,
+        "rows " + (boundary - 1) + " and " + boundary + " swapped",
         e -> e.keepRows(swapped(n, boundary - 1, boundary)));
     parquet(target, relative, "rows reversed", e -> e.keepRows(reversed(n)));
     parquet(target, relative, "only the first row", e -> e.keepRows(0));
@@ -354,8 +466,7 @@ final class MetadataMutations {
   /** First and last row, and the rows on both sides of each change of episode. */
   private static List<Integer> interestingRows(ParquetEdit t) {
     TreeSet<Integer> rows = new TreeSet<>(List.of(0, t.rows() - 1));
-    if (t.columns().contains("episode_index") && t.type("episode_index")
-        instanceof ArrowType.Int) {
+    if (t.columns().contains("episode_index") && t.type("episode_index") instanceof ArrowType.Int) {
       for (int r = 1; r < t.rows(); r++) {
         if (t.longAt("episode_index", r) != t.longAt("episode_index", r - 1)) {
           rows.add(r - 1);
@@ -391,8 +502,7 @@ final class MetadataMutations {
   }
 
   private static int[] repeated(int n, int row) {
-    return java.util.stream.IntStream.rangeClosed(0, n).map(r -> r <= row ? r : r - 1)
-        .toArray();
+    return java.util.stream.IntStream.rangeClosed(0, n).map(r -> r <= row ? r : r - 1).toArray();
   }
 
   private static int[] swapped(int n, int a, int b) {

@@ -16,9 +16,9 @@ import org.junit.jupiter.api.io.TempDir;
 import org.robostream.testing.Datasets;
 
 /**
- * Ranks as separate JVM processes (rank and world from SLURM_PROCID / SLURM_NTASKS): together
- * they deliver every frame exactly once and the same number of batches each. Reported as skipped,
- * never passed, when the processes cannot be started.
+ * Ranks as separate JVM processes (rank and world from SLURM_PROCID / SLURM_NTASKS): together they
+ * deliver every frame exactly once and the same number of batches each. Reported as skipped, never
+ * passed, when the processes cannot be started.
  */
 class MultiProcessShardingTest {
   @TempDir Path tmp;
@@ -33,11 +33,19 @@ class MultiProcessShardingTest {
     for (int r = 0; r < world; r++) {
       Path out = tmp.resolve("rank" + r + ".txt");
       outputs.add(out);
-      ProcessBuilder pb = new ProcessBuilder(java, "-Xmx512m",
-          "--add-opens=java.base/java.nio=ALL-UNNAMED", "-cp",
-          System.getProperty("java.class.path"), RankProcess.class.getName(), root.toString(),
-          "2", out.toString()).redirectErrorStream(true)
-          .redirectOutput(tmp.resolve("rank" + r + ".log").toFile());
+      ProcessBuilder pb =
+          new ProcessBuilder(
+                  java,
+                  "-Xmx512m",
+                  "--add-opens=java.base/java.nio=ALL-UNNAMED",
+                  "-cp",
+                  System.getProperty("java.class.path"),
+                  RankProcess.class.getName(),
+                  root.toString(),
+                  "2",
+                  out.toString())
+              .redirectErrorStream(true)
+              .redirectOutput(tmp.resolve("rank" + r + ".log").toFile());
       pb.environment().put("SLURM_PROCID", String.valueOf(r));
       pb.environment().put("SLURM_NTASKS", String.valueOf(world));
       try {
@@ -53,23 +61,26 @@ class MultiProcessShardingTest {
         processes.forEach(Process::destroyForcibly);
         throw new AssertionError("rank " + r + " did not finish");
       }
-      assertEquals(0, p.exitValue(), "rank " + r + ": "
-          + Files.readString(tmp.resolve("rank" + r + ".log")));
+      assertEquals(
+          0,
+          p.exitValue(),
+          "rank " + r + ": " + Files.readString(tmp.resolve("rank" + r + ".log")));
     }
     Set<String> seen = new HashSet<>();
     int batches = -1;
     for (int r = 0; r < world; r++) {
       // A rank that started, exited 0 and wrote nothing (or stopped early) did not stream its
       // share: that fails, it is not a reason to skip.
-      List<String> lines = Files.exists(outputs.get(r)) ? Files.readAllLines(outputs.get(r))
-          : List.of();
+      List<String> lines =
+          Files.exists(outputs.get(r)) ? Files.readAllLines(outputs.get(r)) : List.of();
       String log = Files.readString(tmp.resolve("rank" + r + ".log"));
-      assertTrue(lines.size() >= 2, "rank " + r + " exited 0 without its output: " + lines
-          + "\n" + log);
-      assertEquals("rank " + r + " of " + world + " from SLURM_PROCID/SLURM_NTASKS",
-          lines.get(0));
+      assertTrue(
+          lines.size() >= 2, "rank " + r + " exited 0 without its output: " + lines + "\n" + log);
+      assertEquals("rank " + r + " of " + world + " from SLURM_PROCID/SLURM_NTASKS", lines.get(0));
       List<String> batchLines = lines.subList(1, lines.size() - 1);
-      assertEquals(RankProcess.end(batchLines.size()), lines.get(lines.size() - 1),
+      assertEquals(
+          RankProcess.end(batchLines.size()),
+          lines.get(lines.size() - 1),
           "rank " + r + " finished its epoch: " + log);
       assertTrue(!batchLines.isEmpty(), "rank " + r + " delivered no batch");
       if (batches >= 0) {

@@ -19,8 +19,8 @@ import org.robostream.video.FrameLayout;
 /**
  * {@code close()} while the consumer still holds batches. Batches belong to the consumer until it
  * closes them ({@link Batch}, {@link StreamingDataset}): they stay readable, with the frames they
- * had, after the dataset is closed, and closing them then frees the rest (Arrow bytes, native
- * pool buffers; {@link NativeLeakCheck} checks native objects and bytes after each case).
+ * had, after the dataset is closed, and closing them then frees the rest (Arrow bytes, native pool
+ * buffers; {@link NativeLeakCheck} checks native objects and bytes after each case).
  */
 @ExtendWith(NativeLeakCheck.class)
 class OutstandingBatchesTest {
@@ -29,9 +29,16 @@ class OutstandingBatchesTest {
   @ValueSource(booleans = {false, true})
   void heldBatchesStayReadableAfterCloseAndFreeEverythingWhenClosed(boolean deviceBatches) {
     long nativeBytesBefore = NativeResources.liveBytes();
-    StreamingDataset ds = StreamingDataset.builder(Datasets.patternV30()).batchSize(8)
-        .workers(2).bufferSize(20).maxNumShards(3).returnUint8(true).layout(FrameLayout.HWC)
-        .deviceBatches(deviceBatches).build();
+    StreamingDataset ds =
+        StreamingDataset.builder(Datasets.patternV30())
+            .batchSize(8)
+            .workers(2)
+            .bufferSize(20)
+            .maxNumShards(3)
+            .returnUint8(true)
+            .layout(FrameLayout.HWC)
+            .deviceBatches(deviceBatches)
+            .build();
     List<String> cameras = ds.metadata().info().videoKeys();
     List<Batch> held = new ArrayList<>();
     Iterator<Batch> batches = ds.iterator();
@@ -42,7 +49,8 @@ class OutstandingBatchesTest {
 
     assertTrue(ds.outstandingBatchBytes() > 0, "the held batches' table columns are alive");
     if (deviceBatches) {
-      assertTrue(NativeResources.liveBytes() > nativeBytesBefore,
+      assertTrue(
+          NativeResources.liveBytes() > nativeBytesBefore,
           "the held batches' frames keep their pool buffers");
     }
     Set<Long> samples = new HashSet<>();
@@ -54,7 +62,9 @@ class OutstandingBatchesTest {
 
     held.forEach(Batch::close);
     assertEquals(0, ds.outstandingBatchBytes(), "closing the batches freed their Arrow memory");
-    assertEquals(nativeBytesBefore, NativeResources.liveBytes(),
+    assertEquals(
+        nativeBytesBefore,
+        NativeResources.liveBytes(),
         "and their native buffers, the pools being closed already");
   }
 }

@@ -15,8 +15,8 @@ final class PatternSamples {
   /**
    * One sample as delivered.
    *
-   * @param painted per camera (in the order asked for), the identity read from the frame; null
-   *     when the frame carries no readable code
+   * @param painted per camera (in the order asked for), the identity read from the frame; null when
+   *     the frame carries no readable code
    */
   record Delivered(int episode, int frame, List<PatternCode.Identity> painted) {
     long sample() {
@@ -40,8 +40,8 @@ final class PatternSamples {
   }
 
   /**
-   * The samples of {@code b} in delivery order, after asserting that every camera's frame shows
-   * the sample its rows name.
+   * The samples of {@code b} in delivery order, after asserting that every camera's frame shows the
+   * sample its rows name.
    */
   static List<Long> checked(Batch b, List<String> cameras) {
     List<Long> samples = new ArrayList<>();

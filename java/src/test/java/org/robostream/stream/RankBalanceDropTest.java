@@ -18,25 +18,34 @@ import org.robostream.testing.Datasets;
 import org.robostream.video.FrameLayout;
 
 /**
- * {@link PlanParameters.RankBalance#DROP} through the dataset: two ranks whose shares differ
- * (whole episodes of 20..40 frames split over 2 ranks x 2 workers) yield the same number of
- * batches, without padding, disjoint, and together exactly the samples the plan keeps: the
- * surplus of the larger share is dropped, nothing else.
+ * {@link PlanParameters.RankBalance#DROP} through the dataset: two ranks whose shares differ (whole
+ * episodes of 20..40 frames split over 2 ranks x 2 workers) yield the same number of batches,
+ * without padding, disjoint, and together exactly the samples the plan keeps: the surplus of the
+ * larger share is dropped, nothing else.
  */
 class RankBalanceDropTest {
   private static final int WORLD = 2;
   private static final int WORKERS = 2;
-  private static final PlanParameters PARAMS = new PlanParameters(42, true, 20, 3, 8, false,
-      PlanParameters.RankBalance.DROP);
+  private static final PlanParameters PARAMS =
+      new PlanParameters(42, true, 20, 3, 8, false, PlanParameters.RankBalance.DROP);
 
   /** One rank's epoch: its batch count and its samples in delivery order, frames checked. */
   private record RankEpoch(int batches, int batchesPerEpoch, List<Long> samples) {}
 
   private static RankEpoch epochOf(Path root, int rank) {
-    try (StreamingDataset ds = StreamingDataset.builder(root).environment(Map.of())
-        .rank(rank, WORLD).workers(WORKERS).seed(PARAMS.seed()).bufferSize(PARAMS.bufferSize())
-        .maxNumShards(PARAMS.maxNumShards()).batchSize(PARAMS.batchSize())
-        .rankBalance(PARAMS.rankBalance()).returnUint8(true).layout(FrameLayout.HWC).build()) {
+    try (StreamingDataset ds =
+        StreamingDataset.builder(root)
+            .environment(Map.of())
+            .rank(rank, WORLD)
+            .workers(WORKERS)
+            .seed(PARAMS.seed())
+            .bufferSize(PARAMS.bufferSize())
+            .maxNumShards(PARAMS.maxNumShards())
+            .batchSize(PARAMS.batchSize())
+            .rankBalance(PARAMS.rankBalance())
+            .returnUint8(true)
+            .layout(FrameLayout.HWC)
+            .build()) {
       int perEpoch = ds.batchesPerEpoch();
       int batches = 0;
       List<Long> samples = new ArrayList<>();
@@ -44,8 +53,8 @@ class RankBalanceDropTest {
         try (b) {
           boolean[] padding = b.booleans("is_padding");
           for (int i = 0; i < padding.length; i++) {
-            assertFalse(padding[i], "rank " + rank + " batch " + b.index() + " row " + i
-                + " is padding");
+            assertFalse(
+                padding[i], "rank " + rank + " batch " + b.index() + " row " + i + " is padding");
           }
           samples.addAll(PatternSamples.checked(b, ds.metadata().info().videoKeys()));
           batches++;
@@ -88,11 +97,13 @@ class RankBalanceDropTest {
       assertTrue(union.add(s), "on both ranks, or twice on rank 1: " + Samples.toString(s));
     }
     int total = Datasets.totalFrames(root);
-    assertTrue(union.size() < total, "the shares were uneven, so DROP dropped samples: kept "
-        + union.size() + " of " + total);
+    assertTrue(
+        union.size() < total,
+        "the shares were uneven, so DROP dropped samples: kept " + union.size() + " of " + total);
     // The smaller share is kept whole: the rank that sets the batch count loses nothing.
-    assertTrue(plannedShare(plan, 0).equals(new HashSet<>(rank0.samples()))
-        || plannedShare(plan, 1).equals(new HashSet<>(rank1.samples())),
+    assertTrue(
+        plannedShare(plan, 0).equals(new HashSet<>(rank0.samples()))
+            || plannedShare(plan, 1).equals(new HashSet<>(rank1.samples())),
         "one rank delivers every frame of its episodes");
   }
 

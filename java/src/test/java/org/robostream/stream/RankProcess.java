@@ -7,8 +7,8 @@ import java.nio.file.Path;
 /**
  * One rank of {@link MultiProcessShardingTest}, run in its own JVM: streams an epoch with rank and
  * world from the environment (SLURM_PROCID / SLURM_NTASKS, as under srun) and writes one line per
- * batch: "pad" or "real", then its samples as episode/frame; then {@link #end}, so that output
- * cut short shows.
+ * batch: "pad" or "real", then its samples as episode/frame; then {@link #end}, so that output cut
+ * short shows.
  */
 public final class RankProcess {
   private RankProcess() {}
@@ -17,11 +17,22 @@ public final class RankProcess {
     Path root = Path.of(args[0]);
     int workers = Integer.parseInt(args[1]);
     Path out = Path.of(args[2]);
-    try (StreamingDataset ds = StreamingDataset.builder(root).batchSize(5).bufferSize(10)
-        .maxNumShards(2).workers(workers).returnUint8(true).build();
+    try (StreamingDataset ds =
+            StreamingDataset.builder(root)
+                .batchSize(5)
+                .bufferSize(10)
+                .maxNumShards(2)
+                .workers(workers)
+                .returnUint8(true)
+                .build();
         PrintWriter w = new PrintWriter(Files.newBufferedWriter(out))) {
-      w.println("rank " + ds.rankWorld().rank() + " of " + ds.rankWorld().world() + " from "
-          + ds.rankWorld().source());
+      w.println(
+          "rank "
+              + ds.rankWorld().rank()
+              + " of "
+              + ds.rankWorld().world()
+              + " from "
+              + ds.rankWorld().source());
       int batches = 0;
       for (Batch b : ds) {
         try (b) {

@@ -29,9 +29,15 @@ class RealDatasetStreamingTest {
     Path root = Fixtures.sharedDataset();
     Set<Long> seen = new HashSet<>();
     int checkedFrames = 0;
-    try (StreamingDataset ds = StreamingDataset.builder(root).episodes(List.of(1, 2, 4))
-        .batchSize(32).workers(2).bufferSize(64).returnUint8(true).layout(FrameLayout.HWC)
-        .build()) {
+    try (StreamingDataset ds =
+        StreamingDataset.builder(root)
+            .episodes(List.of(1, 2, 4))
+            .batchSize(32)
+            .workers(2)
+            .bufferSize(64)
+            .returnUint8(true)
+            .layout(FrameLayout.HWC)
+            .build()) {
       String camera = "observation.images.cam_high";
       for (Batch b : ds) {
         try (b) {
@@ -43,8 +49,10 @@ class RealDatasetStreamingTest {
           for (int i = 0; i < b.size(); i++) {
             assertTrue(seen.add(Samples.of((int) episode[i], (int) frame[i])));
             assertEquals(frame[i] / 30.0, timestamp[i], 1e-4);
-            assertEquals(ds.metadata().episode((int) episode[i]).datasetFromIndex() + frame[i],
-                index[i], "global index of episode " + episode[i] + " frame " + frame[i]);
+            assertEquals(
+                ds.metadata().episode((int) episode[i]).datasetFromIndex() + frame[i],
+                index[i],
+                "global index of episode " + episode[i] + " frame " + frame[i]);
           }
           if (checkedFrames < 4) {
             // The batch's first frame is the one the decoder gives for its timestamp.
@@ -69,8 +77,10 @@ class RealDatasetStreamingTest {
   @Test
   void askingForEpisodeZeroNamesTheMissingFile() {
     Path root = Fixtures.sharedDataset(); // outside the lambda: a missing dataset skips
-    DatasetException.MissingFile e = assertThrows(DatasetException.MissingFile.class,
-        () -> StreamingDataset.builder(root).episodes(List.of(0, 1)).build());
+    DatasetException.MissingFile e =
+        assertThrows(
+            DatasetException.MissingFile.class,
+            () -> StreamingDataset.builder(root).episodes(List.of(0, 1)).build());
     assertTrue(e.getMessage().contains("episode_000000"), e.getMessage());
   }
 
@@ -81,13 +91,15 @@ class RealDatasetStreamingTest {
     Path video = copy.resolve("videos/chunk-000/observation.images.top/episode_000003.mp4");
     byte[] bytes = Files.readAllBytes(video);
     Files.write(video, java.util.Arrays.copyOf(bytes, bytes.length / 3));
-    try (StreamingDataset ds = StreamingDataset.builder(copy).batchSize(4).shuffle(false)
-        .build()) {
-      SampleException e = assertThrows(SampleException.class, () -> {
-        for (Batch b : ds) {
-          b.close();
-        }
-      });
+    try (StreamingDataset ds = StreamingDataset.builder(copy).batchSize(4).shuffle(false).build()) {
+      SampleException e =
+          assertThrows(
+              SampleException.class,
+              () -> {
+                for (Batch b : ds) {
+                  b.close();
+                }
+              });
       assertEquals(3, e.episode());
       assertEquals("observation.images.top", e.camera());
       assertTrue(e.getMessage().contains("episode_000003.mp4"), e.getMessage());
@@ -102,8 +114,10 @@ class RealDatasetStreamingTest {
     Files.writeString(data, "PAR1 this is not a parquet file");
     // Data files are checked against the metadata before the first batch (no episode's frames
     // are delivered from a dataset that turns out to be broken later).
-    DatasetException.CorruptFile e = assertThrows(DatasetException.CorruptFile.class,
-        () -> StreamingDataset.builder(copy).batchSize(4).shuffle(false).build());
+    DatasetException.CorruptFile e =
+        assertThrows(
+            DatasetException.CorruptFile.class,
+            () -> StreamingDataset.builder(copy).batchSize(4).shuffle(false).build());
     assertTrue(e.getMessage().contains("episode_000002.parquet"), e.getMessage());
   }
 }

@@ -19,8 +19,8 @@ import org.junit.jupiter.api.Test;
  * batch for batch; sharding is disjoint and complete for 1-4 ranks x 1-4 workers.
  */
 class SampleOrderOracleTest {
-  static final PlanParameters SHUFFLED = new PlanParameters(42, true, 7, 3, 5, false,
-      PlanParameters.RankBalance.PAD);
+  static final PlanParameters SHUFFLED =
+      new PlanParameters(42, true, 7, 3, 5, false, PlanParameters.RankBalance.PAD);
 
   /** 11 episodes of uneven lengths 3..25. */
   static List<EpisodePiece> episodes() {
@@ -68,8 +68,8 @@ class SampleOrderOracleTest {
   }
 
   /** Oracle: per rank the list of batches, each a list of "e:f" strings, "*" marks padding. */
-  static List<List<List<String>>> oracle(List<int[]> eps, PlanParameters p, long epoch,
-      int segment, int world, int workers) {
+  static List<List<List<String>>> oracle(
+      List<int[]> eps, PlanParameters p, long epoch, int segment, int world, int workers) {
     List<int[]> order = new ArrayList<>(eps); // {episode, length}
     if (p.shuffle()) {
       new Rng(Rng.derive(p.seed(), epoch, segment)).shuffle(order);
@@ -158,9 +158,10 @@ class SampleOrderOracleTest {
       }
       ranks.add(rank);
     }
-    int target = p.rankBalance() == PlanParameters.RankBalance.PAD
-        ? ranks.stream().mapToInt(List::size).max().orElse(0)
-        : ranks.stream().mapToInt(List::size).min().orElse(0);
+    int target =
+        p.rankBalance() == PlanParameters.RankBalance.PAD
+            ? ranks.stream().mapToInt(List::size).max().orElse(0)
+            : ranks.stream().mapToInt(List::size).min().orElse(0);
     for (List<List<String>> rank : ranks) {
       while (rank.size() > target) {
         rank.remove(rank.size() - 1);
@@ -200,10 +201,11 @@ class SampleOrderOracleTest {
   void orderMatchesTheOracleForManyConfigurations() {
     List<EpisodePiece> eps = episodes();
     PlanParameters[] configs = {
-        SHUFFLED,
-        new PlanParameters(7, true, 1, 1, 4, false, PlanParameters.RankBalance.PAD),
-        new PlanParameters(7, true, 50, 16, 8, true, PlanParameters.RankBalance.DROP),
-        new PlanParameters(42, false, 1000, 16, 6, false, PlanParameters.RankBalance.PAD)};
+      SHUFFLED,
+      new PlanParameters(7, true, 1, 1, 4, false, PlanParameters.RankBalance.PAD),
+      new PlanParameters(7, true, 50, 16, 8, true, PlanParameters.RankBalance.DROP),
+      new PlanParameters(42, false, 1000, 16, 6, false, PlanParameters.RankBalance.PAD)
+    };
     for (PlanParameters p : configs) {
       for (int world = 1; world <= 3; world++) {
         for (int workers = 1; workers <= 3; workers++) {
@@ -211,8 +213,10 @@ class SampleOrderOracleTest {
             SegmentPlan plan = new SegmentPlan(eps, p, epoch, 0, world, workers);
             List<List<List<String>>> expected = oracle(raw(eps), p, epoch, 0, world, workers);
             for (int r = 0; r < world; r++) {
-              assertEquals(expected.get(r), actual(plan, r), p + " world " + world
-                  + " workers " + workers + " epoch " + epoch + " rank " + r);
+              assertEquals(
+                  expected.get(r),
+                  actual(plan, r),
+                  p + " world " + world + " workers " + workers + " epoch " + epoch + " rank " + r);
             }
           }
         }
@@ -223,10 +227,11 @@ class SampleOrderOracleTest {
   @Test
   void shuffleChangesOrderPerEpochAndNaturalOrderDoesNot() {
     List<EpisodePiece> eps = episodes();
-    assertNotEquals(actual(new SegmentPlan(eps, SHUFFLED, 0, 0, 1, 1), 0),
+    assertNotEquals(
+        actual(new SegmentPlan(eps, SHUFFLED, 0, 0, 1, 1), 0),
         actual(new SegmentPlan(eps, SHUFFLED, 1, 0, 1, 1), 0));
-    PlanParameters natural = new PlanParameters(42, false, 7, 3, 5, false,
-        PlanParameters.RankBalance.PAD);
+    PlanParameters natural =
+        new PlanParameters(42, false, 7, 3, 5, false, PlanParameters.RankBalance.PAD);
     List<List<String>> first = actual(new SegmentPlan(eps, natural, 0, 0, 1, 1), 0);
     assertEquals(first, actual(new SegmentPlan(eps, natural, 5, 0, 1, 1), 0));
     List<String> flat = first.stream().flatMap(List::stream).toList();
@@ -279,8 +284,8 @@ class SampleOrderOracleTest {
     for (int k : new int[] {0, 1, 3, 6}) {
       SegmentPlan before = new SegmentPlan(eps, SHUFFLED, 2, 0, 2, 2);
       Set<Long> consumed = ResumePlanner.consumed(before, k);
-      ResumePlanner.Position after = ResumePlanner.resolve(eps, SHUFFLED, 2,
-          List.of(new StreamState.Segment(2, 2, k)), 3, 1);
+      ResumePlanner.Position after =
+          ResumePlanner.resolve(eps, SHUFFLED, 2, List.of(new StreamState.Segment(2, 2, k)), 3, 1);
       assertEquals(0, after.consumedBatches());
       assertEquals(1, after.plan().segment());
       Set<Long> rest = new HashSet<>();
@@ -297,17 +302,22 @@ class SampleOrderOracleTest {
       assertEquals(total, consumed.size() + rest.size(), "k = " + k);
     }
     // Same world: the plan is the original one, positioned after the consumed batches.
-    ResumePlanner.Position same = ResumePlanner.resolve(eps, SHUFFLED, 2,
-        List.of(new StreamState.Segment(2, 2, 4)), 2, 2);
+    ResumePlanner.Position same =
+        ResumePlanner.resolve(eps, SHUFFLED, 2, List.of(new StreamState.Segment(2, 2, 4)), 2, 2);
     assertEquals(4, same.consumedBatches());
-    assertArrayEquals(new SegmentPlan(eps, SHUFFLED, 2, 0, 2, 2).schedule(1).batches().get(4)
-        .samples(), same.plan().schedule(1).batches().get(4).samples());
+    assertArrayEquals(
+        new SegmentPlan(eps, SHUFFLED, 2, 0, 2, 2).schedule(1).batches().get(4).samples(),
+        same.plan().schedule(1).batches().get(4).samples());
   }
 
   @Test
   void stateRoundTripsThroughJson() {
-    StreamState s = new StreamState(3, List.of(new StreamState.Segment(2, 4, 17)), SHUFFLED,
-        StreamState.fingerprint(episodes()));
+    StreamState s =
+        new StreamState(
+            3,
+            List.of(new StreamState.Segment(2, 4, 17)),
+            SHUFFLED,
+            StreamState.fingerprint(episodes()));
     assertEquals(s, StreamState.fromJson(s.toJson()));
     assertTrue(s.toJson().length() < 400, "small JSON: " + s.toJson());
   }

@@ -11,14 +11,19 @@ import org.junit.jupiter.api.Test;
 import org.robostream.testing.Datasets;
 
 /**
- * An iterator the dataset stopped before its epoch ended (a newer iterator, setEpoch, close)
- * throws when used, instead of returning false as if the epoch were over; an iterator whose
- * epoch ended returns false.
+ * An iterator the dataset stopped before its epoch ended (a newer iterator, setEpoch, close) throws
+ * when used, instead of returning false as if the epoch were over; an iterator whose epoch ended
+ * returns false.
  */
 class StaleIteratorTest {
   static StreamingDataset open() {
-    return StreamingDataset.builder(Datasets.patternV30()).batchSize(16).bufferSize(16)
-        .maxNumShards(2).workers(1).returnUint8(true).build();
+    return StreamingDataset.builder(Datasets.patternV30())
+        .batchSize(16)
+        .bufferSize(16)
+        .maxNumShards(2)
+        .workers(1)
+        .returnUint8(true)
+        .build();
   }
 
   /** After one batch of an iterator, {@code supersede} acts on the dataset; then it is stale. */
@@ -29,8 +34,9 @@ class StaleIteratorTest {
       first.next().close();
       supersede.accept(ds);
       IllegalStateException e = assertThrows(IllegalStateException.class, first::hasNext, why);
-      assertTrue(e.getMessage().contains("stopped at batch 1 of") && e.getMessage()
-          .contains(why), e.getMessage());
+      assertTrue(
+          e.getMessage().contains("stopped at batch 1 of") && e.getMessage().contains(why),
+          e.getMessage());
       assertThrows(IllegalStateException.class, first::next, why);
     } finally {
       ds.close();

@@ -24,8 +24,8 @@ import org.robostream.video.FrameLayout;
 class StreamingDatasetTest {
 
   /** Checks a batch's rows and frames against the closed-form content; returns its samples. */
-  static List<Long> check(Batch b, List<String> cameras, int width, int height, boolean chw,
-      int stateDim) {
+  static List<Long> check(
+      Batch b, List<String> cameras, int width, int height, boolean chw, int stateDim) {
     long[] episode = b.longs("episode_index");
     long[] frame = b.longs("frame_index");
     double[] action = b.doubles("action");
@@ -36,11 +36,14 @@ class StreamingDatasetTest {
       int f = (int) frame[i];
       samples.add(Samples.of(e, f));
       for (int j = 0; j < stateDim; j++) {
-        assertEquals(SyntheticValues.action(e, f, j), action[i * stateDim + j], 0.0,
+        assertEquals(
+            SyntheticValues.action(e, f, j),
+            action[i * stateDim + j],
+            0.0,
             "action of episode " + e + " frame " + f);
       }
-      assertEquals(SyntheticValues.task(SyntheticValues.taskIndex(e, 3 == stateDim ? 2 : 3)),
-          tasks[i]);
+      assertEquals(
+          SyntheticValues.task(SyntheticValues.taskIndex(e, 3 == stateDim ? 2 : 3)), tasks[i]);
       for (int k = 0; k < cameras.size(); k++) {
         Batch.Frames frames = b.frames(cameras.get(k));
         ByteBuffer pixels = frames.sample(i);
@@ -63,15 +66,23 @@ class StreamingDatasetTest {
 
   static int totalFrames(Path root) {
     return LeRobotMetadata.open(root, Optional.empty()).episodes().stream()
-        .mapToInt(EpisodeInfo::length).sum();
+        .mapToInt(EpisodeInfo::length)
+        .sum();
   }
 
   @Test
   void everyFrameOfAV30PatternDatasetOnceShuffledWithTwoWorkers() {
     Path root = Datasets.patternV30();
     Set<Long> seen = new HashSet<>();
-    try (StreamingDataset ds = StreamingDataset.builder(root).batchSize(8).workers(2)
-        .bufferSize(20).maxNumShards(3).returnUint8(true).layout(FrameLayout.HWC).build()) {
+    try (StreamingDataset ds =
+        StreamingDataset.builder(root)
+            .batchSize(8)
+            .workers(2)
+            .bufferSize(20)
+            .maxNumShards(3)
+            .returnUint8(true)
+            .layout(FrameLayout.HWC)
+            .build()) {
       List<String> cameras = ds.metadata().info().videoKeys();
       int expected = ds.batchesPerEpoch();
       int batches = 0;
@@ -98,22 +109,29 @@ class StreamingDatasetTest {
 
   @Test
   void cudaDecodingFailsAtCreationOrFallsBackWithTheReason() {
-    org.junit.jupiter.api.Assumptions.assumeFalse(org.robostream.nativecore.Cuda.isAvailable(),
-        "a GPU is present");
+    org.junit.jupiter.api.Assumptions.assumeFalse(
+        org.robostream.nativecore.Cuda.isAvailable(), "a GPU is present");
     Path root = Datasets.patternV30();
     org.robostream.GpuUnavailableException e =
         org.junit.jupiter.api.Assertions.assertThrows(
             org.robostream.GpuUnavailableException.class,
-            () -> StreamingDataset.builder(root)
-                .decodeDevice(org.robostream.video.DecodeDeviceSpec.parse("cuda")).build());
-    assertTrue(e.getMessage().contains(org.robostream.nativecore.Cuda.unavailabilityCause()),
+            () ->
+                StreamingDataset.builder(root)
+                    .decodeDevice(org.robostream.video.DecodeDeviceSpec.parse("cuda"))
+                    .build());
+    assertTrue(
+        e.getMessage().contains(org.robostream.nativecore.Cuda.unavailabilityCause()),
         e.getMessage());
-    try (StreamingDataset ds = StreamingDataset.builder(root).batchSize(8).returnUint8(true)
-        .layout(FrameLayout.HWC)
-        .decodeDevice(org.robostream.video.DecodeDeviceSpec.parse("cuda-or-cpu")).build()) {
+    try (StreamingDataset ds =
+        StreamingDataset.builder(root)
+            .batchSize(8)
+            .returnUint8(true)
+            .layout(FrameLayout.HWC)
+            .decodeDevice(org.robostream.video.DecodeDeviceSpec.parse("cuda-or-cpu"))
+            .build()) {
       assertEquals(org.robostream.video.Device.CPU, ds.decodeDevice().effective());
-      assertEquals(org.robostream.nativecore.Cuda.unavailabilityCause(),
-          ds.decodeDevice().fallbackReason());
+      assertEquals(
+          org.robostream.nativecore.Cuda.unavailabilityCause(), ds.decodeDevice().fallbackReason());
       assertEquals(6, ds.cpuFallbacks(), "every video file (3 per camera) decodes on the CPU");
       try (Batch b = ds.iterator().next()) {
         check(b, ds.metadata().info().videoKeys(), 64, 64, false, 4);
@@ -122,15 +140,19 @@ class StreamingDatasetTest {
   }
 
   @Test
-  void dataAndVideosFromASecondRoot(@org.junit.jupiter.api.io.TempDir Path tmp)
-      throws Exception {
+  void dataAndVideosFromASecondRoot(@org.junit.jupiter.api.io.TempDir Path tmp) throws Exception {
     Path root = Datasets.patternV30();
     Path metaOnly = tmp.resolve("meta-only");
-    org.robostream.dataset.V30MetadataTestAccess.copyTree(root.resolve("meta"),
-        metaOnly.resolve("meta"));
+    org.robostream.dataset.V30MetadataTestAccess.copyTree(
+        root.resolve("meta"), metaOnly.resolve("meta"));
     Set<Long> seen = new HashSet<>();
-    try (StreamingDataset ds = StreamingDataset.builder(metaOnly).dataFilesRoot(root)
-        .batchSize(16).returnUint8(true).layout(FrameLayout.HWC).build()) {
+    try (StreamingDataset ds =
+        StreamingDataset.builder(metaOnly)
+            .dataFilesRoot(root)
+            .batchSize(16)
+            .returnUint8(true)
+            .layout(FrameLayout.HWC)
+            .build()) {
       for (Batch b : ds) {
         try (b) {
           seen.addAll(check(b, ds.metadata().info().videoKeys(), 64, 64, false, 4));
@@ -142,19 +164,22 @@ class StreamingDatasetTest {
 
   @Test
   void batchesExportThroughTheArrowCDataInterface() {
-    try (StreamingDataset ds = StreamingDataset.builder(Datasets.patternV30()).batchSize(6)
-        .returnUint8(true).deltaTimestamps(java.util.Map.of("action", new double[] {0, 0.05}))
-        .build();
+    try (StreamingDataset ds =
+            StreamingDataset.builder(Datasets.patternV30())
+                .batchSize(6)
+                .returnUint8(true)
+                .deltaTimestamps(java.util.Map.of("action", new double[] {0, 0.05}))
+                .build();
         org.apache.arrow.memory.BufferAllocator consumer =
             new org.apache.arrow.memory.RootAllocator()) {
       Batch b = ds.iterator().next();
       long[] index = b.longs("index");
       byte[] top = new byte[b.frames("observation.images.top").data().remaining()];
       b.frames("observation.images.top").data().get(top);
-      try (org.apache.arrow.c.ArrowArray array = org.apache.arrow.c.ArrowArray.allocateNew(
-              consumer);
-          org.apache.arrow.c.ArrowSchema schema = org.apache.arrow.c.ArrowSchema.allocateNew(
-              consumer)) {
+      try (org.apache.arrow.c.ArrowArray array =
+              org.apache.arrow.c.ArrowArray.allocateNew(consumer);
+          org.apache.arrow.c.ArrowSchema schema =
+              org.apache.arrow.c.ArrowSchema.allocateNew(consumer)) {
         b.exportTo(array, schema);
         b.close(); // the export keeps the buffers alive until the consumer releases them
         try (org.apache.arrow.vector.VectorSchemaRoot root =
@@ -165,8 +190,9 @@ class StreamingDatasetTest {
           for (int i = 0; i < 6; i++) {
             assertEquals(index[i], imported.get(i));
           }
-          var frames = (org.robostream.arrow.FixedShapeTensorVector)
-              root.getVector("observation.images.top");
+          var frames =
+              (org.robostream.arrow.FixedShapeTensorVector)
+                  root.getVector("observation.images.top");
           assertEquals("[3, 64, 64]", java.util.Arrays.toString(frames.tensorType().shape()));
           byte[] got = new byte[top.length];
           frames.getUnderlyingVector().getDataVector().getDataBuffer().getBytes(0, got);
@@ -176,8 +202,8 @@ class StreamingDatasetTest {
       }
       assertEquals(0, consumer.getAllocatedMemory());
       ds.setEpoch(0); // stops the run: prefetched batches are freed
-      assertEquals(0, ds.outstandingBatchBytes(), "the exported batch was released by the"
-          + " consumer");
+      assertEquals(
+          0, ds.outstandingBatchBytes(), "the exported batch was released by the" + " consumer");
     }
   }
 
@@ -186,57 +212,71 @@ class StreamingDatasetTest {
     Path root = Datasets.patternV30();
     long budget = 600_000; // a few dozen packed 64x64 pictures per worker
     Set<Long> seen = new HashSet<>();
-    try (StreamingDataset ds = StreamingDataset.builder(root).batchSize(4).workers(2)
-        .bufferSize(50).returnUint8(true).layout(FrameLayout.HWC).memoryBudgetBytes(budget)
-        .build()) {
+    try (StreamingDataset ds =
+        StreamingDataset.builder(root)
+            .batchSize(4)
+            .workers(2)
+            .bufferSize(50)
+            .returnUint8(true)
+            .layout(FrameLayout.HWC)
+            .memoryBudgetBytes(budget)
+            .build()) {
       for (Batch b : ds) {
         try (b) {
           seen.addAll(check(b, ds.metadata().info().videoKeys(), 64, 64, false, 4));
         }
       }
       StreamCounters.Snapshot stats = ds.stats();
-      assertTrue(stats.peakHeldFrameBytes() <= budget / 2,
+      assertTrue(
+          stats.peakHeldFrameBytes() <= budget / 2,
           "held " + stats.peakHeldFrameBytes() + " of a per-worker share of " + budget / 2);
       assertTrue(stats.samplesDecodedOnExit() > 0, "over budget: decoded at delivery");
       assertTrue(stats.samplesDecodedOnEntry() > 0);
     }
     assertEquals(totalFrames(root), seen.size());
-    org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+    org.junit.jupiter.api.Assertions.assertThrows(
+        IllegalArgumentException.class,
         () -> StreamingDataset.builder(root).batchSize(64).memoryBudgetBytes(1000).build());
   }
 
   @Test
   void rankAndWorldResolveFromArgumentsThenSlurmThenTorchThenOpenMpi() {
     java.util.Map<String, String> env = new java.util.HashMap<>();
-    assertEquals(new RankWorld(0, 1, "default"),
+    assertEquals(
+        new RankWorld(0, 1, "default"),
         RankWorld.resolve(java.util.OptionalInt.empty(), java.util.OptionalInt.empty(), env));
     env.put("OMPI_COMM_WORLD_RANK", "1");
     env.put("OMPI_COMM_WORLD_SIZE", "2");
-    assertEquals(1, RankWorld.resolve(java.util.OptionalInt.empty(),
-        java.util.OptionalInt.empty(), env).rank());
+    assertEquals(
+        1,
+        RankWorld.resolve(java.util.OptionalInt.empty(), java.util.OptionalInt.empty(), env)
+            .rank());
     env.put("RANK", "2");
     env.put("WORLD_SIZE", "4");
-    assertEquals(2, RankWorld.resolve(java.util.OptionalInt.empty(),
-        java.util.OptionalInt.empty(), env).rank());
+    assertEquals(
+        2,
+        RankWorld.resolve(java.util.OptionalInt.empty(), java.util.OptionalInt.empty(), env)
+            .rank());
     env.put("SLURM_PROCID", "3");
     env.put("SLURM_NTASKS", "8");
-    RankWorld slurm = RankWorld.resolve(java.util.OptionalInt.empty(),
-        java.util.OptionalInt.empty(), env);
+    RankWorld slurm =
+        RankWorld.resolve(java.util.OptionalInt.empty(), java.util.OptionalInt.empty(), env);
     assertEquals(new RankWorld(3, 8, "SLURM_PROCID/SLURM_NTASKS"), slurm);
-    assertEquals(5, RankWorld.resolve(java.util.OptionalInt.of(5), java.util.OptionalInt.of(6),
-        env).rank(), "explicit arguments win");
+    assertEquals(
+        5,
+        RankWorld.resolve(java.util.OptionalInt.of(5), java.util.OptionalInt.of(6), env).rank(),
+        "explicit arguments win");
     env.put("SLURM_PROCID", "9");
-    org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
-        () -> RankWorld.resolve(java.util.OptionalInt.empty(), java.util.OptionalInt.empty(),
-            env));
+    org.junit.jupiter.api.Assertions.assertThrows(
+        IllegalArgumentException.class,
+        () -> RankWorld.resolve(java.util.OptionalInt.empty(), java.util.OptionalInt.empty(), env));
   }
 
   @Test
   void everyFrameOfAV21PatternDatasetInNaturalOrderAsFloat() {
     Path root = Datasets.patternV21();
     List<Long> order = new java.util.ArrayList<>();
-    try (StreamingDataset ds = StreamingDataset.builder(root).batchSize(5).shuffle(false)
-        .build()) {
+    try (StreamingDataset ds = StreamingDataset.builder(root).batchSize(5).shuffle(false).build()) {
       for (Batch b : ds) {
         try (b) {
           order.addAll(check(b, ds.metadata().info().videoKeys(), 64, 48, true, 3));

@@ -15,8 +15,13 @@ import org.robostream.testing.Datasets;
 /** state() and resume: same world exactly, other world size exactly once, across workers. */
 class StreamingResumeTest {
   static StreamingDataset.Builder base(int rank, int world, int workers) {
-    return StreamingDataset.builder(Datasets.patternV30()).batchSize(6).bufferSize(15)
-        .maxNumShards(2).workers(workers).rank(rank, world).returnUint8(true);
+    return StreamingDataset.builder(Datasets.patternV30())
+        .batchSize(6)
+        .bufferSize(15)
+        .maxNumShards(2)
+        .workers(workers)
+        .rank(rank, world)
+        .returnUint8(true);
   }
 
   /** (sample, padding) per delivered batch, as strings. */
@@ -106,12 +111,15 @@ class StreamingResumeTest {
       take(ds, 1);
       state = ds.state();
     }
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> base(0, 1, 1).seed(7).resumeFrom(state).build());
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class, () -> base(0, 1, 1).seed(7).resumeFrom(state).build());
     assertTrue(e.getMessage().contains("seed"), e.getMessage());
-    assertThrows(IllegalArgumentException.class,
+    assertThrows(
+        IllegalArgumentException.class,
         () -> base(0, 1, 1).episodes(List.of(0, 1)).resumeFrom(state).build());
-    assertThrows(IllegalArgumentException.class,
+    assertThrows(
+        IllegalArgumentException.class,
         () -> base(0, 1, 1).resumeFrom("{\"format\":\"other\"}").build());
   }
 

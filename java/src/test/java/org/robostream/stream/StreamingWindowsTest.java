@@ -24,10 +24,17 @@ class StreamingWindowsTest {
     var root = Datasets.patternV30();
     int checked = 0;
     int padded = 0;
-    try (StreamingDataset ds = StreamingDataset.builder(root).batchSize(7).shuffle(false)
-        .returnUint8(true).layout(FrameLayout.HWC).deltaTimestamps(Map.of(
-            "action", new double[] {-0.1, 0, 0.05, 6.0},
-            "observation.images.top", new double[] {-0.05, 0, 0.05})).build()) {
+    try (StreamingDataset ds =
+        StreamingDataset.builder(root)
+            .batchSize(7)
+            .shuffle(false)
+            .returnUint8(true)
+            .layout(FrameLayout.HWC)
+            .deltaTimestamps(
+                Map.of(
+                    "action", new double[] {-0.1, 0, 0.05, 6.0},
+                    "observation.images.top", new double[] {-0.05, 0, 0.05}))
+            .build()) {
       LeRobotMetadata m = ds.metadata();
       for (Batch b : ds) {
         try (b) {
@@ -49,20 +56,25 @@ class StreamingWindowsTest {
               boolean pad = f + ACTION[t] < 0 || f + ACTION[t] > length - 1;
               assertEquals(pad, actionPad[i * ACTION.length + t]);
               for (int j = 0; j < 4; j++) {
-                assertEquals(SyntheticValues.action(e, want, j),
-                    action[(i * ACTION.length + t) * 4 + j], 0.0);
+                assertEquals(
+                    SyntheticValues.action(e, want, j),
+                    action[(i * ACTION.length + t) * 4 + j],
+                    0.0);
               }
               padded += pad ? 1 : 0;
             }
             ByteBuffer frames = top.sample(i);
             for (int t = 0; t < CAMERA.length; t++) {
               int want = Math.max(0, Math.min(length - 1, f + CAMERA[t]));
-              assertEquals(f + CAMERA[t] < 0 || f + CAMERA[t] > length - 1,
+              assertEquals(
+                  f + CAMERA[t] < 0 || f + CAMERA[t] > length - 1,
                   cameraPad[i * CAMERA.length + t]);
-              ByteBuffer one = frames.duplicate().position(t * 64 * 64 * 3)
-                  .limit((t + 1) * 64 * 64 * 3).slice();
-              assertEquals(new PatternCode.Identity(e, want, 0),
-                  PatternCode.read(one, 64, 64, false), "episode " + e + " frame " + f + " t " + t);
+              ByteBuffer one =
+                  frames.duplicate().position(t * 64 * 64 * 3).limit((t + 1) * 64 * 64 * 3).slice();
+              assertEquals(
+                  new PatternCode.Identity(e, want, 0),
+                  PatternCode.read(one, 64, 64, false),
+                  "episode " + e + " frame " + f + " t " + t);
             }
             checked++;
           }
@@ -75,9 +87,13 @@ class StreamingWindowsTest {
 
   @Test
   void aHorizonOfMoreThanAHundredFramesIsNotPadded() {
-    try (StreamingDataset ds = StreamingDataset.builder(Datasets.longEpisode()).batchSize(50)
-        .shuffle(false).episodes(java.util.List.of(0))
-        .deltaTimestamps(Map.of("action", new double[] {0, 5.0})).build()) {
+    try (StreamingDataset ds =
+        StreamingDataset.builder(Datasets.longEpisode())
+            .batchSize(50)
+            .shuffle(false)
+            .episodes(java.util.List.of(0))
+            .deltaTimestamps(Map.of("action", new double[] {0, 5.0}))
+            .build()) {
       Batch b = ds.iterator().next();
       try (b) {
         boolean[] pad = b.booleans("action_is_pad");
@@ -93,14 +109,18 @@ class StreamingWindowsTest {
   @Test
   void presetsAndBadKeys() {
     var info = LeRobotMetadata.open(Datasets.patternV30(), java.util.Optional.empty()).info();
-    assertArrayEquals(new int[] {0, 20, 40, 60, 80, 100, 120, 140},
+    assertArrayEquals(
+        new int[] {0, 20, 40, 60, 80, 100, 120, 140},
         Windows.preset(Windows.Preset.SARM_BENCH, info).offsets("action"));
     Windows sarm = Windows.preset(Windows.Preset.SARM, info);
-    assertArrayEquals(new int[] {-120, -90, -60, -30, 0, 30, 60, 90, 120, -30, -60, -90, -120},
+    assertArrayEquals(
+        new int[] {-120, -90, -60, -30, 0, 30, 60, 90, 120, -30, -60, -90, -120},
         sarm.offsets("observation.images.top"));
     assertEquals(13, sarm.offsets("observation.state").length);
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> Windows.fromDeltaTimestamps(Map.of("actions", new double[] {0}), info));
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> Windows.fromDeltaTimestamps(Map.of("actions", new double[] {0}), info));
     assertTrue(e.getMessage().contains("action"), e.getMessage());
   }
 }

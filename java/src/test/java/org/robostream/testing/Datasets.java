@@ -11,20 +11,54 @@ public final class Datasets {
   private Datasets() {}
 
   /**
-   * v3.0 pattern dataset, 7 episodes of 20..40 frames, 2 cameras 64x64 AV1 g2, small file limits
-   * so data and video files roll over (several episodes per file, several files).
+   * v3.0 pattern dataset, 7 episodes of 20..40 frames, 2 cameras 64x64 AV1 g2, small file limits so
+   * data and video files roll over (several episodes per file, several files).
    */
   public static Path patternV30() {
-    return Fixtures.dataset("pattern-v30", new SyntheticDatasetSpec(Path.of("unused"), 7, 30,
-        0.33, 2, 64, 64, 20, VideoCodecChoice.AV1, 2, -1, Layout.V30, 0.005, 0.012,
-        Content.PATTERN, 4, 3));
+    return Fixtures.dataset(
+        "pattern-v30",
+        new SyntheticDatasetSpec(
+            Path.of("unused"),
+            7,
+            30,
+            0.33,
+            2,
+            64,
+            64,
+            20,
+            VideoCodecChoice.AV1,
+            2,
+            -1,
+            Layout.V30,
+            0.005,
+            0.012,
+            Content.PATTERN,
+            4,
+            3));
   }
 
   /** v2.1 pattern dataset: 5 episodes of 16..24 frames, 1 camera 64x48 H.264 GOP 4. */
   public static Path patternV21() {
-    return Fixtures.dataset("pattern-v21", new SyntheticDatasetSpec(Path.of("unused"), 5, 20,
-        0.2, 1, 64, 48, 20, VideoCodecChoice.H264, 4, -1, Layout.V21, 100, 200,
-        Content.PATTERN, 3, 2));
+    return Fixtures.dataset(
+        "pattern-v21",
+        new SyntheticDatasetSpec(
+            Path.of("unused"),
+            5,
+            20,
+            0.2,
+            1,
+            64,
+            48,
+            20,
+            VideoCodecChoice.H264,
+            4,
+            -1,
+            Layout.V21,
+            100,
+            200,
+            Content.PATTERN,
+            3,
+            2));
   }
 
   /**
@@ -33,9 +67,26 @@ public final class Datasets {
    * video file per camera.
    */
   public static Path tinyPatternV30() {
-    return Fixtures.dataset("tiny-pattern-v30", new SyntheticDatasetSpec(Path.of("unused"), 3,
-        12, 0.0, 2, 64, 64, 20, VideoCodecChoice.AV1, 2, -1, Layout.V30, 100, 200,
-        Content.PATTERN, 2, 2));
+    return Fixtures.dataset(
+        "tiny-pattern-v30",
+        new SyntheticDatasetSpec(
+            Path.of("unused"),
+            3,
+            12,
+            0.0,
+            2,
+            64,
+            64,
+            20,
+            VideoCodecChoice.AV1,
+            2,
+            -1,
+            Layout.V30,
+            100,
+            200,
+            Content.PATTERN,
+            2,
+            2));
   }
 
   /**
@@ -44,23 +95,74 @@ public final class Datasets {
    * another existing file.
    */
   public static Path tinyPatternV30TwoFiles() {
-    return Fixtures.dataset("tiny-pattern-v30-two-files", new SyntheticDatasetSpec(
-        Path.of("unused"), 4, 8, 0.0, 2, 64, 64, 20, VideoCodecChoice.AV1, 2, -1, Layout.V30,
-        0.0009, 0.0035, Content.PATTERN, 2, 2));
+    return Fixtures.dataset(
+        "tiny-pattern-v30-two-files",
+        new SyntheticDatasetSpec(
+            Path.of("unused"),
+            4,
+            8,
+            0.0,
+            2,
+            64,
+            64,
+            20,
+            VideoCodecChoice.AV1,
+            2,
+            -1,
+            Layout.V30,
+            0.0009,
+            0.0035,
+            Content.PATTERN,
+            2,
+            2));
   }
 
   /** Small v2.1 pattern dataset: 3 episodes of 10 frames at 20 fps, 2 cameras 64x48 H.264 GOP 4. */
   public static Path tinyPatternV21() {
-    return Fixtures.dataset("tiny-pattern-v21", new SyntheticDatasetSpec(Path.of("unused"), 3,
-        10, 0.0, 2, 64, 48, 20, VideoCodecChoice.H264, 4, -1, Layout.V21, 100, 200,
-        Content.PATTERN, 2, 2));
+    return Fixtures.dataset(
+        "tiny-pattern-v21",
+        new SyntheticDatasetSpec(
+            Path.of("unused"),
+            3,
+            10,
+            0.0,
+            2,
+            64,
+            48,
+            20,
+            VideoCodecChoice.H264,
+            4,
+            -1,
+            Layout.V21,
+            100,
+            200,
+            Content.PATTERN,
+            2,
+            2));
   }
 
   /** No cameras, one 300-frame episode at 30 fps: long table windows (SARM horizon). */
   public static Path longEpisode() {
-    return Fixtures.dataset("long-episode", new SyntheticDatasetSpec(Path.of("unused"), 2, 300,
-        0.0, 0, 64, 64, 30, VideoCodecChoice.AV1, 2, -1, Layout.V30, 100, 200,
-        Content.PATTERN, 2, 1));
+    return Fixtures.dataset(
+        "long-episode",
+        new SyntheticDatasetSpec(
+            Path.of("unused"),
+            2,
+            300,
+            0.0,
+            0,
+            64,
+            64,
+            30,
+            VideoCodecChoice.AV1,
+            2,
+            -1,
+            Layout.V30,
+            100,
+            200,
+            Content.PATTERN,
+            2,
+            1));
   }
 
   /**
@@ -70,58 +172,114 @@ public final class Datasets {
    * (the decoder's 256 KiB AVIO buffer would swallow a smaller file whole).
    */
   public static Path cameraMoovAtEnd() {
-    Path faststart = Fixtures.dataset("camera-faststart", new SyntheticDatasetSpec(
-        Path.of("unused"), 6, 30, 0.0, 2, 128, 96, 20, VideoCodecChoice.AV1, 2, 2, Layout.V30,
-        100, 100, Content.CAMERA, 4, 2));
-    return Fixtures.derivedDataset("camera-moov-at-end", faststart, root -> {
-      try (var walk = java.nio.file.Files.walk(root.resolve("videos"))) {
-        for (Path mp4 : walk.filter(p -> p.toString().endsWith(".mp4")).toList()) {
-          Path moved = mp4.resolveSibling("moov-at-end.tmp.mp4");
-          Mp4Boxes.remuxMoovAtEnd(mp4, moved);
-          java.nio.file.Files.move(moved, mp4, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-        }
-      }
-    });
+    Path faststart =
+        Fixtures.dataset(
+            "camera-faststart",
+            new SyntheticDatasetSpec(
+                Path.of("unused"),
+                6,
+                30,
+                0.0,
+                2,
+                128,
+                96,
+                20,
+                VideoCodecChoice.AV1,
+                2,
+                2,
+                Layout.V30,
+                100,
+                100,
+                Content.CAMERA,
+                4,
+                2));
+    return Fixtures.derivedDataset(
+        "camera-moov-at-end",
+        faststart,
+        root -> {
+          try (var walk = java.nio.file.Files.walk(root.resolve("videos"))) {
+            for (Path mp4 : walk.filter(p -> p.toString().endsWith(".mp4")).toList()) {
+              Path moved = mp4.resolveSibling("moov-at-end.tmp.mp4");
+              Mp4Boxes.remuxMoovAtEnd(mp4, moved);
+              java.nio.file.Files.move(
+                  moved, mp4, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            }
+          }
+        });
   }
 
   /**
    * v3.0 pattern dataset of 60 short episodes (4 frames at 30 fps, 1 camera 64x64 H.264 GOP 4,
    * B-frames) in one video file. The writer appends episodes as LeRobot does (DESIGN.md §4): each
-   * piece is offset by the durations before it rounded up to whole milliseconds, 133.33 ms to
-   * 134 ms here, so the k-th episode sits k x 0.67 ms after its table time and the last ones more
-   * than half a frame (16.7 ms), while every frame is where its position says.
+   * piece is offset by the durations before it rounded up to whole milliseconds, 133.33 ms to 134
+   * ms here, so the k-th episode sits k x 0.67 ms after its table time and the last ones more than
+   * half a frame (16.7 ms), while every frame is where its position says.
    */
   public static Path concatenationDrift() {
-    return Fixtures.dataset("concatenation-drift", new SyntheticDatasetSpec(Path.of("unused"),
-        60, 4, 0.0, 1, 64, 64, 30, VideoCodecChoice.H264, 4, -1, Layout.V30, 100, 100,
-        Content.PATTERN, 2, 1));
+    return Fixtures.dataset(
+        "concatenation-drift",
+        new SyntheticDatasetSpec(
+            Path.of("unused"),
+            60,
+            4,
+            0.0,
+            1,
+            64,
+            64,
+            30,
+            VideoCodecChoice.H264,
+            4,
+            -1,
+            Layout.V30,
+            100,
+            100,
+            Content.PATTERN,
+            2,
+            1));
   }
 
   /**
-   * {@link #concatenationDrift} with its episode 1 shifted by another 300 ticks of 1/15360 s
-   * (19.5 ms): more than half a frame plus the shift one concatenation can explain.
+   * {@link #concatenationDrift} with its episode 1 shifted by another 300 ticks of 1/15360 s (19.5
+   * ms): more than half a frame plus the shift one concatenation can explain.
    */
   public static Path episodeShiftedTooFar() {
-    return Fixtures.derivedDataset("episode-shifted-too-far", concatenationDrift(), root -> {
-      try (var walk = java.nio.file.Files.walk(root.resolve("videos"))) {
-        for (Path mp4 : walk.filter(p -> p.toString().endsWith(".mp4")).toList()) {
-          Path shifted = mp4.resolveSibling("shifted.tmp.mp4");
-          // Packets 4..7 in decode order are episode 1 (each episode a closed 4-frame GOP);
-          // the expression has no comma, which would end the bitstream filter's arguments.
-          String episode1 = "300*(1-abs(sgn(floor(N/4)-1)))";
-          Fixtures.run("ffmpeg", "-v", "error", "-y", "-i", mp4.toString(), "-c", "copy",
-              "-bsf:v", "setts=pts=PTS+" + episode1 + ":dts=DTS+" + episode1,
-              "-movflags", "+faststart", shifted.toString());
-          java.nio.file.Files.move(shifted, mp4,
-              java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-        }
-      }
-    });
+    return Fixtures.derivedDataset(
+        "episode-shifted-too-far",
+        concatenationDrift(),
+        root -> {
+          try (var walk = java.nio.file.Files.walk(root.resolve("videos"))) {
+            for (Path mp4 : walk.filter(p -> p.toString().endsWith(".mp4")).toList()) {
+              Path shifted = mp4.resolveSibling("shifted.tmp.mp4");
+              // Packets 4..7 in decode order are episode 1 (each episode a closed 4-frame GOP);
+              // the expression has no comma, which would end the bitstream filter's arguments.
+              String episode1 = "300*(1-abs(sgn(floor(N/4)-1)))";
+              Fixtures.run(
+                  "ffmpeg",
+                  "-v",
+                  "error",
+                  "-y",
+                  "-i",
+                  mp4.toString(),
+                  "-c",
+                  "copy",
+                  "-bsf:v",
+                  "setts=pts=PTS+" + episode1 + ":dts=DTS+" + episode1,
+                  "-movflags",
+                  "+faststart",
+                  shifted.toString());
+              java.nio.file.Files.move(
+                  shifted, mp4, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            }
+          }
+        });
   }
 
   /** Frames of every episode of the dataset at {@code root}. */
   public static int totalFrames(Path root) {
     return org.robostream.dataset.LeRobotMetadata.open(root, java.util.Optional.empty())
-        .episodes().stream().mapToInt(org.robostream.dataset.EpisodeInfo::length).sum();
+        .episodes()
+        .stream()
+        .mapToInt(org.robostream.dataset.EpisodeInfo::length)
+        .sum();
   }
 }

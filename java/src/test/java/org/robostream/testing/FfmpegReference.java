@@ -12,9 +12,20 @@ public final class FfmpegReference {
 
   /** pts (seconds) of every decoded frame, in presentation order, as ffprobe reports them. */
   public static double[] framePts(Path file) {
-    String out = new String(exec("ffprobe", "-v", "error", "-select_streams", "v:0",
-        "-show_entries", "frame=best_effort_timestamp_time", "-of", "csv=p=0", file.toString()),
-        StandardCharsets.UTF_8);
+    String out =
+        new String(
+            exec(
+                "ffprobe",
+                "-v",
+                "error",
+                "-select_streams",
+                "v:0",
+                "-show_entries",
+                "frame=best_effort_timestamp_time",
+                "-of",
+                "csv=p=0",
+                file.toString()),
+            StandardCharsets.UTF_8);
     List<Double> pts = new ArrayList<>();
     for (String line : out.split("\n")) {
       String t = line.strip().replace(",", "");
@@ -27,8 +38,21 @@ public final class FfmpegReference {
 
   /** Every frame as RGB24 (HWC), decoded by the ffmpeg CLI; frame i at offset i*w*h*3. */
   public static byte[] allFramesRgb(Path file) {
-    return exec("ffmpeg", "-hide_banner", "-loglevel", "error", "-nostdin", "-i", file.toString(),
-        "-fps_mode", "passthrough", "-f", "rawvideo", "-pix_fmt", "rgb24", "-");
+    return exec(
+        "ffmpeg",
+        "-hide_banner",
+        "-loglevel",
+        "error",
+        "-nostdin",
+        "-i",
+        file.toString(),
+        "-fps_mode",
+        "passthrough",
+        "-f",
+        "rawvideo",
+        "-pix_fmt",
+        "rgb24",
+        "-");
   }
 
   /**
@@ -36,9 +60,21 @@ public final class FfmpegReference {
    * "pc") instead of the stream's tags: what a converter ignoring the tags would produce.
    */
   public static byte[] allFramesRgbReadAs(Path file, String matrix, String range) {
-    return exec("ffmpeg", "-hide_banner", "-loglevel", "error", "-nostdin", "-i", file.toString(),
-        "-vf", "scale=in_color_matrix=" + matrix + ":in_range=" + range + ",format=rgb24",
-        "-fps_mode", "passthrough", "-f", "rawvideo", "-");
+    return exec(
+        "ffmpeg",
+        "-hide_banner",
+        "-loglevel",
+        "error",
+        "-nostdin",
+        "-i",
+        file.toString(),
+        "-vf",
+        "scale=in_color_matrix=" + matrix + ":in_range=" + range + ",format=rgb24",
+        "-fps_mode",
+        "passthrough",
+        "-f",
+        "rawvideo",
+        "-");
   }
 
   /**
@@ -46,9 +82,23 @@ public final class FfmpegReference {
    * (HWC), in frame order; {@link #isAroundAMultiple} says which indices these are.
    */
   public static byte[] framesAroundEveryNthRgb(Path file, int step) {
-    return exec("ffmpeg", "-hide_banner", "-loglevel", "error", "-nostdin", "-i", file.toString(),
-        "-vf", "select=lt(mod(n+1\\," + step + ")\\,3)", "-fps_mode", "passthrough", "-f",
-        "rawvideo", "-pix_fmt", "rgb24", "-");
+    return exec(
+        "ffmpeg",
+        "-hide_banner",
+        "-loglevel",
+        "error",
+        "-nostdin",
+        "-i",
+        file.toString(),
+        "-vf",
+        "select=lt(mod(n+1\\," + step + ")\\,3)",
+        "-fps_mode",
+        "passthrough",
+        "-f",
+        "rawvideo",
+        "-pix_fmt",
+        "rgb24",
+        "-");
   }
 
   /** Whether frame {@code n} is one {@link #framesAroundEveryNthRgb} returns. */
@@ -58,7 +108,8 @@ public final class FfmpegReference {
 
   static byte[] exec(String... command) {
     try {
-      Process p = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+      Process p =
+          new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
       byte[] out = p.getInputStream().readAllBytes();
       if (p.waitFor() != 0) {
         throw new IllegalStateException("failed: " + String.join(" ", command));

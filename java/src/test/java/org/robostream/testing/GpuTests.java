@@ -13,8 +13,11 @@ public final class GpuTests {
 
   /** Returns when NVDEC on cuda:0 is usable; otherwise skips or fails the calling test. */
   public static void requireNvdec() {
-    require("NVDEC", !Cuda.isAvailable() ? Cuda.unavailabilityCause()
-        : !Cuda.nvdecAvailable(0) ? Cuda.nvdecUnavailabilityCause(0) : null);
+    require(
+        "NVDEC",
+        !Cuda.isAvailable()
+            ? Cuda.unavailabilityCause()
+            : !Cuda.nvdecAvailable(0) ? Cuda.nvdecUnavailabilityCause(0) : null);
   }
 
   /** Returns when a CUDA device is usable (NVDEC or not); otherwise skips or fails the test. */

@@ -24,9 +24,9 @@ public final class MetadataEdit {
   }
 
   /**
-   * Sets {@code field} of episode {@code episode}'s line of a v2.1 {@code meta/episodes.jsonl}
-   * (as the synthetic writer writes it: compact, {@code episode_index} first) to {@code json},
-   * written as is ({@code 10.5}, {@code "10"}, {@code null}).
+   * Sets {@code field} of episode {@code episode}'s line of a v2.1 {@code meta/episodes.jsonl} (as
+   * the synthetic writer writes it: compact, {@code episode_index} first) to {@code json}, written
+   * as is ({@code 10.5}, {@code "10"}, {@code null}).
    */
   public static void episodeField(Path root, int episode, String field, String json)
       throws IOException {
@@ -35,8 +35,13 @@ public final class MetadataEdit {
     for (int i = 0; i < lines.size(); i++) {
       if (lines.get(i).startsWith("{\"episode_index\":" + episode + ",")) {
         String value = "(-?[0-9.eE+]+|null|\"[^\"]*\")";
-        lines.set(i, lines.get(i).replaceFirst("\"" + field + "\":" + value,
-            java.util.regex.Matcher.quoteReplacement("\"" + field + "\":" + json)));
+        lines.set(
+            i,
+            lines
+                .get(i)
+                .replaceFirst(
+                    "\"" + field + "\":" + value,
+                    java.util.regex.Matcher.quoteReplacement("\"" + field + "\":" + json)));
         Files.write(episodes, lines);
         return;
       }

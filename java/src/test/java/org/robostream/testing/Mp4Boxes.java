@@ -10,9 +10,9 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * MP4 layout for tests: the order of an MP4's top-level boxes (where the moov box is decides
- * which blocks a remote reader fetches to open it), and a copy with the moov box moved to the
- * end the way a muxer without {@code +faststart} writes it (ffmpeg CLI, stream copy). Stateless.
+ * MP4 layout for tests: the order of an MP4's top-level boxes (where the moov box is decides which
+ * blocks a remote reader fetches to open it), and a copy with the moov box moved to the end the way
+ * a muxer without {@code +faststart} writes it (ffmpeg CLI, stream copy). Stateless.
  */
 public final class Mp4Boxes {
   private Mp4Boxes() {}
@@ -44,9 +44,23 @@ public final class Mp4Boxes {
 
   /** Rewrites {@code in} into {@code out} by stream copy, moov box last (no faststart). */
   public static void remuxMoovAtEnd(Path in, Path out) throws IOException {
-    Process p = new ProcessBuilder("ffmpeg", "-nostdin", "-hide_banner", "-v", "error", "-y",
-        "-i", in.toString(), "-map", "0", "-c", "copy", out.toString())
-        .redirectErrorStream(true).start();
+    Process p =
+        new ProcessBuilder(
+                "ffmpeg",
+                "-nostdin",
+                "-hide_banner",
+                "-v",
+                "error",
+                "-y",
+                "-i",
+                in.toString(),
+                "-map",
+                "0",
+                "-c",
+                "copy",
+                out.toString())
+            .redirectErrorStream(true)
+            .start();
     String log = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     try {
       if (!p.waitFor(60, TimeUnit.SECONDS) || p.exitValue() != 0) {

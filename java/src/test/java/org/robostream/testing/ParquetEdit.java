@@ -24,15 +24,17 @@ import org.robostream.dataset.ParquetFrames;
 import org.robostream.dataset.synth.ParquetTableWriter;
 
 /**
- * Rewrites a Parquet table for tests that need damaged or unusual metadata and data files:
- * rows reordered, dropped or repeated, cells changed, scalar columns retyped or removed. Reads
- * the whole file on {@link #open}; {@link #writeTo} replaces a file. Not thread-safe; close it.
+ * Rewrites a Parquet table for tests that need damaged or unusual metadata and data files: rows
+ * reordered, dropped or repeated, cells changed, scalar columns retyped or removed. Reads the whole
+ * file on {@link #open}; {@link #writeTo} replaces a file. Not thread-safe; close it.
  */
 public final class ParquetEdit implements AutoCloseable {
   public static final ArrowType INT64 = new ArrowType.Int(64, true);
   public static final ArrowType INT32 = new ArrowType.Int(32, true);
-  public static final ArrowType FLOAT64 = new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE);
-  public static final ArrowType FLOAT32 = new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE);
+  public static final ArrowType FLOAT64 =
+      new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE);
+  public static final ArrowType FLOAT32 =
+      new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE);
   public static final ArrowType UTF8 = ArrowType.Utf8.INSTANCE;
 
   private final BufferAllocator allocator = new RootAllocator();
@@ -78,7 +80,8 @@ public final class ParquetEdit implements AutoCloseable {
 
   public double doubleAt(String column, int row) {
     FieldVector v = vector(column);
-    return v instanceof FloatingPointVector f ? f.getValueAsDouble(row)
+    return v instanceof FloatingPointVector f
+        ? f.getValueAsDouble(row)
         : ((BaseIntVector) v).getValueAsLong(row);
   }
 
@@ -135,8 +138,8 @@ public final class ParquetEdit implements AutoCloseable {
       if (to instanceof VarCharVector s) {
         s.setSafe(r, String.valueOf(value).getBytes(StandardCharsets.UTF_8));
       } else {
-        double number = value instanceof Number n ? n.doubleValue()
-            : Double.parseDouble(value.toString());
+        double number =
+            value instanceof Number n ? n.doubleValue() : Double.parseDouble(value.toString());
         setNumber(to, r, number);
       }
     }

@@ -23,25 +23,28 @@ public final class Processes {
    * removed from) this JVM's environment, {@code stdin} fed to it; fails the test when it runs
    * longer than {@code timeoutSeconds}.
    */
-  public static Result run(Map<String, String> env, String stdin, long timeoutSeconds,
-      List<String> command) throws IOException, InterruptedException {
+  public static Result run(
+      Map<String, String> env, String stdin, long timeoutSeconds, List<String> command)
+      throws IOException, InterruptedException {
     Process p = start(env, command);
     try (OutputStream in = p.getOutputStream()) {
       if (stdin != null) {
         in.write(stdin.getBytes(StandardCharsets.UTF_8));
       }
     }
-    CompletableFuture<byte[]> out = CompletableFuture.supplyAsync(() -> {
-      try {
-        return p.getInputStream().readAllBytes();
-      } catch (IOException e) {
-        throw new java.io.UncheckedIOException(e);
-      }
-    });
+    CompletableFuture<byte[]> out =
+        CompletableFuture.supplyAsync(
+            () -> {
+              try {
+                return p.getInputStream().readAllBytes();
+              } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+              }
+            });
     if (!p.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
       p.destroyForcibly();
-      throw new AssertionError("timed out after " + timeoutSeconds + " s: "
-          + String.join(" ", command));
+      throw new AssertionError(
+          "timed out after " + timeoutSeconds + " s: " + String.join(" ", command));
     }
     return new Result(p.exitValue(), new String(out.join(), StandardCharsets.UTF_8));
   }
@@ -53,24 +56,32 @@ public final class Processes {
 
   /** Starts {@code command} in the repository root, stderr merged into stdout. */
   public static Process start(Map<String, String> env, List<String> command) throws IOException {
-    ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true)
-        .directory(Fixtures.repoRoot().toFile());
-    env.forEach((k, v) -> {
-      if (v == null) {
-        pb.environment().remove(k);
-      } else {
-        pb.environment().put(k, v);
-      }
-    });
+    ProcessBuilder pb =
+        new ProcessBuilder(command)
+            .redirectErrorStream(true)
+            .directory(Fixtures.repoRoot().toFile());
+    env.forEach(
+        (k, v) -> {
+          if (v == null) {
+            pb.environment().remove(k);
+          } else {
+            pb.environment().put(k, v);
+          }
+        });
     return pb.start();
   }
 
   /** The command line that runs robostream's CLI in a fresh JVM on the test class path. */
   public static List<String> cli(String... args) {
-    List<String> command = new java.util.ArrayList<>(List.of(
-        Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx512m",
-        "--add-opens=java.base/java.nio=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
-        "org.robostream.cli.Main"));
+    List<String> command =
+        new java.util.ArrayList<>(
+            List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx512m",
+                "--add-opens=java.base/java.nio=ALL-UNNAMED",
+                "-cp",
+                System.getProperty("java.class.path"),
+                "org.robostream.cli.Main"));
     command.addAll(List.of(args));
     return command;
   }

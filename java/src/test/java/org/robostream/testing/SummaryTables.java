@@ -36,8 +36,10 @@ public final class SummaryTables {
           int from = starts.get(c);
           int to = c + 1 < starts.size() ? starts.get(c + 1) : line.length();
           if (c > 0) {
-            assertEquals("  ", line.substring(from - 2, from), "column " + names.get(c)
-                + " starts after two spaces in: " + line);
+            assertEquals(
+                "  ",
+                line.substring(from - 2, from),
+                "column " + names.get(c) + " starts after two spaces in: " + line);
           }
           row.put(names.get(c), line.substring(from, Math.min(to, line.length())).trim());
         }

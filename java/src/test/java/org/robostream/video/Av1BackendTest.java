@@ -33,15 +33,19 @@ class Av1BackendTest {
 
   @Test
   void missingDav1dFallsBackToLibaomWithAWarning() throws Exception {
-    ProcessBuilder pb = new ProcessBuilder(
-        java.nio.file.Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "--add-opens=java.base/java.nio=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
-        Av1FallbackProbe.class.getName(), Fixtures.video("av1_g2.mp4").toString());
+    ProcessBuilder pb =
+        new ProcessBuilder(
+            java.nio.file.Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+            "--add-opens=java.base/java.nio=ALL-UNNAMED",
+            "-cp",
+            System.getProperty("java.class.path"),
+            Av1FallbackProbe.class.getName(),
+            Fixtures.video("av1_g2.mp4").toString());
     pb.environment().put("ROBOSTREAM_DAV1D_LIBRARY", "libdav1d-not-installed.so.6");
     pb.redirectErrorStream(true);
     Process p = pb.start();
-    String out = new String(p.getInputStream().readAllBytes(),
-        java.nio.charset.StandardCharsets.UTF_8);
+    String out =
+        new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
     assertEquals(0, p.waitFor(), out);
     assertTrue(out.contains("backend=avcodec libaom-av1 frame=5"), out);
     assertTrue(out.contains("dav1d unavailable") && out.contains("libdav1d-not-installed"), out);

@@ -8,8 +8,10 @@ public final class Av1FallbackProbe {
 
   public static void main(String[] args) {
     try (VideoDecoder d = VideoDecoder.open(Path.of(args[0]))) {
-      DecodeResult r = d.decode(new double[] {d.framePtsSeconds()[5]},
-          HostFrameBuffer.forVideo(d.info(), 1, FrameLayout.HWC));
+      DecodeResult r =
+          d.decode(
+              new double[] {d.framePtsSeconds()[5]},
+              HostFrameBuffer.forVideo(d.info(), 1, FrameLayout.HWC));
       System.out.println("backend=" + d.backendDescription() + " frame=" + r.frameIndex(0));
     }
   }

@@ -22,12 +22,15 @@ class BadInputTest {
   @TempDir Path tmp;
 
   private static <T extends VideoException> T expect(Class<T> type, Path file, String words) {
-    T e = assertThrows(type, () -> {
-      try (VideoDecoder d = VideoDecoder.open(file)) {
-        double[] pts = d.framePtsSeconds();
-        d.decode(pts, HostFrameBuffer.forVideo(d.info(), pts.length, FrameLayout.HWC));
-      }
-    });
+    T e =
+        assertThrows(
+            type,
+            () -> {
+              try (VideoDecoder d = VideoDecoder.open(file)) {
+                double[] pts = d.framePtsSeconds();
+                d.decode(pts, HostFrameBuffer.forVideo(d.info(), pts.length, FrameLayout.HWC));
+              }
+            });
     assertTrue(e.getMessage().contains(file.toString()), e.getMessage());
     assertTrue(e.getMessage().toLowerCase().contains(words), e.getMessage());
     FfmpegErrorsTest.assertPrintable(e.getMessage());
@@ -47,8 +50,10 @@ class BadInputTest {
 
   @Test
   void htmlPageInsteadOfVideo() throws IOException {
-    Path f = Files.writeString(tmp.resolve("page.mp4"),
-        "<!DOCTYPE html><html><body>Sign in to continue</body></html>");
+    Path f =
+        Files.writeString(
+            tmp.resolve("page.mp4"),
+            "<!DOCTYPE html><html><body>Sign in to continue</body></html>");
     expect(NotAVideoException.class, f, "html");
   }
 
@@ -71,14 +76,16 @@ class BadInputTest {
     // LeRobot-style files keep the moov box at the end: cutting the tail loses the index.
     byte[] full = Files.readAllBytes(Fixtures.video("av1_g2.mp4"));
     Path f = Files.write(tmp.resolve("cut.mp4"), Arrays.copyOf(full, full.length / 2));
-    VideoException e = assertThrows(VideoException.class, () -> {
-      try (VideoDecoder d = VideoDecoder.open(f)) {
-        double[] pts = d.framePtsSeconds();
-        d.decode(pts, HostFrameBuffer.forVideo(d.info(), pts.length, FrameLayout.HWC));
-      }
-    });
-    assertTrue(e instanceof NotAVideoException || e instanceof CorruptVideoException,
-        e.toString());
+    VideoException e =
+        assertThrows(
+            VideoException.class,
+            () -> {
+              try (VideoDecoder d = VideoDecoder.open(f)) {
+                double[] pts = d.framePtsSeconds();
+                d.decode(pts, HostFrameBuffer.forVideo(d.info(), pts.length, FrameLayout.HWC));
+              }
+            });
+    assertTrue(e instanceof NotAVideoException || e instanceof CorruptVideoException, e.toString());
     assertTrue(e.getMessage().contains(f.toString()));
   }
 
@@ -86,8 +93,18 @@ class BadInputTest {
   void truncatedMediaData() throws IOException {
     // moov first (faststart), then half of the samples: the index promises frames that are gone.
     Path faststart = tmp.resolve("fast.mp4");
-    run("ffmpeg", "-hide_banner", "-loglevel", "error", "-y", "-i",
-        Fixtures.video("h264_g30.mp4").toString(), "-c", "copy", "-movflags", "+faststart",
+    run(
+        "ffmpeg",
+        "-hide_banner",
+        "-loglevel",
+        "error",
+        "-y",
+        "-i",
+        Fixtures.video("h264_g30.mp4").toString(),
+        "-c",
+        "copy",
+        "-movflags",
+        "+faststart",
         faststart.toString());
     byte[] full = Files.readAllBytes(faststart);
     Path f = Files.write(tmp.resolve("halfdata.mp4"), Arrays.copyOf(full, full.length * 2 / 3));
@@ -97,8 +114,19 @@ class BadInputTest {
   @Test
   void audioOnlyFileHasNoVideoStream() throws IOException {
     Path f = tmp.resolve("tone.m4a");
-    run("ffmpeg", "-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i",
-        "sine=frequency=440:duration=1", "-c:a", "aac", f.toString());
+    run(
+        "ffmpeg",
+        "-hide_banner",
+        "-loglevel",
+        "error",
+        "-y",
+        "-f",
+        "lavfi",
+        "-i",
+        "sine=frequency=440:duration=1",
+        "-c:a",
+        "aac",
+        f.toString());
     expect(NotAVideoException.class, f, "no video stream");
   }
 
@@ -106,16 +134,33 @@ class BadInputTest {
   void unsupportedPixelDepthForLibyuvOnlyIsReported() throws IOException {
     // The first frames of a pattern fixture at 10 bits: frames that say which they are.
     Path f = tmp.resolve("pattern10.mp4");
-    run("ffmpeg", "-hide_banner", "-loglevel", "error", "-y", "-i",
-        Fixtures.video("h264_g2.mp4").toString(), "-frames:v", "6", "-c:v", "libx264", "-g", "2",
-        "-pix_fmt", "yuv420p10le", f.toString());
+    run(
+        "ffmpeg",
+        "-hide_banner",
+        "-loglevel",
+        "error",
+        "-y",
+        "-i",
+        Fixtures.video("h264_g2.mp4").toString(),
+        "-frames:v",
+        "6",
+        "-c:v",
+        "libx264",
+        "-g",
+        "2",
+        "-pix_fmt",
+        "yuv420p10le",
+        f.toString());
     VideoDecoderOptions libyuvOnly =
         VideoDecoderOptions.defaults().withConverter(ColorConverterKind.LIBYUV);
-    UnsupportedVideoException e = assertThrows(UnsupportedVideoException.class, () -> {
-      try (VideoDecoder d = VideoDecoder.open(f, libyuvOnly)) {
-        d.decode(new double[] {0}, HostFrameBuffer.forVideo(d.info(), 1, FrameLayout.HWC));
-      }
-    });
+    UnsupportedVideoException e =
+        assertThrows(
+            UnsupportedVideoException.class,
+            () -> {
+              try (VideoDecoder d = VideoDecoder.open(f, libyuvOnly)) {
+                d.decode(new double[] {0}, HostFrameBuffer.forVideo(d.info(), 1, FrameLayout.HWC));
+              }
+            });
     assertTrue(e.getMessage().contains("yuv420p10le"), e.getMessage());
     // AUTO falls back to swscale for it and decodes every frame as the ffmpeg CLI does.
     try (VideoDecoder d = VideoDecoder.open(f)) {
@@ -167,7 +212,8 @@ class BadInputTest {
   @Test
   void destinationOfAnotherSizeIsRejected() {
     try (VideoDecoder d = VideoDecoder.open(Fixtures.video("h264_g2.mp4"))) {
-      assertThrows(IllegalArgumentException.class,
+      assertThrows(
+          IllegalArgumentException.class,
           () -> d.decode(new double[] {0}, new HostFrameBuffer(1, 10, 10, FrameLayout.HWC)));
     }
   }

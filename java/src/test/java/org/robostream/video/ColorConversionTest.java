@@ -35,10 +35,10 @@ class ColorConversionTest {
   void taggedStreamsMatchTheReference(String name, String matrix, String range) {
     Path file = Fixtures.video(name);
     byte[] ref = FfmpegReference.allFramesRgb(file);
-    for (ColorConverterKind kind : new ColorConverterKind[] {ColorConverterKind.LIBYUV,
-        ColorConverterKind.SWSCALE}) {
-      try (VideoDecoder d = VideoDecoder.open(file,
-          VideoDecoderOptions.defaults().withConverter(kind))) {
+    for (ColorConverterKind kind :
+        new ColorConverterKind[] {ColorConverterKind.LIBYUV, ColorConverterKind.SWSCALE}) {
+      try (VideoDecoder d =
+          VideoDecoder.open(file, VideoDecoderOptions.defaults().withConverter(kind))) {
         assertEquals(matrix, d.info().colorMatrix());
         assertEquals(range, d.info().colorRange());
         if (d.info().codec().equals("av1")) {
@@ -50,7 +50,8 @@ class ColorConversionTest {
         for (int f : new int[] {0, pts.length / 2 + 1, pts.length - 1}) {
           d.decode(new double[] {pts[f]}, buf);
           double diff = FrameCompare.meanAbsDiff(buf.frameBytes(0), ref, f * frameBytes);
-          assertTrue(diff <= FrameExactnessTest.MEAN_TOLERANCE,
+          assertTrue(
+              diff <= FrameExactnessTest.MEAN_TOLERANCE,
               kind + " " + d.backendDescription() + " frame " + f + " mean diff " + diff);
         }
       }
@@ -58,27 +59,32 @@ class ColorConversionTest {
   }
 
   /**
-   * Guards the test above: each fixture's tags change the colours by more than twice the
-   * tolerance, so a converter that ignored them (reading untagged BT.601 limited range) fails.
+   * Guards the test above: each fixture's tags change the colours by more than twice the tolerance,
+   * so a converter that ignored them (reading untagged BT.601 limited range) fails.
    */
   @ParameterizedTest
   @MethodSource("taggedStreams")
   void ignoringTheTagsWouldBeVisible(String name, String matrix, String range) {
     Path file = Fixtures.video(name);
-    double diff = FrameCompare.meanAbsDiff(FfmpegReference.allFramesRgb(file),
-        FfmpegReference.allFramesRgbReadAs(file, "bt601", "tv"), 0);
+    double diff =
+        FrameCompare.meanAbsDiff(
+            FfmpegReference.allFramesRgb(file),
+            FfmpegReference.allFramesRgbReadAs(file, "bt601", "tv"),
+            0);
     assertTrue(diff > 2 * FrameExactnessTest.MEAN_TOLERANCE, name + ": mean diff " + diff);
   }
 
   @ParameterizedTest
-  @org.junit.jupiter.params.provider.ValueSource(strings = {"camera_h264_640x480.mp4",
-      "camera_av1_640x480.mp4"})
+  @org.junit.jupiter.params.provider.ValueSource(
+      strings = {"camera_h264_640x480.mp4", "camera_av1_640x480.mp4"})
   void libyuvAndSwscaleAgreeOnCameraContent(String name) {
     Path file = Fixtures.video(name);
-    try (VideoDecoder a = VideoDecoder.open(file,
-            VideoDecoderOptions.defaults().withConverter(ColorConverterKind.LIBYUV));
-        VideoDecoder b = VideoDecoder.open(file,
-            VideoDecoderOptions.defaults().withConverter(ColorConverterKind.SWSCALE))) {
+    try (VideoDecoder a =
+            VideoDecoder.open(
+                file, VideoDecoderOptions.defaults().withConverter(ColorConverterKind.LIBYUV));
+        VideoDecoder b =
+            VideoDecoder.open(
+                file, VideoDecoderOptions.defaults().withConverter(ColorConverterKind.SWSCALE))) {
       HostFrameBuffer fa = HostFrameBuffer.forVideo(a.info(), 1, FrameLayout.CHW);
       HostFrameBuffer fb = HostFrameBuffer.forVideo(b.info(), 1, FrameLayout.CHW);
       a.decode(new double[] {1.0}, fa);

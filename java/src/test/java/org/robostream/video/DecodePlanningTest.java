@@ -105,8 +105,8 @@ class DecodePlanningTest {
       }
       assertEquals(keyframes.size(), passes);
       assertTrue(passes >= pts.length / 30, "GOP 30: " + passes + " passes");
-      org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
-          () -> d.seekGopOf(pts.length));
+      org.junit.jupiter.api.Assertions.assertThrows(
+          IllegalArgumentException.class, () -> d.seekGopOf(pts.length));
     }
   }
 }

@@ -28,23 +28,26 @@ class DecoderCacheTest {
 
   @Test
   void lruEvictsAndClosesTheLeastRecentlyUsed() {
-    try (DecoderCache cache = DecoderCache.forLocalFiles(OptionalInt.of(2),
-        VideoDecoderOptions.defaults())) {
+    try (DecoderCache cache =
+        DecoderCache.forLocalFiles(OptionalInt.of(2), VideoDecoderOptions.defaults())) {
       VideoDecoder a = cache.get(path(0), Device.CPU);
       VideoDecoder b = cache.get(path(1), Device.CPU);
       assertSame(a, cache.get(path(0), Device.CPU)); // hit: a is now most recent
       cache.get(path(2), Device.CPU); // evicts b
       assertFalse(cache.contains(path(1), Device.CPU));
       assertTrue(cache.contains(path(0), Device.CPU));
-      assertThrows(IllegalStateException.class, () -> b.decode(new double[] {0},
-          HostFrameBuffer.forVideo(b.info(), 1, FrameLayout.HWC)), "evicted decoder is closed");
+      assertThrows(
+          IllegalStateException.class,
+          () -> b.decode(new double[] {0}, HostFrameBuffer.forVideo(b.info(), 1, FrameLayout.HWC)),
+          "evicted decoder is closed");
       DecoderCacheStats s = cache.stats();
       assertEquals(1, s.hits());
       assertEquals(3, s.misses());
       assertEquals(1, s.evictions());
       assertEquals(2, s.size());
       assertEquals(0.25, s.hitRate(), 1e-12);
-      assertTrue(cache.contains(path(0), Device.CPU) && !cache.contains(path(0), Device.CUDA),
+      assertTrue(
+          cache.contains(path(0), Device.CPU) && !cache.contains(path(0), Device.CUDA),
           "the device is part of the key");
       a.decode(new double[] {0.0, 0.1}, HostFrameBuffer.forVideo(a.info(), 2, FrameLayout.HWC));
       assertEquals(2, cache.openDecoderStats().framesDelivered(), "summed over open decoders");
@@ -54,31 +57,36 @@ class DecoderCacheTest {
   @Test
   void capacityFromArgumentEnvironmentOrDefault() {
     assertEquals(100, DecoderCache.capacityFromEnvironment(Map.of()));
-    assertEquals(7, DecoderCache.capacityFromEnvironment(
-        Map.of(DecoderCache.LEROBOT_ENV, "7")));
-    assertEquals(3, DecoderCache.capacityFromEnvironment(
-        Map.of(DecoderCache.ENV, "3", DecoderCache.LEROBOT_ENV, "7")));
+    assertEquals(7, DecoderCache.capacityFromEnvironment(Map.of(DecoderCache.LEROBOT_ENV, "7")));
+    assertEquals(
+        3,
+        DecoderCache.capacityFromEnvironment(
+            Map.of(DecoderCache.ENV, "3", DecoderCache.LEROBOT_ENV, "7")));
     for (String unbounded : new String[] {"none", "None", "-1", "unbounded"}) {
-      assertEquals(Integer.MAX_VALUE,
+      assertEquals(
+          Integer.MAX_VALUE,
           DecoderCache.capacityFromEnvironment(Map.of(DecoderCache.ENV, unbounded)));
     }
     for (String bad : new String[] {"0", "-5", "lots", ""}) {
-      IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-          () -> DecoderCache.capacityFromEnvironment(Map.of(DecoderCache.ENV, bad)));
+      IllegalArgumentException e =
+          assertThrows(
+              IllegalArgumentException.class,
+              () -> DecoderCache.capacityFromEnvironment(Map.of(DecoderCache.ENV, bad)));
       assertTrue(e.getMessage().contains(DecoderCache.ENV), e.getMessage());
     }
-    assertThrows(IllegalArgumentException.class,
+    assertThrows(
+        IllegalArgumentException.class,
         () -> DecoderCache.forLocalFiles(OptionalInt.of(0), VideoDecoderOptions.defaults()));
-    try (DecoderCache c = DecoderCache.forLocalFiles(OptionalInt.of(-1),
-        VideoDecoderOptions.defaults())) {
+    try (DecoderCache c =
+        DecoderCache.forLocalFiles(OptionalInt.of(-1), VideoDecoderOptions.defaults())) {
       assertTrue(c.isUnbounded());
     }
   }
 
   @Test
   void failedOpenInsertsNothing() {
-    try (DecoderCache cache = DecoderCache.forLocalFiles(OptionalInt.of(2),
-        VideoDecoderOptions.defaults())) {
+    try (DecoderCache cache =
+        DecoderCache.forLocalFiles(OptionalInt.of(2), VideoDecoderOptions.defaults())) {
       assertThrows(VideoNotFoundException.class, () -> cache.get("/no/such.mp4", Device.CPU));
       assertEquals(0, cache.size());
       assertEquals(1, cache.stats().misses());
@@ -94,15 +102,20 @@ class DecoderCacheTest {
     try {
       List<Future<?>> futures = new ArrayList<>();
       for (int w = 0; w < workers; w++) {
-        futures.add(pool.submit(() -> {
-          try (DecoderCache cache = new DecoderCache(OptionalInt.of(1),
-              (file, device, sibling) -> VideoDecoder.open(java.nio.file.Path.of(file)), shared)) {
-            for (int i = 0; i < lookups; i++) {
-              cache.get(path(i % 20 == 19 ? 1 : 0), Device.CPU);
-            }
-          }
-          return null;
-        }));
+        futures.add(
+            pool.submit(
+                () -> {
+                  try (DecoderCache cache =
+                      new DecoderCache(
+                          OptionalInt.of(1),
+                          (file, device, sibling) -> VideoDecoder.open(java.nio.file.Path.of(file)),
+                          shared)) {
+                    for (int i = 0; i < lookups; i++) {
+                      cache.get(path(i % 20 == 19 ? 1 : 0), Device.CPU);
+                    }
+                  }
+                  return null;
+                }));
       }
       for (Future<?> f : futures) {
         f.get();

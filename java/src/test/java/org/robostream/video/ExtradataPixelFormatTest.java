@@ -22,8 +22,8 @@ class ExtradataPixelFormatTest {
 
   @Test
   void eightBitFixturesAreYuv420p() {
-    for (String name : new String[] {"av1_g2.mp4", "h264_g30.mp4", "hevc_g30.mp4",
-        "mpeg4_g12.mp4"}) {
+    for (String name :
+        new String[] {"av1_g2.mp4", "h264_g30.mp4", "hevc_g30.mp4", "mpeg4_g12.mp4"}) {
       assertEquals("yuv420p", pixelFormat(Fixtures.video(name)), name);
     }
   }
@@ -33,15 +33,55 @@ class ExtradataPixelFormatTest {
     Path h264High10 = tmp.resolve("h10.mp4");
     Path hevc444 = tmp.resolve("h444.mp4");
     Path av1Ten = tmp.resolve("a10.mp4");
-    BadInputTest.run("ffmpeg", "-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i",
-        "testsrc2=s=64x48:d=0.2", "-c:v", "libx264", "-pix_fmt", "yuv420p10le",
+    BadInputTest.run(
+        "ffmpeg",
+        "-hide_banner",
+        "-loglevel",
+        "error",
+        "-y",
+        "-f",
+        "lavfi",
+        "-i",
+        "testsrc2=s=64x48:d=0.2",
+        "-c:v",
+        "libx264",
+        "-pix_fmt",
+        "yuv420p10le",
         h264High10.toString());
-    BadInputTest.run("ffmpeg", "-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i",
-        "testsrc2=s=64x48:d=0.2", "-c:v", "libx265", "-x265-params", "log-level=error",
-        "-pix_fmt", "yuv444p", hevc444.toString());
-    BadInputTest.run("ffmpeg", "-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i",
-        "testsrc2=s=64x64:d=0.2", "-c:v", "libsvtav1", "-preset", "12", "-pix_fmt",
-        "yuv420p10le", av1Ten.toString());
+    BadInputTest.run(
+        "ffmpeg",
+        "-hide_banner",
+        "-loglevel",
+        "error",
+        "-y",
+        "-f",
+        "lavfi",
+        "-i",
+        "testsrc2=s=64x48:d=0.2",
+        "-c:v",
+        "libx265",
+        "-x265-params",
+        "log-level=error",
+        "-pix_fmt",
+        "yuv444p",
+        hevc444.toString());
+    BadInputTest.run(
+        "ffmpeg",
+        "-hide_banner",
+        "-loglevel",
+        "error",
+        "-y",
+        "-f",
+        "lavfi",
+        "-i",
+        "testsrc2=s=64x64:d=0.2",
+        "-c:v",
+        "libsvtav1",
+        "-preset",
+        "12",
+        "-pix_fmt",
+        "yuv420p10le",
+        av1Ten.toString());
     assertEquals("yuv420p10le", pixelFormat(h264High10));
     assertEquals("yuv444p", pixelFormat(hevc444));
     assertEquals("yuv420p10le", pixelFormat(av1Ten));

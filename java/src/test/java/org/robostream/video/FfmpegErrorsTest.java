@@ -14,16 +14,19 @@ class FfmpegErrorsTest {
   static void assertPrintable(String message) {
     for (int i = 0; i < message.length(); i++) {
       char c = message.charAt(i);
-      assertTrue(c >= 0x20 && c != 0x7f, "character " + (int) c + " at " + i + " in: "
-          + message.replace('\0', '@'));
+      assertTrue(
+          c >= 0x20 && c != 0x7f,
+          "character " + (int) c + " at " + i + " in: " + message.replace('\0', '@'));
     }
   }
 
   @Test
   void aKnownCodeReadsAsFfmpegsTextAndNothingElse() {
-    assertEquals("Invalid data found when processing input (" + avutil.AVERROR_INVALIDDATA + ")",
+    assertEquals(
+        "Invalid data found when processing input (" + avutil.AVERROR_INVALIDDATA + ")",
         FfmpegErrors.describe(avutil.AVERROR_INVALIDDATA));
-    assertEquals("End of file (" + avutil.AVERROR_EOF + ")", FfmpegErrors.describe(avutil.AVERROR_EOF));
+    assertEquals(
+        "End of file (" + avutil.AVERROR_EOF + ")", FfmpegErrors.describe(avutil.AVERROR_EOF));
   }
 
   @Test

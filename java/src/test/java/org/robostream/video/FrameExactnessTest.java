@@ -28,8 +28,16 @@ class FrameExactnessTest {
   static final double MEAN_TOLERANCE = 1.5;
 
   static Stream<String> fixtures() {
-    return Stream.of("h264_g1.mp4", "h264_g2.mp4", "h264_g30.mp4", "h264_g250.mp4",
-        "hevc_g30.mp4", "av1_g2.mp4", "mpeg4_g12.mp4", "vp9_g30.webm", "vfr_h264.mp4");
+    return Stream.of(
+        "h264_g1.mp4",
+        "h264_g2.mp4",
+        "h264_g30.mp4",
+        "h264_g250.mp4",
+        "hevc_g30.mp4",
+        "av1_g2.mp4",
+        "mpeg4_g12.mp4",
+        "vp9_g30.webm",
+        "vfr_h264.mp4");
   }
 
   record Reference(double[] pts, byte[] frames, int width, int height) {
@@ -39,8 +47,11 @@ class FrameExactnessTest {
   }
 
   static Reference reference(Path file, VideoStreamInfo info) {
-    return new Reference(FfmpegReference.framePts(file), FfmpegReference.allFramesRgb(file),
-        info.width(), info.height());
+    return new Reference(
+        FfmpegReference.framePts(file),
+        FfmpegReference.allFramesRgb(file),
+        info.width(),
+        info.height());
   }
 
   @ParameterizedTest
@@ -66,14 +77,14 @@ class FrameExactnessTest {
   }
 
   /**
-   * Decoders that pipeline frames across threads (the sequential configuration) hold pictures
-   * back until later packets arrive: still exact in every order, with nothing lost at the end.
+   * Decoders that pipeline frames across threads (the sequential configuration) hold pictures back
+   * until later packets arrive: still exact in every order, with nothing lost at the end.
    */
   @ParameterizedTest
   @MethodSource("pipelinedFixtures")
   void pipelinedMultiThreadedDecodersStayExact(String name) {
-    checkEveryAccessOrder(name,
-        VideoDecoderOptions.defaults().withThreads(2).withLowLatency(false));
+    checkEveryAccessOrder(
+        name, VideoDecoderOptions.defaults().withThreads(2).withLowLatency(false));
   }
 
   static Stream<String> pipelinedFixtures() {
@@ -106,8 +117,8 @@ class FrameExactnessTest {
         }
         // The same order in one call: planned (sorted, de-duplicated), delivered per request.
         double[] queries = order.stream().mapToDouble(f -> ref.pts()[f]).toArray();
-        HostFrameBuffer many = HostFrameBuffer.forVideo(decoder.info(), queries.length,
-            FrameLayout.HWC);
+        HostFrameBuffer many =
+            HostFrameBuffer.forVideo(decoder.info(), queries.length, FrameLayout.HWC);
         DecodeResult r = decoder.decode(queries, many);
         for (int i = 0; i < queries.length; i++) {
           assertEquals((long) order.get(i), r.frameIndex(i));
@@ -120,12 +131,21 @@ class FrameExactnessTest {
   static void checkFrame(String name, Reference ref, int frame, byte[] actual) {
     boolean pattern = !name.startsWith("camera");
     if (pattern) {
-      assertEquals(frame % 1024, FrameCompare.patternFrameNumber(actual, ref.width()),
+      assertEquals(
+          frame % 1024,
+          FrameCompare.patternFrameNumber(actual, ref.width()),
           name + ": frame identity of frame " + frame);
     }
     double diff = FrameCompare.meanAbsDiff(actual, ref.frames(), frame * ref.frameBytes());
-    assertTrue(diff <= MEAN_TOLERANCE, name + ": frame " + frame + " differs from the ffmpeg"
-        + " reference by " + diff + " per byte");
+    assertTrue(
+        diff <= MEAN_TOLERANCE,
+        name
+            + ": frame "
+            + frame
+            + " differs from the ffmpeg"
+            + " reference by "
+            + diff
+            + " per byte");
     for (int neighbour : new int[] {frame - 1, frame + 1}) {
       if (neighbour >= 0 && neighbour < ref.pts().length) {
         double other = FrameCompare.meanAbsDiff(actual, ref.frames(), neighbour * ref.frameBytes());
@@ -146,8 +166,8 @@ class FrameExactnessTest {
       decoder.decode(q, hwc);
       decoder.decode(q, chw);
       for (int i = 0; i < 2; i++) {
-        assertArrayEquals(hwc.frameBytes(i),
-            FrameCompare.chwToHwc(chw.frameBytes(i), hwc.height(), hwc.width()));
+        assertArrayEquals(
+            hwc.frameBytes(i), FrameCompare.chwToHwc(chw.frameBytes(i), hwc.height(), hwc.width()));
       }
     }
   }

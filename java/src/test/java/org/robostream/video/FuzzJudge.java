@@ -7,22 +7,26 @@ import java.util.List;
  * Judges what a fuzz worker saw for one mutation against what the mutation changed. Allowed: a
  * typed error naming the file, or frames with the requested pts and the seed's size whose pixels
  * are the seed's frames. Pixels may differ from the seed's only where the mutation changed the
- * index (moov: which bytes and times a frame has) or a packet that decoding the frame reads; a
- * file the mutation left unchanged must decode exactly.
+ * index (moov: which bytes and times a frame has) or a packet that decoding the frame reads; a file
+ * the mutation left unchanged must decode exactly.
  */
 final class FuzzJudge {
   /** The decoders' default pts tolerance, plus rounding. */
   static final double PTS_TOLERANCE = VideoDecoderOptions.defaults().toleranceSeconds() + 1e-9;
 
-  enum Outcome { TYPED, EXACT, DAMAGED }
+  enum Outcome {
+    TYPED,
+    EXACT,
+    DAMAGED
+  }
 
   /**
    * @param region what the mutation changed ({@link SeedLayout#regions})
    * @param outcomes one per requested frame; empty when opening failed
    * @param failures what broke the contract, each naming the case
    */
-  record Verdict(String region, boolean openFailed, List<Outcome> outcomes,
-      List<String> failures) {}
+  record Verdict(
+      String region, boolean openFailed, List<Outcome> outcomes, List<String> failures) {}
 
   private final SeedLayout seed;
 
@@ -32,8 +36,7 @@ final class FuzzJudge {
 
   Verdict judge(Mutations.Mutation mutation, ByteChanges changes, FuzzObservation seen) {
     String region = seed.regions(changes);
-    String name = "case " + seen.caseNumber() + " (" + mutation.description() + ", " + region
-        + ")";
+    String name = "case " + seen.caseNumber() + " (" + mutation.description() + ", " + region + ")";
     List<String> failures = new ArrayList<>();
     List<Outcome> outcomes = new ArrayList<>();
     if (seen.openError() != null) {
@@ -55,9 +58,14 @@ final class FuzzJudge {
       } else if (seed.touchesIndex(changes) || seed.touchesPayloadOf(changes, d.frame())) {
         outcomes.add(Outcome.DAMAGED);
       } else {
-        failures.add(where + ": damaged (pattern " + d.pattern() + ", mean diff "
-            + d.meanDiff() + ") though the mutation changed neither the index nor a packet"
-            + " the frame depends on");
+        failures.add(
+            where
+                + ": damaged (pattern "
+                + d.pattern()
+                + ", mean diff "
+                + d.meanDiff()
+                + ") though the mutation changed neither the index nor a packet"
+                + " the frame depends on");
       }
     }
     return new Verdict(region, false, outcomes, failures);
@@ -66,8 +74,14 @@ final class FuzzJudge {
   /** Wrong pts or size are never allowed, whatever the mutation did. */
   private String contractBroken(FuzzObservation seen, FuzzObservation.Delivery d) {
     if (seen.width() != seed.width() || seen.height() != seed.height()) {
-      return "delivered " + seen.width() + "x" + seen.height() + ", the seed is " + seed.width()
-          + "x" + seed.height();
+      return "delivered "
+          + seen.width()
+          + "x"
+          + seen.height()
+          + ", the seed is "
+          + seed.width()
+          + "x"
+          + seed.height();
     }
     double wanted = seed.framePts(d.frame());
     if (Math.abs(d.pts() - wanted) > PTS_TOLERANCE) {
@@ -79,8 +93,8 @@ final class FuzzJudge {
     return null;
   }
 
-  private static void checkError(String error, ByteChanges changes, String where,
-      List<String> failures) {
+  private static void checkError(
+      String error, ByteChanges changes, String where, List<String> failures) {
     if (!error.startsWith("TYPED ")) {
       failures.add(where + ": " + error);
     } else if (changes.isEmpty()) {

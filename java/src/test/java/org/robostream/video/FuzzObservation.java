@@ -6,15 +6,15 @@ import java.util.List;
 
 /**
  * What a {@link FuzzWorker} saw when it decoded one mutation, sent to the parent JVM as one JSON
- * line. Errors read "TYPED Class", "UNNAMED Class message" (a VideoException whose message does
- * not name the file) or "UNTYPED throwable".
+ * line. Errors read "TYPED Class", "UNNAMED Class message" (a VideoException whose message does not
+ * name the file) or "UNTYPED throwable".
  *
  * @param openError why opening failed, or null
  * @param width the decoder's declared frame width (0 when opening failed)
  * @param deliveries one per frame requested, in the order asked
  */
-record FuzzObservation(int caseNumber, String openError, int width, int height,
-    List<Delivery> deliveries) {
+record FuzzObservation(
+    int caseNumber, String openError, int width, int height, List<Delivery> deliveries) {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   /**
@@ -29,7 +29,13 @@ record FuzzObservation(int caseNumber, String openError, int width, int height,
    * @param meanDiff mean absolute difference to the ffmpeg CLI's frame of the seed (NaN when the
    *     size is wrong)
    */
-  record Delivery(String call, int frame, String error, double pts, double tablePts, int pattern,
+  record Delivery(
+      String call,
+      int frame,
+      String error,
+      double pts,
+      double tablePts,
+      int pattern,
       double meanDiff) {}
 
   String toJson() {

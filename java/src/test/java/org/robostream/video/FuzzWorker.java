@@ -34,10 +34,11 @@ public final class FuzzWorker {
   }
 
   public static void main(String[] args) throws Exception {
-    double[] pts = Files.readAllLines(Path.of(args[2])).stream().mapToDouble(Double::parseDouble)
-        .toArray();
-    FuzzWorker worker = new FuzzWorker(Files.readAllBytes(Path.of(args[0])),
-        Files.readAllBytes(Path.of(args[1])), pts);
+    double[] pts =
+        Files.readAllLines(Path.of(args[2])).stream().mapToDouble(Double::parseDouble).toArray();
+    FuzzWorker worker =
+        new FuzzWorker(
+            Files.readAllBytes(Path.of(args[0])), Files.readAllBytes(Path.of(args[1])), pts);
     Path work = Path.of(args[3]);
     PrintStream out = System.out;
     for (int i = Integer.parseInt(args[4]); i < Integer.parseInt(args[5]); i++) {
@@ -55,8 +56,9 @@ public final class FuzzWorker {
   /** The first, a third, the middle, the last and one case-chosen frame, shuffled per case. */
   static int[] framesToAsk(int caseNumber, int frameCount) {
     Random rng = new Random(caseNumber * 7919L + 17);
-    List<Integer> frames = new ArrayList<>(List.of(0, frameCount / 3, frameCount / 2,
-        frameCount - 1, rng.nextInt(frameCount)));
+    List<Integer> frames =
+        new ArrayList<>(
+            List.of(0, frameCount / 3, frameCount / 2, frameCount - 1, rng.nextInt(frameCount)));
     Collections.shuffle(frames, rng);
     return frames.stream().mapToInt(Integer::intValue).toArray();
   }
@@ -76,15 +78,19 @@ public final class FuzzWorker {
           decodeAll(decoder, "single", new int[] {frames[k]}, file, seen);
         }
       }
-      return new FuzzObservation(caseNumber, null, decoder.info().width(),
-          decoder.info().height(), seen);
+      return new FuzzObservation(
+          caseNumber, null, decoder.info().width(), decoder.info().height(), seen);
     } catch (Throwable t) {
       return new FuzzObservation(caseNumber, "UNTYPED close: " + t, 0, 0, seen);
     }
   }
 
   /** Decodes {@code frames} in one call and records what came back; false if the call failed. */
-  private boolean decodeAll(VideoDecoder decoder, String call, int[] frames, Path file,
+  private boolean decodeAll(
+      VideoDecoder decoder,
+      String call,
+      int[] frames,
+      Path file,
       List<FuzzObservation.Delivery> seen) {
     double[] queries = Arrays.stream(frames).mapToDouble(f -> seedPts[f]).toArray();
     VideoStreamInfo info = decoder.info();
@@ -94,8 +100,9 @@ public final class FuzzWorker {
       result = decoder.decode(queries, buffer);
     } catch (Throwable t) {
       for (int f : frames) {
-        seen.add(new FuzzObservation.Delivery(call, f, describe(t, file), Double.NaN, Double.NaN,
-            -1, Double.NaN));
+        seen.add(
+            new FuzzObservation.Delivery(
+                call, f, describe(t, file), Double.NaN, Double.NaN, -1, Double.NaN));
       }
       return false;
     }
@@ -104,11 +111,17 @@ public final class FuzzWorker {
     boolean seedSize = frameBytes * seedPts.length == reference.length;
     for (int i = 0; i < frames.length; i++) {
       byte[] pixels = buffer.frameBytes(i);
-      seen.add(new FuzzObservation.Delivery(call, frames[i], null, result.ptsSeconds(i),
-          table[(int) result.frameIndex(i)],
-          seedSize ? FrameCompare.patternFrameNumber(pixels, info.width()) : -1,
-          seedSize ? FrameCompare.meanAbsDiff(pixels, reference, frames[i] * frameBytes)
-              : Double.NaN));
+      seen.add(
+          new FuzzObservation.Delivery(
+              call,
+              frames[i],
+              null,
+              result.ptsSeconds(i),
+              table[(int) result.frameIndex(i)],
+              seedSize ? FrameCompare.patternFrameNumber(pixels, info.width()) : -1,
+              seedSize
+                  ? FrameCompare.meanAbsDiff(pixels, reference, frames[i] * frameBytes)
+                  : Double.NaN));
     }
     return true;
   }

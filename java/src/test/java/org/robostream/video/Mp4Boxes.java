@@ -41,8 +41,10 @@ final class Mp4Boxes {
     int pos = start;
     while (pos + 8 <= end) {
       long size = Integer.toUnsignedLong(buf.getInt(pos));
-      String type = new String(new byte[] {buf.get(pos + 4), buf.get(pos + 5), buf.get(pos + 6),
-          buf.get(pos + 7)}, StandardCharsets.ISO_8859_1);
+      String type =
+          new String(
+              new byte[] {buf.get(pos + 4), buf.get(pos + 5), buf.get(pos + 6), buf.get(pos + 7)},
+              StandardCharsets.ISO_8859_1);
       if (size == 1 && pos + 16 <= end) {
         size = buf.getLong(pos + 8);
       } else if (size == 0) {

@@ -27,16 +27,16 @@ import org.robostream.testing.Fixtures;
 
 /**
  * Mutates valid MP4s 500 ways each (truncations, bit flips, zeroed boxes, random blocks) and
- * decodes every mutation in a forked JVM running with -Xcheck:jni. Each requested frame must
- * come back with the requested pts and the seed's size, and as the seed's frame (pattern number
- * and pixels, against the ffmpeg CLI) unless the mutation changed the index or a packet the frame
+ * decodes every mutation in a forked JVM running with -Xcheck:jni. Each requested frame must come
+ * back with the requested pts and the seed's size, and as the seed's frame (pattern number and
+ * pixels, against the ffmpeg CLI) unless the mutation changed the index or a packet the frame
  * depends on ({@link FuzzJudge}); otherwise the call must fail with a typed exception naming the
  * file. A JVM crash, an untyped exception, a JNI warning or a wrong frame fails the test. After a
  * crash the worker restarts behind the crashing case, so one crash does not hide others.
  *
- * <p>Seeds: moov at the end (ffmpeg's default: a truncation loses the index) and moved to the
- * front with +faststart (LeRobot's layout: a truncation loses payload, a zeroed mdat header
- * leaves the file decodable), H.264 with B-frames and AV1 through dav1d.
+ * <p>Seeds: moov at the end (ffmpeg's default: a truncation loses the index) and moved to the front
+ * with +faststart (LeRobot's layout: a truncation loses payload, a zeroed mdat header leaves the
+ * file decodable), H.264 with B-frames and AV1 through dav1d.
  */
 class MutationFuzzTest {
   static final int CASES = 500;
@@ -44,8 +44,8 @@ class MutationFuzzTest {
   @TempDir Path work;
 
   @ParameterizedTest
-  @ValueSource(strings = {"h264_g30.mp4", "av1_g2.mp4", "h264_g30_faststart.mp4",
-      "av1_g2_faststart.mp4"})
+  @ValueSource(
+      strings = {"h264_g30.mp4", "av1_g2.mp4", "h264_g30_faststart.mp4", "av1_g2_faststart.mp4"})
   void mutatedFilesGiveTheRightFramesOrTypedErrors(String seedName) throws Exception {
     Path seed = Fixtures.video(seedName);
     SeedLayout layout = SeedLayout.of(seed);
@@ -53,17 +53,21 @@ class MutationFuzzTest {
     Files.write(reference, FfmpegReference.allFramesRgb(seed));
     Path pts = work.resolve("pts.txt");
     Files.write(pts, Arrays.stream(layout.framePts()).mapToObj(Double::toString).toList());
-    assertEquals(layout.frameCount() * layout.width() * layout.height() * 3,
-        Files.size(reference), "ffmpeg CLI and ffprobe disagree on the seed's frames");
+    assertEquals(
+        layout.frameCount() * layout.width() * layout.height() * 3,
+        Files.size(reference),
+        "ffmpeg CLI and ffprobe disagree on the seed's frames");
 
-    Campaign campaign = new Campaign(seed, Files.readAllBytes(seed), reference, pts,
-        new FuzzJudge(layout));
+    Campaign campaign =
+        new Campaign(seed, Files.readAllBytes(seed), reference, pts, new FuzzJudge(layout));
     // Two workers, one per core: the cases are independent.
     ExecutorService pool = Executors.newFixedThreadPool(2);
     List<Future<Run>> halves;
     try {
-      halves = List.of(pool.submit(() -> campaign.run(0, CASES / 2, "a")),
-          pool.submit(() -> campaign.run(CASES / 2, CASES, "b")));
+      halves =
+          List.of(
+              pool.submit(() -> campaign.run(0, CASES / 2, "a")),
+              pool.submit(() -> campaign.run(CASES / 2, CASES, "b")));
     } finally {
       pool.shutdown();
     }
@@ -79,9 +83,11 @@ class MutationFuzzTest {
     assertEquals(CASES, tally.cases(), "cases judged");
     // Both outcomes must be exercised, or the checks above prove little.
     assertTrue(tally.typed() >= 50, "mutations must reach the error paths:\n" + tally);
-    assertTrue(tally.exact("payload") >= 100,
+    assertTrue(
+        tally.exact("payload") >= 100,
         "frames outside the damaged GOPs of mutated files must be checked:\n" + tally);
-    assertTrue(tally.exact("inert") >= 20,
+    assertTrue(
+        tally.exact("inert") >= 20,
         "files with only inert bytes changed must be checked:\n" + tally);
   }
 
@@ -110,19 +116,19 @@ class MutationFuzzTest {
       int next = from;
       for (int restart = 0; next < to; restart++) {
         Path stderr = work.resolve("worker-" + tag + restart + ".err");
-        Process p = new ProcessBuilder(workerCommand(next, to)).redirectError(stderr.toFile())
-            .start();
+        Process p =
+            new ProcessBuilder(workerCommand(next, to)).redirectError(stderr.toFile()).start();
         int started = -1;
-        try (BufferedReader r = new BufferedReader(
-            new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+        try (BufferedReader r =
+            new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
           for (String line = r.readLine(); line != null; line = r.readLine()) {
             if (line.startsWith("START ")) {
               started = Integer.parseInt(line.substring(6));
             } else if (line.startsWith("CASE ")) {
               FuzzObservation seen = FuzzObservation.fromJson(line.substring(5));
               Mutations.Mutation mutation = Mutations.mutate(seedBytes, seen.caseNumber());
-              FuzzJudge.Verdict verdict = judge.judge(mutation,
-                  ByteChanges.between(seedBytes, mutation.bytes()), seen);
+              FuzzJudge.Verdict verdict =
+                  judge.judge(mutation, ByteChanges.between(seedBytes, mutation.bytes()), seen);
               failures.addAll(verdict.failures());
               verdicts.add(verdict);
               next = seen.caseNumber() + 1;
@@ -136,8 +142,13 @@ class MutationFuzzTest {
         }
         failures.addAll(jniComplaints(stderr));
         if (p.exitValue() != 0 && started < next) {
-          failures.add("worker exited with code " + p.exitValue() + " before case " + next
-              + ", see " + stderr);
+          failures.add(
+              "worker exited with code "
+                  + p.exitValue()
+                  + " before case "
+                  + next
+                  + ", see "
+                  + stderr);
           break;
         } else if (p.exitValue() != 0) {
           failures.add("case " + started + ": JVM died with exit code " + p.exitValue());
@@ -151,24 +162,35 @@ class MutationFuzzTest {
     }
 
     private List<String> workerCommand(int from, int to) {
-      return List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-          "-Xcheck:jni", "-Xmx512m", "--add-opens=java.base/java.nio=ALL-UNNAMED",
+      return List.of(
+          Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+          "-Xcheck:jni",
+          "-Xmx512m",
+          "--add-opens=java.base/java.nio=ALL-UNNAMED",
           "-Dorg.slf4j.simpleLogger.defaultLogLevel=error",
-          "-cp", System.getProperty("java.class.path"), FuzzWorker.class.getName(),
-          seed.toString(), reference.toString(), pts.toString(), work.toString(),
-          Integer.toString(from), Integer.toString(to));
+          "-cp",
+          System.getProperty("java.class.path"),
+          FuzzWorker.class.getName(),
+          seed.toString(),
+          reference.toString(),
+          pts.toString(),
+          work.toString(),
+          Integer.toString(from),
+          Integer.toString(to));
     }
   }
 
   /**
    * -Xcheck:jni reports misuse on stderr and goes on ("WARNING in native method: ...", "WARNING:
-   * JNI local refs: ...") or aborts ("FATAL ERROR in native method"); FFmpeg's own complaints
-   * about the damaged input go there too and are expected.
+   * JNI local refs: ...") or aborts ("FATAL ERROR in native method"); FFmpeg's own complaints about
+   * the damaged input go there too and are expected.
    */
   private static List<String> jniComplaints(Path stderr) throws IOException {
     return Files.readAllLines(stderr).stream()
         .filter(l -> l.contains("in native method") || l.contains("JNI"))
-        .distinct().map(l -> "JNI check: " + l).toList();
+        .distinct()
+        .map(l -> "JNI check: " + l)
+        .toList();
   }
 
   /** Counts per changed region: cases, cases failing at open, and requested-frame outcomes. */
@@ -205,12 +227,21 @@ class MutationFuzzTest {
 
     @Override
     public String toString() {
-      return String.format("  %-22s %6s %14s %14s %14s %14s%n", "changed", "cases",
-          "typed at open", "frames: typed", "exact", "damaged")
-          + byRegion.entrySet().stream().map(e -> String.format(
-              "  %-22s %6d %14d %14d %14d %14d", e.getKey(), e.getValue()[0], e.getValue()[1],
-              e.getValue()[2], e.getValue()[3], e.getValue()[4]))
-          .collect(Collectors.joining("\n"));
+      return String.format(
+              "  %-22s %6s %14s %14s %14s %14s%n",
+              "changed", "cases", "typed at open", "frames: typed", "exact", "damaged")
+          + byRegion.entrySet().stream()
+              .map(
+                  e ->
+                      String.format(
+                          "  %-22s %6d %14d %14d %14d %14d",
+                          e.getKey(),
+                          e.getValue()[0],
+                          e.getValue()[1],
+                          e.getValue()[2],
+                          e.getValue()[3],
+                          e.getValue()[4]))
+              .collect(Collectors.joining("\n"));
     }
   }
 }

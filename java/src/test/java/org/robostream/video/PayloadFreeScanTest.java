@@ -16,17 +16,27 @@ import org.robostream.testing.Datasets;
 import org.robostream.testing.Fixtures;
 
 /**
- * Opening an MP4 builds its frame table without reading the sample data (which for a remote
- * file would mean downloading all of it): the table must equal the one built from the real
- * packets, for every codec, GOP structure, B-frames, variable frame rate and v3.0 files with many
- * episodes.
+ * Opening an MP4 builds its frame table without reading the sample data (which for a remote file
+ * would mean downloading all of it): the table must equal the one built from the real packets, for
+ * every codec, GOP structure, B-frames, variable frame rate and v3.0 files with many episodes.
  */
 class PayloadFreeScanTest {
   static List<Path> mp4s() throws IOException {
     List<Path> files = new ArrayList<>();
-    for (String name : new String[] {"h264_g1.mp4", "h264_g2.mp4", "h264_g30.mp4",
-        "h264_g250.mp4", "hevc_g30.mp4", "av1_g2.mp4", "mpeg4_g12.mp4", "vfr_h264.mp4",
-        "h264_bt709_full.mp4", "camera_av1_640x480.mp4", "camera_h264_640x480.mp4"}) {
+    for (String name :
+        new String[] {
+          "h264_g1.mp4",
+          "h264_g2.mp4",
+          "h264_g30.mp4",
+          "h264_g250.mp4",
+          "hevc_g30.mp4",
+          "av1_g2.mp4",
+          "mpeg4_g12.mp4",
+          "vfr_h264.mp4",
+          "h264_bt709_full.mp4",
+          "camera_av1_640x480.mp4",
+          "camera_h264_640x480.mp4"
+        }) {
       files.add(Fixtures.video(name));
     }
     try (Stream<Path> s = Files.walk(Datasets.patternV30().resolve("videos"))) {
@@ -69,8 +79,9 @@ class PayloadFreeScanTest {
       }
       // Skipping shows clearly on the large files (small ones are mostly header and buffer).
       if (Files.size(f) > (2 << 20)) {
-        assertTrue(skipped > Files.size(f) / 2, name + ": skipped only " + skipped + " of "
-            + Files.size(f) + " bytes");
+        assertTrue(
+            skipped > Files.size(f) / 2,
+            name + ": skipped only " + skipped + " of " + Files.size(f) + " bytes");
         large++;
       }
     }
@@ -88,8 +99,10 @@ class PayloadFreeScanTest {
       HostFrameBuffer one = HostFrameBuffer.forVideo(d.info(), 1, FrameLayout.HWC);
       for (int frame : new int[] {0, 1, 45, 299}) {
         d.decodeFrames(new int[] {frame}, one);
-        assertEquals(frame % 1024, org.robostream.testing.FrameCompare.patternFrameNumber(
-            one.frameBytes(0), d.info().width()));
+        assertEquals(
+            frame % 1024,
+            org.robostream.testing.FrameCompare.patternFrameNumber(
+                one.frameBytes(0), d.info().width()));
       }
     }
   }

@@ -18,13 +18,13 @@ import org.robostream.testing.FrameCompare;
 import org.robostream.testing.NativeLeakCheck;
 
 /**
- * Real LeRobot AV1 episodes (shared/datasets/g1-v21-sample) decode frame-exactly: every 17th
- * frame, asked for in shuffled order, is within the tolerance of its ffmpeg CLI reference and
- * closer to it than to the references of the frames just before and after it, so an off-by-one
- * fails even where the camera barely moves. The footage repeats some frames (a neighbour's
- * reference equals the frame's own, byte for byte): no picture comparison can tell those apart,
- * so there the frame index and pts the decoder reports decide, and the test says so. Skipped
- * with a warning where the shared dataset is missing.
+ * Real LeRobot AV1 episodes (shared/datasets/g1-v21-sample) decode frame-exactly: every 17th frame,
+ * asked for in shuffled order, is within the tolerance of its ffmpeg CLI reference and closer to it
+ * than to the references of the frames just before and after it, so an off-by-one fails even where
+ * the camera barely moves. The footage repeats some frames (a neighbour's reference equals the
+ * frame's own, byte for byte): no picture comparison can tell those apart, so there the frame index
+ * and pts the decoder reports decide, and the test says so. Skipped with a warning where the shared
+ * dataset is missing.
  */
 @ExtendWith(NativeLeakCheck.class)
 class RealDatasetVideoTest {
@@ -33,8 +33,11 @@ class RealDatasetVideoTest {
   @ParameterizedTest
   @ValueSource(ints = {1, 2, 4})
   void everySeventeenthFrameShuffledIsItsReferenceNotANeighbour(int episode) {
-    Path file = Fixtures.sharedDataset().resolve(String.format(
-        "videos/chunk-000/observation.images.cam_high/episode_%06d.mp4", episode));
+    Path file =
+        Fixtures.sharedDataset()
+            .resolve(
+                String.format(
+                    "videos/chunk-000/observation.images.cam_high/episode_%06d.mp4", episode));
     double[] refPts = FfmpegReference.framePts(file);
     byte[] ref = FfmpegReference.framesAroundEveryNthRgb(file, STEP);
     int[] slotOf = new int[refPts.length];
@@ -63,7 +66,8 @@ class RealDatasetVideoTest {
         assertEquals(refPts[f], r.ptsSeconds(0), 1e-6);
         byte[] got = one.frameBytes(0);
         double own = FrameCompare.meanAbsDiff(got, ref, slotOf[f] * frameBytes);
-        assertTrue(own <= FrameExactnessTest.MEAN_TOLERANCE,
+        assertTrue(
+            own <= FrameExactnessTest.MEAN_TOLERANCE,
             "episode " + episode + " frame " + f + ": mean diff " + own);
         for (int g : new int[] {f - 1, f + 1}) {
           if (g < 0 || g >= refPts.length) {
@@ -74,23 +78,39 @@ class RealDatasetVideoTest {
             continue;
           }
           double other = FrameCompare.meanAbsDiff(got, ref, slotOf[g] * frameBytes);
-          assertTrue(own < other, "episode " + episode + " frame " + f + " is as close to frame "
-              + g + " (" + other + ") as to its own reference (" + own + ")");
+          assertTrue(
+              own < other,
+              "episode "
+                  + episode
+                  + " frame "
+                  + f
+                  + " is as close to frame "
+                  + g
+                  + " ("
+                  + other
+                  + ") as to its own reference ("
+                  + own
+                  + ")");
           neighbourChecks++;
         }
       }
       if (!repeated.isEmpty()) {
-        System.out.println("episode " + episode + ": the footage repeats frames " + repeated
-            + " byte for byte; for these neighbours only the reported frame index and pts"
-            + " were checked");
+        System.out.println(
+            "episode "
+                + episode
+                + ": the footage repeats frames "
+                + repeated
+                + " byte for byte; for these neighbours only the reported frame index and pts"
+                + " were checked");
       }
-      assertTrue(neighbourChecks >= frames.size(),
+      assertTrue(
+          neighbourChecks >= frames.size(),
           "too few frames differ from their neighbours to check: " + neighbourChecks);
     }
   }
 
   private static boolean sameFrame(byte[] frames, int a, int b, int frameBytes) {
-    return Arrays.equals(frames, a * frameBytes, (a + 1) * frameBytes,
-        frames, b * frameBytes, (b + 1) * frameBytes);
+    return Arrays.equals(
+        frames, a * frameBytes, (a + 1) * frameBytes, frames, b * frameBytes, (b + 1) * frameBytes);
   }
 }

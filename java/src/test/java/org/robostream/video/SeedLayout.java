@@ -9,10 +9,10 @@ import java.util.List;
 import org.robostream.testing.Ffprobe;
 
 /**
- * What the bytes of a fuzz seed are for, from ffprobe's packet list and the box tree: each
- * packet's payload and its GOP; the index (moov: where and when samples are, the codec
- * configuration); and inert bytes no frame depends on (ftyp, free, udta, vmhd, the mdat header).
- * It tells the fuzz test which frames a mutation may legitimately damage.
+ * What the bytes of a fuzz seed are for, from ffprobe's packet list and the box tree: each packet's
+ * payload and its GOP; the index (moov: where and when samples are, the codec configuration); and
+ * inert bytes no frame depends on (ftyp, free, udta, vmhd, the mdat header). It tells the fuzz test
+ * which frames a mutation may legitimately damage.
  */
 final class SeedLayout {
   /** Boxes whose content neither locates, times nor configures the decoding of a sample. */
@@ -26,7 +26,11 @@ final class SeedLayout {
   private final int[] packetOfFrame;
   private final List<long[]> indexRanges;
 
-  private SeedLayout(int width, int height, double[] framePts, List<Ffprobe.Packet> packets,
+  private SeedLayout(
+      int width,
+      int height,
+      double[] framePts,
+      List<Ffprobe.Packet> packets,
       List<long[]> indexRanges) {
     this.width = width;
     this.height = height;
@@ -56,7 +60,11 @@ final class SeedLayout {
     }
     Ffprobe.Stream stream = Ffprobe.stream(seed);
     double[] pts = Ffprobe.frames(seed).stream().mapToDouble(Ffprobe.Frame::ptsSeconds).toArray();
-    return new SeedLayout(stream.width(), stream.height(), pts, Ffprobe.packets(seed),
+    return new SeedLayout(
+        stream.width(),
+        stream.height(),
+        pts,
+        Ffprobe.packets(seed),
         indexRanges(Mp4Boxes.of(bytes)));
   }
 

@@ -26,9 +26,13 @@ class TimestampToleranceTest {
         assertEquals(ref[i], r.ptsSeconds(i), 1e-6);
       }
       // Frame 7 follows a gap: average-fps arithmetic (7/30 s) would land between frames.
-      FrameTimestampException e = assertThrows(FrameTimestampException.class,
-          () -> d.decode(new double[] {7 / 30.0}, HostFrameBuffer.forVideo(d.info(), 1,
-              FrameLayout.HWC)));
+      FrameTimestampException e =
+          assertThrows(
+              FrameTimestampException.class,
+              () ->
+                  d.decode(
+                      new double[] {7 / 30.0},
+                      HostFrameBuffer.forVideo(d.info(), 1, FrameLayout.HWC)));
       assertEquals(6 / 30.0, e.nearestPtsSeconds(), 1e-6);
     }
   }
@@ -39,8 +43,8 @@ class TimestampToleranceTest {
     try (VideoDecoder d = VideoDecoder.open(file)) {
       HostFrameBuffer one = HostFrameBuffer.forVideo(d.info(), 1, FrameLayout.HWC);
       double q = 1.0 + 0.5e-3;
-      FrameTimestampException e = assertThrows(FrameTimestampException.class,
-          () -> d.decode(new double[] {q}, one));
+      FrameTimestampException e =
+          assertThrows(FrameTimestampException.class, () -> d.decode(new double[] {q}, one));
       assertEquals(q, e.querySeconds());
       assertEquals(1.0, e.nearestPtsSeconds(), 1e-9);
       assertTrue(e.getMessage().contains(file.toString()), e.getMessage());
@@ -61,7 +65,7 @@ class TimestampToleranceTest {
       HostFrameBuffer one = HostFrameBuffer.forVideo(d.info(), 1, FrameLayout.HWC);
       assertEquals(31, d.decode(new double[] {1.04}, one).frameIndex(0));
     }
-    assertThrows(IllegalArgumentException.class,
-        () -> VideoDecoderOptions.defaults().withTolerance(-1));
+    assertThrows(
+        IllegalArgumentException.class, () -> VideoDecoderOptions.defaults().withTolerance(-1));
   }
 }

@@ -13,15 +13,22 @@ final class BenchFixtures {
 
   static synchronized Path video(String name) throws IOException, InterruptedException {
     Path root = Path.of(System.getProperty("robostream.root", ".")).toAbsolutePath().normalize();
-    Path dir = Path.of(System.getProperty("robostream.fixtures",
-        root.resolve("java/target/fixtures").toString()));
+    Path dir =
+        Path.of(
+            System.getProperty(
+                "robostream.fixtures", root.resolve("java/target/fixtures").toString()));
     Path file = dir.resolve(name);
     if (!Files.isRegularFile(file)) {
-      Process p = new ProcessBuilder(root.resolve("scripts/tests/make-fixtures.sh").toString(),
-          dir.toString()).inheritIO().start();
+      Process p =
+          new ProcessBuilder(
+                  root.resolve("scripts/tests/make-fixtures.sh").toString(), dir.toString())
+              .inheritIO()
+              .start();
       if (p.waitFor() != 0 || !Files.isRegularFile(file)) {
-        throw new IOException("cannot generate fixture " + file
-            + " (run from the repository root or set -Drobostream.root)");
+        throw new IOException(
+            "cannot generate fixture "
+                + file
+                + " (run from the repository root or set -Drobostream.root)");
       }
     }
     return file;

@@ -74,10 +74,22 @@ public class ColorConversionBenchmark {
   @Benchmark
   public void convert() {
     if (converter.equals("LIBYUV")) {
-      NativeStatus.check(NativeCore.rs_convert_yuv8(
-          frame.data(0).address(), frame.linesize(0), frame.data(1).address(), frame.linesize(1),
-          frame.data(2).address(), frame.linesize(2), 640, 480, 420,
-          color.matrix().nativeCode(), 0, slot.slotAddress(0), frameLayout.nativeCode()), "yuv");
+      NativeStatus.check(
+          NativeCore.rs_convert_yuv8(
+              frame.data(0).address(),
+              frame.linesize(0),
+              frame.data(1).address(),
+              frame.linesize(1),
+              frame.data(2).address(),
+              frame.linesize(2),
+              640,
+              480,
+              420,
+              color.matrix().nativeCode(),
+              0,
+              slot.slotAddress(0),
+              frameLayout.nativeCode()),
+          "yuv");
     } else {
       swscale.convert(frame, color, slot.slotAddress(0), frameLayout);
     }

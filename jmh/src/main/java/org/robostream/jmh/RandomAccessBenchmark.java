@@ -53,8 +53,13 @@ public class RandomAccessBenchmark {
 
   @TearDown(Level.Trial)
   public void tearDown() {
-    System.out.println("\n" + file + ": " + decoder.stats() + " amplification "
-        + decoder.stats().decodeAmplification());
+    System.out.println(
+        "\n"
+            + file
+            + ": "
+            + decoder.stats()
+            + " amplification "
+            + decoder.stats().decodeAmplification());
     decoder.close();
   }
 }

@@ -30,8 +30,13 @@ import org.robostream.video.VideoDecoder;
 public class SequentialDecodeBenchmark {
   private static final int CHUNK = 32;
 
-  @Param({"camera_h264_640x480.mp4", "camera_av1_640x480.mp4", "hevc_g30.mp4", "mpeg4_g12.mp4",
-      "vp9_g30.webm"})
+  @Param({
+    "camera_h264_640x480.mp4",
+    "camera_av1_640x480.mp4",
+    "hevc_g30.mp4",
+    "mpeg4_g12.mp4",
+    "vp9_g30.webm"
+  })
   public String file;
 
   private Path path;

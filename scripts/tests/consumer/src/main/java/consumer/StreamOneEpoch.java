@@ -13,10 +13,13 @@ public final class StreamOneEpoch {
   public static void main(String[] args) {
     long samples = 0;
     long frameBytes = 0;
-    try (StreamingDataset ds = StreamingDataset.builder(Path.of(args[0]))
-        .batchSize(8).workers(2).returnUint8(true)
-        .deltaTimestamps(Map.of("action", new double[] {0, 0.05, 0.1}))
-        .build()) {
+    try (StreamingDataset ds =
+        StreamingDataset.builder(Path.of(args[0]))
+            .batchSize(8)
+            .workers(2)
+            .returnUint8(true)
+            .deltaTimestamps(Map.of("action", new double[] {0, 0.05, 0.1}))
+            .build()) {
       String camera = ds.metadata().info().videoKeys().get(0);
       for (Batch b : ds) {
         try (b) {

@@ -35,7 +35,6 @@ class HubCliTest {
     hub = HubServer.start(tmp.resolve("nginx"), Datasets.patternV30());
   }
 
-
   static String robostream(Path cache, String... args) throws IOException, InterruptedException {
     Result r = run(cache, args);
     assertEquals(0, r.exit(), r.output());
@@ -45,10 +44,15 @@ class HubCliTest {
   record Result(int exit, String output) {}
 
   static Result run(Path cache, String... args) throws IOException, InterruptedException {
-    List<String> command = new ArrayList<>(List.of(
-        Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx512m",
-        "--add-opens=java.base/java.nio=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
-        "org.robostream.cli.Main"));
+    List<String> command =
+        new ArrayList<>(
+            List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx512m",
+                "--add-opens=java.base/java.nio=ALL-UNNAMED",
+                "-cp",
+                System.getProperty("java.class.path"),
+                "org.robostream.cli.Main"));
     command.addAll(List.of(args));
     ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
     pb.environment().put("HF_ENDPOINT", hub.endpoint());
@@ -65,13 +69,20 @@ class HubCliTest {
   void diagnoseChecksTheFirstRemoteVideoAndExplainsAPageInsteadOfAFile() throws Exception {
     String ok = robostream(tmp.resolve("diag"), "diagnose", "--repo-id", HubServer.REPO);
     assertTrue(ok.contains("ok    revision v3.0"), ok);
-    assertTrue(ok.contains("/resolve/" + hub.commitOf("v3.0") + "/videos/"), "read at the"
-        + " commit the v3.0 tag points to: " + ok);
+    assertTrue(
+        ok.contains("/resolve/" + hub.commitOf("v3.0") + "/videos/"),
+        "read at the" + " commit the v3.0 tag points to: " + ok);
     assertTrue(ok.contains("ok    an ftyp box"), ok);
     assertTrue(ok.contains("ok    decoded frame 0"), ok);
     assertTrue(ok.contains("no token (anonymous)"), ok);
-    Result page = run(tmp.resolve("diag-html"), "diagnose", "--repo-id", HubServer.REPO,
-        "--data-files-root", "hf://datasets/" + HubServer.REPO + "-html@v3.0");
+    Result page =
+        run(
+            tmp.resolve("diag-html"),
+            "diagnose",
+            "--repo-id",
+            HubServer.REPO,
+            "--data-files-root",
+            "hf://datasets/" + HubServer.REPO + "-html@v3.0");
     assertEquals(1, page.exit(), page.output());
     assertTrue(page.output().contains("HTML page instead of a Parquet file"), page.output());
   }
@@ -83,8 +94,20 @@ class HubCliTest {
     long mp4 = count(cache, ".mp4");
     assertTrue(mp4 >= 1, "videos downloaded: " + mp4);
     Path out = tmp.resolve("results");
-    robostream(tmp.resolve("cold"), "bench", "--repo-id", HubServer.REPO, "--num-batches", "4",
-        "--warmup-batches", "1", "--batch-size", "4", "--num-workers", "2", "--out-dir",
+    robostream(
+        tmp.resolve("cold"),
+        "bench",
+        "--repo-id",
+        HubServer.REPO,
+        "--num-batches",
+        "4",
+        "--warmup-batches",
+        "1",
+        "--batch-size",
+        "4",
+        "--num-workers",
+        "2",
+        "--out-dir",
         out.toString());
     JsonNode r = new ObjectMapper().readTree(out.resolve("hub_single_bs4_w2_cpu.json").toFile());
     assertEquals("hub", r.path("source").asText());
@@ -97,24 +120,57 @@ class HubCliTest {
     // warmed_bucket reads the prewarmed mirror: without it the run stops at once with the
     // command that fills it; after `prewarm` it reads the videos without fetching them.
     Path warm = tmp.resolve("warm");
-    Result cold = run(warm, "bench", "--repo-id", HubServer.REPO, "--source", "warmed_bucket",
-        "--num-batches", "4", "--out-dir", out.toString());
+    Result cold =
+        run(
+            warm,
+            "bench",
+            "--repo-id",
+            HubServer.REPO,
+            "--source",
+            "warmed_bucket",
+            "--num-batches",
+            "4",
+            "--out-dir",
+            out.toString());
     assertEquals(2, cold.exit(), cold.output());
     assertTrue(cold.output().contains("videos are not in the prewarmed mirror"), cold.output());
-    assertTrue(cold.output().contains("robostream prewarm --repo-id " + HubServer.REPO
-        + " --revision v3.0"), cold.output());
+    assertTrue(
+        cold.output()
+            .contains("robostream prewarm --repo-id " + HubServer.REPO + " --revision v3.0"),
+        cold.output());
     assertEquals(0, count(warm, ".mp4"), "bench never downloads videos itself");
     robostream(warm, "prewarm", "--repo-id", HubServer.REPO, "--revision", "v3.0");
     long videoBytes = bytes(warm, ".mp4");
-    robostream(warm, "bench", "--repo-id", HubServer.REPO, "--source",
-        "warmed_bucket", "--num-batches", "4", "--warmup-batches", "1", "--batch-size", "4",
-        "--num-workers", "2", "--out-dir", out.toString(), "--baseline", "ffmpeg");
-    JsonNode w = new ObjectMapper().readTree(
-        out.resolve("warmed_bucket_single_bs4_w2_cpu.json").toFile());
+    robostream(
+        warm,
+        "bench",
+        "--repo-id",
+        HubServer.REPO,
+        "--source",
+        "warmed_bucket",
+        "--num-batches",
+        "4",
+        "--warmup-batches",
+        "1",
+        "--batch-size",
+        "4",
+        "--num-workers",
+        "2",
+        "--out-dir",
+        out.toString(),
+        "--baseline",
+        "ffmpeg");
+    JsonNode w =
+        new ObjectMapper().readTree(out.resolve("warmed_bucket_single_bs4_w2_cpu.json").toFile());
     assertEquals("warmed_bucket", w.path("source").asText());
     assertTrue(w.path("frames_measured").asLong() > 0, w.toString());
-    assertTrue(w.path("bytes_fetched").asLong() < videoBytes / 10, "videos read from the mirror: "
-        + w.path("bytes_fetched") + " bytes fetched, " + videoBytes + " bytes of video");
+    assertTrue(
+        w.path("bytes_fetched").asLong() < videoBytes / 10,
+        "videos read from the mirror: "
+            + w.path("bytes_fetched")
+            + " bytes fetched, "
+            + videoBytes
+            + " bytes of video");
     // (The ratio itself may be 0: a 2-batch window of this small dataset is served from memory.)
     assertTrue(w.path("baseline_frames_per_s").asDouble() > 0, "the ffmpeg CLI reads the mirror");
   }
@@ -125,8 +181,14 @@ class HubCliTest {
     Path victim = HubUnsafePathTest.victim(home);
     Result r = run(home, "prewarm", "--repo-id", HubServer.REPO + "-traversal");
     assertEquals(1, r.exit(), r.output());
-    assertTrue(r.output().contains("refused the path \"" + HubUnsafePathTest.TRAVERSAL
-        + "\" from the server " + hub.endpoint()), r.output());
+    assertTrue(
+        r.output()
+            .contains(
+                "refused the path \""
+                    + HubUnsafePathTest.TRAVERSAL
+                    + "\" from the server "
+                    + hub.endpoint()),
+        r.output());
     assertEquals("alice's recording", Files.readString(victim));
     assertEquals(List.of(), HubUnsafePathTest.filesHolding(home, "the server bytes"));
   }
@@ -134,7 +196,8 @@ class HubCliTest {
   static long bytes(Path dir, String suffix) throws IOException {
     try (Stream<Path> s = Files.walk(dir)) {
       return s.filter(p -> p.getFileName().toString().endsWith(suffix))
-          .mapToLong(p -> p.toFile().length()).sum();
+          .mapToLong(p -> p.toFile().length())
+          .sum();
     }
   }
 
@@ -142,16 +205,41 @@ class HubCliTest {
   void anHfUrlIsADatasetRootForBenchAndTrain() throws Exception {
     String root = "hf://datasets/" + HubServer.REPO + "@v3.0";
     Path out = tmp.resolve("results-hf-root");
-    robostream(tmp.resolve("hf-root"), "bench", "--root", root, "--num-batches", "3",
-        "--warmup-batches", "1", "--batch-size", "4", "--num-workers", "1", "--out-dir",
+    robostream(
+        tmp.resolve("hf-root"),
+        "bench",
+        "--root",
+        root,
+        "--num-batches",
+        "3",
+        "--warmup-batches",
+        "1",
+        "--batch-size",
+        "4",
+        "--num-workers",
+        "1",
+        "--out-dir",
         out.toString());
     JsonNode r = new ObjectMapper().readTree(out.resolve("hub_single_bs4_w1_cpu.json").toFile());
     assertEquals(HubServer.REPO, r.path("repo_id").asText());
     assertEquals("v3.0", r.path("revision").asText());
     assertTrue(r.path("bytes_fetched").asLong() > 0, "streamed from the Hub: " + r);
-    String trained = robostream(tmp.resolve("hf-root"), "train", "--root", root, "--steps", "3",
-        "--batch-size", "4", "--num-workers", "1", "--buffer-size", "8", "--output-dir",
-        tmp.resolve("train-out").toString());
+    String trained =
+        robostream(
+            tmp.resolve("hf-root"),
+            "train",
+            "--root",
+            root,
+            "--steps",
+            "3",
+            "--batch-size",
+            "4",
+            "--num-workers",
+            "1",
+            "--buffer-size",
+            "8",
+            "--output-dir",
+            tmp.resolve("train-out").toString());
     assertTrue(trained.contains("done: 3 steps"), trained);
     assertEquals(0, count(tmp.resolve("hf-root"), ".mp4"), "videos range-read, not downloaded");
   }

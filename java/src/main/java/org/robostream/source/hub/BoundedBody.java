@@ -14,18 +14,18 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 
 /**
- * An answer's body read with a bound, in place of {@code BodyHandlers.ofByteArray()} (which
- * holds whatever arrives: an answer that never ends filled the heap). It keeps the bytes
- * {@code [skip, skip + keep)} of the body and never more; what happens past them is its
- * {@link Limit}'s choice: stop reading (a window into a longer body, e.g. a server that ignores
- * Range and sends the whole file) or report the body as too long (an API answer, a 206 longer than
- * its range). A declared Content-Length beyond an error limit is refused before reading. It also
- * counts the bytes that arrived and when its headers came, for the client's pace check, and can
- * be aborted from another thread.
+ * An answer's body read with a bound, in place of {@code BodyHandlers.ofByteArray()} (which holds
+ * whatever arrives: an answer that never ends filled the heap). It keeps the bytes {@code [skip,
+ * skip + keep)} of the body and never more; what happens past them is its {@link Limit}'s choice:
+ * stop reading (a window into a longer body, e.g. a server that ignores Range and sends the whole
+ * file) or report the body as too long (an API answer, a 206 longer than its range). A declared
+ * Content-Length beyond an error limit is refused before reading. It also counts the bytes that
+ * arrived and when its headers came, for the client's pace check, and can be aborted from another
+ * thread.
  *
- * <p>Threading: the HTTP client delivers its signals one at a time (Reactive Streams);
- * {@link #received()}, {@link #headersNanos()} and {@link #abort()} may be called from any
- * thread. One per exchange.
+ * <p>Threading: the HTTP client delivers its signals one at a time (Reactive Streams); {@link
+ * #received()}, {@link #headersNanos()} and {@link #abort()} may be called from any thread. One per
+ * exchange.
  */
 final class BoundedBody implements HttpResponse.BodySubscriber<BoundedBody.Received> {
   /**
@@ -33,8 +33,8 @@ final class BoundedBody implements HttpResponse.BodySubscriber<BoundedBody.Recei
    *
    * @param skip body bytes to pass over before keeping any
    * @param keep bytes to keep after them
-   * @param longerIsAnError true: a body going on past {@code skip + keep} is reported
-   *     ({@link Received#overflowed()}); false: reading stops there, as having all it needs
+   * @param longerIsAnError true: a body going on past {@code skip + keep} is reported ({@link
+   *     Received#overflowed()}); false: reading stops there, as having all it needs
    */
   record Limit(long skip, long keep, boolean longerIsAnError) {
     /** The whole body, which must not exceed {@code bytes}. */
@@ -81,8 +81,8 @@ final class BoundedBody implements HttpResponse.BodySubscriber<BoundedBody.Recei
   static HttpResponse.BodyHandler<Received> handler(
       Function<HttpResponse.ResponseInfo, Limit> limitOf, AtomicReference<BoundedBody> current) {
     return info -> {
-      BoundedBody body = new BoundedBody(limitOf.apply(info),
-          info.headers().firstValueAsLong("Content-Length"));
+      BoundedBody body =
+          new BoundedBody(limitOf.apply(info), info.headers().firstValueAsLong("Content-Length"));
       current.set(body);
       return body;
     };
@@ -132,8 +132,8 @@ final class BoundedBody implements HttpResponse.BodySubscriber<BoundedBody.Recei
       }
       if (at + n > limit.end() || (!limit.longerIsAnError() && at + n == limit.end())) {
         subscription.cancel();
-        result.complete(new Received(kept.toByteArray(), at + n > limit.end()
-            && limit.longerIsAnError()));
+        result.complete(
+            new Received(kept.toByteArray(), at + n > limit.end() && limit.longerIsAnError()));
         return;
       }
     }

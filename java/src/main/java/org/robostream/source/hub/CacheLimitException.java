@@ -12,13 +12,20 @@ public final class CacheLimitException extends FileException {
   private final long neededBytes;
   private final long limitBytes;
 
-  CacheLimitException(String cacheRoot, long inUseBytes, long downloadBytes, int files,
-      long limitBytes) {
-    super(cacheRoot, String.format(Locale.ROOT, "this run needs %s in the cache (%s in the %d"
-        + " file(s) it adds, %s in use already) but the cache limit is %s"
-        + " (ROBOSTREAM_HUB_CACHE_GB); raise the limit or take fewer episodes",
-        size(inUseBytes + downloadBytes), size(downloadBytes), files, size(inUseBytes),
-        size(limitBytes)));
+  CacheLimitException(
+      String cacheRoot, long inUseBytes, long downloadBytes, int files, long limitBytes) {
+    super(
+        cacheRoot,
+        String.format(
+            Locale.ROOT,
+            "this run needs %s in the cache (%s in the %d"
+                + " file(s) it adds, %s in use already) but the cache limit is %s"
+                + " (ROBOSTREAM_HUB_CACHE_GB); raise the limit or take fewer episodes",
+            size(inUseBytes + downloadBytes),
+            size(downloadBytes),
+            files,
+            size(inUseBytes),
+            size(limitBytes)));
     this.neededBytes = inUseBytes + downloadBytes;
     this.limitBytes = limitBytes;
   }
@@ -32,7 +39,8 @@ public final class CacheLimitException extends FileException {
   }
 
   static String size(long bytes) {
-    return bytes >= 1L << 30 ? String.format(Locale.ROOT, "%.2f GB", bytes / (double) (1L << 30))
+    return bytes >= 1L << 30
+        ? String.format(Locale.ROOT, "%.2f GB", bytes / (double) (1L << 30))
         : String.format(Locale.ROOT, "%.1f MB (%d bytes)", bytes / (double) (1 << 20), bytes);
   }
 }

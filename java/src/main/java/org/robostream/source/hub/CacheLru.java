@@ -12,21 +12,21 @@ import java.util.Set;
 import java.util.stream.Stream;
 
 /**
- * Keeps robostream's Hub mirror ({@link HubFileCache#MIRROR_DIR}) under its size limit by
- * deleting the least recently used files first. "Used" is the file's modification time: a
- * download ends with it, and every later use (a run that validates the copy) touches it, so the
- * files of the run going on now — in this process or another — are always the most recent.
- * Partial downloads ({@code .part}) count and age like the others. Files this process uses, and
- * their partial downloads, are never deleted.
+ * Keeps robostream's Hub mirror ({@link HubFileCache#MIRROR_DIR}) under its size limit by deleting
+ * the least recently used files first. "Used" is the file's modification time: a download ends with
+ * it, and every later use (a run that validates the copy) touches it, so the files of the run going
+ * on now — in this process or another — are always the most recent. Partial downloads ({@code
+ * .part}) count and age like the others. Files this process uses, and their partial downloads, are
+ * never deleted.
  *
- * <p>Only files robostream wrote are counted or deleted: the walk never leaves the mirror
- * directory (it refuses any other root, so {@code HF_LEROBOT_HOME} itself — where LeRobot keeps
- * the user's own datasets — is never walked), does not follow links, and takes a file only when
- * its sidecar ({@link CacheSidecar}, written by every download) lies beside it; anything else
- * found there is left alone.
+ * <p>Only files robostream wrote are counted or deleted: the walk never leaves the mirror directory
+ * (it refuses any other root, so {@code HF_LEROBOT_HOME} itself — where LeRobot keeps the user's
+ * own datasets — is never walked), does not follow links, and takes a file only when its sidecar
+ * ({@link CacheSidecar}, written by every download) lies beside it; anything else found there is
+ * left alone.
  *
- * <p>Stateless and thread-safe; processes sharing the directory may evict at the same time (a
- * file deleted twice is simply gone).
+ * <p>Stateless and thread-safe; processes sharing the directory may evict at the same time (a file
+ * deleted twice is simply gone).
  */
 final class CacheLru {
   static final String PART = ".part";
@@ -42,14 +42,16 @@ final class CacheLru {
   }
 
   /**
-   * Deletes the least recently used files not in {@code inUse} until the directory plus
-   * {@code reserveBytes} (a download about to start) fits {@code limitBytes}, or nothing more
-   * can go.
+   * Deletes the least recently used files not in {@code inUse} until the directory plus {@code
+   * reserveBytes} (a download about to start) fits {@code limitBytes}, or nothing more can go.
    */
   static void evict(Path root, long limitBytes, long reserveBytes, Set<Path> inUse) {
     if (!root.getFileName().toString().equals(HubFileCache.MIRROR_DIR)) {
-      throw new IllegalArgumentException("evicts only from robostream's own "
-          + HubFileCache.MIRROR_DIR + " directory, not from " + root);
+      throw new IllegalArgumentException(
+          "evicts only from robostream's own "
+              + HubFileCache.MIRROR_DIR
+              + " directory, not from "
+              + root);
     }
     List<Entry> entries = new ArrayList<>(entries(root));
     long total = entries.stream().mapToLong(Entry::size).sum() + reserveBytes;
@@ -75,7 +77,8 @@ final class CacheLru {
   private static Path ownerOf(Path file) {
     String name = file.getFileName().toString();
     return name.endsWith(PART)
-        ? file.resolveSibling(name.substring(0, name.length() - PART.length())) : file;
+        ? file.resolveSibling(name.substring(0, name.length() - PART.length()))
+        : file;
   }
 
   private static List<Entry> entries(Path root) {
@@ -90,12 +93,13 @@ final class CacheLru {
           continue;
         }
         try {
-          BasicFileAttributes a = Files.readAttributes(p, BasicFileAttributes.class,
-              LinkOption.NOFOLLOW_LINKS);
-          if (a.isRegularFile() && Files.isRegularFile(CacheSidecar.of(p),
-              LinkOption.NOFOLLOW_LINKS)) {
-            out.add(new Entry(p.toAbsolutePath().normalize(), a.size(),
-                a.lastModifiedTime().toMillis()));
+          BasicFileAttributes a =
+              Files.readAttributes(p, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+          if (a.isRegularFile()
+              && Files.isRegularFile(CacheSidecar.of(p), LinkOption.NOFOLLOW_LINKS)) {
+            out.add(
+                new Entry(
+                    p.toAbsolutePath().normalize(), a.size(), a.lastModifiedTime().toMillis()));
           }
         } catch (IOException gone) {
           // deleted meanwhile (another process evicting)

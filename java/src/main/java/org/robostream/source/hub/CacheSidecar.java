@@ -7,8 +7,8 @@ import java.nio.file.Path;
 
 /**
  * What a cached or partly downloaded file is a copy of: the server's size and version (ETag, else
- * Last-Modified) when the download started. Stored beside the file as
- * {@code <file>.robostream-meta}, written atomically. Immutable.
+ * Last-Modified) when the download started. Stored beside the file as {@code
+ * <file>.robostream-meta}, written atomically. Immutable.
  */
 record CacheSidecar(long size, String version) {
   static final String SUFFIX = ".robostream-meta";
@@ -40,7 +40,8 @@ record CacheSidecar(long size, String version) {
         return null;
       }
       String[] lines = Files.readString(p, StandardCharsets.UTF_8).split("\n", -1);
-      return new CacheSidecar(Long.parseLong(lines[0].trim()),
+      return new CacheSidecar(
+          Long.parseLong(lines[0].trim()),
           lines.length > 1 && !lines[1].isBlank() ? lines[1].trim() : null);
     } catch (IOException | RuntimeException e) {
       return null;
@@ -50,8 +51,8 @@ record CacheSidecar(long size, String version) {
   void write(Path file) throws IOException {
     Path p = of(file);
     Path tmp = p.resolveSibling(p.getFileName() + ".tmp");
-    Files.writeString(tmp, size + "\n" + (version == null ? "" : version) + "\n",
-        StandardCharsets.UTF_8);
+    Files.writeString(
+        tmp, size + "\n" + (version == null ? "" : version) + "\n", StandardCharsets.UTF_8);
     HubFileCache.move(tmp, p);
   }
 }

@@ -25,15 +25,17 @@ record ContentRange(long first, long last, long total) {
     if (m == null || !m.matches()) {
       return Optional.empty();
     }
-    ContentRange r = new ContentRange(Long.parseLong(m.group(1)), Long.parseLong(m.group(2)),
-        Long.parseLong(m.group(3)));
+    ContentRange r =
+        new ContentRange(
+            Long.parseLong(m.group(1)), Long.parseLong(m.group(2)), Long.parseLong(m.group(3)));
     return r.first <= r.last && r.last < r.total ? Optional.of(r) : Optional.empty();
   }
 
   /** The total of a 416's {@code bytes *}{@code /TOTAL}; empty when missing or malformed. */
   static OptionalLong unsatisfiedTotal(String header) {
     Matcher m = header == null ? null : UNSATISFIED.matcher(header.trim());
-    return m != null && m.matches() ? OptionalLong.of(Long.parseLong(m.group(1)))
+    return m != null && m.matches()
+        ? OptionalLong.of(Long.parseLong(m.group(1)))
         : OptionalLong.empty();
   }
 

@@ -6,9 +6,9 @@ import java.util.Locale;
 /**
  * Where a server may send the client next: a redirect's Location or a listing's next-page link.
  * Only to http and https URLs with a host (the JDK client would throw on any other scheme, and a
- * {@code file:} target is no place for a download), and never from https down to plain http —
- * a downgrade would let anyone on the path read or change what follows. The Authorization header
- * is a separate rule (only the endpoint's own origin gets it, see {@link HubHttp}). Stateless,
+ * {@code file:} target is no place for a download), and never from https down to plain http — a
+ * downgrade would let anyone on the path read or change what follows. The Authorization header is a
+ * separate rule (only the endpoint's own origin gets it, see {@link HubHttp}). Stateless,
  * thread-safe.
  */
 final class FollowRule {

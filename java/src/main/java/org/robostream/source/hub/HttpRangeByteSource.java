@@ -6,12 +6,12 @@ import org.robostream.source.ByteSource;
 /**
  * A remote file read through HTTP range requests in read-ahead blocks (default 5 MiB, as fsspec's
  * readahead cache). Blocks live in the client's {@link SharedBlockCache}, so the many decoders a
- * loader opens on one file share them, and the demuxer's jumps between the head, an MP4
- * {@code moov} box at the end and the media data cost one request per block. The first block is
- * fetched on open; it also tells the size and the server's version of the file (ETag, else
- * Last-Modified) and catches a web page served instead of the file. Every later block must come
- * from the same version: a file replaced on the server while a decoder reads it is a
- * {@link HubException.Changed}, never a mix of two versions.
+ * loader opens on one file share them, and the demuxer's jumps between the head, an MP4 {@code
+ * moov} box at the end and the media data cost one request per block. The first block is fetched on
+ * open; it also tells the size and the server's version of the file (ETag, else Last-Modified) and
+ * catches a web page served instead of the file. Every later block must come from the same version:
+ * a file replaced on the server while a decoder reads it is a {@link HubException.Changed}, never a
+ * mix of two versions.
  *
  * <p>Threading: not thread-safe (one decoder reads it). The shared {@link HubHttp} is.
  */
@@ -34,8 +34,8 @@ public final class HttpRangeByteSource implements ByteSource {
 
   /** Opens {@code url}; {@code what} ("an MP4 video") words the error for a web page instead. */
   public static HttpRangeByteSource open(HubHttp http, String url, String what) {
-    SharedBlockCache.Block first = http.blocks().get(url, 0,
-        () -> fetch(http, url, 0, http.config().blockBytes(), what));
+    SharedBlockCache.Block first =
+        http.blocks().get(url, 0, () -> fetch(http, url, 0, http.config().blockBytes(), what));
     return new HttpRangeByteSource(http, url, what, first);
   }
 
@@ -87,8 +87,8 @@ public final class HttpRangeByteSource implements ByteSource {
     return fetch(http, url, start, (int) Math.min(blockBytes, size - start), what);
   }
 
-  private static SharedBlockCache.Block fetch(HubHttp http, String url, long start, int length,
-      String what) {
+  private static SharedBlockCache.Block fetch(
+      HubHttp http, String url, long start, int length, String what) {
     HubHttp.RangeResult r = http.getRange(url, start, length, what);
     return new SharedBlockCache.Block(r.bytes(), r.totalSize(), r.version());
   }

@@ -10,26 +10,33 @@ import java.util.Map;
 /**
  * Where the Hub is and who we are to it, read from the environment the way huggingface_hub reads
  * it: endpoint {@code HF_ENDPOINT} (default https://huggingface.co, trailing slash dropped), token
- * {@code HF_TOKEN} else the file {@code $HF_HOME/token} (none: anonymous), cache
- * {@code HF_LEROBOT_HOME} (default {@code $HF_HOME/lerobot}; {@code HF_HOME} default
- * {@code ~/.cache/huggingface}), timeout {@code HF_HUB_DOWNLOAD_TIMEOUT} (10 s); ours: read-ahead
- * block {@code ROBOSTREAM_HUB_BLOCK_MB} (5), disk cache limit {@code ROBOSTREAM_HUB_CACHE_GB}
- * (50). Immutable; {@link #toString()} never shows the token.
+ * {@code HF_TOKEN} else the file {@code $HF_HOME/token} (none: anonymous), cache {@code
+ * HF_LEROBOT_HOME} (default {@code $HF_HOME/lerobot}; {@code HF_HOME} default {@code
+ * ~/.cache/huggingface}), timeout {@code HF_HUB_DOWNLOAD_TIMEOUT} (10 s); ours: read-ahead block
+ * {@code ROBOSTREAM_HUB_BLOCK_MB} (5), disk cache limit {@code ROBOSTREAM_HUB_CACHE_GB} (50).
+ * Immutable; {@link #toString()} never shows the token.
  *
  * @param endpoint base URL without a trailing slash
  * @param token bearer token or null
  * @param tokenOrigin where the token came from ("HF_TOKEN", the token file's path) or "no token"
  * @param cacheRoot {@code HF_LEROBOT_HOME}, LeRobot's dataset home; robostream's mirror of Hub
- *     files (metadata, Parquet, prewarmed videos) is its {@link HubFileCache#MIRROR_DIR}
- *     directory, and nothing else there is robostream's
+ *     files (metadata, Parquet, prewarmed videos) is its {@link HubFileCache#MIRROR_DIR} directory,
+ *     and nothing else there is robostream's
  * @param blockBytes read-ahead block of video range requests (default 5 MiB, as fsspec)
  * @param timeout connect and per-request read timeout
  * @param retry retry policy for transient failures
  * @param cacheLimitBytes size limit of the local cache (metadata, Parquet, prewarmed videos)
  * @param blockCacheBytes memory for read-ahead blocks shared by all readers (default 512 MiB)
  */
-public record HubConfig(String endpoint, String token, String tokenOrigin, Path cacheRoot,
-    int blockBytes, Duration timeout, RetryPolicy retry, long cacheLimitBytes,
+public record HubConfig(
+    String endpoint,
+    String token,
+    String tokenOrigin,
+    Path cacheRoot,
+    int blockBytes,
+    Duration timeout,
+    RetryPolicy retry,
+    long cacheLimitBytes,
     long blockCacheBytes) {
   public static final String DEFAULT_ENDPOINT = "https://huggingface.co";
   public static final int DEFAULT_BLOCK_BYTES = 5 << 20;
@@ -51,8 +58,10 @@ public record HubConfig(String endpoint, String token, String tokenOrigin, Path 
     while (endpoint.endsWith("/")) {
       endpoint = endpoint.substring(0, endpoint.length() - 1);
     }
-    Path hfHome = env.containsKey("HF_HOME") ? Path.of(env.get("HF_HOME"))
-        : Path.of(System.getProperty("user.home"), ".cache", "huggingface");
+    Path hfHome =
+        env.containsKey("HF_HOME")
+            ? Path.of(env.get("HF_HOME"))
+            : Path.of(System.getProperty("user.home"), ".cache", "huggingface");
     String token = env.get("HF_TOKEN");
     String origin = "HF_TOKEN";
     if (token == null || token.isBlank()) {
@@ -60,16 +69,25 @@ public record HubConfig(String endpoint, String token, String tokenOrigin, Path 
       token = readToken(file);
       origin = token == null ? "no token (anonymous)" : "token file " + file;
     }
-    Path cache = env.containsKey("HF_LEROBOT_HOME") ? Path.of(env.get("HF_LEROBOT_HOME"))
-        : hfHome.resolve("lerobot");
+    Path cache =
+        env.containsKey("HF_LEROBOT_HOME")
+            ? Path.of(env.get("HF_LEROBOT_HOME"))
+            : hfHome.resolve("lerobot");
     double timeoutSeconds = Double.parseDouble(env.getOrDefault("HF_HUB_DOWNLOAD_TIMEOUT", "10"));
     // Ours: ROBOSTREAM_HUB_BLOCK_MB (read-ahead block), ROBOSTREAM_HUB_CACHE_GB (disk cache).
-    int block = (int) (Double.parseDouble(env.getOrDefault("ROBOSTREAM_HUB_BLOCK_MB", "5"))
-        * (1 << 20));
-    long cacheLimit = (long) (Double.parseDouble(env.getOrDefault("ROBOSTREAM_HUB_CACHE_GB",
-        "50")) * (1L << 30));
-    return new HubConfig(endpoint, token, origin, cache, block,
-        Duration.ofMillis((long) (timeoutSeconds * 1000)), RetryPolicy.DEFAULT, cacheLimit,
+    int block =
+        (int) (Double.parseDouble(env.getOrDefault("ROBOSTREAM_HUB_BLOCK_MB", "5")) * (1 << 20));
+    long cacheLimit =
+        (long) (Double.parseDouble(env.getOrDefault("ROBOSTREAM_HUB_CACHE_GB", "50")) * (1L << 30));
+    return new HubConfig(
+        endpoint,
+        token,
+        origin,
+        cache,
+        block,
+        Duration.ofMillis((long) (timeoutSeconds * 1000)),
+        RetryPolicy.DEFAULT,
+        cacheLimit,
         DEFAULT_BLOCK_CACHE);
   }
 
@@ -86,33 +104,82 @@ public record HubConfig(String endpoint, String token, String tokenOrigin, Path 
   }
 
   public HubConfig withBlockBytes(int bytes) {
-    return new HubConfig(endpoint, token, tokenOrigin, cacheRoot, bytes, timeout, retry,
-        cacheLimitBytes, blockCacheBytes);
+    return new HubConfig(
+        endpoint,
+        token,
+        tokenOrigin,
+        cacheRoot,
+        bytes,
+        timeout,
+        retry,
+        cacheLimitBytes,
+        blockCacheBytes);
   }
 
   public HubConfig withRetry(RetryPolicy policy) {
-    return new HubConfig(endpoint, token, tokenOrigin, cacheRoot, blockBytes, timeout, policy,
-        cacheLimitBytes, blockCacheBytes);
+    return new HubConfig(
+        endpoint,
+        token,
+        tokenOrigin,
+        cacheRoot,
+        blockBytes,
+        timeout,
+        policy,
+        cacheLimitBytes,
+        blockCacheBytes);
   }
 
   public HubConfig withCacheRoot(Path root) {
-    return new HubConfig(endpoint, token, tokenOrigin, root, blockBytes, timeout, retry,
-        cacheLimitBytes, blockCacheBytes);
+    return new HubConfig(
+        endpoint,
+        token,
+        tokenOrigin,
+        root,
+        blockBytes,
+        timeout,
+        retry,
+        cacheLimitBytes,
+        blockCacheBytes);
   }
 
   public HubConfig withCacheLimit(long bytes) {
-    return new HubConfig(endpoint, token, tokenOrigin, cacheRoot, blockBytes, timeout, retry,
-        bytes, blockCacheBytes);
+    return new HubConfig(
+        endpoint,
+        token,
+        tokenOrigin,
+        cacheRoot,
+        blockBytes,
+        timeout,
+        retry,
+        bytes,
+        blockCacheBytes);
   }
 
   public HubConfig withTimeout(Duration t) {
-    return new HubConfig(endpoint, token, tokenOrigin, cacheRoot, blockBytes, t, retry,
-        cacheLimitBytes, blockCacheBytes);
+    return new HubConfig(
+        endpoint,
+        token,
+        tokenOrigin,
+        cacheRoot,
+        blockBytes,
+        t,
+        retry,
+        cacheLimitBytes,
+        blockCacheBytes);
   }
 
   @Override
   public String toString() {
-    return "HubConfig[endpoint=" + endpoint + ", token=" + (token == null ? "none" : "***")
-        + " (" + tokenOrigin + "), cache=" + cacheRoot + ", block=" + blockBytes + "]";
+    return "HubConfig[endpoint="
+        + endpoint
+        + ", token="
+        + (token == null ? "none" : "***")
+        + " ("
+        + tokenOrigin
+        + "), cache="
+        + cacheRoot
+        + ", block="
+        + blockBytes
+        + "]";
   }
 }

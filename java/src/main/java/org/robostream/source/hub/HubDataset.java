@@ -17,12 +17,12 @@ import org.robostream.source.VideoSources;
 
 /**
  * A LeRobot v3.0 dataset on the Hub made ready to stream (a {@link DatasetSource}): the revision
- * pinned once to its commit (metadata, Parquet and videos all read at it, see
- * {@link RevisionResolver}), {@code meta/} and the needed episodes' Parquet files fetched into the
- * local mirror ({@link HubFileCache}), videos read by HTTP range requests — or from the
- * mirror where {@code robostream prewarm} already put them. {@code data_files_root} may be another
- * location (a bucket) holding {@code data/} and {@code videos/} while metadata comes from the
- * repository. Thread-safe once prepared.
+ * pinned once to its commit (metadata, Parquet and videos all read at it, see {@link
+ * RevisionResolver}), {@code meta/} and the needed episodes' Parquet files fetched into the local
+ * mirror ({@link HubFileCache}), videos read by HTTP range requests — or from the mirror where
+ * {@code robostream prewarm} already put them. {@code data_files_root} may be another location (a
+ * bucket) holding {@code data/} and {@code videos/} while metadata comes from the repository.
+ * Thread-safe once prepared.
  *
  * @param repo the repository at its pinned commit
  * @param revision what that commit was chosen as (a tag, a branch) and the commit
@@ -32,34 +32,53 @@ import org.robostream.source.VideoSources;
  * @param metadata the opened metadata (episode filter applied)
  * @param http the client (counters: bytes fetched, requests, retries)
  */
-public record HubDataset(HubLocation repo, RevisionResolver.Pinned revision, HubLocation files,
-    Path metadataRoot, Path dataRoot, LeRobotMetadata metadata, HubHttp http)
+public record HubDataset(
+    HubLocation repo,
+    RevisionResolver.Pinned revision,
+    HubLocation files,
+    Path metadataRoot,
+    Path dataRoot,
+    LeRobotMetadata metadata,
+    HubHttp http)
     implements DatasetSource {
 
   /**
-   * Opens the Hub dataset {@code location} names, {@code hf://datasets/OWNER/NAME[@REVISION]}
-   * or {@code OWNER/NAME[@REVISION]}, with a client configured from
-   * {@link SourceOptions#environment()} ({@link HubConfig#fromEnvironment(java.util.Map)}): the
-   * revision pinned, meta/ and the kept episodes' Parquet files mirrored, as {@link #prepare}.
+   * Opens the Hub dataset {@code location} names, {@code hf://datasets/OWNER/NAME[@REVISION]} or
+   * {@code OWNER/NAME[@REVISION]}, with a client configured from {@link
+   * SourceOptions#environment()} ({@link HubConfig#fromEnvironment(java.util.Map)}): the revision
+   * pinned, meta/ and the kept episodes' Parquet files mirrored, as {@link #prepare}.
    *
    * @throws IllegalArgumentException for a bucket or a path inside a repository, naming what to
    *     write instead
    */
   public static HubDataset open(String location, SourceOptions options) {
-    HubLocation l = HubLocation.isHubUrl(location) ? HubLocation.parse(location)
-        : HubLocation.parse("hf://datasets/" + location);
+    HubLocation l =
+        HubLocation.isHubUrl(location)
+            ? HubLocation.parse(location)
+            : HubLocation.parse("hf://datasets/" + location);
     if (l.kind() == HubLocation.Kind.BUCKET) {
-      throw new IllegalArgumentException(location + " is a bucket: it holds data/ and videos/"
-          + " but no metadata; stream the dataset's repository (hf://datasets/OWNER/NAME) with"
-          + " dataFilesRoot " + location);
+      throw new IllegalArgumentException(
+          location
+              + " is a bucket: it holds data/ and videos/"
+              + " but no metadata; stream the dataset's repository (hf://datasets/OWNER/NAME) with"
+              + " dataFilesRoot "
+              + location);
     }
     if (!l.prefix().isEmpty()) {
-      throw new IllegalArgumentException(location + " is a path inside a repository: a dataset"
-          + " is a repository's root, " + HubLocation.dataset(l.id(), l.revision())
-          + ", not a path inside it");
+      throw new IllegalArgumentException(
+          location
+              + " is a path inside a repository: a dataset"
+              + " is a repository's root, "
+              + HubLocation.dataset(l.id(), l.revision())
+              + ", not a path inside it");
     }
     HubHttp http = new HubHttp(HubConfig.fromEnvironment(options.environment()));
-    return prepare(http, l.id(), l.revision(), options.dataFilesRoot(), options.episodes(),
+    return prepare(
+        http,
+        l.id(),
+        l.revision(),
+        options.dataFilesRoot(),
+        options.episodes(),
         options.progress());
   }
 
@@ -67,19 +86,27 @@ public record HubDataset(HubLocation repo, RevisionResolver.Pinned revision, Hub
    * Resolves the revision, mirrors meta/ and the Parquet files of {@code episodes} (all when
    * empty); {@code progress} hears of each file fetched.
    */
-  public static HubDataset prepare(HubHttp http, String repoId, String revision,
-      String dataFilesRoot, Optional<? extends Collection<Integer>> episodes,
+  public static HubDataset prepare(
+      HubHttp http,
+      String repoId,
+      String revision,
+      String dataFilesRoot,
+      Optional<? extends Collection<Integer>> episodes,
       Consumer<String> progress) {
     HubLocation unresolved = HubLocation.dataset(repoId, null);
     RevisionResolver.Pinned pinned = RevisionResolver.resolve(http, unresolved, revision);
     HubLocation repo = unresolved.withRevision(pinned.commit());
     HubFileCache cache = new HubFileCache(http);
-    cache.fetchAll(repo, HubTree.files(http, repo, "meta").stream().map(HubTree.Entry::path)
-        .toList(), progress);
+    cache.fetchAll(
+        repo,
+        HubTree.files(http, repo, "meta").stream().map(HubTree.Entry::path).toList(),
+        progress);
     HubLocation files = filesLocation(http, repo, dataFilesRoot);
     Path metadataRoot = cache.mirrorOf(repo);
-    Path dataRoot = files.prefix().isEmpty() ? cache.mirrorOf(files)
-        : cache.mirrorOf(files).resolve(files.prefix());
+    Path dataRoot =
+        files.prefix().isEmpty()
+            ? cache.mirrorOf(files)
+            : cache.mirrorOf(files).resolve(files.prefix());
     LeRobotMetadata all = LeRobotMetadata.open(metadataRoot, dataRoot, Optional.empty(), false);
     Set<Path> parquet = new LinkedHashSet<>();
     for (EpisodeInfo e : all.episodes()) {
@@ -88,8 +115,8 @@ public record HubDataset(HubLocation repo, RevisionResolver.Pinned revision, Hub
       }
     }
     cache.fetchAll(files, relativeTo(dataRoot, parquet), progress);
-    LeRobotMetadata metadata = episodes.isEmpty() ? all
-        : LeRobotMetadata.open(metadataRoot, dataRoot, episodes, false);
+    LeRobotMetadata metadata =
+        episodes.isEmpty() ? all : LeRobotMetadata.open(metadataRoot, dataRoot, episodes, false);
     return new HubDataset(repo, pinned, files, metadataRoot, dataRoot, metadata, http);
   }
 

@@ -5,10 +5,9 @@ import org.robostream.dataset.DatasetSourceProvider;
 import org.robostream.dataset.SourceOptions;
 
 /**
- * Hub locations for {@link DatasetSource#open}: {@code hf://...} URLs, and {@code OWNER/NAME}
- * or {@code OWNER/NAME@REVISION} that name no local folder. Registered in
- * {@code META-INF/services}, so the loader reaches the Hub without depending on this package.
- * Stateless.
+ * Hub locations for {@link DatasetSource#open}: {@code hf://...} URLs, and {@code OWNER/NAME} or
+ * {@code OWNER/NAME@REVISION} that name no local folder. Registered in {@code META-INF/services},
+ * so the loader reaches the Hub without depending on this package. Stateless.
  */
 public final class HubDatasets implements DatasetSourceProvider {
   @Override

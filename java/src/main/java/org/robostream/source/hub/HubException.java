@@ -50,8 +50,10 @@ public class HubException extends FileException {
    */
   public static final class Changed extends HubException {
     public Changed(String url, String first, String now) {
-      super(url, 206, "changed on the server while being read (" + first + " at first, now "
-          + now + ")");
+      super(
+          url,
+          206,
+          "changed on the server while being read (" + first + " at first, now " + now + ")");
     }
   }
 
@@ -64,16 +66,24 @@ public class HubException extends FileException {
 
   /**
    * A file path a server gave (a tree listing entry, a path inside a repository) that is not a
-   * plain relative path or would lead out of the local mirror: refused before anything is
-   * written. {@link #file()} is what gave the path (the listing's URL, or the file's URL).
+   * plain relative path or would lead out of the local mirror: refused before anything is written.
+   * {@link #file()} is what gave the path (the listing's URL, or the file's URL).
    */
   public static final class UnsafePath extends HubException {
     private final String server;
     private final String path;
 
     public UnsafePath(String url, String server, String path, String problem) {
-      super(url, 0, "refused the path \"" + ServerPath.printable(path) + "\" from the server "
-          + server + ": " + problem + " (nothing was written)");
+      super(
+          url,
+          0,
+          "refused the path \""
+              + ServerPath.printable(path)
+              + "\" from the server "
+              + server
+              + ": "
+              + problem
+              + " (nothing was written)");
       this.server = server;
       this.path = path;
     }
@@ -105,19 +115,26 @@ public class HubException extends FileException {
    */
   public static final class TooLarge extends HubException {
     public TooLarge(String url, int status, long limitBytes) {
-      super(url, status, "the answer is longer than the " + limitBytes + " bytes accepted for"
-          + " it; reading stopped there and nothing of it was used");
+      super(
+          url,
+          status,
+          "the answer is longer than the "
+              + limitBytes
+              + " bytes accepted for"
+              + " it; reading stopped there and nothing of it was used");
     }
   }
 
   /**
-   * A range answer for other bytes than the ones asked for (its Content-Range start, end or
-   * total do not fit the request): never used as file data. Raised when every retry got one.
+   * A range answer for other bytes than the ones asked for (its Content-Range start, end or total
+   * do not fit the request): never used as file data. Raised when every retry got one.
    */
   public static final class RangeMismatch extends HubException {
     public RangeMismatch(String url, int status, String asked, String got) {
-      super(url, status, "asked for " + asked + " but the answer holds " + got
-          + " (refused, never used as data)");
+      super(
+          url,
+          status,
+          "asked for " + asked + " but the answer holds " + got + " (refused, never used as data)");
     }
   }
 }

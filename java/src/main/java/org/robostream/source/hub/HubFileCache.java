@@ -14,34 +14,34 @@ import java.util.function.Consumer;
 
 /**
  * The local copy of Hub files (metadata, Parquet, prewarmed videos), mirroring the repository
- * layout under
- * {@code HF_LEROBOT_HOME/.robostream-hub/<datasets|buckets>/<owner>/<name>/<revision>/}
- * ({@link #MIRROR_DIR}: robostream's own directory, apart from the datasets LeRobot keeps in
- * {@code HF_LEROBOT_HOME/<owner>/<name>}, which robostream never writes nor deletes). Every path
- * inside a repository goes through {@link ServerPath} before it becomes a file here. A cached file
- * is reused while the server reports the same size and version (one one-byte request); otherwise
- * it is downloaded by {@link ResumableDownload} (resumable, atomic).
+ * layout under {@code
+ * HF_LEROBOT_HOME/.robostream-hub/<datasets|buckets>/<owner>/<name>/<revision>/} ({@link
+ * #MIRROR_DIR}: robostream's own directory, apart from the datasets LeRobot keeps in {@code
+ * HF_LEROBOT_HOME/<owner>/<name>}, which robostream never writes nor deletes). Every path inside a
+ * repository goes through {@link ServerPath} before it becomes a file here. A cached file is reused
+ * while the server reports the same size and version (one one-byte request); otherwise it is
+ * downloaded by {@link ResumableDownload} (resumable, atomic).
  *
  * <p>Size limit ({@code ROBOSTREAM_HUB_CACHE_GB}): every file a process fetches stays in use by
- * that process until it exits, and every instance on the same cache directory in the process
- * shares that in-use set (so prewarming cannot evict what preparing fetched). Before downloading,
- * {@link #fetchAll} adds up what the process will keep; more than the limit is a
- * {@link CacheLimitException} naming the sizes, raised before anything is downloaded. Otherwise
- * {@link CacheLru} evicts the least recently used files not in use.
+ * that process until it exits, and every instance on the same cache directory in the process shares
+ * that in-use set (so prewarming cannot evict what preparing fetched). Before downloading, {@link
+ * #fetchAll} adds up what the process will keep; more than the limit is a {@link
+ * CacheLimitException} naming the sizes, raised before anything is downloaded. Otherwise {@link
+ * CacheLru} evicts the least recently used files not in use.
  *
  * <p>Across processes sharing a cache directory: nothing is locked but downloads of one file.
- * Eviction is by last use (each use touches the file), so another running process's files are
- * among the most recent and go last; but a limit too small for all concurrent runs together can
- * evict a file another process has not opened yet. Give each concurrent run its own directory,
- * or a limit that holds all of them.
+ * Eviction is by last use (each use touches the file), so another running process's files are among
+ * the most recent and go last; but a limit too small for all concurrent runs together can evict a
+ * file another process has not opened yet. Give each concurrent run its own directory, or a limit
+ * that holds all of them.
  *
  * <p>Thread-safe.
  */
 public final class HubFileCache {
   /**
-   * robostream's directory in {@code HF_LEROBOT_HOME}: the only one it writes to and evicts from.
-   * A leading dot, which no Hub owner name has, keeps it apart from LeRobot's
-   * {@code <owner>/<name>} datasets.
+   * robostream's directory in {@code HF_LEROBOT_HOME}: the only one it writes to and evicts from. A
+   * leading dot, which no Hub owner name has, keeps it apart from LeRobot's {@code <owner>/<name>}
+   * datasets.
    */
   public static final String MIRROR_DIR = ".robostream-hub";
 
@@ -60,33 +60,34 @@ public final class HubFileCache {
 
   /** The local mirror directory of {@code location} (its revision must be resolved). */
   public Path mirrorOf(HubLocation location) {
-    Path base = root.resolve(location.kind() == HubLocation.Kind.BUCKET ? "buckets"
-        : "datasets").resolve(location.id());
+    Path base =
+        root.resolve(location.kind() == HubLocation.Kind.BUCKET ? "buckets" : "datasets")
+            .resolve(location.id());
     if (location.kind() == HubLocation.Kind.BUCKET) {
       return base.resolve("bucket");
     }
     String revision = HubLocation.encodeAll(location.revision());
     if (revision.equals(".") || revision.equals("..")) {
-      throw new IllegalArgumentException("revision \"" + revision + "\" of " + location.id()
-          + " is not a directory name");
+      throw new IllegalArgumentException(
+          "revision \"" + revision + "\" of " + location.id() + " is not a directory name");
     }
     return base.resolve(revision);
   }
 
   /** The local copy of {@code relative} (a path inside {@code location}); see {@link #fetchAll}. */
   public Path fetch(HubLocation location, String relative) {
-    return fetchAll(location, List.of(relative), f -> { }).get(0);
+    return fetchAll(location, List.of(relative), f -> {}).get(0);
   }
 
   /**
    * Local copies of {@code relatives} (paths inside {@code location}), downloaded when missing or
    * changed; {@code progress} hears of each file when it is ready.
    *
-   * @throws CacheLimitException when the files in use by this process and these would exceed
-   *     the limit (nothing downloaded then)
+   * @throws CacheLimitException when the files in use by this process and these would exceed the
+   *     limit (nothing downloaded then)
    */
-  public List<Path> fetchAll(HubLocation location, List<String> relatives,
-      Consumer<String> progress) {
+  public List<Path> fetchAll(
+      HubLocation location, List<String> relatives, Consumer<String> progress) {
     List<Path> targets = new ArrayList<>();
     List<String> urls = new ArrayList<>();
     List<HubHttp.RangeResult> heads = new ArrayList<>();
@@ -96,8 +97,8 @@ public final class HubFileCache {
     String server = HubHttp.authority(java.net.URI.create(endpoint));
     for (String relative : relatives) {
       String url = location.resolveUrl(endpoint, relative);
-      Path target = ServerPath.resolveInside(mirrorOf(location), location.pathOf(relative), url,
-          server);
+      Path target =
+          ServerPath.resolveInside(mirrorOf(location), location.pathOf(relative), url, server);
       // One byte tells the current size and version (and catches a web page served instead).
       HubHttp.RangeResult head = http.getRange(url, 0, 1, whatOf(relative));
       targets.add(target);
@@ -121,8 +122,7 @@ public final class HubFileCache {
       } else {
         long partial = sizeOf(ResumableDownload.partOf(target));
         CacheLru.evict(root, limit, Math.max(0, heads.get(i).totalSize() - partial), inUse);
-        ResumableDownload.run(http, urls.get(i), target, heads.get(i),
-            whatOf(relatives.get(i)));
+        ResumableDownload.run(http, urls.get(i), target, heads.get(i), whatOf(relatives.get(i)));
       }
       progress.accept(relatives.get(i));
     }
@@ -142,9 +142,13 @@ public final class HubFileCache {
 
   /** What a file should be, by its name, for the error when the server sends a page instead. */
   static String whatOf(String path) {
-    return path.endsWith(".json") ? "a JSON file" : path.endsWith(".jsonl") ? "a JSON lines file"
-        : path.endsWith(".parquet") ? "a Parquet file" : path.endsWith(".mp4") ? "an MP4 video"
-        : "a data file";
+    return path.endsWith(".json")
+        ? "a JSON file"
+        : path.endsWith(".jsonl")
+            ? "a JSON lines file"
+            : path.endsWith(".parquet")
+                ? "a Parquet file"
+                : path.endsWith(".mp4") ? "an MP4 video" : "a data file";
   }
 
   static void move(Path from, Path to) throws IOException {

@@ -19,35 +19,35 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * HTTP for the Hub: range and API GETs with redirects followed by hand (so the Authorization
- * header never goes to another host, e.g. the CDN a resolve URL redirects to), TLS verified by the
- * JDK's defaults, and retries of transient failures — 429 (honouring Retry-After), 5xx, resets,
- * timeouts, stalls and truncated bodies — with bounded exponential backoff and jitter
- * ({@link RetryPolicy}). A request is retried whole, so a retry never yields a partial or
- * duplicated body. Past the budget the error names the URL and the last status; 401/403 name
- * where the token came from; 404 names the path and revision. The token is never logged.
+ * HTTP for the Hub: range and API GETs with redirects followed by hand (so the Authorization header
+ * never goes to another host, e.g. the CDN a resolve URL redirects to), TLS verified by the JDK's
+ * defaults, and retries of transient failures — 429 (honouring Retry-After), 5xx, resets, timeouts,
+ * stalls and truncated bodies — with bounded exponential backoff and jitter ({@link RetryPolicy}).
+ * A request is retried whole, so a retry never yields a partial or duplicated body. Past the budget
+ * the error names the URL and the last status; 401/403 name where the token came from; 404 names
+ * the path and revision. The token is never logged.
  *
  * <p>Everything a server sends is bounded: an API answer by {@link #MAX_API_BODY_BYTES}, a range
  * answer by the bytes asked for (its Content-Range must be exactly the range asked for), any other
  * body by {@link #IGNORED_BODY_BYTES}; redirects and next-page links only to http(s) URLs, never
- * from https down to http, at most {@link #MAX_REDIRECTS} hops; and each answer must keep a pace
- * of {@link #MIN_BYTES_PER_SECOND} over every window of the timeout, so a stall or a drip ends
- * within one window.
+ * from https down to http, at most {@link #MAX_REDIRECTS} hops; and each answer must keep a pace of
+ * {@link #MIN_BYTES_PER_SECOND} over every window of the timeout, so a stall or a drip ends within
+ * one window.
  *
  * <p>Thread-safe: one instance serves every worker; counters are atomic.
  */
 public final class HubHttp {
   /**
-   * The most an API or metadata answer (refs, revision, a tree listing page) may hold: real
-   * answers are far smaller (a tree page of 1,000 files is about 0.3 MB; longer listings come in
-   * pages), and an answer that never ends must not fill the heap.
+   * The most an API or metadata answer (refs, revision, a tree listing page) may hold: real answers
+   * are far smaller (a tree page of 1,000 files is about 0.3 MB; longer listings come in pages),
+   * and an answer that never ends must not fill the heap.
    */
   public static final long MAX_API_BODY_BYTES = 16L << 20;
 
   /**
-   * The slowest pace an answer may keep over a window of the timeout (HF_HUB_DOWNLOAD_TIMEOUT):
-   * far below any usable rate, so a connection dripping a byte now and then fails within one
-   * window instead of holding a worker for good.
+   * The slowest pace an answer may keep over a window of the timeout (HF_HUB_DOWNLOAD_TIMEOUT): far
+   * below any usable rate, so a connection dripping a byte now and then fails within one window
+   * instead of holding a worker for good.
    */
   public static final long MIN_BYTES_PER_SECOND = 16 << 10;
 
@@ -72,20 +72,27 @@ public final class HubHttp {
   private final java.util.Map<String, String> revisionNames =
       new java.util.concurrent.ConcurrentHashMap<>();
   private final java.util.concurrent.ThreadPoolExecutor readAhead =
-      new java.util.concurrent.ThreadPoolExecutor(4, 4, 30, TimeUnit.SECONDS,
-          new java.util.concurrent.ArrayBlockingQueue<>(64), r -> {
+      new java.util.concurrent.ThreadPoolExecutor(
+          4,
+          4,
+          30,
+          TimeUnit.SECONDS,
+          new java.util.concurrent.ArrayBlockingQueue<>(64),
+          r -> {
             Thread t = new Thread(r, "robostream-hub-readahead");
             t.setDaemon(true);
             return t;
-          }, new java.util.concurrent.ThreadPoolExecutor.AbortPolicy());
+          },
+          new java.util.concurrent.ThreadPoolExecutor.AbortPolicy());
 
   public HubHttp(HubConfig config) {
     this.config = config;
-    this.client = HttpClient.newBuilder()
-        .followRedirects(HttpClient.Redirect.NEVER)
-        .connectTimeout(config.timeout())
-        .version(HttpClient.Version.HTTP_1_1)
-        .build();
+    this.client =
+        HttpClient.newBuilder()
+            .followRedirects(HttpClient.Redirect.NEVER)
+            .connectTimeout(config.timeout())
+            .version(HttpClient.Version.HTTP_1_1)
+            .build();
     this.endpointAuthority = authority(URI.create(config.endpoint()));
     this.blocks = new SharedBlockCache(config.blockCacheBytes());
     readAhead.allowCoreThreadTimeOut(true);
@@ -129,45 +136,59 @@ public final class HubHttp {
   }
 
   /**
-   * Bytes {@code [start, start + length)} of {@code url}, fewer only at the end of the file. A
-   * 206 must hold exactly those bytes (else {@link HubException.RangeMismatch} once retries run
-   * out); a server that ignores Range must declare the file's size, and only the bytes up to the
-   * range's end are read.
+   * Bytes {@code [start, start + length)} of {@code url}, fewer only at the end of the file. A 206
+   * must hold exactly those bytes (else {@link HubException.RangeMismatch} once retries run out); a
+   * server that ignores Range must declare the file's size, and only the bytes up to the range's
+   * end are read.
    *
    * @param what what the file should be, for the error when the server answers with a page
    */
   public RangeResult getRange(String url, long start, int length, String what) {
-    return withRetries(url, () -> {
-      HttpResponse<BoundedBody.Received> r = send(url, "bytes=" + start + "-"
-          + (start + length - 1), info -> switch (info.statusCode()) {
-            case 206 -> BoundedBody.Limit.atMost(length);
-            case 200 -> BoundedBody.Limit.window(start, length);
-            default -> BoundedBody.Limit.window(0, IGNORED_BODY_BYTES);
-          });
-      if (r.statusCode() != 416) {
-        failOnStatus(url, r.statusCode(), r);
-        if (start == 0) {
-          rejectPages(url, r.statusCode(), r.headers(), r.body().bytes(), what);
-        }
-      }
-      return RangeAnswer.read(url, r, start, length);
-    });
+    return withRetries(
+        url,
+        () -> {
+          HttpResponse<BoundedBody.Received> r =
+              send(
+                  url,
+                  "bytes=" + start + "-" + (start + length - 1),
+                  info ->
+                      switch (info.statusCode()) {
+                        case 206 -> BoundedBody.Limit.atMost(length);
+                        case 200 -> BoundedBody.Limit.window(start, length);
+                        default -> BoundedBody.Limit.window(0, IGNORED_BODY_BYTES);
+                      });
+          if (r.statusCode() != 416) {
+            failOnStatus(url, r.statusCode(), r);
+            if (start == 0) {
+              rejectPages(url, r.statusCode(), r.headers(), r.body().bytes(), what);
+            }
+          }
+          return RangeAnswer.read(url, r, start, length);
+        });
   }
 
   /** A small text resource (API JSON) and its {@code Link: <...>; rel="next"} target, if any. */
   public TextResult getText(String url) {
-    return withRetries(url, () -> {
-      HttpResponse<BoundedBody.Received> r = send(url, null, info -> info.statusCode() == 200
-          ? BoundedBody.Limit.atMost(MAX_API_BODY_BYTES)
-          : BoundedBody.Limit.window(0, IGNORED_BODY_BYTES));
-      failOnStatus(url, r.statusCode(), r);
-      if (r.body().overflowed()) {
-        throw new HubException.TooLarge(url, r.statusCode(), MAX_API_BODY_BYTES);
-      }
-      checkWholeBody(r, r.body().bytes());
-      return new TextResult(new String(r.body().bytes(), java.nio.charset.StandardCharsets.UTF_8),
-          nextLink(url, r.headers(), URI.create(url)));
-    });
+    return withRetries(
+        url,
+        () -> {
+          HttpResponse<BoundedBody.Received> r =
+              send(
+                  url,
+                  null,
+                  info ->
+                      info.statusCode() == 200
+                          ? BoundedBody.Limit.atMost(MAX_API_BODY_BYTES)
+                          : BoundedBody.Limit.window(0, IGNORED_BODY_BYTES));
+          failOnStatus(url, r.statusCode(), r);
+          if (r.body().overflowed()) {
+            throw new HubException.TooLarge(url, r.statusCode(), MAX_API_BODY_BYTES);
+          }
+          checkWholeBody(r, r.body().bytes());
+          return new TextResult(
+              new String(r.body().bytes(), java.nio.charset.StandardCharsets.UTF_8),
+              nextLink(url, r.headers(), URI.create(url)));
+        });
   }
 
   /**
@@ -183,14 +204,16 @@ public final class HubHttp {
 
   // ------------------------------------------------------------------ one exchange
 
-  private HttpResponse<BoundedBody.Received> send(String url, String range,
-      Function<HttpResponse.ResponseInfo, BoundedBody.Limit> limits)
+  private HttpResponse<BoundedBody.Received> send(
+      String url, String range, Function<HttpResponse.ResponseInfo, BoundedBody.Limit> limits)
       throws IOException, TransientFailure {
     URI uri = URI.create(url);
     for (int hop = 0; hop <= MAX_REDIRECTS; hop++) {
-      HttpRequest.Builder b = HttpRequest.newBuilder(uri).GET()
-          .timeout(config.timeout())
-          .header("User-Agent", "robostream/0.1 (java)");
+      HttpRequest.Builder b =
+          HttpRequest.newBuilder(uri)
+              .GET()
+              .timeout(config.timeout())
+              .header("User-Agent", "robostream/0.1 (java)");
       if (range != null) {
         b.header("Range", range);
       }
@@ -202,23 +225,30 @@ public final class HubHttp {
       AtomicReference<BoundedBody> body = new AtomicReference<>();
       HttpResponse<BoundedBody.Received> response;
       try {
-        response = PacedWait.await(uri.toString(), client.sendAsync(b.build(),
-            BoundedBody.handler(limits, body)), body, config.timeout());
+        response =
+            PacedWait.await(
+                uri.toString(),
+                client.sendAsync(b.build(), BoundedBody.handler(limits, body)),
+                body,
+                config.timeout());
       } finally {
         BoundedBody got = body.get();
         bytesFetched.addAndGet(got == null ? 0 : got.received());
       }
       int status = response.statusCode();
       if (status == 301 || status == 302 || status == 303 || status == 307 || status == 308) {
-        String location = response.headers().firstValue("Location").orElseThrow(() ->
-            new IOException("redirect " + status + " without Location"));
+        String location =
+            response
+                .headers()
+                .firstValue("Location")
+                .orElseThrow(() -> new IOException("redirect " + status + " without Location"));
         uri = FollowRule.follow(url, status, uri, location);
         continue;
       }
       return response;
     }
-    throw new HubException(url, 0, "more than " + MAX_REDIRECTS + " redirects (a loop?); the"
-        + " last led to " + uri);
+    throw new HubException(
+        url, 0, "more than " + MAX_REDIRECTS + " redirects (a loop?); the" + " last led to " + uri);
   }
 
   private void failOnStatus(String url, int status, HttpResponse<?> r) throws TransientFailure {
@@ -226,15 +256,29 @@ public final class HubHttp {
       throw new TransientFailure(status, "HTTP " + status, retryAfter(r.headers()), null);
     }
     if (status == 401 || status == 403) {
-      throw new HubException.Unauthorized(url, status, "HTTP " + status + " with "
-          + config.tokenOrigin() + ": the repository may be private or gated (set HF_TOKEN or"
-          + " log in with a token that has access)");
+      throw new HubException.Unauthorized(
+          url,
+          status,
+          "HTTP "
+              + status
+              + " with "
+              + config.tokenOrigin()
+              + ": the repository may be private or gated (set HF_TOKEN or"
+              + " log in with a token that has access)");
     }
     if (status == 404) {
-      throw new HubException.NotFound(url, "HTTP 404: " + HubLocation.ofResolveUrl(
-          config.endpoint(), url).map(f -> "no file " + f.path() + " in " + describe(f.location())
-              + " (check the path, and that this revision has it)")
-          .orElse("not found"));
+      throw new HubException.NotFound(
+          url,
+          "HTTP 404: "
+              + HubLocation.ofResolveUrl(config.endpoint(), url)
+                  .map(
+                      f ->
+                          "no file "
+                              + f.path()
+                              + " in "
+                              + describe(f.location())
+                              + " (check the path, and that this revision has it)")
+                  .orElse("not found"));
     }
     if (status != 200 && status != 206) {
       throw new HubException(url, status, "unexpected HTTP " + status);
@@ -246,31 +290,41 @@ public final class HubHttp {
       return "bucket " + l.id();
     }
     String name = revisionNames.get(l.revision());
-    return "dataset " + l.id() + " at revision " + (name == null ? l.revision()
-        : name + " (commit " + l.revision() + ")");
+    return "dataset "
+        + l.id()
+        + " at revision "
+        + (name == null ? l.revision() : name + " (commit " + l.revision() + ")");
   }
 
   private static void checkWholeBody(HttpResponse<?> r, byte[] body) throws TransientFailure {
     OptionalLong length = r.headers().firstValueAsLong("Content-Length");
     if (length.isPresent() && length.getAsLong() != body.length) {
-      throw new TransientFailure(r.statusCode(), "truncated body: " + body.length + " of "
-          + length.getAsLong() + " bytes");
+      throw new TransientFailure(
+          r.statusCode(),
+          "truncated body: " + body.length + " of " + length.getAsLong() + " bytes");
     }
   }
 
-  private static void rejectPages(String url, int status, HttpHeaders headers, byte[] head,
-      String what) {
+  private static void rejectPages(
+      String url, int status, HttpHeaders headers, byte[] head, String what) {
     String type = headers.firstValue("Content-Type").orElse("").toLowerCase(Locale.ROOT);
     ContentKind kind = ContentKind.of(head, Math.min(head.length, 64));
     boolean html = type.startsWith("text/html") || kind == ContentKind.HTML;
     // By its bytes, JSON is a page only where a binary file belongs: other files may be text.
     boolean binaryExpected = what.contains("Parquet") || what.contains("MP4");
-    boolean json = !what.contains("JSON") && (type.startsWith("application/json")
-        || binaryExpected && kind == ContentKind.JSON);
+    boolean json =
+        !what.contains("JSON")
+            && (type.startsWith("application/json") || binaryExpected && kind == ContentKind.JSON);
     if (html || json) {
-      throw new HubException.NotAFile(url, status, "got " + (html ? "an HTML page" : "JSON")
-          + " instead of " + what + " (a login or error page: check the token, the revision"
-          + " and the path)");
+      throw new HubException.NotAFile(
+          url,
+          status,
+          "got "
+              + (html ? "an HTML page" : "JSON")
+              + " instead of "
+              + what
+              + " (a login or error page: check the token, the revision"
+              + " and the path)");
     }
   }
 
@@ -301,8 +355,11 @@ public final class HubHttp {
     if (last.giveUp != null) {
       throw last.giveUp;
     }
-    throw new HubException.RetriesExhausted(url, last.status, "failed after "
-        + policy.attempts() + " attempts; last: " + last.getMessage(), last);
+    throw new HubException.RetriesExhausted(
+        url,
+        last.status,
+        "failed after " + policy.attempts() + " attempts; last: " + last.getMessage(),
+        last);
   }
 
   private static void sleep(Duration d) {
@@ -327,8 +384,10 @@ public final class HubHttp {
     } catch (NumberFormatException notSeconds) {
       try {
         // The other form RFC 9110 allows: an HTTP date.
-        return Duration.between(java.time.ZonedDateTime.now(), java.time.ZonedDateTime.parse(
-            value, java.time.format.DateTimeFormatter.RFC_1123_DATE_TIME));
+        return Duration.between(
+            java.time.ZonedDateTime.now(),
+            java.time.ZonedDateTime.parse(
+                value, java.time.format.DateTimeFormatter.RFC_1123_DATE_TIME));
       } catch (java.time.format.DateTimeParseException e) {
         return null; // unreadable: our own backoff
       }
@@ -336,7 +395,8 @@ public final class HubHttp {
   }
 
   static String version(HttpHeaders h) {
-    return h.firstValue("ETag").or(() -> h.firstValue("Last-Modified").map(d -> "modified " + d))
+    return h.firstValue("ETag")
+        .or(() -> h.firstValue("Last-Modified").map(d -> "modified " + d))
         .orElse(null);
   }
 
@@ -358,8 +418,8 @@ public final class HubHttp {
 
   /** {@code scheme://host:port} of {@code uri}, lower case: who the server is. */
   static String authority(URI uri) {
-    int port = uri.getPort() >= 0 ? uri.getPort()
-        : "https".equalsIgnoreCase(uri.getScheme()) ? 443 : 80;
+    int port =
+        uri.getPort() >= 0 ? uri.getPort() : "https".equalsIgnoreCase(uri.getScheme()) ? 443 : 80;
     return (uri.getScheme() + "://" + uri.getHost() + ":" + port).toLowerCase(Locale.ROOT);
   }
 }

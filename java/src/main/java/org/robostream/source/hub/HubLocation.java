@@ -4,8 +4,8 @@ import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 
 /**
- * A place on the Hub: a dataset repository at a revision, or a storage bucket (unversioned), with
- * a path prefix inside it. Parsed from {@code hf://datasets/<owner>/<name>[@<revision>][/path]} or
+ * A place on the Hub: a dataset repository at a revision, or a storage bucket (unversioned), with a
+ * path prefix inside it. Parsed from {@code hf://datasets/<owner>/<name>[@<revision>][/path]} or
  * {@code hf://buckets/<owner>/<name>[/path]}. Immutable.
  *
  * @param kind dataset repository or bucket
@@ -14,7 +14,10 @@ import java.nio.charset.StandardCharsets;
  * @param prefix path inside the repository or bucket ("" for its root), no leading/trailing '/'
  */
 public record HubLocation(Kind kind, String id, String revision, String prefix) {
-  public enum Kind { DATASET, BUCKET }
+  public enum Kind {
+    DATASET,
+    BUCKET
+  }
 
   /** {@code owner/name} as the Hub allows them. */
   static final String ID = "[A-Za-z0-9][A-Za-z0-9._-]*/[A-Za-z0-9][A-Za-z0-9._-]*";
@@ -27,8 +30,8 @@ public record HubLocation(Kind kind, String id, String revision, String prefix) 
     // The prefix becomes directories of the local mirror: a plain relative path only.
     String problem = prefix.isEmpty() ? null : ServerPath.problem(prefix);
     if (problem != null) {
-      throw new IllegalArgumentException("path inside " + id + " has " + problem + ": "
-          + ServerPath.printable(prefix));
+      throw new IllegalArgumentException(
+          "path inside " + id + " has " + problem + ": " + ServerPath.printable(prefix));
     }
   }
 
@@ -85,8 +88,8 @@ public record HubLocation(Kind kind, String id, String revision, String prefix) 
 
   /**
    * The download URL of {@code relative}: {@code <endpoint>/datasets/<id>/resolve/<rev>/<path>}
-   * (revision URL-encoded with no safe characters, path percent-encoded keeping '/') or
-   * {@code <endpoint>/buckets/<id>/resolve/<path>}.
+   * (revision URL-encoded with no safe characters, path percent-encoded keeping '/') or {@code
+   * <endpoint>/buckets/<id>/resolve/<path>}.
    */
   public String resolveUrl(String endpoint, String relative) {
     String path = encodePath(pathOf(relative));
@@ -100,8 +103,10 @@ public record HubLocation(Kind kind, String id, String revision, String prefix) 
   /** The tree listing URL of {@code relative} (recursive, unexpanded). */
   public String treeUrl(String endpoint, String relative) {
     String path = encodePath(pathOf(relative));
-    String base = kind == Kind.BUCKET ? endpoint + "/api/buckets/" + id + "/tree/"
-        : endpoint + "/api/datasets/" + id + "/tree/" + encodeAll(requireRevision()) + "/";
+    String base =
+        kind == Kind.BUCKET
+            ? endpoint + "/api/buckets/" + id + "/tree/"
+            : endpoint + "/api/datasets/" + id + "/tree/" + encodeAll(requireRevision()) + "/";
     return base + path + "?recursive=true&expand=false";
   }
 
@@ -109,8 +114,8 @@ public record HubLocation(Kind kind, String id, String revision, String prefix) 
   public record ResolvedFile(HubLocation location, String path) {}
 
   /**
-   * The location (revision included) and path a download URL of {@code endpoint} names, as
-   * {@link #resolveUrl} builds them; empty for any other URL.
+   * The location (revision included) and path a download URL of {@code endpoint} names, as {@link
+   * #resolveUrl} builds them; empty for any other URL.
    */
   public static java.util.Optional<ResolvedFile> ofResolveUrl(String endpoint, String url) {
     for (Kind kind : Kind.values()) {
@@ -124,8 +129,9 @@ public record HubLocation(Kind kind, String id, String revision, String prefix) 
         return java.util.Optional.empty();
       }
       String revision = kind == Kind.BUCKET ? null : decode(parts[3]);
-      return java.util.Optional.of(new ResolvedFile(new HubLocation(kind, parts[0] + "/"
-          + parts[1], revision, ""), decode(parts[path])));
+      return java.util.Optional.of(
+          new ResolvedFile(
+              new HubLocation(kind, parts[0] + "/" + parts[1], revision, ""), decode(parts[path])));
     }
     return java.util.Optional.empty();
   }
@@ -149,8 +155,11 @@ public record HubLocation(Kind kind, String id, String revision, String prefix) 
   /** The {@code hf://} URL, revision URL-encoded: what {@link #parse} reads back. */
   @Override
   public String toString() {
-    String base = "hf://" + (kind == Kind.BUCKET ? "buckets/" : "datasets/") + id
-        + (revision != null ? "@" + encodeAll(revision) : "");
+    String base =
+        "hf://"
+            + (kind == Kind.BUCKET ? "buckets/" : "datasets/")
+            + id
+            + (revision != null ? "@" + encodeAll(revision) : "");
     return prefix.isEmpty() ? base : base + "/" + prefix;
   }
 

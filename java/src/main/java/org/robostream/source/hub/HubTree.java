@@ -12,8 +12,8 @@ import java.util.Set;
  * Lists the files under a path of a Hub dataset or bucket through the tree API (recursive,
  * following {@code Link: <...>; rel="next"} pages). The listing is the server's word: every entry
  * must be a plain relative path under the listed directory ({@link ServerPath}), else the listing
- * is refused whole before anything is fetched; pages that loop, or more than
- * {@link #MAX_ENTRIES} files, end it too. Thread-safe (stateless).
+ * is refused whole before anything is fetched; pages that loop, or more than {@link #MAX_ENTRIES}
+ * files, end it too. Thread-safe (stateless).
  */
 public final class HubTree {
   /**
@@ -45,8 +45,8 @@ public final class HubTree {
         }
       }
       if (out.size() > MAX_ENTRIES) {
-        throw new HubException(url, 200, "the tree listing names more than " + MAX_ENTRIES
-            + " files");
+        throw new HubException(
+            url, 200, "the tree listing names more than " + MAX_ENTRIES + " files");
       }
       url = page.next();
     }

@@ -10,15 +10,15 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * The pace rule of an exchange. The JDK's request timeout covers only the wait for the headers;
- * a body that stalls, or drips a byte now and then, would hold a worker for as long as the server
+ * The pace rule of an exchange. The JDK's request timeout covers only the wait for the headers; a
+ * body that stalls, or drips a byte now and then, would hold a worker for as long as the server
  * likes. So once the headers are in, every window of the timeout (HF_HUB_DOWNLOAD_TIMEOUT) must
- * bring {@link HubHttp#MIN_BYTES_PER_SECOND} of body, else the exchange is aborted (its
- * connection closed) as a {@link TransientFailure}. A slow but steady answer passes however long
- * it takes; with the body limits of {@link BoundedBody} no exchange lasts longer than its limit
- * read at the minimum pace. Failures of the exchange come out typed here too: an untrusted
- * certificate is a {@link HubException} at once (retrying cannot help), any other I/O failure is
- * transient. Stateless, thread-safe.
+ * bring {@link HubHttp#MIN_BYTES_PER_SECOND} of body, else the exchange is aborted (its connection
+ * closed) as a {@link TransientFailure}. A slow but steady answer passes however long it takes;
+ * with the body limits of {@link BoundedBody} no exchange lasts longer than its limit read at the
+ * minimum pace. Failures of the exchange come out typed here too: an untrusted certificate is a
+ * {@link HubException} at once (retrying cannot help), any other I/O failure is transient.
+ * Stateless, thread-safe.
  */
 final class PacedWait {
   private PacedWait() {}
@@ -29,9 +29,12 @@ final class PacedWait {
    *
    * @param body where the exchange's body handler puts the body it made (with the headers)
    */
-  static HttpResponse<BoundedBody.Received> await(String url,
+  static HttpResponse<BoundedBody.Received> await(
+      String url,
       CompletableFuture<HttpResponse<BoundedBody.Received>> future,
-      AtomicReference<BoundedBody> body, Duration timeout) throws IOException, TransientFailure {
+      AtomicReference<BoundedBody> body,
+      Duration timeout)
+      throws IOException, TransientFailure {
     long window = timeout.toNanos();
     long minBytes = Math.max(1, HubHttp.MIN_BYTES_PER_SECOND * timeout.toMillis() / 1000);
     long sent = System.nanoTime();
@@ -40,8 +43,10 @@ final class PacedWait {
     long windowBytes = 0;
     while (true) {
       // Before the headers, look often enough to start the body's first window with them.
-      long wake = watched != null ? windowStart + window
-          : Math.min(sent + 2 * window, System.nanoTime() + window / 10);
+      long wake =
+          watched != null
+              ? windowStart + window
+              : Math.min(sent + 2 * window, System.nanoTime() + window / 10);
       try {
         return future.get(Math.max(0, wake - System.nanoTime()), TimeUnit.NANOSECONDS);
       } catch (TimeoutException e) {
@@ -51,8 +56,7 @@ final class PacedWait {
             windowStart = watched.headersNanos();
           } else if (System.nanoTime() - sent >= 2 * window) {
             future.cancel(true);
-            throw new TransientFailure(0, "no answer within " + 2 * timeout.toMillis()
-                + " ms");
+            throw new TransientFailure(0, "no answer within " + 2 * timeout.toMillis() + " ms");
           }
           continue;
         }
@@ -63,9 +67,16 @@ final class PacedWait {
         if (got < minBytes) {
           watched.abort();
           future.cancel(true);
-          throw new TransientFailure(0, "too slow: " + got + " bytes in " + timeout.toMillis()
-              + " ms, below the minimum of " + HubHttp.MIN_BYTES_PER_SECOND + " bytes/s"
-              + " (HF_HUB_DOWNLOAD_TIMEOUT is the window)");
+          throw new TransientFailure(
+              0,
+              "too slow: "
+                  + got
+                  + " bytes in "
+                  + timeout.toMillis()
+                  + " ms, below the minimum of "
+                  + HubHttp.MIN_BYTES_PER_SECOND
+                  + " bytes/s"
+                  + " (HF_HUB_DOWNLOAD_TIMEOUT is the window)");
         }
         windowStart += window;
         windowBytes += got;
@@ -77,8 +88,13 @@ final class PacedWait {
         Throwable cause = e.getCause();
         if (cause instanceof javax.net.ssl.SSLHandshakeException tls) {
           // An untrusted certificate does not get better by retrying.
-          throw new HubException(url, 0, "TLS verification failed (the certificate is not"
-              + " trusted by this JVM): " + tls.getMessage(), tls);
+          throw new HubException(
+              url,
+              0,
+              "TLS verification failed (the certificate is not"
+                  + " trusted by this JVM): "
+                  + tls.getMessage(),
+              tls);
         }
         if (cause instanceof IOException io) {
           throw new TransientFailure(0, io.getClass().getSimpleName() + ": " + io.getMessage());

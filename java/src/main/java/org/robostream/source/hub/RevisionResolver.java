@@ -10,21 +10,21 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Pins the one commit a Hub dataset is read at — metadata, Parquet and videos alike (the
- * reference read videos from main, a defect).
+ * Pins the one commit a Hub dataset is read at — metadata, Parquet and videos alike (the reference
+ * read videos from main, a defect).
  *
  * <p>Which revision, as the reference's "safe version" rule: the wanted version is the one given
- * ({@code v3.1}) or, with none, {@link #CODEBASE_VERSION}; its tag when it exists, else the
- * highest tag of the same major version that is not newer ({@code v3.0.2} for {@code v3.0},
- * {@code v3.1} for {@code v3.2} when tags are v3.0, v3.1, v3.3). No revision given and no v3 tag
- * at all: {@code main}, with a warning. Only newer tags: an error naming them. Anything else
- * given (a branch, a commit) is taken as it is.
+ * ({@code v3.1}) or, with none, {@link #CODEBASE_VERSION}; its tag when it exists, else the highest
+ * tag of the same major version that is not newer ({@code v3.0.2} for {@code v3.0}, {@code v3.1}
+ * for {@code v3.2} when tags are v3.0, v3.1, v3.3). No revision given and no v3 tag at all: {@code
+ * main}, with a warning. Only newer tags: an error naming them. Anything else given (a branch, a
+ * commit) is taken as it is.
  *
- * <p>Then that revision, whatever it is, is resolved once to its commit
- * ({@code GET /api/datasets/<repo>/revision/<rev>}, field {@code sha}) and every file is read at
- * the commit: a branch that moves during a long run, or a tag moved to another commit, cannot mix
- * two versions, and the local mirror is keyed by the commit. A 40-hex revision is taken as a
- * commit without asking. Thread-safe (stateless apart from the shared client).
+ * <p>Then that revision, whatever it is, is resolved once to its commit ({@code GET
+ * /api/datasets/<repo>/revision/<rev>}, field {@code sha}) and every file is read at the commit: a
+ * branch that moves during a long run, or a tag moved to another commit, cannot mix two versions,
+ * and the local mirror is keyed by the commit. A 40-hex revision is taken as a commit without
+ * asking. Thread-safe (stateless apart from the shared client).
  */
 public final class RevisionResolver {
   /** The dataset format this code reads; the default wanted version. */
@@ -47,12 +47,15 @@ public final class RevisionResolver {
   public record Pinned(String name, String commit, String warning) {
     /** "v3.0 (commit 0123456789ab)" for messages and results. */
     public String describe() {
-      return name.equals(commit) ? "commit " + commit
+      return name.equals(commit)
+          ? "commit " + commit
           : name + " (commit " + commit.substring(0, Math.min(12, commit.length())) + ")";
     }
   }
 
-  /** Chooses the revision of {@code dataset} for {@code requested} (null: none given) and pins it. */
+  /**
+   * Chooses the revision of {@code dataset} for {@code requested} (null: none given) and pins it.
+   */
   public static Pinned resolve(HubHttp http, HubLocation dataset, String requested) {
     String name = requested;
     String warning = null;
@@ -101,16 +104,28 @@ public final class RevisionResolver {
       return new Choice(best, best + " instead of " + wanted + " (no " + wanted + " tag)", null);
     }
     if (!newer.isEmpty()) {
-      return new Choice(null, null, "no tag " + wanted + " nor an older v" + target[0] + ".x;"
-          + " only newer ones " + newer + ", which this robostream (format " + CODEBASE_VERSION
-          + ") may not read: ask for one of them as the revision to try");
+      return new Choice(
+          null,
+          null,
+          "no tag "
+              + wanted
+              + " nor an older v"
+              + target[0]
+              + ".x;"
+              + " only newer ones "
+              + newer
+              + ", which this robostream (format "
+              + CODEBASE_VERSION
+              + ") may not read: ask for one of them as the revision to try");
     }
     if (requested == null) {
-      return new Choice("main", "no v" + target[0] + ".x tag (tags: " + tags + "); reading main",
-          null);
+      return new Choice(
+          "main", "no v" + target[0] + ".x tag (tags: " + tags + "); reading main", null);
     }
-    return new Choice(null, null, "no tag " + wanted + " nor another v" + target[0]
-        + ".x tag (tags: " + tags + ")");
+    return new Choice(
+        null,
+        null,
+        "no tag " + wanted + " nor another v" + target[0] + ".x tag (tags: " + tags + ")");
   }
 
   private static int[] parse(String version) {
@@ -118,8 +133,11 @@ public final class RevisionResolver {
     if (!m.matches()) {
       throw new IllegalArgumentException("not a version: " + version);
     }
-    return new int[] {Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2)),
-        m.group(3) == null ? 0 : Integer.parseInt(m.group(3))};
+    return new int[] {
+      Integer.parseInt(m.group(1)),
+      Integer.parseInt(m.group(2)),
+      m.group(3) == null ? 0 : Integer.parseInt(m.group(3))
+    };
   }
 
   private static int compare(int[] a, int[] b) {
@@ -132,16 +150,20 @@ public final class RevisionResolver {
   }
 
   private static String commitOf(HubHttp http, HubLocation dataset, String revision) {
-    String url = http.config().endpoint() + "/api/datasets/" + dataset.id() + "/revision/"
-        + HubLocation.encodeAll(revision);
+    String url =
+        http.config().endpoint()
+            + "/api/datasets/"
+            + dataset.id()
+            + "/revision/"
+            + HubLocation.encodeAll(revision);
     String sha;
     try {
       sha = JSON.readTree(http.getText(url).body()).path("sha").asText("");
     } catch (java.io.IOException e) {
       throw new HubException(url, 200, "revision answer is not JSON: " + e.getMessage());
     } catch (HubException.NotFound e) {
-      throw new HubException.NotFound(url, "revision " + revision + " of " + dataset.id()
-          + " does not exist");
+      throw new HubException.NotFound(
+          url, "revision " + revision + " of " + dataset.id() + " does not exist");
     }
     if (!COMMIT.matcher(sha).matches()) {
       throw new HubException(url, 200, "revision answer has no commit sha: \"" + sha + "\"");

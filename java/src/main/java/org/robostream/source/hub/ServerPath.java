@@ -6,14 +6,14 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 
 /**
- * The one gate for file paths a server names — tree listing entries, and paths inside a
- * repository that its metadata builds — before they become files under a local directory. A
- * server can list {@code meta/../../alice/rec/data.parquet}; written as it is, that overwrites a
- * user's file far from the cache. So a server path must be a plain relative path: '/'-separated,
- * no empty, {@code .} or {@code ..} segment, no backslash, no control character (NUL included),
- * no drive letter; and the file it names must stay inside its destination directory, also after
- * following the links that already exist there (a link inside the mirror must not lead a write
- * out of it). Anything else is a {@link HubException.UnsafePath} naming the server and the path.
+ * The one gate for file paths a server names — tree listing entries, and paths inside a repository
+ * that its metadata builds — before they become files under a local directory. A server can list
+ * {@code meta/../../alice/rec/data.parquet}; written as it is, that overwrites a user's file far
+ * from the cache. So a server path must be a plain relative path: '/'-separated, no empty, {@code
+ * .} or {@code ..} segment, no backslash, no control character (NUL included), no drive letter; and
+ * the file it names must stay inside its destination directory, also after following the links that
+ * already exist there (a link inside the mirror must not lead a write out of it). Anything else is
+ * a {@link HubException.UnsafePath} naming the server and the path.
  *
  * <p>Stateless and thread-safe.
  */
@@ -80,8 +80,8 @@ final class ServerPath {
 
   /**
    * Null when the deepest part of {@code target} that exists (the file, else its nearest existing
-   * directory) really lies inside {@code base}; else why not. What does not exist yet is created
-   * by the download as plain directories, so it cannot lead anywhere else.
+   * directory) really lies inside {@code base}; else why not. What does not exist yet is created by
+   * the download as plain directories, so it cannot lead anywhere else.
    */
   private static String linkOut(Path base, Path target) {
     Path existing = target;
@@ -93,13 +93,23 @@ final class ServerPath {
     }
     try {
       if (!existing.toRealPath().startsWith(base.toRealPath())) {
-        return "a link at " + existing + " leads out of " + base + " (to "
-            + existing.toRealPath() + ")";
+        return "a link at "
+            + existing
+            + " leads out of "
+            + base
+            + " (to "
+            + existing.toRealPath()
+            + ")";
       }
       return null;
     } catch (IOException e) {
-      return "cannot follow " + existing + " (" + e.getClass().getSimpleName() + ": "
-          + e.getMessage() + ")";
+      return "cannot follow "
+          + existing
+          + " ("
+          + e.getClass().getSimpleName()
+          + ": "
+          + e.getMessage()
+          + ")";
     }
   }
 

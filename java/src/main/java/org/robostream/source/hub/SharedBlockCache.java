@@ -7,12 +7,12 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 
 /**
- * Read-ahead blocks of remote files shared by every reader in the process: a loader opens a
- * decoder per live episode stream, camera and worker, and each of them reads the same few blocks
- * of the same concatenated v3.0 files. Without sharing, every decoder refetched the blocks it
- * touched (measured: 21x the video bytes per delivered frame); with it each block is fetched
- * once while it stays in the cache. Concurrent requests for one block wait for the same fetch.
- * Bounded by bytes, least recently used first. Thread-safe.
+ * Read-ahead blocks of remote files shared by every reader in the process: a loader opens a decoder
+ * per live episode stream, camera and worker, and each of them reads the same few blocks of the
+ * same concatenated v3.0 files. Without sharing, every decoder refetched the blocks it touched
+ * (measured: 21x the video bytes per delivered frame); with it each block is fetched once while it
+ * stays in the cache. Concurrent requests for one block wait for the same fetch. Bounded by bytes,
+ * least recently used first. Thread-safe.
  */
 final class SharedBlockCache {
   /**
@@ -97,13 +97,14 @@ final class SharedBlockCache {
       }
     }
     try {
-      executor.execute(() -> {
-        try {
-          get(url, index, fetcher);
-        } catch (RuntimeException ignored) {
-          // the reader that needs it will see the error
-        }
-      });
+      executor.execute(
+          () -> {
+            try {
+              get(url, index, fetcher);
+            } catch (RuntimeException ignored) {
+              // the reader that needs it will see the error
+            }
+          });
     } catch (java.util.concurrent.RejectedExecutionException ignored) {
       // read-ahead is an optimisation: skip it when the pool is saturated
     }

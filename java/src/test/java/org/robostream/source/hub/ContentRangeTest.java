@@ -12,11 +12,20 @@ import org.junit.jupiter.api.Test;
 class ContentRangeTest {
   @Test
   void onlyAConsistentSingleRangeParses() {
-    assertEquals(Optional.of(new ContentRange(100, 199, 1000)),
-        ContentRange.parse("bytes 100-199/1000"));
-    for (String bad : new String[] {null, "", "bytes 100-199/*", "bytes 200-100/1000",
-        "bytes 100-1000/1000", "bytes -1-5/10", "items 0-1/2", "bytes 0-1/2, bytes 4-5/6",
-        "bytes 0-1/99999999999999999999"}) {
+    assertEquals(
+        Optional.of(new ContentRange(100, 199, 1000)), ContentRange.parse("bytes 100-199/1000"));
+    for (String bad :
+        new String[] {
+          null,
+          "",
+          "bytes 100-199/*",
+          "bytes 200-100/1000",
+          "bytes 100-1000/1000",
+          "bytes -1-5/10",
+          "items 0-1/2",
+          "bytes 0-1/2, bytes 4-5/6",
+          "bytes 0-1/99999999999999999999"
+        }) {
       assertEquals(Optional.empty(), ContentRange.parse(bad), bad);
     }
     assertEquals(OptionalLong.of(1000), ContentRange.unsatisfiedTotal("bytes */1000"));

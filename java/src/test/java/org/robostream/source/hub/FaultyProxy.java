@@ -21,20 +21,33 @@ import java.util.function.Predicate;
 
 /**
  * A loopback HTTP proxy in front of the test nginx that breaks exchanges: connection resets, 500
- * and 503, 429 with Retry-After, stalls (no answer, or headers and then nothing), bodies cut
- * short, holds (an answer kept back until another request arrives); and hostile answers: a range
- * shifted from the one asked for (nginx's real answer to a moved Range), the whole file for a
- * range (Range dropped), a JSON answer that never ends, a body dripping a byte at a time; and a
- * slow but steady answer ({@link #THROTTLE_BYTES_PER_SECOND}). Either
- * a seeded share of
- * all exchanges at random ({@link #random}) or a script ({@link #scripted}): each {@link Step}
- * takes one request it matches and breaks its first exchange(s), so a test knows which faults
- * happened where and that each was retried. Every exchange is logged with its times and fault.
- * One request per connection ("Connection: close"). Thread-safe; close() stops it.
+ * and 503, 429 with Retry-After, stalls (no answer, or headers and then nothing), bodies cut short,
+ * holds (an answer kept back until another request arrives); and hostile answers: a range shifted
+ * from the one asked for (nginx's real answer to a moved Range), the whole file for a range (Range
+ * dropped), a JSON answer that never ends, a body dripping a byte at a time; and a slow but steady
+ * answer ({@link #THROTTLE_BYTES_PER_SECOND}). Either a seeded share of all exchanges at random
+ * ({@link #random}) or a script ({@link #scripted}): each {@link Step} takes one request it matches
+ * and breaks its first exchange(s), so a test knows which faults happened where and that each was
+ * retried. Every exchange is logged with its times and fault. One request per connection
+ * ("Connection: close"). Thread-safe; close() stops it.
  */
 final class FaultyProxy implements AutoCloseable {
-  enum Fault { NONE, RESET, ERROR_500, ERROR_503, TOO_MANY, STALL, STALL_AFTER_HEADERS, TRUNCATE,
-    HOLD, SHIFT_RANGE, WHOLE_FILE, ENDLESS_JSON, DRIP, THROTTLE }
+  enum Fault {
+    NONE,
+    RESET,
+    ERROR_500,
+    ERROR_503,
+    TOO_MANY,
+    STALL,
+    STALL_AFTER_HEADERS,
+    TRUNCATE,
+    HOLD,
+    SHIFT_RANGE,
+    WHOLE_FILE,
+    ENDLESS_JSON,
+    DRIP,
+    THROTTLE
+  }
 
   /** Bytes a {@link Fault#SHIFT_RANGE} moves the asked-for range by. */
   static final int SHIFT = 16;
@@ -61,16 +74,15 @@ final class FaultyProxy implements AutoCloseable {
   }
 
   /**
-   * A scripted fault: it takes the first request {@code when} matches that no other step took,
-   * and breaks its first {@code times} exchanges (1: the request fails once, its retry goes
-   * through).
+   * A scripted fault: it takes the first request {@code when} matches that no other step took, and
+   * breaks its first {@code times} exchanges (1: the request fails once, its retry goes through).
    *
    * @param retryAfter the Retry-After header of a 429, in seconds
-   * @param until for {@link Fault#HOLD}: the answer waits until a request matching this arrives
-   *     (or has arrived)
+   * @param until for {@link Fault#HOLD}: the answer waits until a request matching this arrives (or
+   *     has arrived)
    */
-  record Step(Predicate<Request> when, Fault fault, int times, int retryAfter,
-      Predicate<Request> until) {
+  record Step(
+      Predicate<Request> when, Fault fault, int times, int retryAfter, Predicate<Request> until) {
     static Step of(Predicate<Request> when, Fault fault) {
       return new Step(when, fault, 1, 0, null);
     }
@@ -91,10 +103,15 @@ final class FaultyProxy implements AutoCloseable {
 
   /**
    * One exchange: when it arrived and ended (System.nanoTime), the fault it got (with the
-   * Retry-After sent for a 429); for a hold, whether the awaited request came
-   * ({@code released}) or the hold timed out.
+   * Retry-After sent for a 429); for a hold, whether the awaited request came ({@code released}) or
+   * the hold timed out.
    */
-  record Exchange(Request request, Fault fault, int retryAfter, long startNanos, long endNanos,
+  record Exchange(
+      Request request,
+      Fault fault,
+      int retryAfter,
+      long startNanos,
+      long endNanos,
       boolean released) {}
 
   private final ServerSocket server;
@@ -108,16 +125,19 @@ final class FaultyProxy implements AutoCloseable {
   private final List<Request> seen = new ArrayList<>();
   private final List<Exchange> log = new ArrayList<>();
   private final List<Hold> holds = new ArrayList<>();
-  private final ExecutorService pool = Executors.newCachedThreadPool(r -> {
-    Thread t = new Thread(r, "faulty-proxy");
-    t.setDaemon(true);
-    return t;
-  });
+  private final ExecutorService pool =
+      Executors.newCachedThreadPool(
+          r -> {
+            Thread t = new Thread(r, "faulty-proxy");
+            t.setDaemon(true);
+            return t;
+          });
 
   private record Hold(Predicate<Request> until, CountDownLatch latch) {}
 
-  private FaultyProxy(int upstreamPort, double faultRate, long stallMillis, long seed,
-      List<Step> script) throws IOException {
+  private FaultyProxy(
+      int upstreamPort, double faultRate, long stallMillis, long seed, List<Step> script)
+      throws IOException {
     this.server = new ServerSocket();
     server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
     this.upstreamPort = upstreamPort;
@@ -191,8 +211,15 @@ final class FaultyProxy implements AutoCloseable {
       }
     }
     if (faultRate > 0 && random.nextDouble() < faultRate) {
-      Fault[] kinds = {Fault.RESET, Fault.ERROR_500, Fault.ERROR_503, Fault.TOO_MANY,
-          Fault.STALL, Fault.STALL_AFTER_HEADERS, Fault.TRUNCATE};
+      Fault[] kinds = {
+        Fault.RESET,
+        Fault.ERROR_500,
+        Fault.ERROR_503,
+        Fault.TOO_MANY,
+        Fault.STALL,
+        Fault.STALL_AFTER_HEADERS,
+        Fault.TRUNCATE
+      };
       return Step.of(r -> true, kinds[random.nextInt(kinds.length)]);
     }
     return null;
@@ -210,8 +237,14 @@ final class FaultyProxy implements AutoCloseable {
   }
 
   private synchronized void record(Request request, Step step, long start, boolean released) {
-    log.add(new Exchange(request, step == null ? Fault.NONE : step.fault(),
-        step == null ? 0 : step.retryAfter(), start, System.nanoTime(), released));
+    log.add(
+        new Exchange(
+            request,
+            step == null ? Fault.NONE : step.fault(),
+            step == null ? 0 : step.retryAfter(),
+            start,
+            System.nanoTime(),
+            released));
   }
 
   private void acceptLoop() {
@@ -241,12 +274,22 @@ final class FaultyProxy implements AutoCloseable {
       OutputStream out = client.getOutputStream();
       switch (fault) {
         case RESET -> client.setSoLinger(true, 0); // RST instead of FIN
-        case ERROR_500 -> write(out, "HTTP/1.1 500 Internal Server Error\r\nContent-Length: 0\r\n"
-            + "Connection: close\r\n\r\n");
-        case ERROR_503 -> write(out, "HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\n"
-            + "Connection: close\r\n\r\n");
-        case TOO_MANY -> write(out, "HTTP/1.1 429 Too Many Requests\r\nRetry-After: "
-            + step.retryAfter() + "\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
+        case ERROR_500 ->
+            write(
+                out,
+                "HTTP/1.1 500 Internal Server Error\r\nContent-Length: 0\r\n"
+                    + "Connection: close\r\n\r\n");
+        case ERROR_503 ->
+            write(
+                out,
+                "HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\n"
+                    + "Connection: close\r\n\r\n");
+        case TOO_MANY ->
+            write(
+                out,
+                "HTTP/1.1 429 Too Many Requests\r\nRetry-After: "
+                    + step.retryAfter()
+                    + "\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
         case STALL -> Thread.sleep(stallMillis);
         case HOLD -> {
           released = holdUntil(step.until()).await(stallMillis, TimeUnit.MILLISECONDS);
@@ -255,8 +298,11 @@ final class FaultyProxy implements AutoCloseable {
         case ENDLESS_JSON -> endlessJson(out);
         case DRIP -> drip(out);
         default -> {
-          byte[] response = forward(fault == Fault.SHIFT_RANGE ? withRange(head, shifted(request))
-              : fault == Fault.WHOLE_FILE ? withRange(head, null) : head);
+          byte[] response =
+              forward(
+                  fault == Fault.SHIFT_RANGE
+                      ? withRange(head, shifted(request))
+                      : fault == Fault.WHOLE_FILE ? withRange(head, null) : head);
           int bodyStart = indexOf(response, "\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1)) + 4;
           int bodyLength = response.length - bodyStart;
           if (fault == Fault.TRUNCATE) {
@@ -289,8 +335,10 @@ final class FaultyProxy implements AutoCloseable {
   /** A tree listing page that goes on for as long as the client reads (or stallMillis). */
   private void endlessJson(OutputStream out) throws IOException {
     write(out, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n[");
-    byte[] entries = "{\"type\":\"file\",\"path\":\"meta/x.json\",\"size\":1},".repeat(1500)
-        .getBytes(StandardCharsets.ISO_8859_1);
+    byte[] entries =
+        "{\"type\":\"file\",\"path\":\"meta/x.json\",\"size\":1},"
+            .repeat(1500)
+            .getBytes(StandardCharsets.ISO_8859_1);
     long end = System.currentTimeMillis() + stallMillis;
     while (System.currentTimeMillis() < end) {
       out.write(entries); // fails once the client has stopped reading
@@ -299,8 +347,10 @@ final class FaultyProxy implements AutoCloseable {
 
   /** A 1 MB answer sent one byte per {@link #DRIP_MILLIS} (for at most stallMillis). */
   private void drip(OutputStream out) throws IOException, InterruptedException {
-    write(out, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 1000000"
-        + "\r\nConnection: close\r\n\r\n");
+    write(
+        out,
+        "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 1000000"
+            + "\r\nConnection: close\r\n\r\n");
     long end = System.currentTimeMillis() + stallMillis;
     while (System.currentTimeMillis() < end) {
       out.write('[');

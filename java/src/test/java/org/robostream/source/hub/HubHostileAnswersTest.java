@@ -24,12 +24,12 @@ import org.robostream.testing.Datasets;
 import org.robostream.testing.HubServer;
 
 /**
- * Answers a server can send to exhaust or fool the client, through {@link FaultyProxy} in front
- * of the real nginx: an API answer that never ends (stopped at the cap, a typed error, not
- * retried), a 206 for other bytes than asked (never read as the file: retried, and a typed error
- * naming both ranges when it persists), the whole file for a range (read only up to the range's
- * end), a body dripping a byte at a time (ended within one timeout window per attempt), and a
- * slow but steady answer (which must pass, however long it takes).
+ * Answers a server can send to exhaust or fool the client, through {@link FaultyProxy} in front of
+ * the real nginx: an API answer that never ends (stopped at the cap, a typed error, not retried), a
+ * 206 for other bytes than asked (never read as the file: retried, and a typed error naming both
+ * ranges when it persists), the whole file for a range (read only up to the range's end), a body
+ * dripping a byte at a time (ended within one timeout window per attempt), and a slow but steady
+ * answer (which must pass, however long it takes).
  */
 class HubHostileAnswersTest {
   @TempDir static Path tmp;
@@ -54,8 +54,7 @@ class HubHostileAnswersTest {
   }
 
   static String videoUrl(HubHttp http) {
-    return http.config().endpoint() + "/datasets/" + HubServer.REPO + "/resolve/v3.0/"
-        + videoPath;
+    return http.config().endpoint() + "/datasets/" + HubServer.REPO + "/resolve/v3.0/" + videoPath;
   }
 
   static byte[] localBytes(long start, int length) throws IOException {
@@ -64,18 +63,26 @@ class HubHostileAnswersTest {
 
   @Test
   void anApiAnswerThatNeverEndsStopsAtTheCapWithATypedErrorAndIsNotRetried() throws Exception {
-    try (FaultyProxy proxy = FaultyProxy.scripted(hub.port, 20_000, List.of(
-        Step.of(r -> r.target().contains("/tree/"), Fault.ENDLESS_JSON)))) {
+    try (FaultyProxy proxy =
+        FaultyProxy.scripted(
+            hub.port,
+            20_000,
+            List.of(Step.of(r -> r.target().contains("/tree/"), Fault.ENDLESS_JSON)))) {
       HubHttp http = new HubHttp(config(proxy, "cache-endless"));
       long started = System.nanoTime();
-      HubException.TooLarge e = assertThrows(HubException.TooLarge.class,
-          () -> HubDataset.prepare(http, HubServer.REPO, null, null, Optional.empty(),
-              f -> { }));
+      HubException.TooLarge e =
+          assertThrows(
+              HubException.TooLarge.class,
+              () ->
+                  HubDataset.prepare(http, HubServer.REPO, null, null, Optional.empty(), f -> {}));
       long millis = (System.nanoTime() - started) / 1_000_000;
       assertTrue(e.file().contains("/tree/"), e.file());
-      assertTrue(e.getMessage().contains("longer than the " + HubHttp.MAX_API_BODY_BYTES
-          + " bytes accepted"), e.getMessage());
-      assertTrue(http.bytesFetched() < HubHttp.MAX_API_BODY_BYTES + (1 << 20),
+      assertTrue(
+          e.getMessage()
+              .contains("longer than the " + HubHttp.MAX_API_BODY_BYTES + " bytes accepted"),
+          e.getMessage());
+      assertTrue(
+          http.bytesFetched() < HubHttp.MAX_API_BODY_BYTES + (1 << 20),
           "reading stopped at the cap: " + http.bytesFetched() + " bytes");
       assertEquals(0, http.retries(), "an endless answer is not asked for again");
       assertTrue(millis < 10_000, "ended after " + millis + " ms");
@@ -86,27 +93,50 @@ class HubHostileAnswersTest {
   void aRangeAnswerForOtherBytesIsNeverReadAsTheFile() throws Exception {
     long start = 40_000;
     int length = 1_000;
-    try (FaultyProxy once = FaultyProxy.scripted(hub.port, 3000, List.of(
-        Step.of(r -> r.isVideo() && r.rangeStart() == start, Fault.SHIFT_RANGE)))) {
+    try (FaultyProxy once =
+        FaultyProxy.scripted(
+            hub.port,
+            3000,
+            List.of(Step.of(r -> r.isVideo() && r.rangeStart() == start, Fault.SHIFT_RANGE)))) {
       HubHttp http = new HubHttp(config(once, "cache-shift-once"));
       HubHttp.RangeResult got = http.getRange(videoUrl(http), start, length, "an MP4 video");
       assertArrayEquals(localBytes(start, length), got.bytes(), "the asked-for bytes");
       assertEquals(List.of(), once.unusedSteps());
       assertEquals(1, http.retries(), "the shifted answer was asked for again");
     }
-    try (FaultyProxy always = FaultyProxy.scripted(hub.port, 3000, List.of(
-        Step.repeated(r -> r.isVideo() && r.rangeStart() == start, Fault.SHIFT_RANGE, 3)))) {
-      HubHttp http = new HubHttp(config(always, "cache-shift").withRetry(new RetryPolicy(3,
-          Duration.ofMillis(1), Duration.ofMillis(5))));
+    try (FaultyProxy always =
+        FaultyProxy.scripted(
+            hub.port,
+            3000,
+            List.of(
+                Step.repeated(
+                    r -> r.isVideo() && r.rangeStart() == start, Fault.SHIFT_RANGE, 3)))) {
+      HubHttp http =
+          new HubHttp(
+              config(always, "cache-shift")
+                  .withRetry(new RetryPolicy(3, Duration.ofMillis(1), Duration.ofMillis(5))));
       String url = videoUrl(http);
-      HubException.RangeMismatch e = assertThrows(HubException.RangeMismatch.class,
-          () -> http.getRange(url, start, length, "an MP4 video"));
+      HubException.RangeMismatch e =
+          assertThrows(
+              HubException.RangeMismatch.class,
+              () -> http.getRange(url, start, length, "an MP4 video"));
       long size = Files.size(video);
       long shifted = start + FaultyProxy.SHIFT;
       assertEquals(url, e.file());
-      assertTrue(e.getMessage().contains("asked for bytes=" + start + "-" + (start + length - 1)
-          + " but the answer holds Content-Range bytes " + shifted + "-"
-          + (shifted + length - 1) + "/" + size), e.getMessage());
+      assertTrue(
+          e.getMessage()
+              .contains(
+                  "asked for bytes="
+                      + start
+                      + "-"
+                      + (start + length - 1)
+                      + " but the answer holds Content-Range bytes "
+                      + shifted
+                      + "-"
+                      + (shifted + length - 1)
+                      + "/"
+                      + size),
+          e.getMessage());
       assertEquals(2, http.retries());
     }
   }
@@ -115,36 +145,53 @@ class HubHostileAnswersTest {
   void theWholeFileForARangeIsReadOnlyUpToTheRangesEnd() throws Exception {
     long start = 32 << 10;
     int length = 1_000;
-    try (FaultyProxy proxy = FaultyProxy.scripted(hub.port, 3000, List.of(
-        Step.of(r -> r.isVideo() && r.rangeStart() == start, Fault.WHOLE_FILE)))) {
+    try (FaultyProxy proxy =
+        FaultyProxy.scripted(
+            hub.port,
+            3000,
+            List.of(Step.of(r -> r.isVideo() && r.rangeStart() == start, Fault.WHOLE_FILE)))) {
       HubHttp http = new HubHttp(config(proxy, "cache-whole"));
       HubHttp.RangeResult got = http.getRange(videoUrl(http), start, length, "an MP4 video");
       assertArrayEquals(localBytes(start, length), got.bytes());
       assertEquals(Files.size(video), got.totalSize(), "the size from Content-Length");
       assertEquals(0, http.retries());
       assertEquals(List.of(), proxy.unusedSteps());
-      assertTrue(http.bytesFetched() < start + length + (256 << 10), "stopped reading "
-          + http.bytesFetched() + " bytes into a " + Files.size(video) + "-byte file");
+      assertTrue(
+          http.bytesFetched() < start + length + (256 << 10),
+          "stopped reading "
+              + http.bytesFetched()
+              + " bytes into a "
+              + Files.size(video)
+              + "-byte file");
     }
   }
 
   @Test
   void aDrippingAnswerEndsWithinOneTimeoutWindowPerAttempt() throws Exception {
     Duration timeout = Duration.ofMillis(400);
-    try (FaultyProxy proxy = FaultyProxy.scripted(hub.port, 10_000, List.of(
-        Step.repeated(r -> r.target().endsWith("/refs"), Fault.DRIP, 2)))) {
-      HubHttp http = new HubHttp(config(proxy, "cache-drip").withTimeout(timeout)
-          .withRetry(new RetryPolicy(2, Duration.ofMillis(1), Duration.ofMillis(2))));
+    try (FaultyProxy proxy =
+        FaultyProxy.scripted(
+            hub.port,
+            10_000,
+            List.of(Step.repeated(r -> r.target().endsWith("/refs"), Fault.DRIP, 2)))) {
+      HubHttp http =
+          new HubHttp(
+              config(proxy, "cache-drip")
+                  .withTimeout(timeout)
+                  .withRetry(new RetryPolicy(2, Duration.ofMillis(1), Duration.ofMillis(2))));
       String refs = HubLocation.dataset(HubServer.REPO, null).refsUrl(http.config().endpoint());
-      HubException.RetriesExhausted e = assertThrows(HubException.RetriesExhausted.class,
-          () -> http.getText(refs));
+      HubException.RetriesExhausted e =
+          assertThrows(HubException.RetriesExhausted.class, () -> http.getText(refs));
       assertTrue(e.getMessage().contains("too slow: "), e.getMessage());
-      assertTrue(e.getMessage().contains("below the minimum of "
-          + HubHttp.MIN_BYTES_PER_SECOND + " bytes/s"), e.getMessage());
+      assertTrue(
+          e.getMessage()
+              .contains("below the minimum of " + HubHttp.MIN_BYTES_PER_SECOND + " bytes/s"),
+          e.getMessage());
       // The proxy logs a drip when a write finds the connection closed, a little later.
       List<Exchange> drips = List.of();
-      for (long end = System.nanoTime() + 5_000_000_000L; drips.size() < 2
-          && System.nanoTime() < end; Thread.sleep(20)) {
+      for (long end = System.nanoTime() + 5_000_000_000L;
+          drips.size() < 2 && System.nanoTime() < end;
+          Thread.sleep(20)) {
         drips = proxy.log().stream().filter(x -> x.fault() == Fault.DRIP).toList();
       }
       assertEquals(2, drips.size(), proxy.log().toString());
@@ -160,11 +207,19 @@ class HubHostileAnswersTest {
   void aSlowButSteadyAnswerPassesHoweverLongItTakes() throws Exception {
     Duration timeout = Duration.ofMillis(500);
     int length = 200_000; // 2 s at the throttle's pace: 4 windows of the timeout
-    try (FaultyProxy proxy = FaultyProxy.scripted(hub.port, 3000, List.of(
-        Step.of(r -> r.isVideo() && r.rangeStart() == 0 && r.range().endsWith("-199999"),
-            Fault.THROTTLE)))) {
-      HubHttp http = new HubHttp(config(proxy, "cache-steady").withTimeout(timeout)
-          .withRetry(new RetryPolicy(1, Duration.ofMillis(1), Duration.ofMillis(1))));
+    try (FaultyProxy proxy =
+        FaultyProxy.scripted(
+            hub.port,
+            3000,
+            List.of(
+                Step.of(
+                    r -> r.isVideo() && r.rangeStart() == 0 && r.range().endsWith("-199999"),
+                    Fault.THROTTLE)))) {
+      HubHttp http =
+          new HubHttp(
+              config(proxy, "cache-steady")
+                  .withTimeout(timeout)
+                  .withRetry(new RetryPolicy(1, Duration.ofMillis(1), Duration.ofMillis(1))));
       long started = System.nanoTime();
       HubHttp.RangeResult got = http.getRange(videoUrl(http), 0, length, "an MP4 video");
       long millis = (System.nanoTime() - started) / 1_000_000;

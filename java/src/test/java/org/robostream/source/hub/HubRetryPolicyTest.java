@@ -20,8 +20,17 @@ class HubRetryPolicyTest {
       Set<Long> seen = new HashSet<>();
       for (int i = 0; i < 2000; i++) {
         long ms = policy.delay(retry, null).toMillis();
-        assertTrue(ms >= caps[retry - 1] / 2 && ms <= caps[retry - 1], "retry " + retry + ": "
-            + ms + " ms outside [" + caps[retry - 1] / 2 + ", " + caps[retry - 1] + "]");
+        assertTrue(
+            ms >= caps[retry - 1] / 2 && ms <= caps[retry - 1],
+            "retry "
+                + retry
+                + ": "
+                + ms
+                + " ms outside ["
+                + caps[retry - 1] / 2
+                + ", "
+                + caps[retry - 1]
+                + "]");
         seen.add(ms);
       }
       assertTrue(seen.size() > 20, "jitter: only " + seen.size() + " distinct pauses");
@@ -39,9 +48,10 @@ class HubRetryPolicyTest {
 
   @Test
   void nonsenseIsRefused() {
-    assertThrows(IllegalArgumentException.class,
-        () -> new RetryPolicy(0, Duration.ZERO, Duration.ZERO));
-    assertThrows(IllegalArgumentException.class,
+    assertThrows(
+        IllegalArgumentException.class, () -> new RetryPolicy(0, Duration.ZERO, Duration.ZERO));
+    assertThrows(
+        IllegalArgumentException.class,
         () -> new RetryPolicy(3, Duration.ofSeconds(2), Duration.ofSeconds(1)));
   }
 }

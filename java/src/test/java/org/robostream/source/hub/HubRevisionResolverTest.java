@@ -9,8 +9,8 @@ import org.junit.jupiter.api.Test;
 import org.robostream.source.hub.RevisionResolver.Choice;
 
 /**
- * The reference's "safe version" rule over tag lists: the wanted version's tag, else the highest
- * of its major version that is not newer, else main (nothing wanted) or an error.
+ * The reference's "safe version" rule over tag lists: the wanted version's tag, else the highest of
+ * its major version that is not newer, else main (nothing wanted) or an error.
  */
 class HubRevisionResolverTest {
   static Choice choose(String requested, String... tags) {
@@ -46,11 +46,14 @@ class HubRevisionResolverTest {
   void onlyNewerTagsOrAMissingVersionAreErrorsThatListTheTags() {
     Choice newer = choose(null, "v2.1", "v3.1", "v3.2");
     assertNull(newer.revision());
-    assertTrue(newer.error().contains("[v3.1, v3.2]")
-        && newer.error().contains("one of them as the revision"), newer.error());
+    assertTrue(
+        newer.error().contains("[v3.1, v3.2]")
+            && newer.error().contains("one of them as the revision"),
+        newer.error());
     Choice missing = choose("v4.0", "v3.0");
     assertNull(missing.revision());
-    assertTrue(missing.error().contains("no tag v4.0") && missing.error().contains("[v3.0]"),
+    assertTrue(
+        missing.error().contains("no tag v4.0") && missing.error().contains("[v3.0]"),
         missing.error());
   }
 }

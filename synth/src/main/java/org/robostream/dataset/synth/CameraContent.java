@@ -3,9 +3,9 @@ package org.robostream.dataset.synth;
 import java.util.SplittableRandom;
 
 /**
- * Camera-like frames: a lit scene (gradient, a few moving objects) with per-pixel sensor noise
- * that changes every frame, so encoders cannot skip work as they do on synthetic patterns.
- * Deterministic per (episode, camera). Not thread-safe: one per video being written.
+ * Camera-like frames: a lit scene (gradient, a few moving objects) with per-pixel sensor noise that
+ * changes every frame, so encoders cannot skip work as they do on synthetic patterns. Deterministic
+ * per (episode, camera). Not thread-safe: one per video being written.
  */
 final class CameraContent {
   private final int width;

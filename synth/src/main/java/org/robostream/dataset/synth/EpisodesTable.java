@@ -20,14 +20,14 @@ import org.apache.arrow.vector.types.pojo.FieldType;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
- * v3.0 {@code meta/episodes/chunk-000/file-000.parquet}: one row per episode with its length,
- * data file, per-camera video file and from/to timestamps, and (like LeRobot) per-episode
- * {@code stats/*} columns, which readers skip. Not thread-safe.
+ * v3.0 {@code meta/episodes/chunk-000/file-000.parquet}: one row per episode with its length, data
+ * file, per-camera video file and from/to timestamps, and (like LeRobot) per-episode {@code
+ * stats/*} columns, which readers skip. Not thread-safe.
  */
 final class EpisodesTable {
   /** One episode; {@code videos} per camera: {chunk, file, from, to}. */
-  record Row(int episode, int length, long from, int dataChunk, int dataFile,
-      List<double[]> videos) {
+  record Row(
+      int episode, int length, long from, int dataChunk, int dataFile, List<double[]> videos) {
     Row(int episode, int length, long from, int dataChunk, int dataFile) {
       this(episode, length, from, dataChunk, dataFile, new ArrayList<>());
     }
@@ -52,11 +52,14 @@ final class EpisodesTable {
   void write(Path file) throws IOException {
     List<Field> fields = new ArrayList<>();
     fields.add(Field.notNullable("episode_index", I64));
-    fields.add(new Field("tasks", FieldType.notNullable(ArrowType.List.INSTANCE),
-        List.of(Field.notNullable("item", ArrowType.Utf8.INSTANCE))));
+    fields.add(
+        new Field(
+            "tasks",
+            FieldType.notNullable(ArrowType.List.INSTANCE),
+            List.of(Field.notNullable("item", ArrowType.Utf8.INSTANCE))));
     fields.add(Field.notNullable("length", I64));
-    for (String c : List.of("data/chunk_index", "data/file_index", "dataset_from_index",
-        "dataset_to_index")) {
+    for (String c :
+        List.of("data/chunk_index", "data/file_index", "dataset_from_index", "dataset_to_index")) {
       fields.add(Field.notNullable(c, I64));
     }
     List<String> cameras = spec.cameraKeys();
@@ -68,9 +71,11 @@ final class EpisodesTable {
     }
     fields.add(Field.notNullable("meta/episodes/chunk_index", I64));
     fields.add(Field.notNullable("meta/episodes/file_index", I64));
-    fields.add(new Field("stats/action/mean", FieldType.notNullable(
-        new ArrowType.FixedSizeList(spec.stateDimension())), List.of(
-            Field.notNullable("item", F64))));
+    fields.add(
+        new Field(
+            "stats/action/mean",
+            FieldType.notNullable(new ArrowType.FixedSizeList(spec.stateDimension())),
+            List.of(Field.notNullable("item", F64))));
     fields.add(Field.notNullable("stats/frame_index/max", F64));
     Schema schema = new Schema(fields);
     int n = rows.size();
@@ -104,7 +109,8 @@ final class EpisodesTable {
         setLong(root, "meta/episodes/file_index", i, 0);
         mean.setNotNull(i);
         for (int j = 0; j < spec.stateDimension(); j++) {
-          meanItems.setSafe(i * spec.stateDimension() + j,
+          meanItems.setSafe(
+              i * spec.stateDimension() + j,
               SyntheticValues.action(r.episode(), 0, j) + (r.length() - 1) / 2.0);
         }
         ((Float8Vector) root.getVector("stats/frame_index/max")).setSafe(i, r.length() - 1);

@@ -22,17 +22,44 @@ final class FfmpegVideoWriter {
     void paint(byte[] rgb, int frame);
   }
 
-  static void encode(Path out, int width, int height, int fps, int frames,
-      VideoCodecChoice codec, int gop, int crf, FramePainter painter) throws IOException {
-    List<String> command = new ArrayList<>(List.of("ffmpeg", "-hide_banner", "-v", "error", "-y",
-        "-f", "rawvideo", "-pix_fmt", "rgb24", "-s", width + "x" + height, "-r",
-        String.valueOf(fps), "-i", "pipe:0"));
+  static void encode(
+      Path out,
+      int width,
+      int height,
+      int fps,
+      int frames,
+      VideoCodecChoice codec,
+      int gop,
+      int crf,
+      FramePainter painter)
+      throws IOException {
+    List<String> command =
+        new ArrayList<>(
+            List.of(
+                "ffmpeg",
+                "-hide_banner",
+                "-v",
+                "error",
+                "-y",
+                "-f",
+                "rawvideo",
+                "-pix_fmt",
+                "rgb24",
+                "-s",
+                width + "x" + height,
+                "-r",
+                String.valueOf(fps),
+                "-i",
+                "pipe:0"));
     command.addAll(codec.ffmpegArguments(gop, crf));
     command.add(out.toString());
     Path log = Files.createTempFile("robostream-ffmpeg", ".log");
     try {
-      Process p = new ProcessBuilder(command).redirectError(log.toFile())
-          .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+      Process p =
+          new ProcessBuilder(command)
+              .redirectError(log.toFile())
+              .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+              .start();
       byte[] rgb = new byte[width * height * 3];
       try (OutputStream stdin = p.getOutputStream()) {
         for (int f = 0; f < frames; f++) {
@@ -55,14 +82,33 @@ final class FfmpegVideoWriter {
     try {
       StringBuilder text = new StringBuilder();
       for (Path piece : pieces) {
-        text.append("file '").append(piece.toAbsolutePath().toString().replace("'", "'\\''"))
+        text.append("file '")
+            .append(piece.toAbsolutePath().toString().replace("'", "'\\''"))
             .append("'\n");
       }
       Files.writeString(list, text);
-      Process p = new ProcessBuilder("ffmpeg", "-nostdin", "-hide_banner", "-v", "error", "-y",
-          "-f", "concat", "-safe", "0", "-i", list.toString(), "-c", "copy", "-movflags",
-          "+faststart", out.toString()).redirectError(log.toFile())
-          .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+      Process p =
+          new ProcessBuilder(
+                  "ffmpeg",
+                  "-nostdin",
+                  "-hide_banner",
+                  "-v",
+                  "error",
+                  "-y",
+                  "-f",
+                  "concat",
+                  "-safe",
+                  "0",
+                  "-i",
+                  list.toString(),
+                  "-c",
+                  "copy",
+                  "-movflags",
+                  "+faststart",
+                  out.toString())
+              .redirectError(log.toFile())
+              .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+              .start();
       finish(p, log, "concatenating into " + out);
     } finally {
       Files.deleteIfExists(list);
@@ -71,19 +117,31 @@ final class FfmpegVideoWriter {
   }
 
   /**
-   * The duration of {@code video}'s first video stream from its packets as ffprobe lists them:
-   * the last presented frame's pts plus its duration minus the first frame's pts (without a
-   * stored duration, the gap before the last frame), in the stream's time base. Packets flagged
-   * discard are not presented. An independent measurement: the metadata of a test dataset must
-   * not come from the decoder the tests check.
+   * The duration of {@code video}'s first video stream from its packets as ffprobe lists them: the
+   * last presented frame's pts plus its duration minus the first frame's pts (without a stored
+   * duration, the gap before the last frame), in the stream's time base. Packets flagged discard
+   * are not presented. An independent measurement: the metadata of a test dataset must not come
+   * from the decoder the tests check.
    */
   static double durationSeconds(Path video) throws IOException {
     Path json = Files.createTempFile("robostream-ffprobe", ".json");
     Path log = Files.createTempFile("robostream-ffprobe", ".log");
     try {
-      Process p = new ProcessBuilder("ffprobe", "-v", "error", "-select_streams", "v:0",
-          "-show_entries", "stream=time_base:packet=pts,duration,flags", "-of", "json",
-          video.toString()).redirectError(log.toFile()).redirectOutput(json.toFile()).start();
+      Process p =
+          new ProcessBuilder(
+                  "ffprobe",
+                  "-v",
+                  "error",
+                  "-select_streams",
+                  "v:0",
+                  "-show_entries",
+                  "stream=time_base:packet=pts,duration,flags",
+                  "-of",
+                  "json",
+                  video.toString())
+              .redirectError(log.toFile())
+              .redirectOutput(json.toFile())
+              .start();
       finish(p, log, "probing " + video);
       JsonNode probe = new ObjectMapper().readTree(json.toFile());
       String[] timeBase = probe.path("streams").path(0).path("time_base").asText("").split("/");
@@ -112,8 +170,10 @@ final class FfmpegVideoWriter {
       if (last == Long.MIN_VALUE) {
         throw new IOException("ffprobe listed no frames in " + video);
       }
-      double shown = lastDuration > 0 ? lastDuration * tick
-          : before != Long.MIN_VALUE ? last * tick - before * tick : 0.0;
+      double shown =
+          lastDuration > 0
+              ? lastDuration * tick
+              : before != Long.MIN_VALUE ? last * tick - before * tick : 0.0;
       return last * tick - first * tick + shown;
     } finally {
       Files.deleteIfExists(json);
@@ -131,8 +191,8 @@ final class FfmpegVideoWriter {
       throw new IOException(what + " was interrupted", e);
     }
     if (rc != 0) {
-      throw new IOException("ffmpeg failed (exit " + rc + ") " + what + ": "
-          + Files.readString(log).strip());
+      throw new IOException(
+          "ffmpeg failed (exit " + rc + ") " + what + ": " + Files.readString(log).strip());
     }
   }
 }

@@ -13,9 +13,9 @@ import org.apache.arrow.vector.types.pojo.FieldType;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
- * Frame rows of generated episodes in LeRobot's data schema: {@code action} and
- * {@code observation.state} as fixed-size float32 lists, {@code timestamp} float32 and int64
- * indices. Not thread-safe.
+ * Frame rows of generated episodes in LeRobot's data schema: {@code action} and {@code
+ * observation.state} as fixed-size float32 lists, {@code timestamp} float32 and int64 indices. Not
+ * thread-safe.
  */
 final class FrameTables {
   private final BufferAllocator allocator;
@@ -27,17 +27,25 @@ final class FrameTables {
     this.spec = spec;
     ArrowType f32 = new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE);
     ArrowType i64 = new ArrowType.Int(64, true);
-    this.schema = new Schema(List.of(vector("action"), vector("observation.state"),
-        Field.notNullable("timestamp", f32), Field.notNullable("frame_index", i64),
-        Field.notNullable("episode_index", i64), Field.notNullable("index", i64),
-        Field.notNullable("task_index", i64)));
+    this.schema =
+        new Schema(
+            List.of(
+                vector("action"),
+                vector("observation.state"),
+                Field.notNullable("timestamp", f32),
+                Field.notNullable("frame_index", i64),
+                Field.notNullable("episode_index", i64),
+                Field.notNullable("index", i64),
+                Field.notNullable("task_index", i64)));
   }
 
   private Field vector(String name) {
-    Field item = Field.notNullable("item",
-        new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE));
-    return new Field(name, FieldType.notNullable(
-        new ArrowType.FixedSizeList(spec.stateDimension())), List.of(item));
+    Field item =
+        Field.notNullable("item", new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE));
+    return new Field(
+        name,
+        FieldType.notNullable(new ArrowType.FixedSizeList(spec.stateDimension())),
+        List.of(item));
   }
 
   /** Estimated Parquet bytes per row, for the data-file rollover. */

@@ -8,8 +8,8 @@ import java.util.Map;
 final class InfoJson {
   private InfoJson() {}
 
-  static Map<String, Object> build(SyntheticDatasetSpec spec, long totalFrames, String dataPath,
-      String videoPath) {
+  static Map<String, Object> build(
+      SyntheticDatasetSpec spec, long totalFrames, String dataPath, String videoPath) {
     Map<String, Object> info = new LinkedHashMap<>();
     info.put("codebase_version", spec.layout().version());
     info.put("robot_type", "robostream_synthetic");
@@ -27,11 +27,13 @@ final class InfoJson {
       motors.add("motor_" + j);
     }
     features.put("action", feature("float32", List.of(spec.stateDimension()), motors));
-    features.put("observation.state", feature("float32", List.of(spec.stateDimension()),
-        motors));
+    features.put("observation.state", feature("float32", List.of(spec.stateDimension()), motors));
     for (String camera : spec.cameraKeys()) {
-      Map<String, Object> f = feature("video", List.of(spec.height(), spec.width(), 3),
-          List.of("height", "width", "channels"));
+      Map<String, Object> f =
+          feature(
+              "video",
+              List.of(spec.height(), spec.width(), 3),
+              List.of("height", "width", "channels"));
       Map<String, Object> video = new LinkedHashMap<>();
       video.put("video.height", spec.height());
       video.put("video.width", spec.width());

@@ -26,19 +26,26 @@ public final class ParquetTableWriter {
   private ParquetTableWriter() {}
 
   /** Writes {@code batches} (all with {@code schema}) to {@code file}, replacing it. */
-  public static void write(BufferAllocator allocator, Schema schema, List<VectorSchemaRoot> batches,
-      Path file) throws IOException {
+  public static void write(
+      BufferAllocator allocator, Schema schema, List<VectorSchemaRoot> batches, Path file)
+      throws IOException {
     Path parent = file.toAbsolutePath().getParent();
     Files.createDirectories(parent);
     // The dataset writer writes into a folder under a name pattern: write into a private
     // folder next to the target, then move the one file into place.
     Path staging = Files.createTempDirectory(parent, ".parquet-");
     try {
-      try (BufferAllocator handedOver = allocator.newChildAllocator("parquet-writer", 0,
-          Long.MAX_VALUE)) {
+      try (BufferAllocator handedOver =
+          allocator.newChildAllocator("parquet-writer", 0, Long.MAX_VALUE)) {
         try (ArrowReader reader = new BatchListReader(handedOver, schema, batches)) {
-          DatasetFileWriter.write(handedOver, reader, FileFormat.PARQUET,
-              staging.toUri().toString(), new String[0], 1, "part-{i}.parquet");
+          DatasetFileWriter.write(
+              handedOver,
+              reader,
+              FileFormat.PARQUET,
+              staging.toUri().toString(),
+              new String[0],
+              1,
+              "part-{i}.parquet");
         }
         awaitReleased(handedOver, file);
       }
@@ -57,19 +64,24 @@ public final class ParquetTableWriter {
   }
 
   /**
-   * Waits until the native writer released every batch it was handed. It can release the last
-   * one on one of its own threads after {@code write} returned; that late release calls back into
-   * Java, and measured here it raced with closing the allocator ("memory leaked", 1 run in 4) and,
-   * when the JVM exited meanwhile, deadlocked the exit (the Arrow thread pool's shutdown waited
-   * for a thread blocked at the exit safepoint).
+   * Waits until the native writer released every batch it was handed. It can release the last one
+   * on one of its own threads after {@code write} returned; that late release calls back into Java,
+   * and measured here it raced with closing the allocator ("memory leaked", 1 run in 4) and, when
+   * the JVM exited meanwhile, deadlocked the exit (the Arrow thread pool's shutdown waited for a
+   * thread blocked at the exit safepoint).
    */
   private static void awaitReleased(BufferAllocator handedOver, Path file) throws IOException {
     long deadline = System.nanoTime() + RELEASE_WAIT_NANOS;
     while (handedOver.getAllocatedMemory() > 0) {
       if (System.nanoTime() > deadline) {
-        throw new IOException("the Parquet writer still holds " + handedOver.getAllocatedMemory()
-            + " bytes of its input for " + file + " after " + RELEASE_WAIT_NANOS / 1_000_000_000
-            + " s");
+        throw new IOException(
+            "the Parquet writer still holds "
+                + handedOver.getAllocatedMemory()
+                + " bytes of its input for "
+                + file
+                + " after "
+                + RELEASE_WAIT_NANOS / 1_000_000_000
+                + " s");
       }
       try {
         Thread.sleep(1);

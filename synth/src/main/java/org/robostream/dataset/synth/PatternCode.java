@@ -24,13 +24,22 @@ public final class PatternCode {
   }
 
   /** Paints the code for (episode, frame, camera) into an RGB24 HWC image. */
-  public static void paint(byte[] rgb, int width, int height, int episode, int frame,
-      int camera) {
+  public static void paint(byte[] rgb, int width, int height, int episode, int frame, int camera) {
     if (!fits(width, height)) {
-      throw new IllegalArgumentException(width + "x" + height + " is too small for the pattern"
-          + " (needs 48 cells of " + CELL + " px, e.g. 64x48)");
+      throw new IllegalArgumentException(
+          width
+              + "x"
+              + height
+              + " is too small for the pattern"
+              + " (needs 48 cells of "
+              + CELL
+              + " px, e.g. 64x48)");
     }
-    if (episode < 0 || episode > 0xFFFF || frame < 0 || frame > 0xFFFF || camera < 0
+    if (episode < 0
+        || episode > 0xFFFF
+        || frame < 0
+        || frame > 0xFFFF
+        || camera < 0
         || camera > 0xFF) {
       throw new IllegalArgumentException("pattern holds episode and frame < 65536, camera < 256");
     }
@@ -50,9 +59,9 @@ public final class PatternCode {
   }
 
   /**
-   * Reads the code from a decoded RGB image in HWC ({@code chw} false) or CHW layout, sampling
-   * the centre of each cell; null when the check byte does not match (not a pattern frame, or
-   * damaged beyond recognition).
+   * Reads the code from a decoded RGB image in HWC ({@code chw} false) or CHW layout, sampling the
+   * centre of each cell; null when the check byte does not match (not a pattern frame, or damaged
+   * beyond recognition).
    */
   public static Identity read(java.nio.ByteBuffer image, int width, int height, boolean chw) {
     int cols = width / CELL;
@@ -86,7 +95,9 @@ public final class PatternCode {
 
   private static long code(int episode, int frame, int camera) {
     int check = (episode ^ (episode >>> 8) ^ frame ^ (frame >>> 8) ^ camera ^ 0x5A) & 0xFF;
-    return (episode & 0xFFFFL) | ((frame & 0xFFFFL) << 16) | ((long) (camera & 0xFF) << 32)
+    return (episode & 0xFFFFL)
+        | ((frame & 0xFFFFL) << 16)
+        | ((long) (camera & 0xFF) << 32)
         | ((long) check << 40);
   }
 }

@@ -12,11 +12,26 @@ public final class PatternVideos {
   private PatternVideos() {}
 
   /** Writes {@code frames} at {@code fps}, each frame painted with its identity. */
-  public static void encode(Path out, int width, int height, int fps,
-      List<PatternCode.Identity> frames) throws IOException {
+  public static void encode(
+      Path out, int width, int height, int fps, List<PatternCode.Identity> frames)
+      throws IOException {
     VideoCodecChoice codec = VideoCodecChoice.AV1;
-    FfmpegVideoWriter.encode(out, width, height, fps, frames.size(), codec, 2,
-        codec.defaultCrf(), (rgb, f) -> PatternCode.paint(rgb, width, height,
-            frames.get(f).episode(), frames.get(f).frame(), frames.get(f).camera()));
+    FfmpegVideoWriter.encode(
+        out,
+        width,
+        height,
+        fps,
+        frames.size(),
+        codec,
+        2,
+        codec.defaultCrf(),
+        (rgb, f) ->
+            PatternCode.paint(
+                rgb,
+                width,
+                height,
+                frames.get(f).episode(),
+                frames.get(f).frame(),
+                frames.get(f).camera()));
   }
 }

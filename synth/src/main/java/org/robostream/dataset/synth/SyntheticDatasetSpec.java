@@ -8,8 +8,8 @@ import java.util.List;
  * What {@link SyntheticDatasetWriter} produces. Defaults follow LeRobot's recorder (AV1, yuv420p,
  * keyframe every 2 frames, crf 30, 100 MB data files, 200 MB video files). Immutable.
  *
- * @param lengthJitter 0 for equal episodes; otherwise episode e has
- *     {@code framesPerEpisode * (1 + jitter * u(e))} frames with u(e) in [-1, 1) deterministic
+ * @param lengthJitter 0 for equal episodes; otherwise episode e has {@code framesPerEpisode * (1 +
+ *     jitter * u(e))} frames with u(e) in [-1, 1) deterministic
  * @param crf encoder quality; -1 for the codec's default (30 for AV1)
  */
 public record SyntheticDatasetSpec(
@@ -72,9 +72,11 @@ public record SyntheticDatasetSpec(
     require(fps >= 1, "fps must be >= 1");
     require(gop >= 1, "gop must be >= 1");
     require(width % 2 == 0 && height % 2 == 0, "width and height must be even (yuv420p)");
-    require(width >= codec.minSize() && height >= codec.minSize(),
+    require(
+        width >= codec.minSize() && height >= codec.minSize(),
         codec.canonicalName() + " needs at least " + codec.minSize() + "x" + codec.minSize());
-    require(content != Content.PATTERN || PatternCode.fits(width, height),
+    require(
+        content != Content.PATTERN || PatternCode.fits(width, height),
         "the pattern content needs at least 64x48 pixels");
     require(dataFilesSizeMb > 0 && videoFilesSizeMb > 0, "file size limits must be > 0");
     require(stateDimension >= 1 && tasks >= 1, "state dimension and tasks must be >= 1");
@@ -82,8 +84,24 @@ public record SyntheticDatasetSpec(
 
   /** The defaults for everything but the output folder. */
   public static SyntheticDatasetSpec defaults(Path out) {
-    return new SyntheticDatasetSpec(out, 4, 60, 0.0, 2, 96, 64, 20, VideoCodecChoice.AV1, 2, -1,
-        Layout.V30, 100, 200, Content.PATTERN, 6, 3);
+    return new SyntheticDatasetSpec(
+        out,
+        4,
+        60,
+        0.0,
+        2,
+        96,
+        64,
+        20,
+        VideoCodecChoice.AV1,
+        2,
+        -1,
+        Layout.V30,
+        100,
+        200,
+        Content.PATTERN,
+        6,
+        3);
   }
 
   /** Frames of episode {@code e}. */
@@ -112,9 +130,24 @@ public record SyntheticDatasetSpec(
   }
 
   public SyntheticDatasetSpec withOut(Path o) {
-    return new SyntheticDatasetSpec(o, episodes, framesPerEpisode, lengthJitter, cameras, width,
-        height, fps, codec, gop, crf, layout, dataFilesSizeMb, videoFilesSizeMb, content,
-        stateDimension, tasks);
+    return new SyntheticDatasetSpec(
+        o,
+        episodes,
+        framesPerEpisode,
+        lengthJitter,
+        cameras,
+        width,
+        height,
+        fps,
+        codec,
+        gop,
+        crf,
+        layout,
+        dataFilesSizeMb,
+        videoFilesSizeMb,
+        content,
+        stateDimension,
+        tasks);
   }
 
   private static void require(boolean ok, String message) {

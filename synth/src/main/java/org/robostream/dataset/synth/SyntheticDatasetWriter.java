@@ -71,12 +71,16 @@ public final class SyntheticDatasetWriter {
       int chunk = e / 1000;
       int length = spec.length(e);
       try (VectorSchemaRoot rows = tables.episode(e, index)) {
-        ParquetTableWriter.write(allocator, rows.getSchema(), List.of(rows), root.resolve(
-            String.format("data/chunk-%03d/episode_%06d.parquet", chunk, e)));
+        ParquetTableWriter.write(
+            allocator,
+            rows.getSchema(),
+            List.of(rows),
+            root.resolve(String.format("data/chunk-%03d/episode_%06d.parquet", chunk, e)));
       }
       for (int k = 0; k < cameras.size(); k++) {
-        Path video = root.resolve(String.format("videos/chunk-%03d/%s/episode_%06d.mp4", chunk,
-            cameras.get(k), e));
+        Path video =
+            root.resolve(
+                String.format("videos/chunk-%03d/%s/episode_%06d.mp4", chunk, cameras.get(k), e));
         Files.createDirectories(video.getParent());
         encodeEpisode(video, e, k);
       }
@@ -95,13 +99,19 @@ public final class SyntheticDatasetWriter {
     Files.writeString(root.resolve("meta/episodes_stats.jsonl"), stats);
     StringBuilder tasks = new StringBuilder();
     for (int t = 0; t < Math.min(spec.tasks(), spec.episodes()); t++) {
-      tasks.append(new ObjectMapper().writeValueAsString(
-          Map.of("task_index", t, "task", SyntheticValues.task(t)))).append('\n');
+      tasks
+          .append(
+              new ObjectMapper()
+                  .writeValueAsString(Map.of("task_index", t, "task", SyntheticValues.task(t))))
+          .append('\n');
     }
     Files.writeString(root.resolve("meta/tasks.jsonl"), tasks);
-    Map<String, Object> info = InfoJson.build(spec, index,
-        "data/chunk-{episode_chunk:03d}/episode_{episode_index:06d}.parquet",
-        "videos/chunk-{episode_chunk:03d}/{video_key}/episode_{episode_index:06d}.mp4");
+    Map<String, Object> info =
+        InfoJson.build(
+            spec,
+            index,
+            "data/chunk-{episode_chunk:03d}/episode_{episode_index:06d}.parquet",
+            "videos/chunk-{episode_chunk:03d}/{video_key}/episode_{episode_index:06d}.mp4");
     info.put("total_chunks", (spec.episodes() + 999) / 1000);
     info.put("total_videos", spec.episodes() * cameras.size());
     writeJson(root.resolve("meta/info.json"), info);
@@ -133,8 +143,8 @@ public final class SyntheticDatasetWriter {
         }
         pendingRows.add(tables.episode(e, index));
         pendingBytes += estimate;
-        EpisodesTable.Row row = new EpisodesTable.Row(e, length, index, dataCursor.chunk,
-            dataCursor.file);
+        EpisodesTable.Row row =
+            new EpisodesTable.Row(e, length, index, dataCursor.chunk, dataCursor.file);
         for (int k = 0; k < cameras.size(); k++) {
           Path piece = pieces.resolve("e" + e + "_c" + k + ".mp4");
           encodeEpisode(piece, e, k);
@@ -172,25 +182,33 @@ public final class SyntheticDatasetWriter {
     }
     episodesTable.write(root.resolve("meta/episodes/chunk-000/file-000.parquet"));
     TasksTable.write(allocator, spec, root.resolve("meta/tasks.parquet"));
-    Map<String, Object> info = InfoJson.build(spec, index,
-        "data/chunk-{chunk_index:03d}/file-{file_index:03d}.parquet",
-        "videos/{video_key}/chunk-{chunk_index:03d}/file-{file_index:03d}.mp4");
+    Map<String, Object> info =
+        InfoJson.build(
+            spec,
+            index,
+            "data/chunk-{chunk_index:03d}/file-{file_index:03d}.parquet",
+            "videos/{video_key}/chunk-{chunk_index:03d}/file-{file_index:03d}.mp4");
     info.put("data_files_size_in_mb", spec.dataFilesSizeMb());
     info.put("video_files_size_in_mb", spec.videoFilesSizeMb());
     writeJson(root.resolve("meta/info.json"), info);
   }
 
-  private void flushData(BufferAllocator allocator, FileCursor cursor,
-      List<VectorSchemaRoot> rows) throws IOException {
-    ParquetTableWriter.write(allocator, rows.get(0).getSchema(), rows, root.resolve(
-        String.format("data/chunk-%03d/file-%03d.parquet", cursor.chunk, cursor.file)));
+  private void flushData(BufferAllocator allocator, FileCursor cursor, List<VectorSchemaRoot> rows)
+      throws IOException {
+    ParquetTableWriter.write(
+        allocator,
+        rows.get(0).getSchema(),
+        rows,
+        root.resolve(
+            String.format("data/chunk-%03d/file-%03d.parquet", cursor.chunk, cursor.file)));
     rows.forEach(VectorSchemaRoot::close);
     rows.clear();
   }
 
   private void flushVideo(VideoFileCursor v) throws IOException {
-    Path out = root.resolve(String.format("videos/%s/chunk-%03d/file-%03d.mp4", v.camera,
-        v.chunk, v.file));
+    Path out =
+        root.resolve(
+            String.format("videos/%s/chunk-%03d/file-%03d.mp4", v.camera, v.chunk, v.file));
     Files.createDirectories(out.getParent());
     // Also a single piece is remuxed: that puts its moov at the front, like LeRobot's files.
     FfmpegVideoWriter.concatenate(v.pieces, out);
@@ -205,14 +223,21 @@ public final class SyntheticDatasetWriter {
   private void encodeEpisode(Path out, int episode, int camera) throws IOException {
     FfmpegVideoWriter.FramePainter painter;
     if (spec.content() == SyntheticDatasetSpec.Content.PATTERN) {
-      painter = (rgb, f) -> PatternCode.paint(rgb, spec.width(), spec.height(), episode, f,
-          camera);
+      painter = (rgb, f) -> PatternCode.paint(rgb, spec.width(), spec.height(), episode, f, camera);
     } else {
       CameraContent content = new CameraContent(spec.width(), spec.height(), episode, camera);
       painter = content::paint;
     }
-    FfmpegVideoWriter.encode(out, spec.width(), spec.height(), spec.fps(), spec.length(episode),
-        spec.codec(), spec.gop(), spec.effectiveCrf(), painter);
+    FfmpegVideoWriter.encode(
+        out,
+        spec.width(),
+        spec.height(),
+        spec.fps(),
+        spec.length(episode),
+        spec.codec(),
+        spec.gop(),
+        spec.effectiveCrf(),
+        painter);
   }
 
   private static void writeJson(Path file, Object value) throws IOException {

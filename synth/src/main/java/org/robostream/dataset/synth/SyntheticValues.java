@@ -20,8 +20,13 @@ public final class SyntheticValues {
   }
 
   public static String task(int taskIndex) {
-    String[] verbs = {"Pick up the red cube.", "Open the top drawer.", "Stack the blue cups.",
-        "Wipe the table.", "Hand over the bottle."};
+    String[] verbs = {
+      "Pick up the red cube.",
+      "Open the top drawer.",
+      "Stack the blue cups.",
+      "Wipe the table.",
+      "Hand over the bottle."
+    };
     return taskIndex < verbs.length ? verbs[taskIndex] : "Task number " + taskIndex + ".";
   }
 }

@@ -19,8 +19,11 @@ final class TasksTable {
   static void write(BufferAllocator allocator, SyntheticDatasetSpec spec, Path file)
       throws IOException {
     int n = Math.min(spec.tasks(), spec.episodes());
-    Schema schema = new Schema(List.of(Field.notNullable("task_index", new ArrowType.Int(64, true)),
-        Field.notNullable("__index_level_0__", ArrowType.Utf8.INSTANCE)));
+    Schema schema =
+        new Schema(
+            List.of(
+                Field.notNullable("task_index", new ArrowType.Int(64, true)),
+                Field.notNullable("__index_level_0__", ArrowType.Utf8.INSTANCE)));
     try (VectorSchemaRoot root = VectorSchemaRoot.create(schema, allocator)) {
       root.allocateNew();
       BigIntVector index = (BigIntVector) root.getVector("task_index");

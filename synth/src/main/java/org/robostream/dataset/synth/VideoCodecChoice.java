@@ -41,14 +41,48 @@ public enum VideoCodecChoice {
   /** ffmpeg output options for keyframe interval {@code gop} and quality {@code crf}. */
   List<String> ffmpegArguments(int gop, int crf) {
     return switch (this) {
-      case AV1 -> List.of("-c:v", "libsvtav1", "-preset", "12", "-crf", String.valueOf(crf),
-          "-g", String.valueOf(gop), "-pix_fmt", "yuv420p", "-svtav1-params", "lp=2");
-      case H264 -> List.of("-c:v", "libx264", "-preset", "veryfast", "-crf",
-          String.valueOf(crf), "-g", String.valueOf(gop), "-keyint_min", String.valueOf(gop),
-          "-pix_fmt", "yuv420p");
-      case HEVC -> List.of("-c:v", "libx265", "-preset", "veryfast", "-crf",
-          String.valueOf(crf), "-x265-params", "log-level=error:keyint=" + gop + ":min-keyint="
-              + gop, "-pix_fmt", "yuv420p", "-tag:v", "hvc1");
+      case AV1 ->
+          List.of(
+              "-c:v",
+              "libsvtav1",
+              "-preset",
+              "12",
+              "-crf",
+              String.valueOf(crf),
+              "-g",
+              String.valueOf(gop),
+              "-pix_fmt",
+              "yuv420p",
+              "-svtav1-params",
+              "lp=2");
+      case H264 ->
+          List.of(
+              "-c:v",
+              "libx264",
+              "-preset",
+              "veryfast",
+              "-crf",
+              String.valueOf(crf),
+              "-g",
+              String.valueOf(gop),
+              "-keyint_min",
+              String.valueOf(gop),
+              "-pix_fmt",
+              "yuv420p");
+      case HEVC ->
+          List.of(
+              "-c:v",
+              "libx265",
+              "-preset",
+              "veryfast",
+              "-crf",
+              String.valueOf(crf),
+              "-x265-params",
+              "log-level=error:keyint=" + gop + ":min-keyint=" + gop,
+              "-pix_fmt",
+              "yuv420p",
+              "-tag:v",
+              "hvc1");
     };
   }
 

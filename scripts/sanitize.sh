@@ -15,8 +15,8 @@
 # 4. Fails on any sanitizer report (the runtimes write them under java/target/native-asan/reports,
 #    one file per process, so a report of a JVM that died is kept), on a failed test or a crash,
 #    and prints the counts of what ran.
-# Needs the Maven build (scripts/test.sh runs this after it). Measured on 2 busy cores: about
-# 2 minutes the first time (half of it building the sanitized tree, which is kept), then 1.
+# Needs the Maven build (scripts/test.sh runs this after it). The sanitized tree is kept between
+# runs (its cost: docs/PERFORMANCE.md, "Build, test and tool costs").
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build="$root/java/target/native-asan"

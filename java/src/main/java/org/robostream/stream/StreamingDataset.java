@@ -41,7 +41,8 @@ import org.robostream.video.FrameLayout;
  * <p>Structure: this class is the facade (the builder, iteration and the position, the accessors);
  * {@link StreamConfig} resolves and checks the builder's settings, {@link EpochRun} is one pass of
  * worker threads over an epoch, {@link StreamMemory} the batch pools and the workers' frame stores,
- * {@link StreamDecoders} the workers' decoders.
+ * {@link StreamDecoders} the workers' decoders. The nested {@link Builder} (the options and their
+ * checks of one value each) shares the file; each of the two classes is about half of it.
  */
 public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
   private final StreamConfig config;

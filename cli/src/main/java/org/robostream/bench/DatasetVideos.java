@@ -24,6 +24,12 @@ public final class DatasetVideos {
    * was given.
    */
   public static double ffmpegFramesPerSecond(List<Path> files, int parallel) throws Exception {
+    return ffmpegRun(files, parallel).framesPerSecond();
+  }
+
+  /** The ffmpeg CLI's run behind {@link #ffmpegFramesPerSecond}: frames, seconds and scaling. */
+  static SequentialDecodeBaseline.Result ffmpegRun(List<Path> files, int parallel)
+      throws Exception {
     long frames = 0;
     for (Path f : files) {
       try (VideoDecoder d = VideoDecoder.open(f)) {
@@ -43,7 +49,8 @@ public final class DatasetVideos {
     } finally {
       pool.shutdownNow();
     }
-    return frames / ((System.nanoTime() - start) / 1e9) * perfectScaling(parallel, files.size());
+    return new SequentialDecodeBaseline.Result(
+        frames, (System.nanoTime() - start) / 1e9, perfectScaling(parallel, files.size()));
   }
 
   /**

@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.robostream.dataset.DatasetException;
 import org.robostream.dataset.DatasetSource;
 import org.robostream.dataset.EpisodeInfo;
 import org.robostream.dataset.LeRobotMetadata;
@@ -158,37 +157,14 @@ final class StreamConfig {
   }
 
   /**
-   * Each camera's frame size as info.json declares it. Cameras of different sizes are refused until
-   * a mixed-size dataset can be generated to test the whole path (nothing after the build assumes
-   * one size).
+   * Each camera's frame size as info.json declares it: cameras of different sizes share a batch.
    */
   private static Map<String, StreamContext.FrameSize> frameSizes(
       LeRobotMetadata metadata, List<String> cameras) {
     Map<String, StreamContext.FrameSize> sizes = new HashMap<>();
-    int height = 0;
-    int width = 0;
     for (String c : cameras) {
       int[] shape = metadata.info().features().get(c).shape(); // [H, W, C], checked by info
-      if (height != 0 && (height != shape[0] || width != shape[1])) {
-        throw new DatasetException.Unsupported(
-            metadata.root().resolve("meta/info.json").toString(),
-            "cameras of different sizes are not supported yet ("
-                + c
-                + " is "
-                + shape[1]
-                + "x"
-                + shape[0]
-                + ", "
-                + cameras.get(0)
-                + " "
-                + width
-                + "x"
-                + height
-                + ")");
-      }
-      height = shape[0];
-      width = shape[1];
-      sizes.put(c, new StreamContext.FrameSize(height, width));
+      sizes.put(c, new StreamContext.FrameSize(shape[0], shape[1]));
     }
     return sizes;
   }

@@ -87,7 +87,9 @@ final class StreamConfig {
             ? Windows.preset(b.preset, metadata.info())
             : Windows.fromDeltaTimestamps(b.deltaTimestamps, metadata.info());
     List<String> cameras = metadata.info().videoKeys();
-    Map<String, StreamContext.FrameSize> frameSizes = frameSizes(metadata, cameras);
+    Map<String, StreamContext.FrameSize> fileSizes = frameSizes(metadata, cameras);
+    Map<String, StreamContext.FrameSize> frameSizes =
+        BatchFrameSizes.resolve(fileSizes, cameras, b.resizeAll, b.resizeCameras, deviceBatches);
     this.memoryBudget = b.memoryBudgetBytes;
     StreamContext probe =
         new StreamContext(
@@ -101,7 +103,8 @@ final class StreamConfig {
             1,
             PREFETCH,
             1,
-            frameSizes);
+            frameSizes,
+            fileSizes);
     long storeBytes = storeBytes(probe, b.batchSize);
     int cacheSize = decoderCacheCapacity(b, cameras.size());
     this.context =
@@ -116,7 +119,8 @@ final class StreamConfig {
             storeBytes,
             PREFETCH,
             cacheSize,
-            frameSizes);
+            frameSizes,
+            fileSizes);
     List<EpisodePiece> pieces = new ArrayList<>();
     for (EpisodeInfo e : metadata.episodes()) {
       pieces.add(EpisodePiece.whole(e.index(), e.length()));
@@ -174,10 +178,10 @@ final class StreamConfig {
    * left of its share once its prefetched batches are counted; at least one sample.
    */
   private long storeBytes(StreamContext probe, int batchSize) {
-    long sampleBytes = Math.max(1, probe.sampleFrameBytes()); // RGB; held packed (YUV) is less
-    long batchBytes = sampleBytes * batchSize * (probe.uint8() ? 1 : 4);
+    long heldBytes = Math.max(1, probe.heldSampleBytes());
+    long batchBytes = probe.sampleFrameBytes() * batchSize * (probe.uint8() ? 1 : 4);
     long perWorker = memoryBudget / workers - PREFETCH * batchBytes;
-    if (perWorker < sampleBytes) {
+    if (perWorker < heldBytes) {
       throw new IllegalArgumentException(
           "memoryBudgetBytes ("
               + memoryBudget

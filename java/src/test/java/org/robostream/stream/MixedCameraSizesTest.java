@@ -1,30 +1,20 @@
 package org.robostream.stream;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.ByteBuffer;
-import java.nio.FloatBuffer;
-import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.HashSet;
 import java.util.Iterator;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.robostream.dataset.LeRobotMetadata;
-import org.robostream.dataset.VideoSpan;
 import org.robostream.nativecore.NativeResources;
 import org.robostream.testing.Datasets;
 import org.robostream.testing.FfmpegReference;
-import org.robostream.testing.FrameCompare;
 import org.robostream.video.FrameLayout;
 
 /**
@@ -39,7 +29,8 @@ class MixedCameraSizesTest {
   private static final String SIDE = "observation.images.side";
   private static final Map<String, int[]> HEIGHT_WIDTH =
       Map.of(TOP, new int[] {240, 320}, WRIST, new int[] {120, 160}, SIDE, new int[] {96, 96});
-  private static final Map<Path, byte[]> REFERENCE = new ConcurrentHashMap<>();
+  private static final ReferenceFrames FFMPEG =
+      new ReferenceFrames(HEIGHT_WIDTH, (file, hw) -> FfmpegReference.allFramesRgb(file), 0);
 
   private static StreamingDataset.Builder builder(UnaryOperator<StreamingDataset.Builder> options) {
     return options.apply(
@@ -61,7 +52,7 @@ class MixedCameraSizesTest {
             .build()) {
       for (Batch b : ds) {
         try (b) {
-          seen.addAll(checked(b, ds.metadata(), Map.of(), FrameLayout.HWC));
+          seen.addAll(FFMPEG.checked(b, ds.metadata(), Map.of(), FrameLayout.HWC));
         }
       }
       assertEquals(Datasets.totalFrames(Datasets.mixedSizesV30()), seen.size());
@@ -90,7 +81,7 @@ class MixedCameraSizesTest {
             .build()) {
       for (Batch b : ds) {
         try (b) {
-          seen.addAll(checked(b, ds.metadata(), offsets, FrameLayout.CHW));
+          seen.addAll(FFMPEG.checked(b, ds.metadata(), offsets, FrameLayout.CHW));
         }
       }
       assertEquals(Datasets.totalFrames(Datasets.mixedSizesV30()), seen.size());
@@ -108,7 +99,7 @@ class MixedCameraSizesTest {
       Iterator<Batch> it = ds.iterator();
       for (int i = 0; i < 3; i++) {
         try (Batch b = it.next()) {
-          for (long s : checked(b, ds.metadata(), Map.of(), FrameLayout.HWC)) {
+          for (long s : FFMPEG.checked(b, ds.metadata(), Map.of(), FrameLayout.HWC)) {
             assertTrue(seen.add(s), "sample delivered twice");
           }
         }
@@ -118,7 +109,7 @@ class MixedCameraSizesTest {
     try (StreamingDataset ds = builder(options).resumeFrom(state).build()) {
       for (Batch b : ds) {
         try (b) {
-          for (long s : checked(b, ds.metadata(), Map.of(), FrameLayout.HWC)) {
+          for (long s : FFMPEG.checked(b, ds.metadata(), Map.of(), FrameLayout.HWC)) {
             assertTrue(seen.add(s), "sample delivered again after the resume");
           }
         }
@@ -141,80 +132,5 @@ class MixedCameraSizesTest {
                     .close());
     assertTrue(e.getMessage().contains("batches of " + batch + " bytes"), e.getMessage());
     builder(b -> b.returnUint8(true).memoryBudgetBytes(2 * (2 * batch + sample))).build().close();
-  }
-
-  /**
-   * Checks every camera's frames of {@code b} against the ffmpeg CLI (shape, then pixels: uint8
-   * equal, float32 equal to value / 255) and returns the batch's samples.
-   */
-  private static List<Long> checked(
-      Batch b, LeRobotMetadata m, Map<String, int[]> offsets, FrameLayout layout) {
-    long[] episode = b.longs("episode_index");
-    long[] frame = b.longs("frame_index");
-    for (String camera : List.of(TOP, WRIST, SIDE)) {
-      int[] hw = HEIGHT_WIDTH.get(camera);
-      int[] window = offsets.getOrDefault(camera, new int[] {0});
-      int[] image =
-          layout == FrameLayout.HWC ? new int[] {hw[0], hw[1], 3} : new int[] {3, hw[0], hw[1]};
-      int[] expectedShape =
-          offsets.containsKey(camera)
-              ? new int[] {b.size(), window.length, image[0], image[1], image[2]}
-              : new int[] {b.size(), image[0], image[1], image[2]};
-      Batch.Frames frames = b.toHost().frames(camera);
-      assertArrayEquals(expectedShape, b.frameShape(camera), camera);
-      assertArrayEquals(expectedShape, frames.shape(), camera);
-      int frameValues = 3 * hw[0] * hw[1];
-      for (int i = 0; i < b.size(); i++) {
-        int length = m.episode((int) episode[i]).length();
-        ByteBuffer sample = frames.sample(i);
-        for (int t = 0; t < window.length; t++) {
-          int f = Math.max(0, Math.min(length - 1, (int) frame[i] + window[t]));
-          byte[] want = reference(m, (int) episode[i], camera, f);
-          byte[] got = values(sample, t * frameValues, frameValues, frames.uint8());
-          if (layout == FrameLayout.CHW) {
-            got = FrameCompare.chwToHwc(got, hw[0], hw[1]);
-          }
-          assertArrayEquals(
-              want,
-              got,
-              camera + " episode " + episode[i] + " frame " + f + " (position " + t + ")");
-        }
-      }
-    }
-    List<Long> samples = new java.util.ArrayList<>();
-    for (int i = 0; i < b.size(); i++) {
-      samples.add(Samples.of((int) episode[i], (int) frame[i]));
-    }
-    return samples;
-  }
-
-  /**
-   * {@code n} frame values from value {@code from}: uint8 as they are; float32 checked to be an
-   * exact byte / 255 and turned back into that byte.
-   */
-  private static byte[] values(ByteBuffer sample, int from, int n, boolean uint8) {
-    byte[] out = new byte[n];
-    if (uint8) {
-      sample.slice(from, n).get(out);
-      return out;
-    }
-    FloatBuffer floats = sample.asFloatBuffer();
-    for (int k = 0; k < n; k++) {
-      float v = floats.get(from + k);
-      int value = Math.round(v * 255);
-      assertEquals(value / 255.0f, v, "float32 value " + v + " is not a byte / 255");
-      out[k] = (byte) value;
-    }
-    return out;
-  }
-
-  /** Frame {@code frame} of {@code episode}'s {@code camera} as the ffmpeg CLI decodes it (HWC). */
-  private static byte[] reference(LeRobotMetadata m, int episode, String camera, int frame) {
-    VideoSpan span = m.episode(episode).video(camera);
-    byte[] all = REFERENCE.computeIfAbsent(span.file(), FfmpegReference::allFramesRgb);
-    int[] hw = HEIGHT_WIDTH.get(camera);
-    int bytes = 3 * hw[0] * hw[1];
-    int at = (span.frameOffset() + frame) * bytes;
-    return Arrays.copyOfRange(all, at, at + bytes);
   }
 }

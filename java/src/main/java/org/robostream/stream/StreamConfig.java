@@ -175,7 +175,8 @@ final class StreamConfig {
 
   /**
    * A worker's share of the memory budget for decoded frames waiting in its shuffle buffer: what is
-   * left of its share once its prefetched batches are counted; at least one sample.
+   * left of its share once its prefetched batches (at the batch sizes) are counted; at least one
+   * held sample (at the files' sizes: a resized batch does not shrink what is held before it).
    */
   private long storeBytes(StreamContext probe, int batchSize) {
     long heldBytes = Math.max(1, probe.heldSampleBytes());
@@ -192,6 +193,8 @@ final class StreamConfig {
               + PREFETCH
               + " prefetched batches of "
               + batchBytes
+              + " bytes and one held sample of "
+              + heldBytes
               + " bytes; raise memoryBudgetBytes or lower batchSize or the workers");
     }
     return perWorker;

@@ -72,6 +72,29 @@ class ResizeTest {
   }
 
   @Test
+  void theBudgetHoldsSamplesAtTheFilesSizesAndBatchesAtTheResizedOnes() {
+    // Pictures wait at their files' size until converted; only the batches are 8x8.
+    long held = 3L * (320 * 240 + 160 * 120 + 96 * 96);
+    long batch = 4 * 3L * (3 * 8 * 8);
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                builder(
+                        b ->
+                            b.returnUint8(true)
+                                .resize(8, 8)
+                                .memoryBudgetBytes(2 * (2 * batch + held - 1)))
+                    .build()
+                    .close());
+    assertTrue(e.getMessage().contains("batches of " + batch + " bytes"), e.getMessage());
+    assertTrue(e.getMessage().contains("one held sample of " + held + " bytes"), e.getMessage());
+    builder(b -> b.returnUint8(true).resize(8, 8).memoryBudgetBytes(2 * (2 * batch + held)))
+        .build()
+        .close();
+  }
+
+  @Test
   void resizeIsRefusedWhereItCannotBeDoneInTheConversion() {
     IllegalArgumentException device =
         assertThrows(

@@ -5,10 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.robostream.testing.Datasets;
+import org.robostream.testing.Processes;
 
 /**
  * The command line of issue 14's camera options: make-dataset's per-camera sizes, declared axis
@@ -112,6 +116,70 @@ class MixedSizesCliTest {
                     2,
                     Main.run("stream-bench", root, "--resize", "observation.images.left=64x64")));
     assertTrue(camera.contains("--resize names observation.images.left"), camera);
+  }
+
+  @Test
+  void benchAndTrainStreamCamerasOfDifferentSizesResized() throws Exception {
+    String root = Datasets.mixedSizesV30().toString();
+    Path out = tmp.resolve("bench");
+    CliTest.capture(
+        () ->
+            assertEquals(
+                0,
+                Main.run(
+                    "bench",
+                    "--root",
+                    root,
+                    "--mode",
+                    "sarm",
+                    "--num-batches",
+                    "4",
+                    "--warmup-batches",
+                    "1",
+                    "--batch-size",
+                    "4",
+                    "--num-workers",
+                    "2",
+                    "--buffer-size",
+                    "20",
+                    "--resize",
+                    "64x64",
+                    "--out-dir",
+                    out.toString())));
+    JsonNode r = Json.MAPPER.readTree(out.resolve("local_sarm_bs4_w2_cpu.json").toFile());
+    assertEquals(3, r.get("num_cameras").asInt());
+    assertTrue(r.get("frames_per_s_node").asDouble() > 0, r.toString());
+
+    Map<String, String> env = new HashMap<>();
+    env.put("SLURM_PROCID", null);
+    env.put("SLURM_NTASKS", null);
+    Path record = tmp.resolve("indices.txt");
+    Processes.Result t =
+        Processes.run(
+            env,
+            null,
+            120,
+            Processes.cli(
+                "train",
+                "--root",
+                root,
+                "--epochs",
+                "1",
+                "--batch-size",
+                "4",
+                "--n-action-steps",
+                "2",
+                "--resize",
+                "observation.images.top=48x64",
+                "--record-indices",
+                record.toString(),
+                "--output-dir",
+                tmp.resolve("train").toString()));
+    assertEquals(0, t.rc(), t.output());
+    assertEquals(
+        Datasets.totalFrames(Datasets.mixedSizesV30()),
+        new HashSet<>(TrainCliTest.indices(record, Integer.MAX_VALUE)).size(),
+        t.output());
   }
 
   private static List<Integer> ints(JsonNode array) {

@@ -69,6 +69,8 @@ final class BenchCommand implements Callable<Integer> {
 
   @Mixin DecodeOptions decode;
 
+  @Mixin ResizeOptions resize;
+
   @Option(
       names = {"--num-batches", "--num_batches"},
       defaultValue = "200")
@@ -144,6 +146,7 @@ final class BenchCommand implements Callable<Integer> {
     source = BenchSource.resolve(source, remote, dataset.dataFilesRoot);
     BenchSource.checkBaseline(baseline, source, remote);
     DecodeDeviceSpec device = decode.device();
+    resize.check();
     workers =
         workersOption != null
             ? workersOption
@@ -172,6 +175,7 @@ final class BenchCommand implements Callable<Integer> {
       builder.rank(0, 1); // the environment's SLURM_PROCID/SLURM_NTASKS do not split this run
     }
     decode.applyTo(builder);
+    resize.applyTo(builder);
     Map<String, Object> config = new LinkedHashMap<>();
     config.put("repo_id", dataset.name(opened));
     if (hub != null) {

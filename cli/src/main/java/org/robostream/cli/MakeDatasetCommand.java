@@ -1,7 +1,15 @@
 package org.robostream.cli;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
+import org.robostream.dataset.synth.CameraOptions;
+import org.robostream.dataset.synth.FrameSize;
+import org.robostream.dataset.synth.PixelFormatChoice;
+import org.robostream.dataset.synth.SyntheticCamera;
 import org.robostream.dataset.synth.SyntheticDatasetSpec;
 import org.robostream.dataset.synth.SyntheticDatasetWriter;
 import org.robostream.dataset.synth.VideoCodecChoice;
@@ -35,8 +43,32 @@ final class MakeDatasetCommand implements Callable<Integer> {
   @Option(names = "--cameras", defaultValue = "2")
   int cameras;
 
-  @Option(names = "--size", defaultValue = "96x64", description = "WxH")
+  @Option(
+      names = "--size",
+      defaultValue = "96x64",
+      description =
+          "WxH for every camera, or per camera: top=1280x720,wrist=640x480 (a camera's short"
+              + " name or feature key; a plain WxH among them sizes the cameras not named)")
   String size;
+
+  @Option(
+      names = "--channels-first",
+      description = "declare cameras [channels, height, width] (names too) instead of [H, W, C]")
+  boolean channelsFirst;
+
+  @Option(
+      names = "--pix-fmt",
+      defaultValue = "yuv420p",
+      description = "what the colour cameras' encoder writes: yuv420p, yuv444p or yuv420p10le")
+  String pixFmt;
+
+  @Option(
+      names = "--depth-cameras",
+      defaultValue = "0",
+      description =
+          "depth cameras after the colour ones (observation.images.depth, depth_1, ...):"
+              + " 12-bit HEVC gray12le, video.is_depth_map true")
+  int depthCameras;
 
   @Option(names = "--fps", defaultValue = "20")
   int fps;
@@ -70,10 +102,22 @@ final class MakeDatasetCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    String[] wh = size.toLowerCase(java.util.Locale.ROOT).split("x");
-    if (wh.length != 2) {
-      throw new IllegalArgumentException("--size must be WxH, got " + size);
+    FrameSize common = new FrameSize(96, 64);
+    Map<String, FrameSize> perCamera = new LinkedHashMap<>();
+    for (String entry : size.split(",")) {
+      int eq = entry.indexOf('=');
+      if (eq < 0) {
+        common = FrameSize.parse(entry);
+      } else {
+        perCamera.put(entry.substring(0, eq).strip(), FrameSize.parse(entry.substring(eq + 1)));
+      }
     }
+    CameraOptions cameraOptions =
+        CameraOptions.DEFAULTS
+            .withSizes(perCamera)
+            .withChannelsFirst(channelsFirst)
+            .withPixelFormat(PixelFormatChoice.parse(pixFmt))
+            .withDepthCameras(depthCameras);
     SyntheticDatasetSpec spec =
         new SyntheticDatasetSpec(
             out,
@@ -81,8 +125,8 @@ final class MakeDatasetCommand implements Callable<Integer> {
             frames,
             jitter,
             cameras,
-            Integer.parseInt(wh[0]),
-            Integer.parseInt(wh[1]),
+            common.width(),
+            common.height(),
             fps,
             VideoCodecChoice.parse(codec),
             gop,
@@ -92,18 +136,23 @@ final class MakeDatasetCommand implements Callable<Integer> {
             videoMb,
             SyntheticDatasetSpec.Content.valueOf(content.toUpperCase(java.util.Locale.ROOT)),
             stateDim,
-            tasks);
+            tasks,
+            cameraOptions);
     long start = System.nanoTime();
     SyntheticDatasetWriter.write(spec);
     System.out.printf(
-        "wrote %s: LeRobot %s, %d episodes, %d cameras %s %s, in %.1f s%n",
-        out,
-        spec.layout().version(),
-        episodes,
-        cameras,
-        size,
-        spec.codec().canonicalName(),
-        (System.nanoTime() - start) / 1e9);
+        "wrote %s: LeRobot %s, %d episodes, cameras %s, in %.1f s%n",
+        out, spec.layout().version(), episodes, describe(spec), (System.nanoTime() - start) / 1e9);
     return 0;
+  }
+
+  /** Each camera's short name, size, codec and pixel format, e.g. {@code top 96x64 av1 yuv420p}. */
+  private static String describe(SyntheticDatasetSpec spec) {
+    List<String> parts = new ArrayList<>();
+    for (SyntheticCamera c : spec.cameraList()) {
+      parts.add(
+          c.name() + " " + c.size() + " " + c.codec().canonicalName() + " " + c.pixelFormat());
+    }
+    return parts.isEmpty() ? "none" : String.join(", ", parts);
   }
 }

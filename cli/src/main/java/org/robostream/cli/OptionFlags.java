@@ -22,7 +22,8 @@ final class OptionFlags {
           "memoryBudgetBytes", "--memory-budget-mb",
           "batchSize", "--batch-size",
           "bufferSize", "--buffer-size",
-          "maxNumShards", "--max-num-shards");
+          "maxNumShards", "--max-num-shards",
+          "resize(...)", "--resize");
   private static final Pattern NAMES =
       Pattern.compile(
           "(?<![\\w.])("

@@ -17,6 +17,7 @@ import org.robostream.stream.StreamingDataset;
 import org.robostream.stream.Windows;
 import org.robostream.video.FrameLayout;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -77,9 +78,12 @@ final class StreamBenchCommand implements Callable<Integer> {
   @Option(names = "--json", paramLabel = "FILE", description = "also write the results as JSON")
   Path json;
 
+  @Mixin ResizeOptions resize;
+
   @Override
   public Integer call() throws Exception {
     checkCounts(); // before a default dataset is generated
+    resize.check();
     Path dataset = root != null ? root : DefaultDataset.ensure(defaultEpisodes, defaultFrames);
     StreamingDataset.Builder builder =
         StreamingDataset.builder(dataset)
@@ -91,6 +95,7 @@ final class StreamBenchCommand implements Callable<Integer> {
             .returnUint8(true)
             .memoryBudgetBytes(budgetMb << 20)
             .preset(Windows.Preset.valueOf(mode.toUpperCase(Locale.ROOT).replace('-', '_')));
+    resize.applyTo(builder);
     Map<String, Object> out = new LinkedHashMap<>();
     try (StreamingDataset ds = builder.build()) {
       List<Path> videos = ds.metadata().videoFiles();

@@ -38,6 +38,8 @@ final class TrainCommand implements Callable<Integer> {
 
   @Mixin DecodeOptions decode;
 
+  @Mixin ResizeOptions resize;
+
   @Option(
       names = {"--output-dir", "--output_dir"},
       defaultValue = "outputs/train")
@@ -122,6 +124,7 @@ final class TrainCommand implements Callable<Integer> {
       }
     }
     decode.device(); // a typo is an exit 2 before the dataset is prepared
+    resize.check();
     if (resumeFrom != null) {
       resumeFrom = locateCheckpoint(resumeFrom);
     }
@@ -143,6 +146,7 @@ final class TrainCommand implements Callable<Integer> {
             .toleranceSeconds(1e-3)
             .deltaTimestamps(Map.of("action", deltas));
     decode.applyTo(builder);
+    resize.applyTo(builder);
     int step = resumeFrom == null ? 0 : Checkpoint.resume(resumeFrom, builder);
     try (StreamingDataset ds = builder.build();
         PrintWriter record =

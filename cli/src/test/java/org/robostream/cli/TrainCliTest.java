@@ -76,7 +76,7 @@ class TrainCliTest {
   }
 
   /** "step index" lines → indices, with steps ≤ maxStep. */
-  private static List<Long> indices(Path file, int maxStep) throws Exception {
+  static List<Long> indices(Path file, int maxStep) throws Exception {
     List<Long> out = new ArrayList<>();
     for (String line : Files.readAllLines(file)) {
       String[] p = line.split(" ");

@@ -71,19 +71,7 @@ final class BatchMaker {
         for (int i = 0; i < items.size(); i++) {
           for (int t = 0; t < positions; t++) {
             PackedFrame f = items.get(i).frames()[base + t];
-            // A frame of another size would overrun its slot (or leave part of it unwritten).
-            if (f.width() != spec.width() || f.height() != spec.height()) {
-              throw new IllegalStateException(
-                  camera
-                      + " frame is "
-                      + f.width()
-                      + "x"
-                      + f.height()
-                      + " but info.json declares "
-                      + spec.width()
-                      + "x"
-                      + spec.height());
-            }
+            checkHeldSize(camera, spec, f);
             long slot = (long) i * positions + t;
             writer.write(column, slot, f);
             column.setFrameInfo(slot, f.ptsSeconds(), f.frameIndex());
@@ -101,5 +89,32 @@ final class BatchMaker {
       throw e;
     }
     return new Batch(root, allocator, epoch, position, frames, hostPool, openFrameBytes);
+  }
+
+  /**
+   * A held frame must have the size its slot writer expects, or it would overrun its slot (or leave
+   * part of it unwritten): RGB frames (the device path's, converted when decoded) the batch
+   * column's; packed pictures (the CPU path's, scaled when converted) the camera's files'.
+   */
+  private void checkHeldSize(String camera, FrameColumn column, PackedFrame f) {
+    StreamContext.FrameSize expected =
+        f.isRgb()
+            ? new StreamContext.FrameSize(column.height(), column.width())
+            : ctx.fileSize(camera);
+    if (f.width() != expected.width() || f.height() != expected.height()) {
+      throw new IllegalStateException(
+          camera
+              + " frame is "
+              + f.width()
+              + "x"
+              + f.height()
+              + " but "
+              + expected.width()
+              + "x"
+              + expected.height()
+              + " was expected ("
+              + (f.isRgb() ? "the batch's size" : "info.json's size")
+              + ")");
+    }
   }
 }

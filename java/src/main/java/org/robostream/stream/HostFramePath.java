@@ -6,6 +6,7 @@ import java.util.Map;
 import org.robostream.arrow.BatchMemoryPool;
 import org.robostream.arrow.DType;
 import org.robostream.arrow.FrameBatchBuilder;
+import org.robostream.arrow.FrameColumn;
 import org.robostream.dataset.EpisodeInfo;
 import org.robostream.video.HostFrameBuffer;
 import org.robostream.video.PackedPicture;
@@ -14,7 +15,8 @@ import org.robostream.video.PackedPicture;
  * The CPU path: pictures held packed as the codec produced them (YUV 4:2:0 is half the bytes of
  * RGB) in host memory, converted by swscale straight into the slots of the batch's pooled host
  * frame batch when the batch is built (float32: into one RGB frame, then expanded to [0, 1] in the
- * slot). Not thread-safe: one per worker.
+ * slot), scaled by the same swscale call when the batch is resized. Not thread-safe: one per
+ * worker.
  */
 final class HostFramePath implements FramePath {
   private final PackedPicture packer = new PackedPicture();
@@ -82,26 +84,33 @@ final class HostFramePath implements FramePath {
     return maker.make(items, padding, epoch, position, 0, this::convert);
   }
 
+  /** Scales (when the batch is resized) and converts {@code f} into the slot in one pass. */
   private void convert(FrameBatchBuilder.Column column, long slot, PackedFrame f) {
+    FrameColumn spec = column.spec();
     if (column.type() == DType.UINT8) {
-      packer.toRgb(
-          f.address(),
-          f.width(),
-          f.height(),
-          f.pixelFormat(),
-          f.color(),
-          column.frameAddress(slot),
-          column.layout());
+      toRgb(f, column.frameAddress(slot), spec);
       return;
     }
     long scratch =
         rgb.computeIfAbsent(
-                new StreamContext.FrameSize(f.height(), f.width()),
+                new StreamContext.FrameSize(spec.height(), spec.width()),
                 size -> new HostFrameBuffer(1, size.height(), size.width(), column.layout()))
             .slotAddress(0);
+    toRgb(f, scratch, spec);
+    pool.expandToUnitFloats(column.frameAddress(slot), scratch, spec.frameValues(), 0);
+  }
+
+  private void toRgb(PackedFrame f, long dst, FrameColumn spec) {
     packer.toRgb(
-        f.address(), f.width(), f.height(), f.pixelFormat(), f.color(), scratch, column.layout());
-    pool.expandToUnitFloats(column.frameAddress(slot), scratch, column.spec().frameValues(), 0);
+        f.address(),
+        f.width(),
+        f.height(),
+        f.pixelFormat(),
+        f.color(),
+        dst,
+        spec.width(),
+        spec.height(),
+        spec.layout());
   }
 
   @Override

@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.robostream.dataset.DatasetException;
 import org.robostream.dataset.DatasetSource;
 import org.robostream.dataset.EpisodeInfo;
 import org.robostream.dataset.LeRobotMetadata;
@@ -88,7 +87,9 @@ final class StreamConfig {
             ? Windows.preset(b.preset, metadata.info())
             : Windows.fromDeltaTimestamps(b.deltaTimestamps, metadata.info());
     List<String> cameras = metadata.info().videoKeys();
-    Map<String, StreamContext.FrameSize> frameSizes = frameSizes(metadata, cameras);
+    Map<String, StreamContext.FrameSize> fileSizes = frameSizes(metadata, cameras);
+    Map<String, StreamContext.FrameSize> frameSizes =
+        BatchFrameSizes.resolve(fileSizes, cameras, b.resizeAll, b.resizeCameras, deviceBatches);
     this.memoryBudget = b.memoryBudgetBytes;
     StreamContext probe =
         new StreamContext(
@@ -102,7 +103,8 @@ final class StreamConfig {
             1,
             PREFETCH,
             1,
-            frameSizes);
+            frameSizes,
+            fileSizes);
     long storeBytes = storeBytes(probe, b.batchSize);
     int cacheSize = decoderCacheCapacity(b, cameras.size());
     this.context =
@@ -117,7 +119,8 @@ final class StreamConfig {
             storeBytes,
             PREFETCH,
             cacheSize,
-            frameSizes);
+            frameSizes,
+            fileSizes);
     List<EpisodePiece> pieces = new ArrayList<>();
     for (EpisodeInfo e : metadata.episodes()) {
       pieces.add(EpisodePiece.whole(e.index(), e.length()));
@@ -158,50 +161,28 @@ final class StreamConfig {
   }
 
   /**
-   * Each camera's frame size as info.json declares it. Cameras of different sizes are refused until
-   * a mixed-size dataset can be generated to test the whole path (nothing after the build assumes
-   * one size).
+   * Each camera's frame size as info.json declares it: cameras of different sizes share a batch.
    */
   private static Map<String, StreamContext.FrameSize> frameSizes(
       LeRobotMetadata metadata, List<String> cameras) {
     Map<String, StreamContext.FrameSize> sizes = new HashMap<>();
-    int height = 0;
-    int width = 0;
     for (String c : cameras) {
       int[] shape = metadata.info().features().get(c).shape(); // [H, W, C], checked by info
-      if (height != 0 && (height != shape[0] || width != shape[1])) {
-        throw new DatasetException.Unsupported(
-            metadata.root().resolve("meta/info.json").toString(),
-            "cameras of different sizes are not supported yet ("
-                + c
-                + " is "
-                + shape[1]
-                + "x"
-                + shape[0]
-                + ", "
-                + cameras.get(0)
-                + " "
-                + width
-                + "x"
-                + height
-                + ")");
-      }
-      height = shape[0];
-      width = shape[1];
-      sizes.put(c, new StreamContext.FrameSize(height, width));
+      sizes.put(c, new StreamContext.FrameSize(shape[0], shape[1]));
     }
     return sizes;
   }
 
   /**
    * A worker's share of the memory budget for decoded frames waiting in its shuffle buffer: what is
-   * left of its share once its prefetched batches are counted; at least one sample.
+   * left of its share once its prefetched batches (at the batch sizes) are counted; at least one
+   * held sample (at the files' sizes: a resized batch does not shrink what is held before it).
    */
   private long storeBytes(StreamContext probe, int batchSize) {
-    long sampleBytes = Math.max(1, probe.sampleFrameBytes()); // RGB; held packed (YUV) is less
-    long batchBytes = sampleBytes * batchSize * (probe.uint8() ? 1 : 4);
+    long heldBytes = Math.max(1, probe.heldSampleBytes());
+    long batchBytes = probe.sampleFrameBytes() * batchSize * (probe.uint8() ? 1 : 4);
     long perWorker = memoryBudget / workers - PREFETCH * batchBytes;
-    if (perWorker < sampleBytes) {
+    if (perWorker < heldBytes) {
       throw new IllegalArgumentException(
           "memoryBudgetBytes ("
               + memoryBudget
@@ -212,6 +193,8 @@ final class StreamConfig {
               + PREFETCH
               + " prefetched batches of "
               + batchBytes
+              + " bytes and one held sample of "
+              + heldBytes
               + " bytes; raise memoryBudgetBytes or lower batchSize or the workers");
     }
     return perWorker;

@@ -16,7 +16,8 @@ import org.robostream.video.VideoDecoderOptions;
  * @param storeBytes bytes of packed decoded pictures a worker may hold (its memory budget share)
  * @param prefetch batches a worker may have built ahead of the consumer
  * @param decoderCacheSize decoders per worker
- * @param frameSizes each camera's frame size, as info.json declares it
+ * @param frameSizes each camera's frame size in the batches: its files', or resized
+ * @param fileSizes each camera's frame size in its files, as info.json declares it
  */
 record StreamContext(
     LeRobotMetadata metadata,
@@ -29,7 +30,8 @@ record StreamContext(
     long storeBytes,
     int prefetch,
     int decoderCacheSize,
-    Map<String, FrameSize> frameSizes) {
+    Map<String, FrameSize> frameSizes,
+    Map<String, FrameSize> fileSizes) {
 
   /** A camera's frame size. */
   record FrameSize(int height, int width) {
@@ -40,6 +42,7 @@ record StreamContext(
 
   StreamContext {
     frameSizes = Map.copyOf(frameSizes);
+    fileSizes = Map.copyOf(fileSizes);
   }
 
   /** Window positions of {@code key} (1 when not windowed). */
@@ -48,8 +51,18 @@ record StreamContext(
     return o == null ? 1 : o.length;
   }
 
+  /** {@code camera}'s frame size in the batches. */
   FrameSize frameSize(String camera) {
-    FrameSize size = frameSizes.get(camera);
+    return sizeIn(frameSizes, camera);
+  }
+
+  /** {@code camera}'s frame size in its files (the decoded pictures'). */
+  FrameSize fileSize(String camera) {
+    return sizeIn(fileSizes, camera);
+  }
+
+  private FrameSize sizeIn(Map<String, FrameSize> sizes, String camera) {
+    FrameSize size = sizes.get(camera);
     if (size == null) {
       throw new IllegalArgumentException("no camera " + camera + "; cameras: " + cameras);
     }
@@ -71,11 +84,27 @@ record StreamContext(
         uint8 ? DType.UINT8 : DType.FLOAT32);
   }
 
-  /** Bytes of one sample's frames as RGB: every camera and window position, uint8. */
+  /**
+   * Bytes of one sample's frames as RGB in the batches: every camera at its own (resized) size and
+   * window position, uint8.
+   */
   long sampleFrameBytes() {
+    return sampleRgbBytes(frameSizes);
+  }
+
+  /**
+   * Bytes a worker holds for one sample until its batch is built, as far as known before decoding:
+   * RGB at the files' sizes (the CPU path holds the pictures packed, YUV 4:2:0 at half that, and
+   * scales them when converting; the device path, which does not resize, holds RGB).
+   */
+  long heldSampleBytes() {
+    return sampleRgbBytes(fileSizes);
+  }
+
+  private long sampleRgbBytes(Map<String, FrameSize> sizes) {
     long sum = 0;
     for (String c : cameras) {
-      sum += positions(c) * frameSize(c).rgbBytes();
+      sum += positions(c) * sizeIn(sizes, c).rgbBytes();
     }
     return sum;
   }

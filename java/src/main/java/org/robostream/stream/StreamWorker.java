@@ -74,7 +74,7 @@ final class StreamWorker implements Runnable {
     this.allocator = allocator;
     this.decoders = decoders;
     this.counters = counters;
-    this.estimatedSampleBytes = ctx.sampleFrameBytes(); // RGB size until one is measured
+    this.estimatedSampleBytes = ctx.heldSampleBytes(); // RGB size until one is measured
     for (EpisodePiece p : plan.piecesOf(rank, worker)) {
       pieceFrames.put(p.episode(), p.frames());
     }

@@ -3,6 +3,7 @@ package org.robostream.stream;
 import java.nio.file.Path;
 import java.util.Collection;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
@@ -259,6 +260,8 @@ public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
     Collection<Integer> episodes;
     long memoryBudgetBytes = 1L << 30;
     boolean deviceBatches;
+    StreamContext.FrameSize resizeAll;
+    final Map<String, StreamContext.FrameSize> resizeCameras = new LinkedHashMap<>();
     String resumeState;
     long epoch;
     VideoSources videos;
@@ -419,6 +422,24 @@ public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
      */
     public Builder memoryBudgetBytes(long b) {
       this.memoryBudgetBytes = b;
+      return this;
+    }
+
+    /**
+     * Every camera's frames at {@code height} x {@code width} in the batches, scaled by the same
+     * swscale call that converts them to RGB (bilinear), never as an extra pass. Cameras given
+     * their own size by {@link #resize(String, int, int)} keep it. CPU path only: the device path
+     * ({@link #deviceBatches}, {@code decodeDevice cuda}) converts at decode time without scaling
+     * and refuses it when the dataset is built.
+     */
+    public Builder resize(int height, int width) {
+      this.resizeAll = new StreamContext.FrameSize(height, width);
+      return this;
+    }
+
+    /** {@code camera}'s frames at {@code height} x {@code width}, as {@link #resize(int, int)}. */
+    public Builder resize(String camera, int height, int width) {
+      resizeCameras.put(camera, new StreamContext.FrameSize(height, width));
       return this;
     }
 

@@ -55,7 +55,11 @@ public final class PackedPicture implements AutoCloseable {
     }
   }
 
-  /** Converts a packed picture at {@code src} to RGB24 in {@code layout} at {@code dst}. */
+  /**
+   * Converts a packed picture at {@code src} to RGB24 in {@code layout} at {@code dst}, a frame of
+   * {@code dstWidth} x {@code dstHeight}: scaled in the same swscale pass when that is not the
+   * picture's size.
+   */
   public void toRgb(
       long src,
       int width,
@@ -63,6 +67,8 @@ public final class PackedPicture implements AutoCloseable {
       int pixelFormat,
       ColorSpec color,
       long dst,
+      int dstWidth,
+      int dstHeight,
       FrameLayout layout) {
     long size = packedBytes(width, height, pixelFormat);
     int rc =
@@ -78,7 +84,8 @@ public final class PackedPicture implements AutoCloseable {
       addresses[i] = plane == null ? 0 : plane.address();
       s[i] = strides.get(i);
     }
-    converter.convert(addresses, s, width, height, pixelFormat, color, dst, layout);
+    converter.convert(
+        addresses, s, width, height, pixelFormat, color, dst, dstWidth, dstHeight, layout);
   }
 
   @Override

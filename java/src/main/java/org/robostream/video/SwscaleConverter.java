@@ -22,7 +22,8 @@ import org.robostream.nativecore.NativeAddress;
 
 /**
  * YUV (any FFmpeg pixel format) to RGB24 with swscale, writing straight into the slot: packed RGB24
- * for HWC, planar GBR (planes mapped onto R, G, B) for CHW.
+ * for HWC, planar GBR (planes mapped onto R, G, B) for CHW. A slot of another size than the picture
+ * gets the picture scaled (bilinear) by the same {@code sws_scale} call that converts it.
  *
  * <p>Not thread-safe: one per decoder. Owns a cached SwsContext; {@link #close()} frees it.
  */
@@ -45,6 +46,8 @@ public final class SwscaleConverter implements AutoCloseable {
         frame.format(),
         color,
         dst,
+        frame.width(),
+        frame.height(),
         layout);
   }
 
@@ -61,13 +64,32 @@ public final class SwscaleConverter implements AutoCloseable {
       ColorSpec color,
       long dst,
       FrameLayout layout) {
+    convert(planes, strides, w, h, format, color, dst, w, h, layout);
+  }
+
+  /**
+   * Like {@link #convert(long[], int[], int, int, int, ColorSpec, long, FrameLayout)} into a slot
+   * of {@code dstWidth} x {@code dstHeight} (dstWidth*dstHeight*3 bytes): scaled and converted in
+   * one pass.
+   */
+  public void convert(
+      long[] planes,
+      int[] strides,
+      int w,
+      int h,
+      int format,
+      ColorSpec color,
+      long dst,
+      int dstWidth,
+      int dstHeight,
+      FrameLayout layout) {
     for (int i = 0; i < 3; i++) {
       srcPlanes.put(i, NativeAddress.bytesAt(planes[i], (long) strides[i] * h));
       srcStrides.put(i, strides[i]);
     }
     srcPlanes.put(3, (BytePointer) null);
     srcStrides.put(3, 0);
-    convert(srcPlanes, srcStrides, w, h, format, color, dst, layout);
+    convert(srcPlanes, srcStrides, w, h, format, color, dst, dstWidth, dstHeight, layout);
   }
 
   private void convert(
@@ -78,6 +100,8 @@ public final class SwscaleConverter implements AutoCloseable {
       int format,
       ColorSpec color,
       long dst,
+      int dstWidth,
+      int dstHeight,
       FrameLayout layout) {
     int dstFormat = layout == FrameLayout.HWC ? AV_PIX_FMT_RGB24 : AV_PIX_FMT_GBRP;
     // The deprecated yuvj formats make swscale apply its own range handling on top of ours.
@@ -88,8 +112,8 @@ public final class SwscaleConverter implements AutoCloseable {
             w,
             h,
             srcFormat,
-            w,
-            h,
+            dstWidth,
+            dstHeight,
             dstFormat,
             SWS_BILINEAR,
             null,
@@ -105,20 +129,21 @@ public final class SwscaleConverter implements AutoCloseable {
           context, coefficients, color.fullRange() ? 1 : 0, coefficients, 1, 0, 1 << 16, 1 << 16);
       lastKey = key;
     }
-    long plane = (long) w * h;
+    long plane = (long) dstWidth * dstHeight;
     if (layout == FrameLayout.HWC) {
       dstPlanes.put(0, NativeAddress.bytesAt(dst, plane * 3));
-      dstStrides.put(0, w * 3);
+      dstStrides.put(0, dstWidth * 3);
     } else {
       // GBRP plane order is G, B, R; CHW wants R, G, B.
       dstPlanes.put(0, NativeAddress.bytesAt(dst + plane, plane * 3));
       dstPlanes.put(1, NativeAddress.bytesAt(dst + 2 * plane, plane * 3));
       dstPlanes.put(2, NativeAddress.bytesAt(dst, plane * 3));
-      dstStrides.put(0, w).put(1, w).put(2, w);
+      dstStrides.put(0, dstWidth).put(1, dstWidth).put(2, dstWidth);
     }
+    // sws_scale returns the rows it wrote into the destination.
     int rows = sws_scale(context, (PointerPointer) data, linesize, 0, h, dstPlanes, dstStrides);
-    if (rows != h) {
-      throw new IllegalStateException("swscale converted " + rows + " of " + h + " rows");
+    if (rows != dstHeight) {
+      throw new IllegalStateException("swscale converted " + rows + " of " + dstHeight + " rows");
     }
   }
 

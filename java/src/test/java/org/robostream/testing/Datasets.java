@@ -1,6 +1,9 @@
 package org.robostream.testing;
 
 import java.nio.file.Path;
+import java.util.Map;
+import org.robostream.dataset.synth.CameraOptions;
+import org.robostream.dataset.synth.FrameSize;
 import org.robostream.dataset.synth.SyntheticDatasetSpec;
 import org.robostream.dataset.synth.SyntheticDatasetSpec.Content;
 import org.robostream.dataset.synth.SyntheticDatasetSpec.Layout;
@@ -272,6 +275,37 @@ public final class Datasets {
             }
           }
         });
+  }
+
+  /**
+   * v3.0 pattern dataset whose cameras have three sizes, as published datasets mix a head camera
+   * with smaller wrist cameras: top 320x240, wrist 160x120, side 96x96; 5 episodes of 9..15 frames
+   * at 10 fps, AV1 g2 (LeRobot's encoding).
+   */
+  public static Path mixedSizesV30() {
+    return Fixtures.dataset(
+        "mixed-sizes-v30",
+        new SyntheticDatasetSpec(
+                Path.of("unused"),
+                5,
+                12,
+                0.25,
+                3,
+                96,
+                96,
+                10,
+                VideoCodecChoice.AV1,
+                2,
+                -1,
+                Layout.V30,
+                100,
+                200,
+                Content.PATTERN,
+                3,
+                2)
+            .withCameraOptions(
+                CameraOptions.DEFAULTS.withSizes(
+                    Map.of("top", new FrameSize(320, 240), "wrist", new FrameSize(160, 120)))));
   }
 
   /** Frames of every episode of the dataset at {@code root}. */

@@ -56,6 +56,51 @@ public final class FfmpegReference {
   }
 
   /**
+   * Every frame scaled to {@code width} x {@code height} by ffmpeg's scale filter with swscale
+   * {@code flags} (e.g. "bilinear") and converted to RGB24 (HWC) in the same swscale context.
+   */
+  public static byte[] allFramesRgbScaled(Path file, int width, int height, String flags) {
+    return scaled(file, width, height, flags, "rgb24");
+  }
+
+  /**
+   * Like {@link #allFramesRgbScaled}, converted to planar GBR in the scale filter's swscale context
+   * (the output a CHW converter writing GBR planes gets), returned as RGB24 (HWC).
+   */
+  public static byte[] allFramesGbrpScaledAsRgb(Path file, int width, int height, String flags) {
+    byte[] planar = scaled(file, width, height, flags, "gbrp");
+    byte[] rgb = new byte[planar.length];
+    int plane = width * height;
+    for (int frame = 0; frame < planar.length / (3 * plane); frame++) {
+      int base = frame * 3 * plane;
+      for (int i = 0; i < plane; i++) {
+        rgb[base + 3 * i] = planar[base + 2 * plane + i]; // R is the third plane
+        rgb[base + 3 * i + 1] = planar[base + i];
+        rgb[base + 3 * i + 2] = planar[base + plane + i];
+      }
+    }
+    return rgb;
+  }
+
+  private static byte[] scaled(Path file, int width, int height, String flags, String format) {
+    return exec(
+        "ffmpeg",
+        "-hide_banner",
+        "-loglevel",
+        "error",
+        "-nostdin",
+        "-i",
+        file.toString(),
+        "-vf",
+        "scale=" + width + ":" + height + ":flags=" + flags + ",format=" + format,
+        "-fps_mode",
+        "passthrough",
+        "-f",
+        "rawvideo",
+        "-");
+  }
+
+  /**
    * Every frame as RGB24 (HWC) with the YUV matrix and range forced ("bt601", "bt709"; "tv" or
    * "pc") instead of the stream's tags: what a converter ignoring the tags would produce.
    */

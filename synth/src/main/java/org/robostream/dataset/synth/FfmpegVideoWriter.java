@@ -17,21 +17,17 @@ import java.util.List;
 final class FfmpegVideoWriter {
   private FfmpegVideoWriter() {}
 
-  /** Produces one frame: fills {@code rgb} (HWC) with frame {@code frame}. */
+  /** Produces one frame: fills {@code frame} (the camera's raw input, HWC) with frame number n. */
   interface FramePainter {
-    void paint(byte[] rgb, int frame);
+    void paint(byte[] frame, int n);
   }
 
+  /**
+   * Encodes {@code frames} frames of {@code camera} (its size, codec and stored pixel format) into
+   * {@code out}; the painter fills each raw input frame ({@link SyntheticCamera#inputPixelFormat}).
+   */
   static void encode(
-      Path out,
-      int width,
-      int height,
-      int fps,
-      int frames,
-      VideoCodecChoice codec,
-      int gop,
-      int crf,
-      FramePainter painter)
+      Path out, SyntheticCamera camera, int fps, int frames, int gop, int crf, FramePainter painter)
       throws IOException {
     List<String> command =
         new ArrayList<>(
@@ -44,14 +40,14 @@ final class FfmpegVideoWriter {
                 "-f",
                 "rawvideo",
                 "-pix_fmt",
-                "rgb24",
+                camera.inputPixelFormat(),
                 "-s",
-                width + "x" + height,
+                camera.size().toString(),
                 "-r",
                 String.valueOf(fps),
                 "-i",
                 "pipe:0"));
-    command.addAll(codec.ffmpegArguments(gop, crf));
+    command.addAll(camera.codec().ffmpegArguments(gop, crf, camera.pixelFormat()));
     command.add(out.toString());
     Path log = Files.createTempFile("robostream-ffmpeg", ".log");
     try {
@@ -60,11 +56,11 @@ final class FfmpegVideoWriter {
               .redirectError(log.toFile())
               .redirectOutput(ProcessBuilder.Redirect.DISCARD)
               .start();
-      byte[] rgb = new byte[width * height * 3];
+      byte[] frame = new byte[camera.inputFrameBytes()];
       try (OutputStream stdin = p.getOutputStream()) {
         for (int f = 0; f < frames; f++) {
-          painter.paint(rgb, f);
-          stdin.write(rgb);
+          painter.paint(frame, f);
+          stdin.write(frame);
         }
       } catch (IOException e) {
         // ffmpeg exited early; its log says why.
@@ -124,6 +120,45 @@ final class FfmpegVideoWriter {
    * from the decoder the tests check.
    */
   static double durationSeconds(Path video) throws IOException {
+    JsonNode probe = probe(video, "stream=time_base:packet=pts,duration,flags");
+    String[] timeBase = probe.path("streams").path(0).path("time_base").asText("").split("/");
+    if (timeBase.length != 2) {
+      throw new IOException("ffprobe reported no time base for " + video);
+    }
+    double tick = Long.parseLong(timeBase[0]) / (double) Long.parseLong(timeBase[1]);
+    long first = Long.MAX_VALUE;
+    long last = Long.MIN_VALUE;
+    long before = Long.MIN_VALUE;
+    long lastDuration = 0;
+    for (JsonNode packet : probe.path("packets")) {
+      if (packet.path("flags").asText().indexOf('D') >= 0 || !packet.has("pts")) {
+        continue;
+      }
+      long pts = packet.path("pts").asLong();
+      first = Math.min(first, pts);
+      if (pts >= last) {
+        before = pts > last ? last : before;
+        last = pts;
+        lastDuration = Math.max(0, packet.path("duration").asLong(0));
+      } else {
+        before = Math.max(before, pts);
+      }
+    }
+    if (last == Long.MIN_VALUE) {
+      throw new IOException("ffprobe listed no frames in " + video);
+    }
+    double shown =
+        lastDuration > 0
+            ? lastDuration * tick
+            : before != Long.MIN_VALUE ? last * tick - before * tick : 0.0;
+    return last * tick - first * tick + shown;
+  }
+
+  /**
+   * ffprobe's JSON for {@code video}'s first video stream: the given {@code -show_entries} (e.g.
+   * {@code stream=width,height}).
+   */
+  static JsonNode probe(Path video, String entries) throws IOException {
     Path json = Files.createTempFile("robostream-ffprobe", ".json");
     Path log = Files.createTempFile("robostream-ffprobe", ".log");
     try {
@@ -135,7 +170,7 @@ final class FfmpegVideoWriter {
                   "-select_streams",
                   "v:0",
                   "-show_entries",
-                  "stream=time_base:packet=pts,duration,flags",
+                  entries,
                   "-of",
                   "json",
                   video.toString())
@@ -143,38 +178,7 @@ final class FfmpegVideoWriter {
               .redirectOutput(json.toFile())
               .start();
       finish(p, log, "probing " + video);
-      JsonNode probe = new ObjectMapper().readTree(json.toFile());
-      String[] timeBase = probe.path("streams").path(0).path("time_base").asText("").split("/");
-      if (timeBase.length != 2) {
-        throw new IOException("ffprobe reported no time base for " + video);
-      }
-      double tick = Long.parseLong(timeBase[0]) / (double) Long.parseLong(timeBase[1]);
-      long first = Long.MAX_VALUE;
-      long last = Long.MIN_VALUE;
-      long before = Long.MIN_VALUE;
-      long lastDuration = 0;
-      for (JsonNode packet : probe.path("packets")) {
-        if (packet.path("flags").asText().indexOf('D') >= 0 || !packet.has("pts")) {
-          continue;
-        }
-        long pts = packet.path("pts").asLong();
-        first = Math.min(first, pts);
-        if (pts >= last) {
-          before = pts > last ? last : before;
-          last = pts;
-          lastDuration = Math.max(0, packet.path("duration").asLong(0));
-        } else {
-          before = Math.max(before, pts);
-        }
-      }
-      if (last == Long.MIN_VALUE) {
-        throw new IOException("ffprobe listed no frames in " + video);
-      }
-      double shown =
-          lastDuration > 0
-              ? lastDuration * tick
-              : before != Long.MIN_VALUE ? last * tick - before * tick : 0.0;
-      return last * tick - first * tick + shown;
+      return new ObjectMapper().readTree(json.toFile());
     } finally {
       Files.deleteIfExists(json);
       Files.deleteIfExists(log);

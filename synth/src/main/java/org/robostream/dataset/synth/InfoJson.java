@@ -20,7 +20,7 @@ final class InfoJson {
     info.put("fps", spec.fps());
     info.put("splits", Map.of("train", "0:" + spec.episodes()));
     info.put("data_path", dataPath);
-    info.put("video_path", spec.cameras() == 0 ? null : videoPath);
+    info.put("video_path", spec.cameraList().isEmpty() ? null : videoPath);
     Map<String, Object> features = new LinkedHashMap<>();
     List<String> motors = new java.util.ArrayList<>();
     for (int j = 0; j < spec.stateDimension(); j++) {
@@ -28,25 +28,8 @@ final class InfoJson {
     }
     features.put("action", feature("float32", List.of(spec.stateDimension()), motors));
     features.put("observation.state", feature("float32", List.of(spec.stateDimension()), motors));
-    for (String camera : spec.cameraKeys()) {
-      Map<String, Object> f =
-          feature(
-              "video",
-              List.of(spec.height(), spec.width(), 3),
-              List.of("height", "width", "channels"));
-      Map<String, Object> video = new LinkedHashMap<>();
-      video.put("video.height", spec.height());
-      video.put("video.width", spec.width());
-      video.put("video.codec", spec.codec().canonicalName());
-      video.put("video.pix_fmt", "yuv420p");
-      video.put("video.is_depth_map", false);
-      video.put("video.fps", spec.fps());
-      video.put("video.channels", 3);
-      video.put("video.g", spec.gop());
-      video.put("video.crf", spec.effectiveCrf());
-      video.put("has_audio", false);
-      f.put("info", video);
-      features.put(camera, f);
+    for (SyntheticCamera camera : spec.cameraList()) {
+      features.put(camera.key(), cameraFeature(spec, camera));
     }
     features.put("timestamp", feature("float32", List.of(1), null));
     features.put("frame_index", feature("int64", List.of(1), null));
@@ -55,6 +38,35 @@ final class InfoJson {
     features.put("task_index", feature("int64", List.of(1), null));
     info.put("features", features);
     return info;
+  }
+
+  /**
+   * A camera's feature: shape and names in the declared axis order ({@code [height, width,
+   * channels]}, or {@code [channels, height, width]} with {@link CameraOptions#channelsFirst()}),
+   * its own size, codec and pixel format in {@code info}.
+   */
+  private static Map<String, Object> cameraFeature(
+      SyntheticDatasetSpec spec, SyntheticCamera camera) {
+    int h = camera.size().height();
+    int w = camera.size().width();
+    int c = camera.channels();
+    Map<String, Object> f =
+        spec.cameraOptions().channelsFirst()
+            ? feature("video", List.of(c, h, w), List.of("channels", "height", "width"))
+            : feature("video", List.of(h, w, c), List.of("height", "width", "channels"));
+    Map<String, Object> video = new LinkedHashMap<>();
+    video.put("video.height", h);
+    video.put("video.width", w);
+    video.put("video.codec", camera.codec().canonicalName());
+    video.put("video.pix_fmt", camera.pixelFormat());
+    video.put("video.is_depth_map", camera.depth());
+    video.put("video.fps", spec.fps());
+    video.put("video.channels", c);
+    video.put("video.g", spec.gop());
+    video.put("video.crf", spec.effectiveCrf(camera));
+    video.put("has_audio", false);
+    f.put("info", video);
+    return f;
   }
 
   private static Map<String, Object> feature(String dtype, List<Integer> shape, Object names) {

@@ -16,13 +16,19 @@ public final class PatternVideos {
       Path out, int width, int height, int fps, List<PatternCode.Identity> frames)
       throws IOException {
     VideoCodecChoice codec = VideoCodecChoice.AV1;
+    SyntheticCamera camera =
+        new SyntheticCamera(
+            out.getFileName().toString(),
+            0,
+            new FrameSize(width, height),
+            false,
+            codec,
+            PixelFormatChoice.YUV420P.ffmpegName());
     FfmpegVideoWriter.encode(
         out,
-        width,
-        height,
+        camera,
         fps,
         frames.size(),
-        codec,
         2,
         codec.defaultCrf(),
         (rgb, f) ->

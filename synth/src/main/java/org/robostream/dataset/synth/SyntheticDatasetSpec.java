@@ -11,6 +11,8 @@ import java.util.List;
  * @param lengthJitter 0 for equal episodes; otherwise episode e has {@code framesPerEpisode * (1 +
  *     jitter * u(e))} frames with u(e) in [-1, 1) deterministic
  * @param crf encoder quality; -1 for the codec's default (30 for AV1)
+ * @param cameraOptions per-camera sizes, declared axis order, pixel format, depth cameras; {@code
+ *     width} and {@code height} are the size of the cameras it does not size
  */
 public record SyntheticDatasetSpec(
     Path out,
@@ -29,7 +31,8 @@ public record SyntheticDatasetSpec(
     double videoFilesSizeMb,
     Content content,
     int stateDimension,
-    int tasks) {
+    int tasks,
+    CameraOptions cameraOptions) {
 
   /** On-disk layout. */
   public enum Layout {
@@ -71,15 +74,77 @@ public record SyntheticDatasetSpec(
     require(cameras >= 0 && cameras <= 16, "cameras must be 0..16");
     require(fps >= 1, "fps must be >= 1");
     require(gop >= 1, "gop must be >= 1");
-    require(width % 2 == 0 && height % 2 == 0, "width and height must be even (yuv420p)");
+    require(cameraOptions != null, "camera options must not be null");
     require(
-        width >= codec.minSize() && height >= codec.minSize(),
-        codec.canonicalName() + " needs at least " + codec.minSize() + "x" + codec.minSize());
-    require(
-        content != Content.PATTERN || PatternCode.fits(width, height),
-        "the pattern content needs at least 64x48 pixels");
+        codec != VideoCodecChoice.AV1 || cameraOptions.pixelFormat() != PixelFormatChoice.YUV444P,
+        "av1 (libsvtav1) cannot write yuv444p; use codec h264 or hevc");
     require(dataFilesSizeMb > 0 && videoFilesSizeMb > 0, "file size limits must be > 0");
     require(stateDimension >= 1 && tasks >= 1, "state dimension and tasks must be >= 1");
+    List<String> keys = new ArrayList<>();
+    for (SyntheticCamera c : cameraList(cameras, width, height, codec, cameraOptions)) {
+      checkSize(c, content);
+      keys.add(c.key());
+    }
+    for (String named : cameraOptions.sizes().keySet()) {
+      require(
+          keys.contains(named) || keys.contains("observation.images." + named),
+          "a size is given for camera " + named + ", which is not one of " + keys);
+    }
+  }
+
+  /** The spec before per-camera options: every camera {@code width} x {@code height}, colour. */
+  public SyntheticDatasetSpec(
+      Path out,
+      int episodes,
+      int framesPerEpisode,
+      double lengthJitter,
+      int cameras,
+      int width,
+      int height,
+      int fps,
+      VideoCodecChoice codec,
+      int gop,
+      int crf,
+      Layout layout,
+      double dataFilesSizeMb,
+      double videoFilesSizeMb,
+      Content content,
+      int stateDimension,
+      int tasks) {
+    this(
+        out,
+        episodes,
+        framesPerEpisode,
+        lengthJitter,
+        cameras,
+        width,
+        height,
+        fps,
+        codec,
+        gop,
+        crf,
+        layout,
+        dataFilesSizeMb,
+        videoFilesSizeMb,
+        content,
+        stateDimension,
+        tasks,
+        CameraOptions.DEFAULTS);
+  }
+
+  private static void checkSize(SyntheticCamera c, Content content) {
+    int w = c.size().width();
+    int h = c.size().height();
+    int min = c.codec().minSize();
+    require(
+        w % 2 == 0 && h % 2 == 0,
+        c.key() + ": width and height must be even (" + c.size() + "; 4:2:0 chroma)");
+    require(
+        w >= min && h >= min,
+        c.key() + ": " + c.codec().canonicalName() + " needs at least " + min + "x" + min);
+    require(
+        content != Content.PATTERN || PatternCode.fits(w, h),
+        c.key() + ": the pattern content needs at least 64x48 pixels, not " + c.size());
   }
 
   /** The defaults for everything but the output folder. */
@@ -115,21 +180,61 @@ public record SyntheticDatasetSpec(
     return Math.max(1, (int) Math.round(framesPerEpisode * (1 + lengthJitter * u)));
   }
 
-  /** Camera feature names: {@code observation.images.top}, {@code .wrist}, {@code .side}, ... */
+  /**
+   * Camera feature keys, colour cameras first: {@code observation.images.top}, {@code .wrist},
+   * {@code .side}, {@code .cam_3}, ..., then the depth cameras {@code .depth}, {@code .depth_1},
+   * ...
+   */
   public List<String> cameraKeys() {
+    return cameraList().stream().map(SyntheticCamera::key).toList();
+  }
+
+  /** Every camera as it is encoded and declared, in {@link #cameraKeys()} order. */
+  public List<SyntheticCamera> cameraList() {
+    return cameraList(cameras, width, height, codec, cameraOptions);
+  }
+
+  private static List<SyntheticCamera> cameraList(
+      int colour, int width, int height, VideoCodecChoice codec, CameraOptions options) {
     String[] names = {"top", "wrist", "side"};
-    List<String> keys = new ArrayList<>();
-    for (int k = 0; k < cameras; k++) {
-      keys.add("observation.images." + (k < names.length ? names[k] : "cam_" + k));
+    List<SyntheticCamera> list = new ArrayList<>();
+    for (int k = 0; k < colour + options.depthCameras(); k++) {
+      boolean depth = k >= colour;
+      int d = k - colour;
+      String name = depth ? (d == 0 ? "depth" : "depth_" + d) : k < 3 ? names[k] : "cam_" + k;
+      String key = "observation.images." + name;
+      FrameSize size =
+          options
+              .sizes()
+              .getOrDefault(key, options.sizes().getOrDefault(name, new FrameSize(width, height)));
+      list.add(
+          depth
+              ? new SyntheticCamera(
+                  key, k, size, true, VideoCodecChoice.HEVC, SyntheticCamera.DEPTH_PIXEL_FORMAT)
+              : new SyntheticCamera(
+                  key, k, size, false, codec, options.pixelFormat().ffmpegName()));
     }
-    return keys;
+    return list;
   }
 
   public int effectiveCrf() {
     return crf >= 0 ? crf : codec.defaultCrf();
   }
 
+  /** {@code camera}'s encoder quality: the spec's, or its own codec's default (depth cameras). */
+  public int effectiveCrf(SyntheticCamera camera) {
+    return camera.codec() == codec ? effectiveCrf() : camera.codec().defaultCrf();
+  }
+
   public SyntheticDatasetSpec withOut(Path o) {
+    return with(o, cameraOptions);
+  }
+
+  public SyntheticDatasetSpec withCameraOptions(CameraOptions o) {
+    return with(out, o);
+  }
+
+  private SyntheticDatasetSpec with(Path o, CameraOptions options) {
     return new SyntheticDatasetSpec(
         o,
         episodes,
@@ -147,7 +252,8 @@ public record SyntheticDatasetSpec(
         videoFilesSizeMb,
         content,
         stateDimension,
-        tasks);
+        tasks,
+        options);
   }
 
   private static void require(boolean ok, String message) {

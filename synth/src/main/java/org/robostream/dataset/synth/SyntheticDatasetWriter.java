@@ -27,12 +27,12 @@ public final class SyntheticDatasetWriter {
 
   private final SyntheticDatasetSpec spec;
   private final Path root;
-  private final List<String> cameras;
+  private final List<SyntheticCamera> cameras;
 
   private SyntheticDatasetWriter(SyntheticDatasetSpec spec) {
     this.spec = spec;
     this.root = spec.out();
-    this.cameras = spec.cameraKeys();
+    this.cameras = spec.cameraList();
   }
 
   /** Writes the dataset; {@code spec.out()} must not exist or be an empty folder. */
@@ -80,7 +80,8 @@ public final class SyntheticDatasetWriter {
       for (int k = 0; k < cameras.size(); k++) {
         Path video =
             root.resolve(
-                String.format("videos/chunk-%03d/%s/episode_%06d.mp4", chunk, cameras.get(k), e));
+                String.format(
+                    "videos/chunk-%03d/%s/episode_%06d.mp4", chunk, cameras.get(k).key(), e));
         Files.createDirectories(video.getParent());
         encodeEpisode(video, e, k);
       }
@@ -127,7 +128,7 @@ public final class SyntheticDatasetWriter {
     long pendingBytes = 0;
     List<VideoFileCursor> videoCursors = new ArrayList<>();
     for (int k = 0; k < cameras.size(); k++) {
-      videoCursors.add(new VideoFileCursor(cameras.get(k)));
+      videoCursors.add(new VideoFileCursor(cameras.get(k).key()));
     }
     EpisodesTable episodesTable = new EpisodesTable(allocator, spec);
     Path pieces = Files.createTempDirectory("robostream-pieces");
@@ -220,23 +221,26 @@ public final class SyntheticDatasetWriter {
     v.duration = 0;
   }
 
-  private void encodeEpisode(Path out, int episode, int camera) throws IOException {
+  private void encodeEpisode(Path out, int episode, int cameraIndex) throws IOException {
+    SyntheticCamera camera = cameras.get(cameraIndex);
+    int width = camera.size().width();
+    int height = camera.size().height();
     FfmpegVideoWriter.FramePainter painter;
     if (spec.content() == SyntheticDatasetSpec.Content.PATTERN) {
-      painter = (rgb, f) -> PatternCode.paint(rgb, spec.width(), spec.height(), episode, f, camera);
+      painter = (rgb, f) -> PatternCode.paint(rgb, width, height, episode, f, cameraIndex);
     } else {
-      CameraContent content = new CameraContent(spec.width(), spec.height(), episode, camera);
-      painter = content::paint;
+      painter = new CameraContent(width, height, episode, cameraIndex)::paint;
+    }
+    if (camera.depth()) {
+      painter = new DepthContent(painter, width * height);
     }
     FfmpegVideoWriter.encode(
         out,
-        spec.width(),
-        spec.height(),
+        camera,
         spec.fps(),
         spec.length(episode),
-        spec.codec(),
         spec.gop(),
-        spec.effectiveCrf(),
+        spec.effectiveCrf(camera),
         painter);
   }
 

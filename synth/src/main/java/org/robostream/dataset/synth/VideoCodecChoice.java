@@ -38,8 +38,11 @@ public enum VideoCodecChoice {
     throw new IllegalArgumentException("unknown codec " + name + " (av1, h264 or hevc)");
   }
 
-  /** ffmpeg output options for keyframe interval {@code gop} and quality {@code crf}. */
-  List<String> ffmpegArguments(int gop, int crf) {
+  /**
+   * ffmpeg output options for keyframe interval {@code gop}, quality {@code crf} and stored pixel
+   * format {@code pixelFormat} (FFmpeg's name; the encoder must support it).
+   */
+  List<String> ffmpegArguments(int gop, int crf, String pixelFormat) {
     return switch (this) {
       case AV1 ->
           List.of(
@@ -52,7 +55,7 @@ public enum VideoCodecChoice {
               "-g",
               String.valueOf(gop),
               "-pix_fmt",
-              "yuv420p",
+              pixelFormat,
               "-svtav1-params",
               "lp=2");
       case H264 ->
@@ -68,7 +71,7 @@ public enum VideoCodecChoice {
               "-keyint_min",
               String.valueOf(gop),
               "-pix_fmt",
-              "yuv420p");
+              pixelFormat);
       case HEVC ->
           List.of(
               "-c:v",
@@ -80,7 +83,7 @@ public enum VideoCodecChoice {
               "-x265-params",
               "log-level=error:keyint=" + gop + ":min-keyint=" + gop,
               "-pix_fmt",
-              "yuv420p",
+              pixelFormat,
               "-tag:v",
               "hvc1");
     };

@@ -1,0 +1,76 @@
+package org.robostream.stream;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The size each camera's frames have in the batches: the size its files declare, or the builder's
+ * {@code resize(...)} (a camera's own size before the one for all cameras). Checked when the
+ * dataset is built: resize names cameras of the dataset, sides are 1..8192 (what a decoder
+ * accepts), and only the CPU path scales, inside its swscale conversion; the device path converts
+ * frames when they are decoded, with converters that do not scale (libyuv, the GPU colour kernel),
+ * so it refuses a resize instead of adding a pass. Stateless.
+ */
+final class BatchFrameSizes {
+  private static final int MAX_SIDE = 8192;
+
+  private BatchFrameSizes() {}
+
+  /**
+   * @param declared each camera's size as info.json declares it (its files' size)
+   * @param all {@code resize(height, width)}, or null
+   * @param perCamera {@code resize(camera, height, width)} by camera
+   * @param devicePath whether frames take the device path (a GPU, or {@code deviceBatches(true)})
+   */
+  static Map<String, StreamContext.FrameSize> resolve(
+      Map<String, StreamContext.FrameSize> declared,
+      List<String> cameras,
+      StreamContext.FrameSize all,
+      Map<String, StreamContext.FrameSize> perCamera,
+      boolean devicePath) {
+    for (var e : perCamera.entrySet()) {
+      if (!cameras.contains(e.getKey())) {
+        throw new IllegalArgumentException(
+            "resize(...) names "
+                + e.getKey()
+                + ", which is not a camera of this dataset; cameras: "
+                + cameras);
+      }
+      checkSides(e.getKey(), e.getValue());
+    }
+    if (all != null) {
+      checkSides("every camera", all);
+    }
+    Map<String, StreamContext.FrameSize> sizes = new HashMap<>();
+    for (String c : cameras) {
+      StreamContext.FrameSize size = perCamera.getOrDefault(c, all != null ? all : declared.get(c));
+      if (devicePath && !size.equals(declared.get(c))) {
+        throw new IllegalArgumentException(
+            "resize(...) scales frames in the CPU path's colour conversion; with decodeDevice cuda"
+                + " or deviceBatches(true) frames are converted when decoded, by converters that"
+                + " do not scale (the GPU colour kernel, libyuv): decode on the CPU without"
+                + " deviceBatches, or drop resize(...)");
+      }
+      sizes.put(c, size);
+    }
+    return sizes;
+  }
+
+  private static void checkSides(String what, StreamContext.FrameSize size) {
+    if (size.height() < 1
+        || size.width() < 1
+        || size.height() > MAX_SIDE
+        || size.width() > MAX_SIDE) {
+      throw new IllegalArgumentException(
+          "resize(...) of "
+              + what
+              + ": height "
+              + size.height()
+              + " and width "
+              + size.width()
+              + " must be 1.."
+              + MAX_SIDE);
+    }
+  }
+}

@@ -180,16 +180,17 @@ public final class FrameBatchBuilder implements AutoCloseable {
     }
 
     /**
-     * A decoder's slot: uint8 columns only; in host memory for CPU decoders, in device memory for
-     * NVDEC ({@link #onDevice()}).
+     * A decoder's slot: in host memory for CPU decoders, in device memory for NVDEC ({@link
+     * #onDevice()}); a float32 column gets floats converted from the picture's own samples.
      */
     @Override
     public long slotAddress(int request) {
-      if (type() != DType.UINT8) {
-        throw new IllegalStateException(
-            "decoders write uint8 frames; column " + name() + " holds " + type() + " on " + pool);
-      }
       return frameAddress(request);
+    }
+
+    @Override
+    public boolean unitFloats() {
+      return type() == DType.FLOAT32;
     }
 
     /** Device copies are waited for: the batch's completion event is on another stream. */

@@ -9,16 +9,19 @@ import org.robostream.dataset.EpisodeInfo;
 import org.robostream.video.FrameDestination;
 import org.robostream.video.FrameLayout;
 import org.robostream.video.HostFrameBuffer;
+import org.robostream.video.PixelFormats;
 import org.robostream.video.VideoDecoder;
 
 /**
  * The device path: frames are converted to RGB uint8 (in the output layout) when decoded and held
  * in blocks of a {@link BatchMemoryPool} of the batch device; a batch's frames are copied from
  * there into its frame batch's slots ({@link BatchMaker}), or expanded to float32 [0, 1], so they
- * never leave the device. On a GPU, NVDEC writes the held blocks directly; a file NVDEC cannot
- * decode is decoded on the CPU into a host staging frame and uploaded (its decoder reports the
- * fallback). With a host pool the same path runs in host memory, which is how it is tested without
- * a GPU.
+ * never leave the device. A float32 stream holds the frames of a deeper-than-8-bit file (10-bit,
+ * ...) as float32 already, converted from the decoder's full-precision samples: expanding a uint8
+ * frame would throw that precision away (4x the held bytes, counted by the memory budget). On a
+ * GPU, NVDEC writes the held blocks directly; a file NVDEC cannot decode is decoded on the CPU into
+ * a host staging frame and uploaded (its decoder reports the fallback). With a host pool the same
+ * path runs in host memory, which is how it is tested without a GPU.
  *
  * <p>Ordering: every copy into or out of held blocks is queued on this worker's stream, and {@link
  * #assemble} waits for that stream before it returns, so the caller may release and reuse the held
@@ -29,8 +32,10 @@ final class DeviceFramePath implements FramePath {
   private final BatchMemoryPool pool;
   private final BatchMaker maker;
   private final long stream;
-  // One host frame per frame size, for CPU-decoded files on a GPU pool.
-  private final Map<StreamContext.FrameSize, HostFrameBuffer> staging = new HashMap<>();
+  // One host frame per frame size and value type, for CPU-decoded files on a GPU pool.
+  private final Map<Staging, HostFrameBuffer> staging = new HashMap<>();
+
+  private record Staging(StreamContext.FrameSize size, boolean unitFloats) {}
 
   /** {@code pool}: where held frames wait, on the device of {@code maker}'s batches. */
   DeviceFramePath(StreamContext ctx, BatchMaker maker, BatchMemoryPool pool) {
@@ -98,7 +103,7 @@ final class DeviceFramePath implements FramePath {
         position,
         stream,
         (column, slot, f) -> {
-          if (column.type() == DType.UINT8) {
+          if (column.type() == DType.UINT8 || f.pixelFormat() == PackedFrame.UNIT_FLOATS) {
             pool.copy(column.frameAddress(slot), f.address(), f.bytes(), stream);
           } else {
             pool.expandToUnitFloats(column.frameAddress(slot), f.address(), f.bytes(), stream);
@@ -123,6 +128,7 @@ final class DeviceFramePath implements FramePath {
     private final boolean[] delivered;
     private final boolean staged;
     private final boolean onDevice;
+    private final boolean unitFloats;
     private final FrameMemory memory;
     private final HeldFrames out;
 
@@ -137,6 +143,7 @@ final class DeviceFramePath implements FramePath {
       this.delivered = new boolean[requests];
       this.onDevice = decoder.decodesOnGpu();
       this.staged = pool.onCuda() && !onDevice;
+      this.unitFloats = !ctx.uint8() && PixelFormats.isDeep(decoder.info().pixelFormat());
       this.memory = memory;
       this.out = out;
     }
@@ -162,6 +169,11 @@ final class DeviceFramePath implements FramePath {
     }
 
     @Override
+    public boolean unitFloats() {
+      return unitFloats;
+    }
+
+    @Override
     public long slotAddress(int request) {
       return staged ? stagingAddress() : block(request);
     }
@@ -169,7 +181,10 @@ final class DeviceFramePath implements FramePath {
     /** The host frame a CPU decoder writes before the upload into a GPU block. */
     private long stagingAddress() {
       return staging
-          .computeIfAbsent(size, s -> new HostFrameBuffer(1, s.height(), s.width(), ctx.layout()))
+          .computeIfAbsent(
+              new Staging(size, unitFloats),
+              s ->
+                  new HostFrameBuffer(1, size.height(), size.width(), ctx.layout(), s.unitFloats()))
           .slotAddress(0);
     }
 
@@ -193,7 +208,7 @@ final class DeviceFramePath implements FramePath {
               frameBytes(),
               size.width(),
               size.height(),
-              PackedFrame.RGB,
+              unitFloats ? PackedFrame.UNIT_FLOATS : PackedFrame.RGB,
               null,
               ptsSeconds,
               frameIndex));

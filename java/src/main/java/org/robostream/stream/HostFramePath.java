@@ -9,12 +9,15 @@ import org.robostream.arrow.FrameBatchBuilder;
 import org.robostream.dataset.EpisodeInfo;
 import org.robostream.video.HostFrameBuffer;
 import org.robostream.video.PackedPicture;
+import org.robostream.video.PixelFormats;
 
 /**
  * The CPU path: pictures held packed as the codec produced them (YUV 4:2:0 is half the bytes of
  * RGB) in host memory, converted by swscale straight into the slots of the batch's pooled host
- * frame batch when the batch is built (float32: into one RGB frame, then expanded to [0, 1] in the
- * slot). Not thread-safe: one per worker.
+ * frame batch when the batch is built. float32 from an 8-bit picture: into one RGB uint8 frame,
+ * then expanded to [0, 1] in the slot (so it equals the uint8 frame / 255); from a deeper picture
+ * (10-bit, ...): swscale's float conversion of its own samples straight into the slot, so the
+ * precision the uint8 frame would drop survives. Not thread-safe: one per worker.
  */
 final class HostFramePath implements FramePath {
   private final PackedPicture packer = new PackedPicture();
@@ -83,7 +86,8 @@ final class HostFramePath implements FramePath {
   }
 
   private void convert(FrameBatchBuilder.Column column, long slot, PackedFrame f) {
-    if (column.type() == DType.UINT8) {
+    boolean uint8 = column.type() == DType.UINT8;
+    if (uint8 || PixelFormats.isDeep(f.pixelFormat())) {
       packer.toRgb(
           f.address(),
           f.width(),
@@ -91,7 +95,8 @@ final class HostFramePath implements FramePath {
           f.pixelFormat(),
           f.color(),
           column.frameAddress(slot),
-          column.layout());
+          column.layout(),
+          !uint8);
       return;
     }
     long scratch =
@@ -100,7 +105,14 @@ final class HostFramePath implements FramePath {
                 size -> new HostFrameBuffer(1, size.height(), size.width(), column.layout()))
             .slotAddress(0);
     packer.toRgb(
-        f.address(), f.width(), f.height(), f.pixelFormat(), f.color(), scratch, column.layout());
+        f.address(),
+        f.width(),
+        f.height(),
+        f.pixelFormat(),
+        f.color(),
+        scratch,
+        column.layout(),
+        false);
     pool.expandToUnitFloats(column.frameAddress(slot), scratch, column.spec().frameValues(), 0);
   }
 

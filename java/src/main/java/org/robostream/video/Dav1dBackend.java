@@ -101,10 +101,11 @@ final class Dav1dBackend implements FrameBackend {
   }
 
   @Override
-  public void convertCurrent(long dst, FrameLayout layout) {
+  public void convertCurrent(long dst, FrameLayout layout, boolean unitFloats) {
     ColorSpec color = currentColor();
-    if (converter != ColorConverterKind.LIBYUV) {
-      convertWithSwscale(color, dst, layout);
+    // libyuv writes uint8 only: floats always come from swscale.
+    if (converter != ColorConverterKind.LIBYUV || unitFloats) {
+      convertWithSwscale(color, dst, layout, unitFloats);
       return;
     }
     try {
@@ -117,7 +118,8 @@ final class Dav1dBackend implements FrameBackend {
     }
   }
 
-  private void convertWithSwscale(ColorSpec color, long dst, FrameLayout layout) {
+  private void convertWithSwscale(
+      ColorSpec color, long dst, FrameLayout layout, boolean unitFloats) {
     long[] p = decoder.currentPlanes();
     int chroma = (int) p[7];
     int depth = (int) p[8];
@@ -136,7 +138,15 @@ final class Dav1dBackend implements FrameBackend {
     }
     try {
       swscale.convert(
-          planeAddresses, planeStrides, (int) p[5], (int) p[6], format, color, dst, layout);
+          planeAddresses,
+          planeStrides,
+          (int) p[5],
+          (int) p[6],
+          format,
+          color,
+          dst,
+          layout,
+          unitFloats);
     } catch (IllegalStateException e) {
       throw new UnsupportedVideoException(file, e.getMessage(), e);
     }

@@ -55,7 +55,10 @@ public final class PackedPicture implements AutoCloseable {
     }
   }
 
-  /** Converts a packed picture at {@code src} to RGB24 in {@code layout} at {@code dst}. */
+  /**
+   * Converts a packed picture at {@code src} to RGB in {@code layout} at {@code dst}: uint8, or
+   * with {@code unitFloats} float32 in [0, 1] from its full-precision samples.
+   */
   public void toRgb(
       long src,
       int width,
@@ -63,7 +66,8 @@ public final class PackedPicture implements AutoCloseable {
       int pixelFormat,
       ColorSpec color,
       long dst,
-      FrameLayout layout) {
+      FrameLayout layout,
+      boolean unitFloats) {
     long size = packedBytes(width, height, pixelFormat);
     int rc =
         av_image_fill_arrays(
@@ -78,7 +82,7 @@ public final class PackedPicture implements AutoCloseable {
       addresses[i] = plane == null ? 0 : plane.address();
       s[i] = strides.get(i);
     }
-    converter.convert(addresses, s, width, height, pixelFormat, color, dst, layout);
+    converter.convert(addresses, s, width, height, pixelFormat, color, dst, layout, unitFloats);
   }
 
   @Override

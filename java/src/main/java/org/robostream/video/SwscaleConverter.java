@@ -1,6 +1,7 @@
 package org.robostream.video;
 
 import static org.bytedeco.ffmpeg.global.avutil.AV_PIX_FMT_GBRP;
+import static org.bytedeco.ffmpeg.global.avutil.AV_PIX_FMT_GBRPF32LE;
 import static org.bytedeco.ffmpeg.global.avutil.AV_PIX_FMT_RGB24;
 import static org.bytedeco.ffmpeg.global.swscale.SWS_BILINEAR;
 import static org.bytedeco.ffmpeg.global.swscale.SWS_CS_BT2020;
@@ -21,10 +22,14 @@ import org.bytedeco.javacpp.PointerPointer;
 import org.robostream.nativecore.NativeAddress;
 
 /**
- * YUV (any FFmpeg pixel format) to RGB24 with swscale, writing straight into the slot: packed RGB24
- * for HWC, planar GBR (planes mapped onto R, G, B) for CHW.
+ * YUV (any FFmpeg pixel format) to RGB with swscale, writing straight into the slot: uint8 as
+ * packed RGB24 for HWC, planar GBR (planes mapped onto R, G, B) for CHW; or float32 in [0, 1] from
+ * the full-precision samples (swscale's planar GBR float, FFmpeg's {@code gbrpf32le}: a 10-bit
+ * source keeps its precision), planes mapped onto R, G, B for CHW, interleaved from a planar
+ * scratch frame for HWC (swscale has no packed float output).
  *
- * <p>Not thread-safe: one per decoder. Owns a cached SwsContext; {@link #close()} frees it.
+ * <p>Not thread-safe: one per decoder. Owns a cached SwsContext and the scratch frame; {@link
+ * #close()} frees them.
  */
 public final class SwscaleConverter implements AutoCloseable {
   private SwsContext context;
@@ -34,9 +39,19 @@ public final class SwscaleConverter implements AutoCloseable {
 
   private final PointerPointer<BytePointer> srcPlanes = new PointerPointer<>(4);
   private final IntPointer srcStrides = new IntPointer(4);
+  private HostFrameBuffer planarFloats; // HWC float output: swscale's planes before interleaving
 
   /** Converts {@code frame} into {@code dst} (width*height*3 bytes). */
   public void convert(AVFrame frame, ColorSpec color, long dst, FrameLayout layout) {
+    convert(frame, color, dst, layout, false);
+  }
+
+  /**
+   * Converts {@code frame} into {@code dst}: uint8 (width*height*3 bytes) or, with {@code
+   * unitFloats}, float32 in [0, 1] (width*height*12 bytes).
+   */
+  public void convert(
+      AVFrame frame, ColorSpec color, long dst, FrameLayout layout, boolean unitFloats) {
     convert(
         frame.data(),
         frame.linesize(),
@@ -45,12 +60,13 @@ public final class SwscaleConverter implements AutoCloseable {
         frame.format(),
         color,
         dst,
-        layout);
+        layout,
+        unitFloats);
   }
 
   /**
    * Converts a picture given by raw plane addresses (Y, U, V) and strides in FFmpeg pixel format
-   * {@code format} (for example dav1d's pictures).
+   * {@code format} (for example dav1d's pictures): uint8, or float32 with {@code unitFloats}.
    */
   public void convert(
       long[] planes,
@@ -60,16 +76,22 @@ public final class SwscaleConverter implements AutoCloseable {
       int format,
       ColorSpec color,
       long dst,
-      FrameLayout layout) {
+      FrameLayout layout,
+      boolean unitFloats) {
     for (int i = 0; i < 3; i++) {
       srcPlanes.put(i, NativeAddress.bytesAt(planes[i], (long) strides[i] * h));
       srcStrides.put(i, strides[i]);
     }
     srcPlanes.put(3, (BytePointer) null);
     srcStrides.put(3, 0);
-    convert(srcPlanes, srcStrides, w, h, format, color, dst, layout);
+    convert(srcPlanes, srcStrides, w, h, format, color, dst, layout, unitFloats);
   }
 
+  /**
+   * uint8: packed RGB24 (HWC) or GBR planes mapped onto the slot's R, G, B planes (CHW). float32:
+   * swscale's planar float output onto the slot's planes (CHW), or into a scratch frame that is
+   * then interleaved into the slot (HWC).
+   */
   private void convert(
       PointerPointer<?> data,
       IntPointer linesize,
@@ -78,8 +100,66 @@ public final class SwscaleConverter implements AutoCloseable {
       int format,
       ColorSpec color,
       long dst,
-      FrameLayout layout) {
-    int dstFormat = layout == FrameLayout.HWC ? AV_PIX_FMT_RGB24 : AV_PIX_FMT_GBRP;
+      FrameLayout layout,
+      boolean unitFloats) {
+    boolean packed = layout == FrameLayout.HWC;
+    int dstFormat = unitFloats ? AV_PIX_FMT_GBRPF32LE : packed ? AV_PIX_FMT_RGB24 : AV_PIX_FMT_GBRP;
+    prepare(w, h, format, dstFormat, color);
+    int valueBytes = unitFloats ? Float.BYTES : 1;
+    long planeBytes = (long) w * h * valueBytes;
+    long target = dst;
+    if (packed && !unitFloats) {
+      dstPlanes.put(0, NativeAddress.bytesAt(dst, planeBytes * 3));
+      dstStrides.put(0, w * 3);
+    } else {
+      if (packed) {
+        target = planarFloats(w, h);
+      }
+      mapRgbPlanes(target, planeBytes, w * valueBytes);
+    }
+    scale(data, linesize, h);
+    if (target != dst) {
+      interleave(target, dst, w * h);
+    }
+  }
+
+  private long planarFloats(int w, int h) {
+    if (planarFloats == null || planarFloats.width() != w || planarFloats.height() != h) {
+      planarFloats = new HostFrameBuffer(1, h, w, FrameLayout.CHW, true);
+    }
+    return planarFloats.slotAddress(0);
+  }
+
+  /** Planar R, G, B floats at {@code planar} to packed RGB floats at {@code dst}. */
+  private static void interleave(long planar, long dst, int pixels) {
+    long planeBytes = (long) pixels * Float.BYTES;
+    java.nio.FloatBuffer from =
+        NativeAddress.bytesAt(planar, planeBytes * 3)
+            .asByteBuffer()
+            .order(java.nio.ByteOrder.nativeOrder())
+            .asFloatBuffer();
+    java.nio.FloatBuffer to =
+        NativeAddress.bytesAt(dst, planeBytes * 3)
+            .asByteBuffer()
+            .order(java.nio.ByteOrder.nativeOrder())
+            .asFloatBuffer();
+    for (int i = 0; i < pixels; i++) {
+      to.put(3 * i, from.get(i));
+      to.put(3 * i + 1, from.get(pixels + i));
+      to.put(3 * i + 2, from.get(2 * pixels + i));
+    }
+  }
+
+  /** GBR planes (swscale's order) onto the R, G, B planes of a CHW frame at {@code dst}. */
+  private void mapRgbPlanes(long dst, long planeBytes, int stride) {
+    dstPlanes.put(0, NativeAddress.bytesAt(dst + planeBytes, planeBytes));
+    dstPlanes.put(1, NativeAddress.bytesAt(dst + 2 * planeBytes, planeBytes));
+    dstPlanes.put(2, NativeAddress.bytesAt(dst, planeBytes));
+    dstStrides.put(0, stride).put(1, stride).put(2, stride);
+  }
+
+  /** The cached context for this conversion, with the picture's matrix and range. */
+  private void prepare(int w, int h, int format, int dstFormat, ColorSpec color) {
     // The deprecated yuvj formats make swscale apply its own range handling on top of ours.
     int srcFormat = nonJpegFormat(format);
     context =
@@ -105,17 +185,9 @@ public final class SwscaleConverter implements AutoCloseable {
           context, coefficients, color.fullRange() ? 1 : 0, coefficients, 1, 0, 1 << 16, 1 << 16);
       lastKey = key;
     }
-    long plane = (long) w * h;
-    if (layout == FrameLayout.HWC) {
-      dstPlanes.put(0, NativeAddress.bytesAt(dst, plane * 3));
-      dstStrides.put(0, w * 3);
-    } else {
-      // GBRP plane order is G, B, R; CHW wants R, G, B.
-      dstPlanes.put(0, NativeAddress.bytesAt(dst + plane, plane * 3));
-      dstPlanes.put(1, NativeAddress.bytesAt(dst + 2 * plane, plane * 3));
-      dstPlanes.put(2, NativeAddress.bytesAt(dst, plane * 3));
-      dstStrides.put(0, w).put(1, w).put(2, w);
-    }
+  }
+
+  private void scale(PointerPointer<?> data, IntPointer linesize, int h) {
     int rows = sws_scale(context, (PointerPointer) data, linesize, 0, h, dstPlanes, dstStrides);
     if (rows != h) {
       throw new IllegalStateException("swscale converted " + rows + " of " + h + " rows");
@@ -151,6 +223,7 @@ public final class SwscaleConverter implements AutoCloseable {
     }
     dstPlanes.close();
     dstStrides.close();
+    planarFloats = null;
     srcPlanes.close();
     srcStrides.close();
   }

@@ -1,0 +1,164 @@
+package org.robostream.testing;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Tiny videos (64x48, 10 frames at 10 fps, a keyframe every 5) in pixel formats beyond 8-bit 4:2:0,
+ * encoded by the ffmpeg CLI into target/fixtures/pixfmt once per build, and the re-encoding of a
+ * dataset's video into one of them (same frames, same timestamps).
+ *
+ * <p>Content: every sample value is drawn at 10-bit precision (geq on yuv444p10le, then converted),
+ * so a 10-bit file's low bits carry detail an 8-bit path would drop. 4:2:0 files get chroma that is
+ * flat within each frame: chroma upsampling, where FFmpeg versions differ (the CLI is 5.1, the
+ * library 8.1), then cannot change a pixel, and the comparison with the CLI is exact.
+ */
+public final class PixelFormatVideos {
+  private PixelFormatVideos() {}
+
+  /** A test video: its file name, FFmpeg pixel format and encoder arguments. */
+  public enum Kind {
+    H264_YUV444P("h264", "yuv444p", "-c:v", "libx264", "-preset", "veryfast", "-crf", "10"),
+    H264_YUV420P10LE("h264", "yuv420p10le", "-c:v", "libx264", "-preset", "veryfast", "-qp", "0"),
+    HEVC_YUV420P10LE(
+        "hevc",
+        "yuv420p10le",
+        "-c:v",
+        "libx265",
+        "-preset",
+        "veryfast",
+        "-x265-params",
+        "log-level=error:lossless=1",
+        "-tag:v",
+        "hvc1"),
+    HEVC_YUV444P10LE(
+        "hevc",
+        "yuv444p10le",
+        "-c:v",
+        "libx265",
+        "-preset",
+        "veryfast",
+        "-crf",
+        "10",
+        "-x265-params",
+        "log-level=error",
+        "-tag:v",
+        "hvc1"),
+    AV1_YUV420P10LE(
+        "av1", "yuv420p10le", "-c:v", "libaom-av1", "-cpu-used", "8", "-aom-params", "lossless=1"),
+    AV1_YUV444P("av1", "yuv444p", "-c:v", "libaom-av1", "-cpu-used", "8", "-crf", "10"),
+    AV1_YUV444P10LE("av1", "yuv444p10le", "-c:v", "libaom-av1", "-cpu-used", "8", "-crf", "10");
+
+    private final String codec;
+    private final String pixelFormat;
+    private final List<String> encoder;
+
+    Kind(String codec, String pixelFormat, String... encoder) {
+      this.codec = codec;
+      this.pixelFormat = pixelFormat;
+      this.encoder = List.of(encoder);
+    }
+
+    public String codec() {
+      return codec;
+    }
+
+    public String pixelFormat() {
+      return pixelFormat;
+    }
+
+    public boolean deep() {
+      return pixelFormat.contains("10");
+    }
+
+    boolean subsampled() {
+      return pixelFormat.startsWith("yuv420");
+    }
+
+    public String fileName() {
+      return codec + "_" + pixelFormat + ".mp4";
+    }
+  }
+
+  public static final int WIDTH = 64;
+  public static final int HEIGHT = 48;
+  public static final int FRAMES = 10;
+
+  /** The video of {@code kind}, made on first use. */
+  public static synchronized Path video(Kind kind) {
+    Path file = Fixtures.dir().resolve("pixfmt").resolve(kind.fileName());
+    if (Files.isRegularFile(file)) {
+      return file;
+    }
+    List<String> command = new ArrayList<>(ffmpeg());
+    command.addAll(
+        List.of(
+            "-f",
+            "lavfi",
+            "-i",
+            "color=c=gray:s=" + WIDTH + "x" + HEIGHT + ":r=10:d=1",
+            "-vf",
+            "format=yuv444p10le,geq=lum='"
+                + LUMA
+                + "':"
+                + chroma(kind)
+                + ",format="
+                + kind.pixelFormat,
+            "-g",
+            "5"));
+    command.addAll(kind.encoder);
+    write(file, command);
+    return file;
+  }
+
+  /**
+   * Re-encodes {@code source} (a dataset's video) into {@code kind}'s codec and pixel format in
+   * place: the same frames at the same timestamps, each a keyframe-bounded GOP of 5.
+   */
+  public static void reencode(Path source, Kind kind) {
+    List<String> command = new ArrayList<>(ffmpeg());
+    command.addAll(
+        List.of(
+            "-i",
+            source.toString(),
+            "-fps_mode",
+            "passthrough",
+            "-pix_fmt",
+            kind.pixelFormat,
+            "-g",
+            "5"));
+    command.addAll(kind.encoder);
+    write(source, command);
+  }
+
+  // 10-bit detail everywhere: a gradient plus a fast-changing term that fills the low two bits.
+  private static final String LUMA = "64+mod(X*13+Y*7+N*29\\,896)";
+
+  private static String chroma(Kind kind) {
+    if (kind.subsampled()) {
+      return "cb='300+N*37':cr='700-N*23'"; // flat within a frame (see the class comment)
+    }
+    return "cb='512+300*sin(X/5+N)':cr='512+300*cos(Y/4-N)'";
+  }
+
+  private static List<String> ffmpeg() {
+    return List.of("ffmpeg", "-hide_banner", "-loglevel", "error", "-nostdin", "-y");
+  }
+
+  /** Runs {@code command} into a temporary file beside {@code target}, then moves it there. */
+  private static void write(Path target, List<String> command) {
+    try {
+      Files.createDirectories(target.getParent());
+      Path tmp = target.resolveSibling(target.getFileName() + ".tmp.mp4");
+      List<String> full = new ArrayList<>(command);
+      full.add(tmp.toString());
+      FfmpegReference.exec(full.toArray(String[]::new));
+      Files.move(tmp, target, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+    } catch (IOException e) {
+      throw new IllegalStateException("cannot write " + target, e);
+    }
+  }
+}

@@ -7,6 +7,7 @@ import org.robostream.nativecore.NativeHandle;
 import org.robostream.nativecore.NativeStatus;
 import org.robostream.video.FrameDestination;
 import org.robostream.video.FrameLayout;
+import org.robostream.video.FrameSamples;
 
 /**
  * A {@link FrameBatch} being filled in pooled memory of one device (see {@link BatchMemoryPool}):
@@ -189,8 +190,8 @@ public final class FrameBatchBuilder implements AutoCloseable {
     }
 
     @Override
-    public boolean unitFloats() {
-      return type() == DType.FLOAT32;
+    public FrameSamples samples() {
+      return type() == DType.FLOAT32 ? FrameSamples.RGB_FLOAT32 : FrameSamples.RGB_UINT8;
     }
 
     /** Device copies are waited for: the batch's completion event is on another stream. */

@@ -8,6 +8,7 @@ import org.robostream.arrow.DType;
 import org.robostream.dataset.EpisodeInfo;
 import org.robostream.video.FrameDestination;
 import org.robostream.video.FrameLayout;
+import org.robostream.video.FrameSamples;
 import org.robostream.video.HostFrameBuffer;
 import org.robostream.video.PixelFormats;
 import org.robostream.video.VideoDecoder;
@@ -35,7 +36,7 @@ final class DeviceFramePath implements FramePath {
   // One host frame per frame size and value type, for CPU-decoded files on a GPU pool.
   private final Map<Staging, HostFrameBuffer> staging = new HashMap<>();
 
-  private record Staging(StreamContext.FrameSize size, boolean unitFloats) {}
+  private record Staging(StreamContext.FrameSize size, FrameSamples samples) {}
 
   /** {@code pool}: where held frames wait, on the device of {@code maker}'s batches. */
   DeviceFramePath(StreamContext ctx, BatchMaker maker, BatchMemoryPool pool) {
@@ -128,7 +129,7 @@ final class DeviceFramePath implements FramePath {
     private final boolean[] delivered;
     private final boolean staged;
     private final boolean onDevice;
-    private final boolean unitFloats;
+    private final FrameSamples samples;
     private final FrameMemory memory;
     private final HeldFrames out;
 
@@ -143,7 +144,10 @@ final class DeviceFramePath implements FramePath {
       this.delivered = new boolean[requests];
       this.onDevice = decoder.decodesOnGpu();
       this.staged = pool.onCuda() && !onDevice;
-      this.unitFloats = !ctx.uint8() && PixelFormats.isDeep(decoder.info().pixelFormat());
+      this.samples =
+          !ctx.uint8() && PixelFormats.isDeep(decoder.info().pixelFormat())
+              ? FrameSamples.RGB_FLOAT32
+              : FrameSamples.RGB_UINT8;
       this.memory = memory;
       this.out = out;
     }
@@ -169,8 +173,8 @@ final class DeviceFramePath implements FramePath {
     }
 
     @Override
-    public boolean unitFloats() {
-      return unitFloats;
+    public FrameSamples samples() {
+      return samples;
     }
 
     @Override
@@ -182,9 +186,8 @@ final class DeviceFramePath implements FramePath {
     private long stagingAddress() {
       return staging
           .computeIfAbsent(
-              new Staging(size, unitFloats),
-              s ->
-                  new HostFrameBuffer(1, size.height(), size.width(), ctx.layout(), s.unitFloats()))
+              new Staging(size, samples),
+              s -> new HostFrameBuffer(1, size.height(), size.width(), ctx.layout(), s.samples()))
           .slotAddress(0);
     }
 
@@ -208,7 +211,7 @@ final class DeviceFramePath implements FramePath {
               frameBytes(),
               size.width(),
               size.height(),
-              unitFloats ? PackedFrame.UNIT_FLOATS : PackedFrame.RGB,
+              samples.isFloat() ? PackedFrame.UNIT_FLOATS : PackedFrame.RGB,
               null,
               ptsSeconds,
               frameIndex));

@@ -174,11 +174,16 @@ final class AvcodecBackend implements FrameBackend {
   }
 
   @Override
-  public void convertCurrent(long dst, FrameLayout layout, boolean unitFloats) {
+  public void convertCurrent(long dst, FrameLayout layout, FrameSamples samples) {
     if (!hasFrame) {
       throw new IllegalStateException("no current frame");
     }
     int format = frame.format();
+    if (samples.isDepth()) {
+      DepthSamples.copy(file, currentPicture(), dst, samples);
+      return;
+    }
+    boolean unitFloats = samples.isFloat();
     ColorSpec color = currentColor();
     int chroma = libyuvChroma(format);
     // libyuv writes uint8 only: floats always come from swscale.

@@ -32,12 +32,10 @@ interface FrameBackend extends AutoCloseable {
   int currentHeight();
 
   /**
-   * Converts the current frame to RGB in {@code layout} into the slot at {@code dst}: host memory
-   * for the CPU backends, device memory of its GPU for NVDEC. uint8, or with {@code unitFloats}
-   * float32 in [0, 1] from the picture's full-precision samples (see {@link
-   * FrameDestination#unitFloats()}).
+   * Converts the current frame to {@code samples} in {@code layout} into the slot at {@code dst}:
+   * host memory for the CPU backends, device memory of its GPU for NVDEC (colour only).
    */
-  void convertCurrent(long dst, FrameLayout layout, boolean unitFloats);
+  void convertCurrent(long dst, FrameLayout layout, FrameSamples samples);
 
   /**
    * The current frame's planes, unconverted, in host memory; valid until the next {@link

@@ -6,8 +6,8 @@ import org.bytedeco.javacpp.Pointer;
 
 /**
  * A {@link FrameDestination} over a direct ByteBuffer holding {@code capacity} frames back to back,
- * uint8 or float32 ({@link #unitFloats()}). Not thread-safe. The buffer is garbage-collected
- * memory; frames meant for Arrow consumers or a GPU go to a {@code FrameBatch} instead ({@code
+ * of any {@link FrameSamples}. Not thread-safe. The buffer is garbage-collected memory; frames
+ * meant for Arrow consumers or a GPU go to a {@code FrameBatch} instead ({@code
  * FrameBatch.decode}).
  */
 public final class HostFrameBuffer implements FrameDestination {
@@ -17,15 +17,15 @@ public final class HostFrameBuffer implements FrameDestination {
   private final ByteBuffer buffer;
   private final long address;
   private final int capacity;
-  private final boolean unitFloats;
+  private final FrameSamples samples;
 
   public HostFrameBuffer(int capacity, int height, int width, FrameLayout layout) {
-    this(capacity, height, width, layout, false);
+    this(capacity, height, width, layout, FrameSamples.RGB_UINT8);
   }
 
-  /** {@code unitFloats}: frames of float32 RGB in [0, 1] instead of uint8. */
+  /** Frames holding {@code samples} (float32 RGB, a depth map's values) instead of uint8 RGB. */
   public HostFrameBuffer(
-      int capacity, int height, int width, FrameLayout layout, boolean unitFloats) {
+      int capacity, int height, int width, FrameLayout layout, FrameSamples samples) {
     if (capacity < 0 || width <= 0 || height <= 0) {
       throw new IllegalArgumentException("bad frame buffer geometry");
     }
@@ -33,7 +33,7 @@ public final class HostFrameBuffer implements FrameDestination {
     this.height = height;
     this.layout = layout;
     this.capacity = capacity;
-    this.unitFloats = unitFloats;
+    this.samples = samples;
     long bytes = capacity * frameBytes();
     if (bytes > Integer.MAX_VALUE) {
       throw new IllegalArgumentException("frame buffer of " + bytes + " bytes exceeds 2 GiB");
@@ -63,8 +63,8 @@ public final class HostFrameBuffer implements FrameDestination {
   }
 
   @Override
-  public boolean unitFloats() {
-    return unitFloats;
+  public FrameSamples samples() {
+    return samples;
   }
 
   public int capacity() {

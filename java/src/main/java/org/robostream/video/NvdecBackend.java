@@ -190,7 +190,12 @@ final class NvdecBackend implements FrameBackend {
    * it); the core refuses a picture that would not fit rather than write past the slot.
    */
   @Override
-  public void convertCurrent(long dst, FrameLayout layout, boolean unitFloats) {
+  public void convertCurrent(long dst, FrameLayout layout, FrameSamples samples) {
+    if (samples.isDepth()) {
+      throw new UnsupportedVideoException(
+          file, "depth maps are read on the CPU; NVDEC's colour kernel writes RGB only");
+    }
+    boolean unitFloats = samples.isFloat();
     ColorSpec color =
         ColorSpec.resolve(
             ColorSpec.Matrix.fromNative(session.currentMatrix()),

@@ -125,7 +125,7 @@ public final class SwscaleConverter implements AutoCloseable {
 
   private long planarFloats(int w, int h) {
     if (planarFloats == null || planarFloats.width() != w || planarFloats.height() != h) {
-      planarFloats = new HostFrameBuffer(1, h, w, FrameLayout.CHW, true);
+      planarFloats = new HostFrameBuffer(1, h, w, FrameLayout.CHW, FrameSamples.RGB_FLOAT32);
     }
     return planarFloats.slotAddress(0);
   }

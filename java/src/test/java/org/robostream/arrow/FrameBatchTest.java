@@ -232,7 +232,7 @@ class FrameBatchTest {
         FrameBatchBuilder builder = new FrameBatchBuilder(pool, 1)) {
       FrameBatchBuilder.Column f =
           builder.addFrameColumn("cam", 2, 2, FrameLayout.HWC, DType.FLOAT32);
-      assertTrue(f.unitFloats());
+      assertEquals(org.robostream.video.FrameSamples.RGB_FLOAT32, f.samples());
       assertEquals(f.frameAddress(0), f.slotAddress(0));
       assertEquals(2 * 2 * 3 * Float.BYTES, f.frameBytes());
       assertThrows(IndexOutOfBoundsException.class, () -> f.frameAddress(1));

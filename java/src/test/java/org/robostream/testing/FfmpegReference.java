@@ -42,7 +42,7 @@ public final class FfmpegReference {
   }
 
   /** Every frame converted by the ffmpeg CLI to raw {@code pixelFormat}, back to back. */
-  private static byte[] allFramesRaw(Path file, String pixelFormat) {
+  public static byte[] allFramesRaw(Path file, String pixelFormat) {
     return exec(
         "ffmpeg",
         "-hide_banner",

@@ -83,6 +83,81 @@ public final class PixelFormatVideos {
     }
   }
 
+  /**
+   * A depth video: lossless (FFV1, HEVC RExt 4:0:0, AV1 monochrome), so the decoded samples are the
+   * drawn ones, spread over the format's whole range (a 12-bit file uses values up to 4000).
+   */
+  public enum DepthKind {
+    FFV1_GRAY16LE("mkv", "gray16le", "1000+mod(X*97+Y*31+N*13\\,60000)", "-c:v", "ffv1"),
+    FFV1_GRAY12LE("mkv", "gray12le", "100+mod(X*97+Y*31+N*13\\,3900)", "-c:v", "ffv1"),
+    FFV1_YUV420P16LE(
+        "mkv",
+        "yuv420p16le",
+        "1000+mod(X*97+Y*31+N*13\\,60000)':cb='32768':cr='32768",
+        "-c:v",
+        "ffv1"),
+    HEVC_GRAY12LE(
+        "mp4",
+        "gray12le",
+        "100+mod(X*97+Y*31+N*13\\,3900)",
+        "-c:v",
+        "libx265",
+        "-x265-params",
+        "log-level=error:lossless=1",
+        "-tag:v",
+        "hvc1"),
+    AV1_GRAY(
+        "mp4",
+        "gray",
+        "mod(X*7+Y*3+N\\,255)",
+        "-c:v",
+        "libaom-av1",
+        "-cpu-used",
+        "8",
+        "-aom-params",
+        "lossless=1");
+
+    private final String container;
+    private final String pixelFormat;
+    private final String values;
+    private final List<String> encoder;
+
+    DepthKind(String container, String pixelFormat, String values, String... encoder) {
+      this.container = container;
+      this.pixelFormat = pixelFormat;
+      this.values = values;
+      this.encoder = List.of(encoder);
+    }
+
+    public String pixelFormat() {
+      return pixelFormat;
+    }
+
+    public String fileName() {
+      return "depth_" + name().toLowerCase(java.util.Locale.ROOT) + "." + container;
+    }
+  }
+
+  /** The depth video of {@code kind}, made on first use. */
+  public static synchronized Path video(DepthKind kind) {
+    Path file = Fixtures.dir().resolve("pixfmt").resolve(kind.fileName());
+    if (!Files.isRegularFile(file)) {
+      write(
+          file,
+          source("format=" + kind.pixelFormat + ",geq=lum='" + kind.values + "'", kind.encoder));
+    }
+    return file;
+  }
+
+  /** A lossless FFV1 video of RGB (decoded as bgr0): colour that must not be read as depth. */
+  public static synchronized Path rgbVideo() {
+    Path file = Fixtures.dir().resolve("pixfmt").resolve("ffv1_gbrp.mkv");
+    if (!Files.isRegularFile(file)) {
+      write(file, source("format=gbrp", List.of("-c:v", "ffv1")));
+    }
+    return file;
+  }
+
   public static final int WIDTH = 64;
   public static final int HEIGHT = 48;
   public static final int FRAMES = 10;
@@ -93,6 +168,21 @@ public final class PixelFormatVideos {
     if (Files.isRegularFile(file)) {
       return file;
     }
+    write(
+        file,
+        source(
+            "format=yuv444p10le,geq=lum='"
+                + LUMA
+                + "':"
+                + chroma(kind)
+                + ",format="
+                + kind.pixelFormat,
+            kind.encoder));
+    return file;
+  }
+
+  /** The ffmpeg command drawing 10 frames through {@code filter}, encoded by {@code encoder}. */
+  private static List<String> source(String filter, List<String> encoder) {
     List<String> command = new ArrayList<>(ffmpeg());
     command.addAll(
         List.of(
@@ -101,17 +191,11 @@ public final class PixelFormatVideos {
             "-i",
             "color=c=gray:s=" + WIDTH + "x" + HEIGHT + ":r=10:d=1",
             "-vf",
-            "format=yuv444p10le,geq=lum='"
-                + LUMA
-                + "':"
-                + chroma(kind)
-                + ",format="
-                + kind.pixelFormat,
+            filter,
             "-g",
             "5"));
-    command.addAll(kind.encoder);
-    write(file, command);
-    return file;
+    command.addAll(encoder);
+    return command;
   }
 
   /**
@@ -152,7 +236,8 @@ public final class PixelFormatVideos {
   private static void write(Path target, List<String> command) {
     try {
       Files.createDirectories(target.getParent());
-      Path tmp = target.resolveSibling(target.getFileName() + ".tmp.mp4");
+      String name = target.getFileName().toString();
+      Path tmp = target.resolveSibling(name + ".tmp" + name.substring(name.lastIndexOf('.')));
       List<String> full = new ArrayList<>(command);
       full.add(tmp.toString());
       FfmpegReference.exec(full.toArray(String[]::new));

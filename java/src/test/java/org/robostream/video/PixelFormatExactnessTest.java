@@ -59,7 +59,8 @@ class PixelFormatExactnessTest {
     float[] reference = FfmpegReference.allFramesUnitFloats(file, W, H);
     try (VideoDecoder d = VideoDecoder.open(file, VideoDecoderOptions.defaults())) {
       for (FrameLayout layout : FrameLayout.values()) {
-        HostFrameBuffer buf = new HostFrameBuffer(PixelFormatVideos.FRAMES, H, W, layout, true);
+        HostFrameBuffer buf =
+            new HostFrameBuffer(PixelFormatVideos.FRAMES, H, W, layout, FrameSamples.RGB_FLOAT32);
         d.decodeFrames(allFrames(), buf);
         for (int f = 0; f < PixelFormatVideos.FRAMES; f++) {
           float[] chw = chw(floats(buf.frame(f)), layout);

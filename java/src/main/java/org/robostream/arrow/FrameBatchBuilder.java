@@ -61,7 +61,7 @@ public final class FrameBatchBuilder implements AutoCloseable {
             spec.height(),
             spec.width(),
             spec.layout().nativeCode(),
-            spec.dtype().frameCode(),
+            spec.nativeDtype(),
             out),
         "cannot add frame column " + spec.name());
     long[] address = new long[1];
@@ -191,7 +191,7 @@ public final class FrameBatchBuilder implements AutoCloseable {
 
     @Override
     public FrameSamples samples() {
-      return type() == DType.FLOAT32 ? FrameSamples.RGB_FLOAT32 : FrameSamples.RGB_UINT8;
+      return spec.samples();
     }
 
     /** Device copies are waited for: the batch's completion event is on another stream. */

@@ -19,10 +19,12 @@ import org.robostream.video.VideoDecoder;
  * there into its frame batch's slots ({@link BatchMaker}), or expanded to float32 [0, 1], so they
  * never leave the device. A float32 stream holds the frames of a deeper-than-8-bit file (10-bit,
  * ...) as float32 already, converted from the decoder's full-precision samples: expanding a uint8
- * frame would throw that precision away (4x the held bytes, counted by the memory budget). On a
- * GPU, NVDEC writes the held blocks directly; a file NVDEC cannot decode is decoded on the CPU into
- * a host staging frame and uploaded (its decoder reports the fallback). With a host pool the same
- * path runs in host memory, which is how it is tested without a GPU.
+ * frame would throw that precision away (4x the held bytes, counted by the memory budget). Depth
+ * maps are held as their column's values (uint16 or float32), written by a CPU decoder (NVDEC's
+ * colour kernel writes RGB only). On a GPU, NVDEC writes the held blocks directly; a file NVDEC
+ * cannot decode is decoded on the CPU into a host staging frame and uploaded (its decoder reports
+ * the fallback). With a host pool the same path runs in host memory, which is how it is tested
+ * without a GPU.
  *
  * <p>Ordering: every copy into or out of held blocks is queued on this worker's stream, and {@link
  * #assemble} waits for that stream before it returns, so the caller may release and reuse the held
@@ -62,7 +64,7 @@ final class DeviceFramePath implements FramePath {
           camera,
           frames,
           decoder -> {
-            made[0] = new HeldSlots(decoder, ctx.frameSize(camera), frames.length, memory, out);
+            made[0] = new HeldSlots(decoder, camera, frames.length, memory, out);
             return made[0];
           },
           reader);
@@ -104,7 +106,7 @@ final class DeviceFramePath implements FramePath {
         position,
         stream,
         (column, slot, f) -> {
-          if (column.type() == DType.UINT8 || f.pixelFormat() == PackedFrame.UNIT_FLOATS) {
+          if (column.type() == DType.UINT8 || f.pixelFormat() == PackedFrame.COLUMN_VALUES) {
             pool.copy(column.frameAddress(slot), f.address(), f.bytes(), stream);
           } else {
             pool.expandToUnitFloats(column.frameAddress(slot), f.address(), f.bytes(), stream);
@@ -115,6 +117,19 @@ final class DeviceFramePath implements FramePath {
   @Override
   public void close() {
     pool.freeStream(stream);
+  }
+
+  /**
+   * What a camera's frames are held as: uint8 RGB (expanded at delivery for a float32 stream)
+   * unless that would lose something: a depth map is held as its column's values, and so is float32
+   * RGB of a deeper-than-8-bit file.
+   */
+  private static FrameSamples heldSamples(FrameSamples delivered, VideoDecoder decoder) {
+    boolean deep = PixelFormats.isDeep(decoder.info().pixelFormat());
+    if (delivered.isDepth() || (delivered == FrameSamples.RGB_FLOAT32 && deep)) {
+      return delivered;
+    }
+    return FrameSamples.RGB_UINT8;
   }
 
   /**
@@ -134,20 +149,13 @@ final class DeviceFramePath implements FramePath {
     private final HeldFrames out;
 
     HeldSlots(
-        VideoDecoder decoder,
-        StreamContext.FrameSize size,
-        int requests,
-        FrameMemory memory,
-        HeldFrames out) {
-      this.size = size;
+        VideoDecoder decoder, String camera, int requests, FrameMemory memory, HeldFrames out) {
+      this.size = ctx.frameSize(camera);
       this.blocks = new long[requests];
       this.delivered = new boolean[requests];
       this.onDevice = decoder.decodesOnGpu();
       this.staged = pool.onCuda() && !onDevice;
-      this.samples =
-          !ctx.uint8() && PixelFormats.isDeep(decoder.info().pixelFormat())
-              ? FrameSamples.RGB_FLOAT32
-              : FrameSamples.RGB_UINT8;
+      this.samples = heldSamples(ctx.samples(camera), decoder);
       this.memory = memory;
       this.out = out;
     }
@@ -211,7 +219,7 @@ final class DeviceFramePath implements FramePath {
               frameBytes(),
               size.width(),
               size.height(),
-              samples.isFloat() ? PackedFrame.UNIT_FLOATS : PackedFrame.RGB,
+              samples == FrameSamples.RGB_UINT8 ? PackedFrame.RGB : PackedFrame.COLUMN_VALUES,
               null,
               ptsSeconds,
               frameIndex));

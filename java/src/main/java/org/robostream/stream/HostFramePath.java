@@ -7,6 +7,7 @@ import org.robostream.arrow.BatchMemoryPool;
 import org.robostream.arrow.DType;
 import org.robostream.arrow.FrameBatchBuilder;
 import org.robostream.dataset.EpisodeInfo;
+import org.robostream.video.DepthSamples;
 import org.robostream.video.HostFrameBuffer;
 import org.robostream.video.PackedPicture;
 import org.robostream.video.PixelFormats;
@@ -17,16 +18,19 @@ import org.robostream.video.PixelFormats;
  * frame batch when the batch is built. float32 from an 8-bit picture: into one RGB uint8 frame,
  * then expanded to [0, 1] in the slot (so it equals the uint8 frame / 255); from a deeper picture
  * (10-bit, ...): swscale's float conversion of its own samples straight into the slot, so the
- * precision the uint8 frame would drop survives. Not thread-safe: one per worker.
+ * precision the uint8 frame would drop survives. A depth map's values are copied from the first
+ * plane (see {@code video.DepthSamples}). Not thread-safe: one per worker.
  */
 final class HostFramePath implements FramePath {
   private final PackedPicture packer = new PackedPicture();
+  private final StreamContext ctx;
   private final BatchMaker maker;
   private final BatchMemoryPool pool;
   private final Map<StreamContext.FrameSize, HostFrameBuffer> rgb = new HashMap<>();
 
   /** {@code pool}: the host pool of {@code maker}'s batches. */
-  HostFramePath(BatchMaker maker, BatchMemoryPool pool) {
+  HostFramePath(StreamContext ctx, BatchMaker maker, BatchMemoryPool pool) {
+    this.ctx = ctx;
     this.maker = maker;
     this.pool = pool;
   }
@@ -40,11 +44,16 @@ final class HostFramePath implements FramePath {
       FrameMemory memory,
       long reader,
       HeldFrames out) {
+    boolean depth = ctx.samples(camera).isDepth();
+    String file = episode.video(camera).file().toString();
     fetcher.fetch(
         episode,
         camera,
         frames,
         (request, picture, pts, frameIndex) -> {
+          if (depth) { // refused here, naming the file, rather than when its batch is built
+            DepthSamples.requireDepthMap(file, picture.pixelFormat());
+          }
           long bytes =
               PackedPicture.packedBytes(picture.width(), picture.height(), picture.pixelFormat());
           long address = memory.take(bytes);
@@ -86,6 +95,16 @@ final class HostFramePath implements FramePath {
   }
 
   private void convert(FrameBatchBuilder.Column column, long slot, PackedFrame f) {
+    if (column.samples().isDepth()) {
+      packer.toDepth(
+          f.address(),
+          f.width(),
+          f.height(),
+          f.pixelFormat(),
+          column.frameAddress(slot),
+          column.samples());
+      return;
+    }
     boolean uint8 = column.type() == DType.UINT8;
     if (uint8 || PixelFormats.isDeep(f.pixelFormat())) {
       packer.toRgb(

@@ -198,8 +198,8 @@ final class StreamConfig {
    * left of its share once its prefetched batches are counted; at least one sample.
    */
   private long storeBytes(StreamContext probe, int batchSize) {
-    long sampleBytes = Math.max(1, probe.sampleFrameBytes()); // RGB; held packed (YUV) is less
-    long batchBytes = sampleBytes * batchSize * (probe.uint8() ? 1 : 4);
+    long sampleBytes = Math.max(1, probe.sampleFrameBytes()); // held packed (YUV) is less
+    long batchBytes = probe.sampleBatchBytes() * batchSize;
     long perWorker = memoryBudget / workers - PREFETCH * batchBytes;
     if (perWorker < sampleBytes) {
       throw new IllegalArgumentException(

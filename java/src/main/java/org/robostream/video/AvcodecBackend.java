@@ -180,7 +180,8 @@ final class AvcodecBackend implements FrameBackend {
     }
     int format = frame.format();
     if (samples.isDepth()) {
-      DepthSamples.copy(file, currentPicture(), dst, samples);
+      DepthSamples.requireDepthMap(file, format);
+      DepthSamples.copy(currentPicture(), dst, samples);
       return;
     }
     boolean unitFloats = samples.isFloat();

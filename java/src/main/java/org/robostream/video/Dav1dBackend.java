@@ -103,7 +103,9 @@ final class Dav1dBackend implements FrameBackend {
   @Override
   public void convertCurrent(long dst, FrameLayout layout, FrameSamples samples) {
     if (samples.isDepth()) {
-      DepthSamples.copy(file, currentPicture(), dst, samples);
+      RawPicture picture = currentPicture();
+      DepthSamples.requireDepthMap(file, picture.pixelFormat());
+      DepthSamples.copy(picture, dst, samples);
       return;
     }
     boolean unitFloats = samples.isFloat();

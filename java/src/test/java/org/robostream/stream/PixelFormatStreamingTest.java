@@ -8,9 +8,7 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.function.UnaryOperator;
@@ -130,36 +128,10 @@ class PixelFormatStreamingTest {
         b ->
             b.layout(FrameLayout.HWC)
                 .deltaTimestamps(Map.of(TOP, new double[] {-0.1, 0}, WRIST, new double[] {0}));
-    List<List<ByteBuffer>> host = new ArrayList<>();
-    try (StreamingDataset ds = stream(windows).build()) {
-      for (Batch b : ds) {
-        try (b) {
-          host.add(List.of(copy(b.frames(TOP).data()), copy(b.frames(WRIST).data())));
-        }
-      }
-    }
-    String state;
-    try (StreamingDataset ds = stream(b -> windows.apply(b).deviceBatches(true)).build()) {
-      Iterator<Batch> it = ds.iterator();
-      for (int i = 0; i < 2; i++) {
-        try (Batch b = it.next()) {
-          assertEquals(host.get(i).get(0), b.frames(TOP).data(), "batch " + i);
-        }
-      }
-      state = ds.state();
-    }
-    int index = 2;
-    try (StreamingDataset resumed =
-        stream(b -> windows.apply(b).deviceBatches(true)).resumeFrom(state).build()) {
-      for (Batch b : resumed) {
-        try (b) {
-          assertEquals(host.get(index).get(0), b.frames(TOP).data(), "resumed batch " + index);
-          assertEquals(host.get(index).get(1), b.frames(WRIST).data(), "resumed batch " + index);
-          index++;
-        }
-      }
-    }
-    assertEquals(host.size(), index, "the resumed stream ends where the first one would have");
+    DevicePathResume.matchesTheHostPath(
+        () -> stream(windows),
+        () -> stream(b -> windows.apply(b).deviceBatches(true)),
+        List.of(TOP, WRIST));
   }
 
   /** The CLI's frames of each video file, decoded once per test. */
@@ -218,12 +190,6 @@ class PixelFormatStreamingTest {
   private static float[] floats(ByteBuffer frame) {
     float[] out = new float[frame.remaining() / Float.BYTES];
     frame.order(ByteOrder.LITTLE_ENDIAN).asFloatBuffer().get(out);
-    return out;
-  }
-
-  private static ByteBuffer copy(ByteBuffer frames) {
-    ByteBuffer out = ByteBuffer.allocate(frames.remaining());
-    out.put(frames.duplicate()).flip();
     return out;
   }
 }

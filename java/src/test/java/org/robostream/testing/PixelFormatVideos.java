@@ -203,6 +203,15 @@ public final class PixelFormatVideos {
    * place: the same frames at the same timestamps, each a keyframe-bounded GOP of 5.
    */
   public static void reencode(Path source, Kind kind) {
+    reencode(source, kind.pixelFormat, kind.encoder);
+  }
+
+  /** Like {@link #reencode(Path, Kind)}: the frames' luma becomes the depth values. */
+  public static void reencode(Path source, DepthKind kind) {
+    reencode(source, kind.pixelFormat, kind.encoder);
+  }
+
+  private static void reencode(Path source, String pixelFormat, List<String> encoder) {
     List<String> command = new ArrayList<>(ffmpeg());
     command.addAll(
         List.of(
@@ -211,10 +220,10 @@ public final class PixelFormatVideos {
             "-fps_mode",
             "passthrough",
             "-pix_fmt",
-            kind.pixelFormat,
+            pixelFormat,
             "-g",
             "5"));
-    command.addAll(kind.encoder);
+    command.addAll(encoder);
     write(source, command);
   }
 

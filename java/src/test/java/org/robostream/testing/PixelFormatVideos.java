@@ -13,8 +13,10 @@ import java.util.List;
  *
  * <p>Content: every sample value is drawn at 10-bit precision (geq on yuv444p10le, then converted),
  * so a 10-bit file's low bits carry detail an 8-bit path would drop. 4:2:0 files get chroma that is
- * flat within each frame: chroma upsampling, where FFmpeg versions differ (the CLI is 5.1, the
- * library 8.1), then cannot change a pixel, and the comparison with the CLI is exact.
+ * flat within each frame and are coded so that it stays flat (H.264 High 10 at qp 1, HEVC Main 10
+ * and AV1 Main losslessly): chroma upsampling, where swscale versions differ (the CLI is FFmpeg
+ * 5.1, the library 8.1; a stream whose chroma varies differs by up to 3 of 255), then cannot change
+ * a pixel, and the comparison with the CLI is exact.
  */
 public final class PixelFormatVideos {
   private PixelFormatVideos() {}
@@ -22,7 +24,7 @@ public final class PixelFormatVideos {
   /** A test video: its file name, FFmpeg pixel format and encoder arguments. */
   public enum Kind {
     H264_YUV444P("h264", "yuv444p", "-c:v", "libx264", "-preset", "veryfast", "-crf", "10"),
-    H264_YUV420P10LE("h264", "yuv420p10le", "-c:v", "libx264", "-preset", "veryfast", "-qp", "0"),
+    H264_YUV420P10LE("h264", "yuv420p10le", "-c:v", "libx264", "-preset", "veryfast", "-qp", "1"),
     HEVC_YUV420P10LE(
         "hevc",
         "yuv420p10le",

@@ -359,6 +359,63 @@ RS_TEST(window_columns_export_t_frames_per_row_with_per_frame_pts) {
   RS_CHECK_EQ(rs_live_objects(), objects_before);
 }
 
+RS_TEST(depth_columns_hold_one_channel_of_uint16_or_float32) {
+  const int64_t objects_before = rs_live_objects();
+  int64_t pool = 0;
+  RS_CHECK_EQ(rs_pool_create(RS_DEVICE_CPU, 0, &pool), RS_OK);
+  int64_t batch = 0;
+  RS_CHECK_EQ(rs_device_batch_create(pool, 2, &batch), RS_OK);
+  int32_t depth = -1;
+  int32_t metres = -1;
+  RS_CHECK_EQ(rs_device_batch_add_frame_column(batch, "depth", 2, 3, RS_LAYOUT_HWC,
+                                               RS_DTYPE_DEPTH_UINT16, &depth), RS_OK);
+  RS_CHECK_EQ(rs_device_batch_add_window_column(batch, "metres", 2, 2, 3, RS_LAYOUT_CHW,
+                                                RS_DTYPE_DEPTH_FLOAT32, &metres), RS_OK);
+  RS_CHECK_EQ(rs_device_batch_add_frame_column(batch, "bad", 2, 3, RS_LAYOUT_HWC, 4, &depth),
+              RS_ERR_INVALID_ARGUMENT);
+  // One value a pixel: a depth frame of 2x3 is 6 uint16 (12 bytes), 6 floats (24 bytes).
+  int64_t first = 0;
+  int64_t second = 0;
+  RS_CHECK_EQ(rs_device_batch_frame_slot(batch, 0, 0, &first), RS_OK);
+  RS_CHECK_EQ(rs_device_batch_frame_slot(batch, 0, 1, &second), RS_OK);
+  RS_CHECK_EQ(second - first, int64_t(12));
+  RS_CHECK_EQ(rs_device_batch_frame_slot(batch, 1, 0, &first), RS_OK);
+  RS_CHECK_EQ(rs_device_batch_frame_slot(batch, 1, 1, &second), RS_OK);
+  RS_CHECK_EQ(second - first, int64_t(24));
+  for (int slot = 0; slot < 2; ++slot) {
+    int64_t address = 0;
+    RS_CHECK_EQ(rs_device_batch_frame_slot(batch, 0, slot, &address), RS_OK);
+    auto* values = reinterpret_cast<uint16_t*>(address);
+    for (int i = 0; i < 6; ++i) values[i] = static_cast<uint16_t>(4000 + 10 * slot + i);
+    RS_CHECK_EQ(rs_device_batch_set_frame_info(batch, 0, slot, 0.0, slot), RS_OK);
+  }
+  for (int slot = 0; slot < 4; ++slot) {
+    int64_t address = 0;
+    RS_CHECK_EQ(rs_device_batch_frame_slot(batch, 1, slot, &address), RS_OK);
+    std::memset(reinterpret_cast<void*>(address), 0, 24);
+    RS_CHECK_EQ(rs_device_batch_set_frame_info(batch, 1, slot, 0.0, slot), RS_OK);
+  }
+  ArrowDeviceArray array;
+  ArrowSchema schema;
+  RS_CHECK_EQ(rs_device_batch_export(batch, 0, &array, &schema), RS_OK);
+  RS_CHECK_EQ(std::string(schema.children[0]->format), "+w:6");
+  RS_CHECK_EQ(std::string(schema.children[0]->children[0]->format), "S");
+  RS_CHECK_EQ(metadata_value(schema.children[0]->metadata, "ARROW:extension:metadata"),
+              std::string("{\"shape\":[2,3,1],\"dim_names\":[\"H\",\"W\",\"C\"]}"));
+  RS_CHECK_EQ(std::string(schema.children[3]->format), "+w:12");
+  RS_CHECK_EQ(std::string(schema.children[3]->children[0]->format), "f");
+  RS_CHECK_EQ(metadata_value(schema.children[3]->metadata, "ARROW:extension:metadata"),
+              std::string("{\"shape\":[2,1,2,3],\"dim_names\":[\"T\",\"C\",\"H\",\"W\"]}"));
+  const auto* values =
+      static_cast<const uint16_t*>(array.array.children[0]->children[0]->buffers[1]);
+  RS_CHECK_EQ(array.array.children[0]->children[0]->length, int64_t(12));
+  RS_CHECK_EQ(int(values[6 + 5]), 4015);  // row 1, pixel 5: not squashed to 8 bits
+  array.array.release(&array.array);
+  schema.release(&schema);
+  rs_pool_free(pool);
+  RS_CHECK_EQ(rs_live_objects(), objects_before);
+}
+
 RS_TEST(pool_buffers_copy_and_expand_on_the_pool_device) {
   int64_t pool = 0;
   RS_CHECK_EQ(rs_pool_create(RS_DEVICE_CPU, 0, &pool), RS_OK);

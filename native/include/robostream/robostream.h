@@ -152,9 +152,15 @@ RS_API void rs_av1_close(int64_t handle);
  * slots, NVDEC's colour kernel CUDA slots.
  */
 
-/* Value types of a frame column: uint8 RGB, or float32 RGB in [0, 1]. */
+/*
+ * Value types of a frame column: uint8 RGB, or float32 RGB in [0, 1] (3 channels); a depth map's
+ * values as uint16 or float32 (1 channel: shape [H,W,1] or [1,H,W]). The colour kernel and the
+ * decoders' RGB converters write the RGB types only.
+ */
 #define RS_DTYPE_UINT8 0
 #define RS_DTYPE_FLOAT32 1
+#define RS_DTYPE_DEPTH_UINT16 2
+#define RS_DTYPE_DEPTH_FLOAT32 3
 
 /* Device types (the Arrow C Device interface's ARROW_DEVICE_* values). */
 #define RS_DEVICE_CPU 1
@@ -223,8 +229,8 @@ RS_API int rs_pool_expand_unit_floats(int64_t pool, int64_t dst, int64_t src, in
 RS_API int rs_device_batch_create(int64_t pool, int64_t rows, int64_t* handle_out);
 
 /**
- * Adds a frame column (arrow.fixed_shape_tensor over FixedSizeList<uint8|float32>, shape
- * [H,W,3] or [3,H,W]) plus "<name>.pts" (float64) and "<name>.frame_index" (int64).
+ * Adds a frame column (arrow.fixed_shape_tensor over FixedSizeList<uint8|float32|uint16>, shape
+ * [H,W,C] or [C,H,W], C = 3 for RGB and 1 for depth dtypes) plus "<name>.pts" (float64) and "<name>.frame_index" (int64).
  * column_out[0] gets its index. Slots are uninitialised: fill every row.
  */
 RS_API int rs_device_batch_add_frame_column(int64_t batch, const char* name, int height,

@@ -139,16 +139,18 @@ SchemaPtr fixed_shape_tensor_schema(const std::string& name, const char* value_f
   return new_schema("+w:" + std::to_string(list_size), name, metadata, std::move(item));
 }
 
-std::string image_tensor_metadata(int height, int width, int layout, int positions) {
+std::string image_tensor_metadata(int height, int width, int layout, int positions,
+                                  int channels) {
   const std::string h = std::to_string(height);
   const std::string w = std::to_string(width);
+  const std::string c = std::to_string(channels);
   const std::string t = positions > 1 ? std::to_string(positions) + "," : "";
   const std::string tn = positions > 1 ? "\"T\"," : "";
   if (layout == RS_LAYOUT_HWC) {
-    return "{\"shape\":[" + t + h + "," + w + ",3],\"dim_names\":[" + tn +
+    return "{\"shape\":[" + t + h + "," + w + "," + c + "],\"dim_names\":[" + tn +
            "\"H\",\"W\",\"C\"]}";
   }
-  return "{\"shape\":[" + t + "3," + h + "," + w + "],\"dim_names\":[" + tn +
+  return "{\"shape\":[" + t + c + "," + h + "," + w + "],\"dim_names\":[" + tn +
          "\"C\",\"H\",\"W\"]}";
 }
 

@@ -51,9 +51,10 @@ std::shared_ptr<void> owner_of(const ArrowArray* array, const void* owner_kind);
 SchemaPtr fixed_shape_tensor_schema(const std::string& name, const char* value_format,
                                     int64_t list_size, const std::string& tensor_metadata);
 
-// The fixed_shape_tensor metadata of an RGB image: shape [H,W,3] with dim_names H,W,C (HWC) or
-// [3,H,W] with C,H,W (CHW); layout is RS_LAYOUT_*. With positions > 1 a window of images:
-// [T,H,W,3] / [T,3,H,W] with a leading dim "T".
-std::string image_tensor_metadata(int height, int width, int layout, int positions = 1);
+// The fixed_shape_tensor metadata of an image of `channels` (3: RGB, 1: depth): shape [H,W,C]
+// with dim_names H,W,C (HWC) or [C,H,W] with C,H,W (CHW); layout is RS_LAYOUT_*. With
+// positions > 1 a window of images: [T,H,W,C] / [T,C,H,W] with a leading dim "T".
+std::string image_tensor_metadata(int height, int width, int layout, int positions = 1,
+                                  int channels = 3);
 
 }  // namespace rs::arrow_export

@@ -13,10 +13,20 @@ namespace {
 // Identifies DeviceFrameBatch owners among exported arrays (see arrow_export::owner_of).
 const char kDeviceBatchKind = 0;
 
-int value_size(int dtype) {
+// What one value of a frame column of `dtype` is: its bytes, the Arrow format, and the channels
+// of a pixel (3 RGB, 1 depth).
+struct ValueType {
+  int bytes;
+  const char* format;
+  int channels;
+};
+
+ValueType value_type(int dtype) {
   switch (dtype) {
-    case RS_DTYPE_UINT8: return 1;
-    case RS_DTYPE_FLOAT32: return 4;
+    case RS_DTYPE_UINT8: return {1, "C", 3};
+    case RS_DTYPE_FLOAT32: return {4, "f", 3};
+    case RS_DTYPE_DEPTH_UINT16: return {2, "S", 1};
+    case RS_DTYPE_DEPTH_FLOAT32: return {4, "f", 1};
     default: throw InvalidArgument("unknown frame dtype " + std::to_string(dtype));
   }
 }
@@ -52,9 +62,10 @@ ExportNodes build_nodes(const DeviceFrameBatch& batch, const std::shared_ptr<voi
   std::vector<SchemaPtr> fields;
   std::vector<ArrayPtr> arrays;
   for (const auto& c : batch.columns()) {
+    const ValueType type = value_type(c.dtype);
     fields.push_back(fixed_shape_tensor_schema(
-        c.name, c.dtype == RS_DTYPE_UINT8 ? "C" : "f", c.positions * c.elements,
-        image_tensor_metadata(c.height, c.width, c.layout, c.positions)));
+        c.name, type.format, c.positions * c.elements,
+        image_tensor_metadata(c.height, c.width, c.layout, c.positions, type.channels)));
     std::vector<ArrayPtr> values;
     values.push_back(new_array(owner, c.slots * c.elements, {nullptr, c.frames}, {}, kind));
     arrays.push_back(new_array(owner, rows, {nullptr}, std::move(values), kind));
@@ -125,13 +136,14 @@ int DeviceFrameBatch::add_frame_column(const std::string& name, int positions, i
   c.width = width;
   c.layout = layout;
   c.dtype = dtype;
-  c.elements = int64_t{3} * height * width;  // bounded sides: no overflow
+  const ValueType type = value_type(dtype);
+  c.elements = int64_t{type.channels} * height * width;  // bounded sides: no overflow
   const int64_t row_values = sizes::multiply(c.elements, positions, what + "'s row");
   if (row_values > std::numeric_limits<int32_t>::max()) {
     throw InvalidArgument(what + ": a row of " + std::to_string(row_values) +
                           " values exceeds an Arrow list's size");
   }
-  c.frame_bytes = sizes::multiply(c.elements, value_size(dtype), what + "'s frame");
+  c.frame_bytes = sizes::multiply(c.elements, type.bytes, what + "'s frame");
   c.slots = sizes::multiply(rows_, positions, what + "'s slots");
   c.frames_bytes = sizes::multiply(c.slots, c.frame_bytes, what);
   c.pts.assign(static_cast<size_t>(c.slots), 0.0);

@@ -26,7 +26,7 @@ struct DeviceFrameColumn {
   int width;
   int layout;            // RS_LAYOUT_*
   int dtype;             // RS_DTYPE_*
-  int64_t elements;      // values per frame: 3 * height * width
+  int64_t elements;      // values per frame: channels (3 RGB, 1 depth) * height * width
   int64_t frame_bytes;   // elements * value size
   int64_t slots;         // rows * positions
   int64_t frames_bytes;  // slots * frame_bytes

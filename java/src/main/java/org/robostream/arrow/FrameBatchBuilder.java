@@ -7,6 +7,7 @@ import org.robostream.nativecore.NativeHandle;
 import org.robostream.nativecore.NativeStatus;
 import org.robostream.video.FrameDestination;
 import org.robostream.video.FrameLayout;
+import org.robostream.video.FrameSamples;
 
 /**
  * A {@link FrameBatch} being filled in pooled memory of one device (see {@link BatchMemoryPool}):
@@ -60,7 +61,7 @@ public final class FrameBatchBuilder implements AutoCloseable {
             spec.height(),
             spec.width(),
             spec.layout().nativeCode(),
-            spec.dtype().frameCode(),
+            spec.nativeDtype(),
             out),
         "cannot add frame column " + spec.name());
     long[] address = new long[1];
@@ -180,16 +181,17 @@ public final class FrameBatchBuilder implements AutoCloseable {
     }
 
     /**
-     * A decoder's slot: uint8 columns only; in host memory for CPU decoders, in device memory for
-     * NVDEC ({@link #onDevice()}).
+     * A decoder's slot: in host memory for CPU decoders, in device memory for NVDEC ({@link
+     * #onDevice()}); a float32 column gets floats converted from the picture's own samples.
      */
     @Override
     public long slotAddress(int request) {
-      if (type() != DType.UINT8) {
-        throw new IllegalStateException(
-            "decoders write uint8 frames; column " + name() + " holds " + type() + " on " + pool);
-      }
       return frameAddress(request);
+    }
+
+    @Override
+    public FrameSamples samples() {
+      return spec.samples();
     }
 
     /** Device copies are waited for: the batch's completion event is on another stream. */

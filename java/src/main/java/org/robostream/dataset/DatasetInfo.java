@@ -176,9 +176,6 @@ public record DatasetInfo(
                 + " elements");
       }
     }
-    if (dtype.equals("video")) {
-      requireFrameShape(name, shape, source);
-    }
     List<String> names = new ArrayList<>();
     flattenNames(node.path("names"), names);
     JsonNode info = node.has("info") ? node.get("info") : node.path("video_info");
@@ -191,24 +188,33 @@ public record DatasetInfo(
                     .constructMapType(LinkedHashMap.class, String.class, Object.class))
             : Map.of();
     videoInfo.values().removeIf(java.util.Objects::isNull);
-    return new Feature(name, dtype, shape, names, videoInfo);
+    Feature feature = new Feature(name, dtype, shape, names, videoInfo);
+    if (feature.isVideo()) {
+      requireFrameShape(feature, source);
+    }
+    return feature;
   }
 
   /**
-   * A camera is [height, width, 3]: frames are decoded to RGB, and its size sizes every batch's
-   * frame columns.
+   * A camera is [height, width, 3] (frames are decoded to RGB), a depth map (video.is_depth_map)
+   * [height, width, 1]; its size sizes every batch's frame columns.
    */
-  private static void requireFrameShape(String name, int[] shape, String source) {
+  private static void requireFrameShape(Feature camera, String source) {
+    int[] shape = camera.shape();
+    int channels = camera.isDepthMap() ? 1 : 3;
     if (shape.length != 3
         || shape[0] > MAX_FRAME_SIDE
         || shape[1] > MAX_FRAME_SIDE
-        || shape[2] != 3) {
+        || shape[2] != channels) {
       throw new DatasetException.BadMetadata(
           source,
           "features."
-              + name
+              + camera.name()
               + ".shape must be"
-              + " [height, width, 3] (RGB) with sides up to "
+              + (camera.isDepthMap()
+                  ? " [height, width, 1] (a depth map: video.is_depth_map is true)"
+                  : " [height, width, 3] (RGB)")
+              + " with sides up to "
               + MAX_FRAME_SIDE
               + ", got "
               + java.util.Arrays.toString(shape));

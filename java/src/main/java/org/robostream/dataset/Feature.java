@@ -42,6 +42,14 @@ public record Feature(
     return dtype.equals("image");
   }
 
+  /**
+   * Whether a video feature is a depth map ({@code video.is_depth_map} true in its info): one
+   * channel of sample values, not RGB.
+   */
+  public boolean isDepthMap() {
+    return Boolean.TRUE.equals(videoInfo.get("video.is_depth_map"));
+  }
+
   @Override
   public boolean equals(Object o) {
     return o instanceof Feature f

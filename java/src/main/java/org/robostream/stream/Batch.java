@@ -93,9 +93,14 @@ public final class Batch implements AutoCloseable {
       return shape.clone();
     }
 
-    /** uint8 values (0..255), else float32 in [0, 1]. */
+    /** uint8 RGB values (0..255); false: float32, or a depth map's values ({@link #dtype()}). */
     public boolean uint8() {
       return tensor.dtype() == DType.UINT8;
+    }
+
+    /** UINT8 or FLOAT32 RGB in [0, 1]; a depth map's values UINT16 or FLOAT32 (not normalised). */
+    public DType dtype() {
+      return tensor.dtype();
     }
 
     /** Sample {@code i}'s frames as bytes (uint8) or float32 values. */

@@ -10,7 +10,8 @@ import java.util.Map;
  * dataset is built: resize names cameras of the dataset, sides are 1..8192 (what a decoder
  * accepts), and only the CPU path scales, inside its swscale conversion; the device path converts
  * frames when they are decoded, with converters that do not scale (libyuv, the GPU colour kernel),
- * so it refuses a resize instead of adding a pass. Stateless.
+ * so it refuses a resize instead of adding a pass. Depth cameras are never resized (interpolating a
+ * depth map invents depths at object edges): a resize that would change one is refused. Stateless.
  */
 final class BatchFrameSizes {
   private static final int MAX_SIDE = 8192;
@@ -19,6 +20,7 @@ final class BatchFrameSizes {
 
   /**
    * @param declared each camera's size as info.json declares it (its files' size)
+   * @param depthCameras the cameras whose frames are depth maps
    * @param all {@code resize(height, width)}, or null
    * @param perCamera {@code resize(camera, height, width)} by camera
    * @param devicePath whether frames take the device path (a GPU, or {@code deviceBatches(true)})
@@ -26,6 +28,7 @@ final class BatchFrameSizes {
   static Map<String, StreamContext.FrameSize> resolve(
       Map<String, StreamContext.FrameSize> declared,
       List<String> cameras,
+      java.util.Set<String> depthCameras,
       StreamContext.FrameSize all,
       Map<String, StreamContext.FrameSize> perCamera,
       boolean devicePath) {
@@ -51,6 +54,13 @@ final class BatchFrameSizes {
                 + " or deviceBatches(true) frames are converted when decoded, by converters that"
                 + " do not scale (the GPU colour kernel, libyuv): decode on the CPU without"
                 + " deviceBatches, or drop resize(...)");
+      }
+      if (depthCameras.contains(c) && !size.equals(declared.get(c))) {
+        throw new IllegalArgumentException(
+            "resize(...) would resize the depth camera "
+                + c
+                + ", whose values must not be interpolated; resize the colour cameras one by one"
+                + " with resize(camera, height, width)");
       }
       sizes.put(c, size);
     }

@@ -93,12 +93,12 @@ final class BatchMaker {
 
   /**
    * A held frame must have the size its slot writer expects, or it would overrun its slot (or leave
-   * part of it unwritten): RGB frames (the device path's, converted when decoded) the batch
+   * part of it unwritten): converted frames (the device path's, converted when decoded) the batch
    * column's; packed pictures (the CPU path's, scaled when converted) the camera's files'.
    */
   private void checkHeldSize(String camera, FrameColumn column, PackedFrame f) {
     StreamContext.FrameSize expected =
-        f.isRgb()
+        f.isConverted()
             ? new StreamContext.FrameSize(column.height(), column.width())
             : ctx.fileSize(camera);
     if (f.width() != expected.width() || f.height() != expected.height()) {
@@ -113,7 +113,7 @@ final class BatchMaker {
               + "x"
               + expected.height()
               + " was expected ("
-              + (f.isRgb() ? "the batch's size" : "info.json's size")
+              + (f.isConverted() ? "the batch's size" : "info.json's size")
               + ")");
     }
   }

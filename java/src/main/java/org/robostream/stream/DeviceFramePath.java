@@ -8,17 +8,23 @@ import org.robostream.arrow.DType;
 import org.robostream.dataset.EpisodeInfo;
 import org.robostream.video.FrameDestination;
 import org.robostream.video.FrameLayout;
+import org.robostream.video.FrameSamples;
 import org.robostream.video.HostFrameBuffer;
+import org.robostream.video.PixelFormats;
 import org.robostream.video.VideoDecoder;
 
 /**
  * The device path: frames are converted to RGB uint8 (in the output layout) when decoded and held
  * in blocks of a {@link BatchMemoryPool} of the batch device; a batch's frames are copied from
  * there into its frame batch's slots ({@link BatchMaker}), or expanded to float32 [0, 1], so they
- * never leave the device. On a GPU, NVDEC writes the held blocks directly; a file NVDEC cannot
- * decode is decoded on the CPU into a host staging frame and uploaded (its decoder reports the
- * fallback). With a host pool the same path runs in host memory, which is how it is tested without
- * a GPU.
+ * never leave the device. A float32 stream holds the frames of a deeper-than-8-bit file (10-bit,
+ * ...) as float32 already, converted from the decoder's full-precision samples: expanding a uint8
+ * frame would throw that precision away (4x the held bytes, counted by the memory budget). Depth
+ * maps are held as their column's values (uint16 or float32), written by a CPU decoder (NVDEC's
+ * colour kernel writes RGB only). On a GPU, NVDEC writes the held blocks directly; a file NVDEC
+ * cannot decode is decoded on the CPU into a host staging frame and uploaded (its decoder reports
+ * the fallback). With a host pool the same path runs in host memory, which is how it is tested
+ * without a GPU.
  *
  * <p>Ordering: every copy into or out of held blocks is queued on this worker's stream, and {@link
  * #assemble} waits for that stream before it returns, so the caller may release and reuse the held
@@ -29,8 +35,10 @@ final class DeviceFramePath implements FramePath {
   private final BatchMemoryPool pool;
   private final BatchMaker maker;
   private final long stream;
-  // One host frame per frame size, for CPU-decoded files on a GPU pool.
-  private final Map<StreamContext.FrameSize, HostFrameBuffer> staging = new HashMap<>();
+  // One host frame per frame size and value type, for CPU-decoded files on a GPU pool.
+  private final Map<Staging, HostFrameBuffer> staging = new HashMap<>();
+
+  private record Staging(StreamContext.FrameSize size, FrameSamples samples) {}
 
   /** {@code pool}: where held frames wait, on the device of {@code maker}'s batches. */
   DeviceFramePath(StreamContext ctx, BatchMaker maker, BatchMemoryPool pool) {
@@ -56,7 +64,7 @@ final class DeviceFramePath implements FramePath {
           camera,
           frames,
           decoder -> {
-            made[0] = new HeldSlots(decoder, ctx.frameSize(camera), frames.length, memory, out);
+            made[0] = new HeldSlots(decoder, camera, frames.length, memory, out);
             return made[0];
           },
           reader);
@@ -98,7 +106,7 @@ final class DeviceFramePath implements FramePath {
         position,
         stream,
         (column, slot, f) -> {
-          if (column.type() == DType.UINT8) {
+          if (column.type() == DType.UINT8 || f.pixelFormat() == PackedFrame.COLUMN_VALUES) {
             pool.copy(column.frameAddress(slot), f.address(), f.bytes(), stream);
           } else {
             pool.expandToUnitFloats(column.frameAddress(slot), f.address(), f.bytes(), stream);
@@ -109,6 +117,19 @@ final class DeviceFramePath implements FramePath {
   @Override
   public void close() {
     pool.freeStream(stream);
+  }
+
+  /**
+   * What a camera's frames are held as: uint8 RGB (expanded at delivery for a float32 stream)
+   * unless that would lose something: a depth map is held as its column's values, and so is float32
+   * RGB of a deeper-than-8-bit file.
+   */
+  private static FrameSamples heldSamples(FrameSamples delivered, VideoDecoder decoder) {
+    boolean deep = PixelFormats.isDeep(decoder.info().pixelFormat());
+    if (delivered.isDepth() || (delivered == FrameSamples.RGB_FLOAT32 && deep)) {
+      return delivered;
+    }
+    return FrameSamples.RGB_UINT8;
   }
 
   /**
@@ -123,20 +144,18 @@ final class DeviceFramePath implements FramePath {
     private final boolean[] delivered;
     private final boolean staged;
     private final boolean onDevice;
+    private final FrameSamples samples;
     private final FrameMemory memory;
     private final HeldFrames out;
 
     HeldSlots(
-        VideoDecoder decoder,
-        StreamContext.FrameSize size,
-        int requests,
-        FrameMemory memory,
-        HeldFrames out) {
-      this.size = size;
+        VideoDecoder decoder, String camera, int requests, FrameMemory memory, HeldFrames out) {
+      this.size = ctx.frameSize(camera);
       this.blocks = new long[requests];
       this.delivered = new boolean[requests];
       this.onDevice = decoder.decodesOnGpu();
       this.staged = pool.onCuda() && !onDevice;
+      this.samples = heldSamples(ctx.samples(camera), decoder);
       this.memory = memory;
       this.out = out;
     }
@@ -162,6 +181,11 @@ final class DeviceFramePath implements FramePath {
     }
 
     @Override
+    public FrameSamples samples() {
+      return samples;
+    }
+
+    @Override
     public long slotAddress(int request) {
       return staged ? stagingAddress() : block(request);
     }
@@ -169,7 +193,9 @@ final class DeviceFramePath implements FramePath {
     /** The host frame a CPU decoder writes before the upload into a GPU block. */
     private long stagingAddress() {
       return staging
-          .computeIfAbsent(size, s -> new HostFrameBuffer(1, s.height(), s.width(), ctx.layout()))
+          .computeIfAbsent(
+              new Staging(size, samples),
+              s -> new HostFrameBuffer(1, size.height(), size.width(), ctx.layout(), s.samples()))
           .slotAddress(0);
     }
 
@@ -193,7 +219,7 @@ final class DeviceFramePath implements FramePath {
               frameBytes(),
               size.width(),
               size.height(),
-              PackedFrame.RGB,
+              samples == FrameSamples.RGB_UINT8 ? PackedFrame.RGB : PackedFrame.COLUMN_VALUES,
               null,
               ptsSeconds,
               frameIndex));

@@ -8,24 +8,31 @@ import org.robostream.arrow.DType;
 import org.robostream.arrow.FrameBatchBuilder;
 import org.robostream.arrow.FrameColumn;
 import org.robostream.dataset.EpisodeInfo;
+import org.robostream.video.DepthSamples;
 import org.robostream.video.HostFrameBuffer;
 import org.robostream.video.PackedPicture;
+import org.robostream.video.PixelFormats;
 
 /**
  * The CPU path: pictures held packed as the codec produced them (YUV 4:2:0 is half the bytes of
  * RGB) in host memory, converted by swscale straight into the slots of the batch's pooled host
- * frame batch when the batch is built (float32: into one RGB frame, then expanded to [0, 1] in the
- * slot), scaled by the same swscale call when the batch is resized. Not thread-safe: one per
- * worker.
+ * frame batch when the batch is built, scaled by the same swscale call when the batch is resized.
+ * float32 from an 8-bit picture: into one RGB uint8 frame, then expanded to [0, 1] in the slot (so
+ * it equals the uint8 frame / 255); from a deeper picture (10-bit, ...): swscale's float conversion
+ * of its own samples straight into the slot, so the precision the uint8 frame would drop survives.
+ * A depth map's values are copied from the first plane (see {@code video.DepthSamples}; depth
+ * cameras are never resized). Not thread-safe: one per worker.
  */
 final class HostFramePath implements FramePath {
   private final PackedPicture packer = new PackedPicture();
+  private final StreamContext ctx;
   private final BatchMaker maker;
   private final BatchMemoryPool pool;
   private final Map<StreamContext.FrameSize, HostFrameBuffer> rgb = new HashMap<>();
 
   /** {@code pool}: the host pool of {@code maker}'s batches. */
-  HostFramePath(BatchMaker maker, BatchMemoryPool pool) {
+  HostFramePath(StreamContext ctx, BatchMaker maker, BatchMemoryPool pool) {
+    this.ctx = ctx;
     this.maker = maker;
     this.pool = pool;
   }
@@ -39,11 +46,16 @@ final class HostFramePath implements FramePath {
       FrameMemory memory,
       long reader,
       HeldFrames out) {
+    boolean depth = ctx.samples(camera).isDepth();
+    String file = episode.video(camera).file().toString();
     fetcher.fetch(
         episode,
         camera,
         frames,
         (request, picture, pts, frameIndex) -> {
+          if (depth) { // refused here, naming the file, rather than when its batch is built
+            DepthSamples.requireDepthMap(file, picture.pixelFormat());
+          }
           long bytes =
               PackedPicture.packedBytes(picture.width(), picture.height(), picture.pixelFormat());
           long address = memory.take(bytes);
@@ -87,8 +99,32 @@ final class HostFramePath implements FramePath {
   /** Scales (when the batch is resized) and converts {@code f} into the slot in one pass. */
   private void convert(FrameBatchBuilder.Column column, long slot, PackedFrame f) {
     FrameColumn spec = column.spec();
-    if (column.type() == DType.UINT8) {
-      toRgb(f, column.frameAddress(slot), spec);
+    if (column.samples().isDepth()) {
+      if (f.width() != spec.width() || f.height() != spec.height()) {
+        throw new IllegalStateException(
+            spec.name()
+                + " depth frame is "
+                + f.width()
+                + "x"
+                + f.height()
+                + " but its slot is "
+                + spec.width()
+                + "x"
+                + spec.height()
+                + " (depth maps are never resized)");
+      }
+      packer.toDepth(
+          f.address(),
+          f.width(),
+          f.height(),
+          f.pixelFormat(),
+          column.frameAddress(slot),
+          column.samples());
+      return;
+    }
+    boolean uint8 = column.type() == DType.UINT8;
+    if (uint8 || PixelFormats.isDeep(f.pixelFormat())) {
+      toRgb(f, column.frameAddress(slot), spec, !uint8);
       return;
     }
     long scratch =
@@ -96,11 +132,11 @@ final class HostFramePath implements FramePath {
                 new StreamContext.FrameSize(spec.height(), spec.width()),
                 size -> new HostFrameBuffer(1, size.height(), size.width(), column.layout()))
             .slotAddress(0);
-    toRgb(f, scratch, spec);
+    toRgb(f, scratch, spec, false);
     pool.expandToUnitFloats(column.frameAddress(slot), scratch, spec.frameValues(), 0);
   }
 
-  private void toRgb(PackedFrame f, long dst, FrameColumn spec) {
+  private void toRgb(PackedFrame f, long dst, FrameColumn spec, boolean unitFloats) {
     packer.toRgb(
         f.address(),
         f.width(),
@@ -110,7 +146,8 @@ final class HostFramePath implements FramePath {
         dst,
         spec.width(),
         spec.height(),
-        spec.layout());
+        spec.layout(),
+        unitFloats);
   }
 
   @Override

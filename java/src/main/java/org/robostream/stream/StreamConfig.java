@@ -89,7 +89,15 @@ final class StreamConfig {
     List<String> cameras = metadata.info().videoKeys();
     Map<String, StreamContext.FrameSize> fileSizes = frameSizes(metadata, cameras);
     Map<String, StreamContext.FrameSize> frameSizes =
-        BatchFrameSizes.resolve(fileSizes, cameras, b.resizeAll, b.resizeCameras, deviceBatches);
+        BatchFrameSizes.resolve(
+            fileSizes,
+            cameras,
+            cameras.stream()
+                .filter(c -> metadata.info().features().get(c).isDepthMap())
+                .collect(java.util.stream.Collectors.toSet()),
+            b.resizeAll,
+            b.resizeCameras,
+            deviceBatches);
     this.memoryBudget = b.memoryBudgetBytes;
     StreamContext probe =
         new StreamContext(
@@ -180,7 +188,7 @@ final class StreamConfig {
    */
   private long storeBytes(StreamContext probe, int batchSize) {
     long heldBytes = Math.max(1, probe.heldSampleBytes());
-    long batchBytes = probe.sampleFrameBytes() * batchSize * (probe.uint8() ? 1 : 4);
+    long batchBytes = probe.sampleBatchBytes() * batchSize;
     long perWorker = memoryBudget / workers - PREFETCH * batchBytes;
     if (perWorker < heldBytes) {
       throw new IllegalArgumentException(

@@ -2,11 +2,11 @@ package org.robostream.stream;
 
 import java.util.List;
 import java.util.Map;
-import org.robostream.arrow.DType;
 import org.robostream.arrow.FrameColumn;
 import org.robostream.dataset.LeRobotMetadata;
 import org.robostream.video.Device;
 import org.robostream.video.FrameLayout;
+import org.robostream.video.FrameSamples;
 import org.robostream.video.VideoDecoderOptions;
 
 /**
@@ -34,11 +34,7 @@ record StreamContext(
     Map<String, FrameSize> fileSizes) {
 
   /** A camera's frame size. */
-  record FrameSize(int height, int width) {
-    long rgbBytes() {
-      return 3L * height * width;
-    }
-  }
+  record FrameSize(int height, int width) {}
 
   StreamContext {
     frameSizes = Map.copyOf(frameSizes);
@@ -70,41 +66,50 @@ record StreamContext(
   }
 
   /**
-   * The frame column of {@code camera} in a batch: its own size, the output layout and type, a
+   * What a batch holds of {@code camera}: RGB uint8 or float32 as asked; a depth map
+   * (video.is_depth_map) one channel of its sample values, uint16 when uint8 is asked (8 bits would
+   * lose a 12- or 16-bit depth: the values are never squashed) or float32.
+   */
+  FrameSamples samples(String camera) {
+    if (metadata.info().features().get(camera).isDepthMap()) {
+      return uint8 ? FrameSamples.DEPTH_UINT16 : FrameSamples.DEPTH_FLOAT32;
+    }
+    return uint8 ? FrameSamples.RGB_UINT8 : FrameSamples.RGB_FLOAT32;
+  }
+
+  /**
+   * The frame column of {@code camera} in a batch: its own size, the output layout, its samples, a
    * window of T frames per sample when windowed. Host and device batches both use it.
    */
   FrameColumn frameColumn(String camera) {
     FrameSize size = frameSize(camera);
-    return new FrameColumn(
-        camera,
-        positions(camera),
-        size.height(),
-        size.width(),
-        layout,
-        uint8 ? DType.UINT8 : DType.FLOAT32);
+    return FrameColumn.of(
+        camera, positions(camera), size.height(), size.width(), layout, samples(camera));
   }
 
   /**
-   * Bytes of one sample's frames as RGB in the batches: every camera at its own (resized) size and
-   * window position, uint8.
-   */
-  long sampleFrameBytes() {
-    return sampleRgbBytes(frameSizes);
-  }
-
-  /**
-   * Bytes a worker holds for one sample until its batch is built, as far as known before decoding:
-   * RGB at the files' sizes (the CPU path holds the pictures packed, YUV 4:2:0 at half that, and
-   * scales them when converting; the device path, which does not resize, holds RGB).
+   * Bytes a worker holds for one sample until its batch is built, as far as known before decoding,
+   * one byte per value at the files' sizes: 3 values a pixel for RGB, 1 for depth (the CPU path
+   * holds the pictures packed, YUV 4:2:0 at half that, and scales them when converting; the device
+   * path, which does not resize, holds RGB).
    */
   long heldSampleBytes() {
-    return sampleRgbBytes(fileSizes);
-  }
-
-  private long sampleRgbBytes(Map<String, FrameSize> sizes) {
     long sum = 0;
     for (String c : cameras) {
-      sum += positions(c) * sizeIn(sizes, c).rgbBytes();
+      FrameSize size = fileSize(c);
+      sum += positions(c) * samples(c).channels() * (long) size.height() * size.width();
+    }
+    return sum;
+  }
+
+  /**
+   * Bytes of one sample's frames in a batch: every camera at its own (resized) size and window
+   * position, as delivered (uint8, uint16 or float32).
+   */
+  long sampleBatchBytes() {
+    long sum = 0;
+    for (String c : cameras) {
+      sum += positions(c) * frameColumn(c).frameBytes();
     }
     return sum;
   }

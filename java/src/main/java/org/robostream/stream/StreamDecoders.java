@@ -17,7 +17,8 @@ import org.robostream.video.VideoDecoderOptions;
  * worker run, each decoder over the dataset's video sources and reusing the frame table any worker
  * built for its file ({@link FrameTables}: every live stream of a shared v3.0 file has a decoder of
  * its own, but the file's packets are scanned once). Counts what the caches do and the files that
- * decode on the CPU although a GPU was asked for.
+ * decode on the CPU although a GPU was asked for. Depth maps always decode on the CPU (NVDEC's
+ * colour kernel writes RGB only); they are not fallbacks.
  *
  * <p>Threading: thread-safe; every worker thread opens decoders through its own cache at once, and
  * the counts are exact while they run. Ownership: a cache and its decoders belong to the worker
@@ -26,6 +27,7 @@ import org.robostream.video.VideoDecoderOptions;
 final class StreamDecoders {
   private final VideoSources videos;
   private final VideoDecoderOptions options;
+  private final Set<String> depthFiles = new java.util.HashSet<>(); // the depth cameras' files
   private final int cacheSize;
   private final FrameTables tables = new FrameTables();
   private final DecoderCacheCounters cacheCounters = new DecoderCacheCounters();
@@ -36,6 +38,11 @@ final class StreamDecoders {
     this.videos = config.videos();
     this.options = config.context().decoderOptions();
     this.cacheSize = config.context().decoderCacheSize();
+    for (String camera : config.context().cameras()) {
+      if (config.context().samples(camera).isDepth()) {
+        config.metadata().videoFiles(camera).forEach(f -> depthFiles.add(f.toString()));
+      }
+    }
     this.wholeDeviceFallbacks =
         config.deviceResolution().fellBack() ? config.metadata().videoFiles().size() : 0;
   }
@@ -50,7 +57,8 @@ final class StreamDecoders {
   }
 
   private VideoDecoder open(String file) {
-    VideoDecoder decoder = tables.open(videos.open(Path.of(file)), options);
+    VideoDecoderOptions chosen = depthFiles.contains(file) ? options.withCudaDevice(-1) : options;
+    VideoDecoder decoder = tables.open(videos.open(Path.of(file)), chosen);
     if (decoder.cpuFallbackReason() != null) {
       perFileFallbacks.add(file);
     }

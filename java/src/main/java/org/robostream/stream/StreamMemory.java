@@ -84,7 +84,7 @@ final class StreamMemory {
   FramePath newFramePath() {
     BatchMaker maker = new BatchMaker(ctx, allocator, batchPool, hostPool, openFrameBytes);
     return heldPool == null
-        ? new HostFramePath(maker, batchPool)
+        ? new HostFramePath(ctx, maker, batchPool)
         : new DeviceFramePath(ctx, maker, heldPool);
   }
 

@@ -174,14 +174,21 @@ final class AvcodecBackend implements FrameBackend {
   }
 
   @Override
-  public void convertCurrent(long dst, FrameLayout layout) {
+  public void convertCurrent(long dst, FrameLayout layout, FrameSamples samples) {
     if (!hasFrame) {
       throw new IllegalStateException("no current frame");
     }
     int format = frame.format();
+    if (samples.isDepth()) {
+      DepthSamples.requireDepthMap(file, format);
+      DepthSamples.copy(currentPicture(), dst, samples);
+      return;
+    }
+    boolean unitFloats = samples.isFloat();
     ColorSpec color = currentColor();
     int chroma = libyuvChroma(format);
-    if (chroma != 0 && converterKind == ColorConverterKind.LIBYUV) {
+    // libyuv writes uint8 only: floats always come from swscale.
+    if (chroma != 0 && converterKind == ColorConverterKind.LIBYUV && !unitFloats) {
       try {
         NativeStatus.check(
             NativeCore.rs_convert_yuv8(
@@ -204,7 +211,7 @@ final class AvcodecBackend implements FrameBackend {
       }
       return;
     }
-    if (converterKind == ColorConverterKind.LIBYUV) {
+    if (converterKind == ColorConverterKind.LIBYUV && !unitFloats) {
       throw new UnsupportedVideoException(
           file,
           "libyuv cannot convert pixel format "
@@ -214,7 +221,7 @@ final class AvcodecBackend implements FrameBackend {
       swscale = new SwscaleConverter();
     }
     try {
-      swscale.convert(frame, color, dst, layout);
+      swscale.convert(frame, color, dst, layout, unitFloats);
     } catch (IllegalStateException e) {
       throw new UnsupportedVideoException(file, e.getMessage(), e);
     }

@@ -101,10 +101,18 @@ final class Dav1dBackend implements FrameBackend {
   }
 
   @Override
-  public void convertCurrent(long dst, FrameLayout layout) {
+  public void convertCurrent(long dst, FrameLayout layout, FrameSamples samples) {
+    if (samples.isDepth()) {
+      RawPicture picture = currentPicture();
+      DepthSamples.requireDepthMap(file, picture.pixelFormat());
+      DepthSamples.copy(picture, dst, samples);
+      return;
+    }
+    boolean unitFloats = samples.isFloat();
     ColorSpec color = currentColor();
-    if (converter != ColorConverterKind.LIBYUV) {
-      convertWithSwscale(color, dst, layout);
+    // libyuv writes uint8 only: floats always come from swscale.
+    if (converter != ColorConverterKind.LIBYUV || unitFloats) {
+      convertWithSwscale(color, dst, layout, unitFloats);
       return;
     }
     try {
@@ -117,7 +125,8 @@ final class Dav1dBackend implements FrameBackend {
     }
   }
 
-  private void convertWithSwscale(ColorSpec color, long dst, FrameLayout layout) {
+  private void convertWithSwscale(
+      ColorSpec color, long dst, FrameLayout layout, boolean unitFloats) {
     long[] p = decoder.currentPlanes();
     int chroma = (int) p[7];
     int depth = (int) p[8];
@@ -136,25 +145,53 @@ final class Dav1dBackend implements FrameBackend {
     }
     try {
       swscale.convert(
-          planeAddresses, planeStrides, (int) p[5], (int) p[6], format, color, dst, layout);
+          planeAddresses,
+          planeStrides,
+          (int) p[5],
+          (int) p[6],
+          format,
+          color,
+          dst,
+          layout,
+          unitFloats);
     } catch (IllegalStateException e) {
       throw new UnsupportedVideoException(file, e.getMessage(), e);
     }
   }
 
-  /** FFmpeg pixel format of a dav1d picture layout, or -1. */
+  /**
+   * FFmpeg pixel format of a dav1d picture layout (chroma 420/422/444, 0 for monochrome; 8, 10 or
+   * 12 bits), or -1.
+   */
   private static int swscaleFormat(int chroma, int depth) {
-    boolean eight = depth == 8;
-    boolean ten = depth == 10;
-    if (!eight && !ten) {
-      return -1;
-    }
-    return switch (chroma) {
-      case 420 -> eight ? avutil.AV_PIX_FMT_YUV420P : avutil.AV_PIX_FMT_YUV420P10LE;
-      case 422 -> eight ? avutil.AV_PIX_FMT_YUV422P : avutil.AV_PIX_FMT_YUV422P10LE;
-      case 444 -> eight ? avutil.AV_PIX_FMT_YUV444P : avutil.AV_PIX_FMT_YUV444P10LE;
-      default -> -1;
-    };
+    int bits = depth == 8 ? 0 : depth == 10 ? 1 : depth == 12 ? 2 : -1;
+    int[] formats =
+        switch (chroma) {
+          case 0 ->
+              new int[] {
+                avutil.AV_PIX_FMT_GRAY8, avutil.AV_PIX_FMT_GRAY10LE, avutil.AV_PIX_FMT_GRAY12LE
+              };
+          case 420 ->
+              new int[] {
+                avutil.AV_PIX_FMT_YUV420P,
+                avutil.AV_PIX_FMT_YUV420P10LE,
+                avutil.AV_PIX_FMT_YUV420P12LE
+              };
+          case 422 ->
+              new int[] {
+                avutil.AV_PIX_FMT_YUV422P,
+                avutil.AV_PIX_FMT_YUV422P10LE,
+                avutil.AV_PIX_FMT_YUV422P12LE
+              };
+          case 444 ->
+              new int[] {
+                avutil.AV_PIX_FMT_YUV444P,
+                avutil.AV_PIX_FMT_YUV444P10LE,
+                avutil.AV_PIX_FMT_YUV444P12LE
+              };
+          default -> null;
+        };
+    return formats == null || bits < 0 ? -1 : formats[bits];
   }
 
   @Override

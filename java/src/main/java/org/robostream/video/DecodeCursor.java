@@ -236,7 +236,7 @@ final class DecodeCursor {
       framesDelivered += requests.length;
       return;
     }
-    backend.convertCurrent(dst.slotAddress(requests[0]), dst.layout());
+    backend.convertCurrent(dst.slotAddress(requests[0]), dst.layout(), dst.samples());
     double seconds = index.frameSeconds(frame);
     for (int i = 0; i < requests.length; i++) {
       int request = requests[i];

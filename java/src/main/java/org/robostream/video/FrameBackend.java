@@ -32,10 +32,10 @@ interface FrameBackend extends AutoCloseable {
   int currentHeight();
 
   /**
-   * Converts the current frame to RGB uint8 in {@code layout} into the slot at {@code dst}: host
-   * memory for the CPU backends, device memory of its GPU for NVDEC.
+   * Converts the current frame to {@code samples} in {@code layout} into the slot at {@code dst}:
+   * host memory for the CPU backends, device memory of its GPU for NVDEC (colour only).
    */
-  void convertCurrent(long dst, FrameLayout layout);
+  void convertCurrent(long dst, FrameLayout layout, FrameSamples samples);
 
   /**
    * The current frame's planes, unconverted, in host memory; valid until the next {@link

@@ -1,11 +1,12 @@
 package org.robostream.video;
 
 /**
- * Where {@link VideoDecoder#decode} writes frames: one slot of {@code height * width * 3} bytes per
- * request, RGB uint8 in the destination's layout, in host memory or, for a decoder on NVDEC, in
- * device memory of its GPU ({@link #onDevice()}: the decoder refuses the other kind). A frame
- * requested twice is decoded once and copied ({@link #copySlot}); {@link #delivered} reports each
- * request's pts and frame index.
+ * Where {@link VideoDecoder#decode} writes frames: one slot per request in the destination's layout
+ * holding {@link #samples()} (RGB uint8 by default; RGB float32 converted from the picture's
+ * full-precision samples; a depth map's values, uint16 or float32), in host memory or, for a
+ * decoder on NVDEC, in device memory of its GPU ({@link #onDevice()}: the decoder refuses the other
+ * kind). A frame requested twice is decoded once and copied ({@link #copySlot}); {@link #delivered}
+ * reports each request's pts and frame index.
  *
  * <p>Implementations: {@code FrameBatchBuilder.Column} (a uint8 column of a pooled frame batch,
  * host or CUDA, recording each frame's pts and position in the batch: what {@code
@@ -48,7 +49,15 @@ public interface FrameDestination {
     return false;
   }
 
+  /**
+   * What a slot holds (see {@link FrameSamples}). For float32 RGB decoders convert from the
+   * picture's own samples (a 10-bit source keeps its precision), not from an 8-bit frame.
+   */
+  default FrameSamples samples() {
+    return FrameSamples.RGB_UINT8;
+  }
+
   default long frameBytes() {
-    return (long) width() * height() * 3;
+    return samples().frameBytes(height(), width());
   }
 }

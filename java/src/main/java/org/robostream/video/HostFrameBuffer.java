@@ -5,9 +5,10 @@ import java.nio.ByteOrder;
 import org.bytedeco.javacpp.Pointer;
 
 /**
- * A {@link FrameDestination} over a direct ByteBuffer holding {@code capacity} frames back to back.
- * Not thread-safe. The buffer is garbage-collected memory; frames meant for Arrow consumers or a
- * GPU go to a {@code FrameBatch} instead ({@code FrameBatch.decode}).
+ * A {@link FrameDestination} over a direct ByteBuffer holding {@code capacity} frames back to back,
+ * of any {@link FrameSamples}. Not thread-safe. The buffer is garbage-collected memory; frames
+ * meant for Arrow consumers or a GPU go to a {@code FrameBatch} instead ({@code
+ * FrameBatch.decode}).
  */
 public final class HostFrameBuffer implements FrameDestination {
   private final int width;
@@ -16,8 +17,15 @@ public final class HostFrameBuffer implements FrameDestination {
   private final ByteBuffer buffer;
   private final long address;
   private final int capacity;
+  private final FrameSamples samples;
 
   public HostFrameBuffer(int capacity, int height, int width, FrameLayout layout) {
+    this(capacity, height, width, layout, FrameSamples.RGB_UINT8);
+  }
+
+  /** Frames holding {@code samples} (float32 RGB, a depth map's values) instead of uint8 RGB. */
+  public HostFrameBuffer(
+      int capacity, int height, int width, FrameLayout layout, FrameSamples samples) {
     if (capacity < 0 || width <= 0 || height <= 0) {
       throw new IllegalArgumentException("bad frame buffer geometry");
     }
@@ -25,7 +33,8 @@ public final class HostFrameBuffer implements FrameDestination {
     this.height = height;
     this.layout = layout;
     this.capacity = capacity;
-    long bytes = (long) capacity * width * height * 3;
+    this.samples = samples;
+    long bytes = capacity * frameBytes();
     if (bytes > Integer.MAX_VALUE) {
       throw new IllegalArgumentException("frame buffer of " + bytes + " bytes exceeds 2 GiB");
     }
@@ -51,6 +60,11 @@ public final class HostFrameBuffer implements FrameDestination {
   @Override
   public FrameLayout layout() {
     return layout;
+  }
+
+  @Override
+  public FrameSamples samples() {
+    return samples;
   }
 
   public int capacity() {

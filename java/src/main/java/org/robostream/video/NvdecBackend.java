@@ -30,6 +30,9 @@ final class NvdecBackend implements FrameBackend {
   private final AnnexBFilter annexB;
   private final ColorSpec.Matrix containerMatrix;
   private final boolean containerFullRange;
+  // The core's RS_DTYPE_* values (robostream.h) for the colour kernel's output.
+  private static final int RS_DTYPE_UINT8 = 0;
+  private static final int RS_DTYPE_FLOAT32 = 1;
   private final long slotBytes; // an RGB uint8 frame of the declared size: what each slot holds
 
   private NvdecBackend(
@@ -181,12 +184,18 @@ final class NvdecBackend implements FrameBackend {
   }
 
   /**
-   * Writes RGB uint8 into the device slot {@code dst} on this backend's GPU. The slot holds a frame
-   * of the stream's declared size (VideoDecoder checks the picture's size against it); the core
-   * refuses a picture that would not fit rather than write past the slot.
+   * Writes RGB into the device slot {@code dst} on this backend's GPU: uint8, or float32 in [0, 1]
+   * computed by the colour kernel from the surface's samples (16-bit P016 above 8 bits). The slot
+   * holds a frame of the stream's declared size (VideoDecoder checks the picture's size against
+   * it); the core refuses a picture that would not fit rather than write past the slot.
    */
   @Override
-  public void convertCurrent(long dst, FrameLayout layout) {
+  public void convertCurrent(long dst, FrameLayout layout, FrameSamples samples) {
+    if (samples.isDepth()) {
+      throw new UnsupportedVideoException(
+          file, "depth maps are read on the CPU; NVDEC's colour kernel writes RGB only");
+    }
+    boolean unitFloats = samples.isFloat();
     ColorSpec color =
         ColorSpec.resolve(
             ColorSpec.Matrix.fromNative(session.currentMatrix()),
@@ -197,9 +206,9 @@ final class NvdecBackend implements FrameBackend {
         () ->
             session.convertCurrent(
                 dst,
-                slotBytes,
+                unitFloats ? slotBytes * Float.BYTES : slotBytes,
                 layout.nativeCode(),
-                0,
+                unitFloats ? RS_DTYPE_FLOAT32 : RS_DTYPE_UINT8,
                 color.matrix().nativeCode(),
                 color.fullRange()));
   }

@@ -56,9 +56,22 @@ public final class PackedPicture implements AutoCloseable {
   }
 
   /**
-   * Converts a packed picture at {@code src} to RGB24 in {@code layout} at {@code dst}, a frame of
-   * {@code dstWidth} x {@code dstHeight}: scaled in the same swscale pass when that is not the
-   * picture's size.
+   * Copies a packed depth picture's values at {@code src} into {@code dst} as {@code samples} (a
+   * depth kind); its format passed {@link DepthSamples#requireDepthMap} when it was decoded.
+   */
+  public void toDepth(
+      long src, int width, int height, int pixelFormat, long dst, FrameSamples samples) {
+    long[] addresses = new long[3];
+    int[] s = new int[3];
+    unpack(src, width, height, pixelFormat, addresses, s);
+    DepthSamples.copy(new RawPicture(addresses, s, width, height, pixelFormat, null), dst, samples);
+  }
+
+  /**
+   * Converts a packed picture at {@code src} to RGB in {@code layout} at {@code dst}, a frame of
+   * {@code dstWidth} x {@code dstHeight} (scaled in the same swscale pass when that is not the
+   * picture's size): uint8, or with {@code unitFloats} float32 in [0, 1] from its full-precision
+   * samples.
    */
   public void toRgb(
       long src,
@@ -69,7 +82,27 @@ public final class PackedPicture implements AutoCloseable {
       long dst,
       int dstWidth,
       int dstHeight,
-      FrameLayout layout) {
+      FrameLayout layout,
+      boolean unitFloats) {
+    long[] addresses = new long[3];
+    int[] s = new int[3];
+    unpack(src, width, height, pixelFormat, addresses, s);
+    converter.convert(
+        addresses,
+        s,
+        width,
+        height,
+        pixelFormat,
+        color,
+        dst,
+        dstWidth,
+        dstHeight,
+        layout,
+        unitFloats);
+  }
+
+  /** The first three planes' addresses and strides of the packed picture at {@code src}. */
+  private void unpack(long src, int width, int height, int pixelFormat, long[] addresses, int[] s) {
     long size = packedBytes(width, height, pixelFormat);
     int rc =
         av_image_fill_arrays(
@@ -77,15 +110,11 @@ public final class PackedPicture implements AutoCloseable {
     if (rc < 0) {
       throw new IllegalStateException("cannot unpack pixel format " + pixelFormat);
     }
-    long[] addresses = new long[3];
-    int[] s = new int[3];
     for (int i = 0; i < 3; i++) {
       BytePointer plane = planes.get(BytePointer.class, i);
       addresses[i] = plane == null ? 0 : plane.address();
       s[i] = strides.get(i);
     }
-    converter.convert(
-        addresses, s, width, height, pixelFormat, color, dst, dstWidth, dstHeight, layout);
   }
 
   @Override

@@ -1,6 +1,7 @@
 package org.robostream.video;
 
 import static org.bytedeco.ffmpeg.global.avutil.AV_PIX_FMT_GBRP;
+import static org.bytedeco.ffmpeg.global.avutil.AV_PIX_FMT_GBRPF32LE;
 import static org.bytedeco.ffmpeg.global.avutil.AV_PIX_FMT_RGB24;
 import static org.bytedeco.ffmpeg.global.swscale.SWS_BILINEAR;
 import static org.bytedeco.ffmpeg.global.swscale.SWS_CS_BT2020;
@@ -21,23 +22,37 @@ import org.bytedeco.javacpp.PointerPointer;
 import org.robostream.nativecore.NativeAddress;
 
 /**
- * YUV (any FFmpeg pixel format) to RGB24 with swscale, writing straight into the slot: packed RGB24
- * for HWC, planar GBR (planes mapped onto R, G, B) for CHW. A slot of another size than the picture
- * gets the picture scaled (bilinear) by the same {@code sws_scale} call that converts it.
+ * YUV (any FFmpeg pixel format) to RGB with swscale, writing straight into the slot: uint8 as
+ * packed RGB24 for HWC, planar GBR (planes mapped onto R, G, B) for CHW; or float32 in [0, 1] from
+ * the full-precision samples (swscale's planar GBR float, FFmpeg's {@code gbrpf32le}: a 10-bit
+ * source keeps its precision), planes mapped onto R, G, B for CHW, interleaved from a planar
+ * scratch frame for HWC (swscale has no packed float output). A slot of another size than the
+ * picture gets the picture scaled (bilinear) by the same {@code sws_scale} call that converts it.
  *
- * <p>Not thread-safe: one per decoder. Owns a cached SwsContext; {@link #close()} frees it.
+ * <p>Not thread-safe: one per decoder. Owns a cached SwsContext and the scratch frame; {@link
+ * #close()} frees them.
  */
 public final class SwscaleConverter implements AutoCloseable {
   private SwsContext context;
-  private int lastKey = Integer.MIN_VALUE;
+  private ConversionKey lastKey;
   private final PointerPointer<BytePointer> dstPlanes = new PointerPointer<>(4);
   private final IntPointer dstStrides = new IntPointer(4);
 
   private final PointerPointer<BytePointer> srcPlanes = new PointerPointer<>(4);
   private final IntPointer srcStrides = new IntPointer(4);
+  private HostFrameBuffer planarFloats; // HWC float output: swscale's planes before interleaving
 
   /** Converts {@code frame} into {@code dst} (width*height*3 bytes). */
   public void convert(AVFrame frame, ColorSpec color, long dst, FrameLayout layout) {
+    convert(frame, color, dst, layout, false);
+  }
+
+  /**
+   * Converts {@code frame} into {@code dst}: uint8 (width*height*3 bytes) or, with {@code
+   * unitFloats}, float32 in [0, 1] (width*height*12 bytes).
+   */
+  public void convert(
+      AVFrame frame, ColorSpec color, long dst, FrameLayout layout, boolean unitFloats) {
     convert(
         frame.data(),
         frame.linesize(),
@@ -48,12 +63,13 @@ public final class SwscaleConverter implements AutoCloseable {
         dst,
         frame.width(),
         frame.height(),
-        layout);
+        layout,
+        unitFloats);
   }
 
   /**
    * Converts a picture given by raw plane addresses (Y, U, V) and strides in FFmpeg pixel format
-   * {@code format} (for example dav1d's pictures).
+   * {@code format} (for example dav1d's pictures): uint8, or float32 with {@code unitFloats}.
    */
   public void convert(
       long[] planes,
@@ -63,14 +79,14 @@ public final class SwscaleConverter implements AutoCloseable {
       int format,
       ColorSpec color,
       long dst,
-      FrameLayout layout) {
-    convert(planes, strides, w, h, format, color, dst, w, h, layout);
+      FrameLayout layout,
+      boolean unitFloats) {
+    convert(planes, strides, w, h, format, color, dst, w, h, layout, unitFloats);
   }
 
   /**
-   * Like {@link #convert(long[], int[], int, int, int, ColorSpec, long, FrameLayout)} into a slot
-   * of {@code dstWidth} x {@code dstHeight} (dstWidth*dstHeight*3 bytes): scaled and converted in
-   * one pass.
+   * Like {@link #convert(long[], int[], int, int, int, ColorSpec, long, FrameLayout, boolean)} into
+   * a slot of {@code dstWidth} x {@code dstHeight}: scaled and converted in one pass.
    */
   public void convert(
       long[] planes,
@@ -82,16 +98,23 @@ public final class SwscaleConverter implements AutoCloseable {
       long dst,
       int dstWidth,
       int dstHeight,
-      FrameLayout layout) {
+      FrameLayout layout,
+      boolean unitFloats) {
     for (int i = 0; i < 3; i++) {
       srcPlanes.put(i, NativeAddress.bytesAt(planes[i], (long) strides[i] * h));
       srcStrides.put(i, strides[i]);
     }
     srcPlanes.put(3, (BytePointer) null);
     srcStrides.put(3, 0);
-    convert(srcPlanes, srcStrides, w, h, format, color, dst, dstWidth, dstHeight, layout);
+    convert(
+        srcPlanes, srcStrides, w, h, format, color, dst, dstWidth, dstHeight, layout, unitFloats);
   }
 
+  /**
+   * uint8: packed RGB24 (HWC) or GBR planes mapped onto the slot's R, G, B planes (CHW). float32:
+   * swscale's planar float output onto the slot's planes (CHW), or into a scratch frame that is
+   * then interleaved into the slot (HWC).
+   */
   private void convert(
       PointerPointer<?> data,
       IntPointer linesize,
@@ -102,8 +125,72 @@ public final class SwscaleConverter implements AutoCloseable {
       long dst,
       int dstWidth,
       int dstHeight,
-      FrameLayout layout) {
-    int dstFormat = layout == FrameLayout.HWC ? AV_PIX_FMT_RGB24 : AV_PIX_FMT_GBRP;
+      FrameLayout layout,
+      boolean unitFloats) {
+    boolean packed = layout == FrameLayout.HWC;
+    int dstFormat = unitFloats ? AV_PIX_FMT_GBRPF32LE : packed ? AV_PIX_FMT_RGB24 : AV_PIX_FMT_GBRP;
+    prepare(w, h, format, dstWidth, dstHeight, dstFormat, color);
+    int valueBytes = unitFloats ? Float.BYTES : 1;
+    long planeBytes = (long) dstWidth * dstHeight * valueBytes;
+    long target = dst;
+    if (packed && !unitFloats) {
+      dstPlanes.put(0, NativeAddress.bytesAt(dst, planeBytes * 3));
+      dstStrides.put(0, dstWidth * 3);
+    } else {
+      if (packed) {
+        target = planarFloats(dstWidth, dstHeight);
+      }
+      mapRgbPlanes(target, planeBytes, dstWidth * valueBytes);
+    }
+    scale(data, linesize, h, dstHeight);
+    if (target != dst) {
+      interleave(target, dst, dstWidth * dstHeight);
+    }
+  }
+
+  private long planarFloats(int w, int h) {
+    if (planarFloats == null || planarFloats.width() != w || planarFloats.height() != h) {
+      planarFloats = new HostFrameBuffer(1, h, w, FrameLayout.CHW, FrameSamples.RGB_FLOAT32);
+    }
+    return planarFloats.slotAddress(0);
+  }
+
+  /** Planar R, G, B floats at {@code planar} to packed RGB floats at {@code dst}. */
+  private static void interleave(long planar, long dst, int pixels) {
+    long planeBytes = (long) pixels * Float.BYTES;
+    java.nio.FloatBuffer from =
+        NativeAddress.bytesAt(planar, planeBytes * 3)
+            .asByteBuffer()
+            .order(java.nio.ByteOrder.nativeOrder())
+            .asFloatBuffer();
+    java.nio.FloatBuffer to =
+        NativeAddress.bytesAt(dst, planeBytes * 3)
+            .asByteBuffer()
+            .order(java.nio.ByteOrder.nativeOrder())
+            .asFloatBuffer();
+    for (int i = 0; i < pixels; i++) {
+      to.put(3 * i, from.get(i));
+      to.put(3 * i + 1, from.get(pixels + i));
+      to.put(3 * i + 2, from.get(2 * pixels + i));
+    }
+  }
+
+  /** GBR planes (swscale's order) onto the R, G, B planes of a CHW frame at {@code dst}. */
+  private void mapRgbPlanes(long dst, long planeBytes, int stride) {
+    dstPlanes.put(0, NativeAddress.bytesAt(dst + planeBytes, planeBytes));
+    dstPlanes.put(1, NativeAddress.bytesAt(dst + 2 * planeBytes, planeBytes));
+    dstPlanes.put(2, NativeAddress.bytesAt(dst, planeBytes));
+    dstStrides.put(0, stride).put(1, stride).put(2, stride);
+  }
+
+  /**
+   * The cached context for this conversion, with the picture's matrix and range. The details are
+   * set again whenever anything about the conversion changes: sws_getCachedContext makes a new
+   * context (with swscale's default matrix) when a size or format differs, and one converter may
+   * convert pictures of several cameras in turn.
+   */
+  private void prepare(
+      int w, int h, int format, int dstWidth, int dstHeight, int dstFormat, ColorSpec color) {
     // The deprecated yuvj formats make swscale apply its own range handling on top of ours.
     int srcFormat = nonJpegFormat(format);
     context =
@@ -122,24 +209,20 @@ public final class SwscaleConverter implements AutoCloseable {
     if (context == null || context.isNull()) {
       throw new IllegalStateException("swscale cannot convert pixel format " + format);
     }
-    int key = (color.matrix().ordinal() * 2 + (color.fullRange() ? 1 : 0)) * 1000 + dstFormat;
-    if (key != lastKey) {
+    ConversionKey key = new ConversionKey(w, h, srcFormat, dstWidth, dstHeight, dstFormat, color);
+    if (!key.equals(lastKey)) {
       IntPointer coefficients = sws_getCoefficients(swsColorSpace(color.matrix()));
       sws_setColorspaceDetails(
           context, coefficients, color.fullRange() ? 1 : 0, coefficients, 1, 0, 1 << 16, 1 << 16);
       lastKey = key;
     }
-    long plane = (long) dstWidth * dstHeight;
-    if (layout == FrameLayout.HWC) {
-      dstPlanes.put(0, NativeAddress.bytesAt(dst, plane * 3));
-      dstStrides.put(0, dstWidth * 3);
-    } else {
-      // GBRP plane order is G, B, R; CHW wants R, G, B.
-      dstPlanes.put(0, NativeAddress.bytesAt(dst + plane, plane * 3));
-      dstPlanes.put(1, NativeAddress.bytesAt(dst + 2 * plane, plane * 3));
-      dstPlanes.put(2, NativeAddress.bytesAt(dst, plane * 3));
-      dstStrides.put(0, dstWidth).put(1, dstWidth).put(2, dstWidth);
-    }
+  }
+
+  /** Everything the cached context and its colour details depend on. */
+  private record ConversionKey(
+      int w, int h, int srcFormat, int dstWidth, int dstHeight, int dstFormat, ColorSpec color) {}
+
+  private void scale(PointerPointer<?> data, IntPointer linesize, int h, int dstHeight) {
     // sws_scale returns the rows it wrote into the destination.
     int rows = sws_scale(context, (PointerPointer) data, linesize, 0, h, dstPlanes, dstStrides);
     if (rows != dstHeight) {
@@ -176,6 +259,7 @@ public final class SwscaleConverter implements AutoCloseable {
     }
     dstPlanes.close();
     dstStrides.close();
+    planarFloats = null;
     srcPlanes.close();
     srcStrides.close();
   }

@@ -225,13 +225,16 @@ class FrameBatchTest {
     }
   }
 
+  /** Decoders write a float32 column as floats (converted from the picture's own samples). */
   @Test
-  void decodersRefuseFloatColumns() {
+  void floatColumnsAskDecodersForFloats() {
     try (BatchMemoryPool pool = BatchMemoryPool.host();
         FrameBatchBuilder builder = new FrameBatchBuilder(pool, 1)) {
       FrameBatchBuilder.Column f =
           builder.addFrameColumn("cam", 2, 2, FrameLayout.HWC, DType.FLOAT32);
-      assertThrows(IllegalStateException.class, () -> f.slotAddress(0));
+      assertEquals(org.robostream.video.FrameSamples.RGB_FLOAT32, f.samples());
+      assertEquals(f.frameAddress(0), f.slotAddress(0));
+      assertEquals(2 * 2 * 3 * Float.BYTES, f.frameBytes());
       assertThrows(IndexOutOfBoundsException.class, () -> f.frameAddress(1));
       assertThrows(
           RuntimeException.class,

@@ -51,6 +51,7 @@ class BatchTensorTest {
             case FLOAT64 -> data.getDouble(8 * i);
             case INT64 -> data.getLong(8 * i);
             case UINT8, BOOL -> data.get(i) & 0xFF;
+            case UINT16 -> data.getShort(2 * i) & 0xFFFF;
           };
       assertEquals(want[i], got, 0.0, t + " value " + i);
     }

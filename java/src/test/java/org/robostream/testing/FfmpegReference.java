@@ -38,6 +38,11 @@ public final class FfmpegReference {
 
   /** Every frame as RGB24 (HWC), decoded by the ffmpeg CLI; frame i at offset i*w*h*3. */
   public static byte[] allFramesRgb(Path file) {
+    return allFramesRaw(file, "rgb24");
+  }
+
+  /** Every frame converted by the ffmpeg CLI to raw {@code pixelFormat}, back to back. */
+  public static byte[] allFramesRaw(Path file, String pixelFormat) {
     return exec(
         "ffmpeg",
         "-hide_banner",
@@ -51,53 +56,44 @@ public final class FfmpegReference {
         "-f",
         "rawvideo",
         "-pix_fmt",
-        "rgb24",
+        pixelFormat,
         "-");
   }
 
   /**
-   * Every frame scaled to {@code width} x {@code height} by ffmpeg's scale filter with swscale
-   * {@code flags} (e.g. "bilinear") and converted to RGB24 (HWC) in the same swscale context.
+   * Every frame as uint8 R, G, B planes (CHW), from the ffmpeg CLI's planar {@code gbrp} output:
+   * what a planar converter should match (swscale's planar path rounds differently from its packed
+   * one for sources deeper than 8 bits); frame i at offset i*3*w*h.
    */
-  public static byte[] allFramesRgbScaled(Path file, int width, int height, String flags) {
-    return scaled(file, width, height, flags, "rgb24");
-  }
-
-  /**
-   * Like {@link #allFramesRgbScaled}, converted to planar GBR in the scale filter's swscale context
-   * (the output a CHW converter writing GBR planes gets), returned as RGB24 (HWC).
-   */
-  public static byte[] allFramesGbrpScaledAsRgb(Path file, int width, int height, String flags) {
-    byte[] planar = scaled(file, width, height, flags, "gbrp");
-    byte[] rgb = new byte[planar.length];
+  public static byte[] allFramesPlanarRgb(Path file, int width, int height) {
+    byte[] gbr = allFramesRaw(file, "gbrp");
+    byte[] rgb = new byte[gbr.length];
     int plane = width * height;
-    for (int frame = 0; frame < planar.length / (3 * plane); frame++) {
-      int base = frame * 3 * plane;
-      for (int i = 0; i < plane; i++) {
-        rgb[base + 3 * i] = planar[base + 2 * plane + i]; // R is the third plane
-        rgb[base + 3 * i + 1] = planar[base + i];
-        rgb[base + 3 * i + 2] = planar[base + plane + i];
-      }
+    for (int base = 0; base + 3 * plane <= gbr.length; base += 3 * plane) {
+      System.arraycopy(gbr, base + 2 * plane, rgb, base, plane); // R
+      System.arraycopy(gbr, base, rgb, base + plane, plane); // G
+      System.arraycopy(gbr, base + plane, rgb, base + 2 * plane, plane); // B
     }
     return rgb;
   }
 
-  private static byte[] scaled(Path file, int width, int height, String flags, String format) {
-    return exec(
-        "ffmpeg",
-        "-hide_banner",
-        "-loglevel",
-        "error",
-        "-nostdin",
-        "-i",
-        file.toString(),
-        "-vf",
-        "scale=" + width + ":" + height + ":flags=" + flags + ",format=" + format,
-        "-fps_mode",
-        "passthrough",
-        "-f",
-        "rawvideo",
-        "-");
+  /**
+   * Every frame as float32 RGB in [0, 1] as the ffmpeg CLI converts it ({@code gbrpf32le}, from the
+   * picture's own samples), reordered to R, G, B planes (CHW); frame i at value offset i*3*w*h.
+   */
+  public static float[] allFramesUnitFloats(Path file, int width, int height) {
+    byte[] raw = allFramesRaw(file, "gbrpf32le");
+    java.nio.FloatBuffer gbr =
+        java.nio.ByteBuffer.wrap(raw).order(java.nio.ByteOrder.LITTLE_ENDIAN).asFloatBuffer();
+    float[] rgb = new float[gbr.remaining()];
+    int plane = width * height;
+    for (int frame = 0; frame < rgb.length / (3 * plane); frame++) {
+      int base = frame * 3 * plane;
+      gbr.get(base + 2 * plane, rgb, base, plane); // R
+      gbr.get(base, rgb, base + plane, plane); // G
+      gbr.get(base + plane, rgb, base + 2 * plane, plane); // B
+    }
+    return rgb;
   }
 
   /**
@@ -166,5 +162,50 @@ public final class FfmpegReference {
       Thread.currentThread().interrupt();
       throw new IllegalStateException(e);
     }
+  }
+
+  /**
+   * Every frame scaled to {@code width} x {@code height} by ffmpeg's scale filter with swscale
+   * {@code flags} (e.g. "bilinear") and converted to RGB24 (HWC) in the same swscale context.
+   */
+  public static byte[] allFramesRgbScaled(Path file, int width, int height, String flags) {
+    return scaled(file, width, height, flags, "rgb24");
+  }
+
+  /**
+   * Like {@link #allFramesRgbScaled}, converted to planar GBR in the scale filter's swscale context
+   * (the output a CHW converter writing GBR planes gets), returned as RGB24 (HWC).
+   */
+  public static byte[] allFramesGbrpScaledAsRgb(Path file, int width, int height, String flags) {
+    byte[] planar = scaled(file, width, height, flags, "gbrp");
+    byte[] rgb = new byte[planar.length];
+    int plane = width * height;
+    for (int frame = 0; frame < planar.length / (3 * plane); frame++) {
+      int base = frame * 3 * plane;
+      for (int i = 0; i < plane; i++) {
+        rgb[base + 3 * i] = planar[base + 2 * plane + i]; // R is the third plane
+        rgb[base + 3 * i + 1] = planar[base + i];
+        rgb[base + 3 * i + 2] = planar[base + plane + i];
+      }
+    }
+    return rgb;
+  }
+
+  private static byte[] scaled(Path file, int width, int height, String flags, String format) {
+    return exec(
+        "ffmpeg",
+        "-hide_banner",
+        "-loglevel",
+        "error",
+        "-nostdin",
+        "-i",
+        file.toString(),
+        "-vf",
+        "scale=" + width + ":" + height + ":flags=" + flags + ",format=" + format,
+        "-fps_mode",
+        "passthrough",
+        "-f",
+        "rawvideo",
+        "-");
   }
 }

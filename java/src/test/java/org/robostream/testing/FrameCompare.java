@@ -38,6 +38,18 @@ public final class FrameCompare {
     return n;
   }
 
+  /** The HWC frame at {@code offset} of {@code hwc} as CHW. */
+  public static byte[] hwcToChw(byte[] hwc, int offset, int height, int width) {
+    int plane = height * width;
+    byte[] out = new byte[3 * plane];
+    for (int i = 0; i < plane; i++) {
+      for (int c = 0; c < 3; c++) {
+        out[c * plane + i] = hwc[offset + i * 3 + c];
+      }
+    }
+    return out;
+  }
+
   /** Converts a CHW frame to HWC. */
   public static byte[] chwToHwc(byte[] chw, int height, int width) {
     byte[] out = new byte[chw.length];

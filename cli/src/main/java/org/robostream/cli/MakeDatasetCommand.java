@@ -2,6 +2,7 @@ package org.robostream.cli;
 
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
+import org.robostream.dataset.synth.CameraFormat;
 import org.robostream.dataset.synth.SyntheticDatasetSpec;
 import org.robostream.dataset.synth.SyntheticDatasetWriter;
 import org.robostream.dataset.synth.VideoCodecChoice;
@@ -68,6 +69,13 @@ final class MakeDatasetCommand implements Callable<Integer> {
   @Option(names = "--tasks", defaultValue = "3")
   int tasks;
 
+  @Option(
+      names = "--image-features",
+      description =
+          "store the cameras as image features (png or jpeg bytes inside the data Parquet,"
+              + " info.json dtype image) instead of videos")
+  String imageFeatures;
+
   @Override
   public Integer call() throws Exception {
     String[] wh = size.toLowerCase(java.util.Locale.ROOT).split("x");
@@ -94,7 +102,9 @@ final class MakeDatasetCommand implements Callable<Integer> {
             stateDim,
             tasks);
     long start = System.nanoTime();
-    SyntheticDatasetWriter.write(spec);
+    CameraFormat format =
+        imageFeatures == null ? CameraFormat.VIDEO : CameraFormat.parseImage(imageFeatures);
+    SyntheticDatasetWriter.write(spec, format);
     System.out.printf(
         "wrote %s: LeRobot %s, %d episodes, %d cameras %s %s, in %.1f s%n",
         out,
@@ -102,7 +112,9 @@ final class MakeDatasetCommand implements Callable<Integer> {
         episodes,
         cameras,
         size,
-        spec.codec().canonicalName(),
+        format.isImage()
+            ? format.name().toLowerCase(java.util.Locale.ROOT) + " images"
+            : spec.codec().canonicalName(),
         (System.nanoTime() - start) / 1e9);
     return 0;
   }

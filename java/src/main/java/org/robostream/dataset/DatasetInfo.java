@@ -76,6 +76,21 @@ public record DatasetInfo(
   }
 
   /**
+   * Names of the image features (PNG or JPEG frames inside the data files), in declaration order.
+   */
+  public List<String> imageKeys() {
+    return features.values().stream().filter(Feature::isImage).map(Feature::name).toList();
+  }
+
+  /** The cameras: video and image features, in declaration order. */
+  public List<String> cameraKeys() {
+    return features.values().stream()
+        .filter(f -> f.isVideo() || f.isImage())
+        .map(Feature::name)
+        .toList();
+  }
+
+  /**
    * Reads {@code infoJson}; numbers must be whole where LeRobot writes integers ({@code 30.0} is
    * 30, {@code 29.97} is refused), and values that size allocations are bounded.
    */
@@ -176,7 +191,7 @@ public record DatasetInfo(
                 + " elements");
       }
     }
-    if (dtype.equals("video")) {
+    if (dtype.equals("video") || dtype.equals("image")) {
       requireFrameShape(name, shape, source);
     }
     List<String> names = new ArrayList<>();

@@ -9,7 +9,6 @@ import org.robostream.dataset.EpisodeInfo;
 import org.robostream.video.FrameDestination;
 import org.robostream.video.FrameLayout;
 import org.robostream.video.HostFrameBuffer;
-import org.robostream.video.VideoDecoder;
 
 /**
  * The device path: frames are converted to RGB uint8 (in the output layout) when decoded and held
@@ -55,8 +54,9 @@ final class DeviceFramePath implements FramePath {
           episode,
           camera,
           frames,
-          decoder -> {
-            made[0] = new HeldSlots(decoder, ctx.frameSize(camera), frames.length, memory, out);
+          decodesOnGpu -> {
+            made[0] =
+                new HeldSlots(decodesOnGpu, ctx.frameSize(camera), frames.length, memory, out);
             return made[0];
           },
           reader);
@@ -127,7 +127,7 @@ final class DeviceFramePath implements FramePath {
     private final HeldFrames out;
 
     HeldSlots(
-        VideoDecoder decoder,
+        boolean onDevice,
         StreamContext.FrameSize size,
         int requests,
         FrameMemory memory,
@@ -135,7 +135,7 @@ final class DeviceFramePath implements FramePath {
       this.size = size;
       this.blocks = new long[requests];
       this.delivered = new boolean[requests];
-      this.onDevice = decoder.decodesOnGpu();
+      this.onDevice = onDevice;
       this.staged = pool.onCuda() && !onDevice;
       this.memory = memory;
       this.out = out;

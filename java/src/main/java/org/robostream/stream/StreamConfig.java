@@ -87,7 +87,7 @@ final class StreamConfig {
         b.preset != null
             ? Windows.preset(b.preset, metadata.info())
             : Windows.fromDeltaTimestamps(b.deltaTimestamps, metadata.info());
-    List<String> cameras = metadata.info().videoKeys();
+    List<String> cameras = metadata.info().cameraKeys();
     Map<String, StreamContext.FrameSize> frameSizes = frameSizes(metadata, cameras);
     this.memoryBudget = b.memoryBudgetBytes;
     StreamContext probe =

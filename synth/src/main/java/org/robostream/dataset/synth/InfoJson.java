@@ -9,7 +9,11 @@ final class InfoJson {
   private InfoJson() {}
 
   static Map<String, Object> build(
-      SyntheticDatasetSpec spec, long totalFrames, String dataPath, String videoPath) {
+      SyntheticDatasetSpec spec,
+      CameraFormat cameras,
+      long totalFrames,
+      String dataPath,
+      String videoPath) {
     Map<String, Object> info = new LinkedHashMap<>();
     info.put("codebase_version", spec.layout().version());
     info.put("robot_type", "robostream_synthetic");
@@ -20,7 +24,7 @@ final class InfoJson {
     info.put("fps", spec.fps());
     info.put("splits", Map.of("train", "0:" + spec.episodes()));
     info.put("data_path", dataPath);
-    info.put("video_path", spec.cameras() == 0 ? null : videoPath);
+    info.put("video_path", spec.cameras() == 0 || cameras.isImage() ? null : videoPath);
     Map<String, Object> features = new LinkedHashMap<>();
     List<String> motors = new java.util.ArrayList<>();
     for (int j = 0; j < spec.stateDimension(); j++) {
@@ -29,6 +33,15 @@ final class InfoJson {
     features.put("action", feature("float32", List.of(spec.stateDimension()), motors));
     features.put("observation.state", feature("float32", List.of(spec.stateDimension()), motors));
     for (String camera : spec.cameraKeys()) {
+      if (cameras.isImage()) {
+        features.put(
+            camera,
+            feature(
+                "image",
+                List.of(spec.height(), spec.width(), 3),
+                List.of("height", "width", "channels")));
+        continue;
+      }
       Map<String, Object> f =
           feature(
               "video",

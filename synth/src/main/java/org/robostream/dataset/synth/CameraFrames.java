@@ -1,0 +1,21 @@
+package org.robostream.dataset.synth;
+
+/**
+ * What a generated camera shows, whether it is stored as video or as image features: the {@link
+ * PatternCode} of (episode, frame, camera) or {@link CameraContent}'s noisy scene. Stateless.
+ */
+final class CameraFrames {
+  private CameraFrames() {}
+
+  /**
+   * Paints the frames of {@code camera} (its index) in {@code episode}. Frames must be asked for in
+   * order: camera content carries its noise from frame to frame.
+   */
+  static FfmpegVideoWriter.FramePainter painter(
+      SyntheticDatasetSpec spec, int episode, int camera) {
+    if (spec.content() == SyntheticDatasetSpec.Content.PATTERN) {
+      return (rgb, f) -> PatternCode.paint(rgb, spec.width(), spec.height(), episode, f, camera);
+    }
+    return new CameraContent(spec.width(), spec.height(), episode, camera)::paint;
+  }
+}

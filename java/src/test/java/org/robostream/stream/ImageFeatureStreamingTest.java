@@ -22,6 +22,7 @@ import java.util.Set;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.junit.jupiter.api.Test;
+import org.robostream.dataset.DatasetException;
 import org.robostream.dataset.EpisodeImages;
 import org.robostream.dataset.LeRobotMetadata;
 import org.robostream.dataset.synth.CameraFormat;
@@ -256,6 +257,35 @@ class ImageFeatureStreamingTest {
     assertTrue(
         e.getMessage()
             .contains("is a 64x48 PNG but info.json declares observation.images.top" + " as 48x32"),
+        e.getMessage());
+  }
+
+  @Test
+  void anImageStoredOnlyAsAPathIsRefusedNamingTheRowAndWhy() {
+    Path root = ImageFixtures.withPathOnlyImage(Datasets.imagesV21(CameraFormat.PNG), 1, 3);
+    SampleException e = assertThrows(SampleException.class, () -> streamAll(root));
+    assertInstanceOf(DatasetException.BadMetadata.class, e.getCause());
+    assertEquals(1, e.episode());
+    assertTrue(e.file().endsWith("episode_000001.parquet"), e.file());
+    assertTrue(
+        e.getMessage()
+            .contains(
+                "episode 1 frame 3, image feature observation.images.top has no image bytes"
+                    + " (only the path frame_000003.png)"),
+        e.getMessage());
+  }
+
+  @Test
+  void aColumnThatIsNoImageStructIsRefusedWhenTheDatasetIsOpened() {
+    Path root = ImageFixtures.actionDeclaredAsImage(Datasets.imagesV21(CameraFormat.PNG));
+    DatasetException.BadMetadata e =
+        assertThrows(DatasetException.BadMetadata.class, () -> builder(root).build().close());
+    assertTrue(
+        e.getMessage().contains("column action is List<element: FloatingPoint(SINGLE)>")
+            && e.getMessage()
+                .contains(
+                    "but info.json declares an image feature, stored as a"
+                        + " struct {bytes: binary, path: string}"),
         e.getMessage());
   }
 }

@@ -3,6 +3,7 @@ package org.robostream.stream;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.nio.file.Path;
+import java.util.function.Consumer;
 import org.robostream.testing.Fixtures;
 import org.robostream.testing.MetadataEdit;
 import org.robostream.testing.ParquetEdit;
@@ -15,13 +16,41 @@ final class ImageFixtures {
 
   /** {@code source} with the image of {@code frame} of {@code episode} cut after 40 bytes. */
   static Path withCorruptImage(Path source, int episode, int frame) {
+    return withEpisodeFileEdited(
+        source, "-corrupt-e" + episode + "f" + frame, episode, e -> e.damageImage(TOP, frame, 40));
+  }
+
+  /** {@code source} whose image of {@code frame} of {@code episode} has only its path. */
+  static Path withPathOnlyImage(Path source, int episode, int frame) {
+    return withEpisodeFileEdited(
+        source, "-path-only-e" + episode + "f" + frame, episode, e -> e.dropImageBytes(TOP, frame));
+  }
+
+  /** A copy of v2.1 {@code source} whose data file of {@code episode} {@code change} edited. */
+  private static Path withEpisodeFileEdited(
+      Path source, String suffix, int episode, Consumer<ParquetEdit> change) {
     return Fixtures.derivedDataset(
-        source.getFileName() + "-corrupt-e" + episode + "f" + frame,
+        source.getFileName() + suffix,
         source,
         root ->
             ParquetEdit.rewrite(
                 root.resolve(String.format("data/chunk-000/episode_%06d.parquet", episode)),
-                edit -> edit.damageImage(TOP, frame, 40)));
+                change));
+  }
+
+  /** {@code source} whose info.json declares {@code action} an image feature. */
+  static Path actionDeclaredAsImage(Path source) {
+    return Fixtures.derivedDataset(
+        source.getFileName() + "-action-image",
+        source,
+        root ->
+            MetadataEdit.info(
+                root,
+                info -> {
+                  ObjectNode action = (ObjectNode) info.path("features").path("action");
+                  action.put("dtype", "image");
+                  action.putArray("shape").add(48).add(64).add(3);
+                }));
   }
 
   /** {@code source} whose info.json declares the camera {@code width x height}. */

@@ -177,6 +177,17 @@ public final class ParquetEdit implements AutoCloseable {
     return this;
   }
 
+  /**
+   * Removes the encoded bytes of image-feature {@code column} in row {@code row} (null), keeping
+   * its path: an image stored as a separate file.
+   */
+  public ParquetEdit dropImageBytes(String column, int row) {
+    ((StructVector) vectors.get(indexOf(column)))
+        .getChild("bytes", VarBinaryVector.class)
+        .setNull(row);
+    return this;
+  }
+
   public void writeTo(Path file) throws IOException {
     try (VectorSchemaRoot root = new VectorSchemaRoot(vectors)) {
       vectors = List.of(); // the root owns them now and closes them

@@ -20,12 +20,13 @@ import org.robostream.video.RawPicture;
  * The frames of image-feature cameras (PNG or JPEG bytes in the data Parquet): a worker reads an
  * episode's encoded images of a camera from its data file when it first needs them ({@link
  * EpisodeImages}) and keeps those of the last few (episode, camera) pairs, as many as its decoder
- * cache holds video decoders (one per live stream and camera), then decodes the requested frames
- * with FFmpeg ({@link ImageDecoder}) into the same sinks and destinations video frames go to. Each
- * distinct frame of a call is decoded once; its pts is {@code frame / fps}, its frame index the
- * episode-local frame. An image whose header gives another size than info.json declares is refused
- * before it is decoded. Errors come out as {@link SampleException} naming the data file, episode,
- * camera and frame.
+ * cache holds video decoders (one per live stream and camera) and at most half its memory budget
+ * (their bytes count against it, so fewer frames are decoded ahead while they are held), then
+ * decodes the requested frames with FFmpeg ({@link ImageDecoder}) into the same sinks and
+ * destinations video frames go to. Each distinct frame of a call is decoded once; its pts is {@code
+ * frame / fps}, its frame index the episode-local frame. An image whose header gives another size
+ * than info.json declares is refused before it is decoded. Errors come out as {@link
+ * SampleException} naming the data file, episode, camera and frame.
  *
  * <p>Not thread-safe: one per worker. {@link #close()} frees the decoder.
  */
@@ -34,6 +35,7 @@ final class ImageFrames implements AutoCloseable {
   private final DatasetInfo info;
   private final int cachedEpisodes;
   private final StreamCounters counters;
+  private final FrameMemory budget;
   private final ImageDecoder decoder = new ImageDecoder();
   private final LinkedHashMap<Key, EpisodeImages> cache = new LinkedHashMap<>(8, 0.75f, true);
 
@@ -45,9 +47,19 @@ final class ImageFrames implements AutoCloseable {
     void deliver(RawPicture picture, int[] requests, double ptsSeconds, int frame);
   }
 
-  /** {@code cachedEpisodes}: (episode, camera) pairs whose encoded images are kept. */
+  /**
+   * @param cachedEpisodes (episode, camera) pairs whose encoded images are kept at most
+   * @param budget the worker's frame memory: the kept images' bytes are counted against its budget,
+   *     and pairs are dropped (least recently used first, never the one in use) while they take
+   *     more than half of it
+   */
   ImageFrames(
-      BufferAllocator allocator, DatasetInfo info, int cachedEpisodes, StreamCounters counters) {
+      BufferAllocator allocator,
+      DatasetInfo info,
+      int cachedEpisodes,
+      StreamCounters counters,
+      FrameMemory budget) {
+    this.budget = budget;
     this.allocator = allocator;
     this.info = info;
     this.cachedEpisodes = Math.max(1, cachedEpisodes);
@@ -135,11 +147,17 @@ final class ImageFrames implements AutoCloseable {
     if (images == null) {
       images = EpisodeImages.read(allocator, episode, info.features().get(camera));
       cache.put(key, images);
-      while (cache.size() > cachedEpisodes) {
-        cache.remove(cache.keySet().iterator().next());
+      budget.account(images.bytes());
+      while (cache.size() > 1
+          && (cache.size() > cachedEpisodes || cachedBytes() > budget.budgetBytes() / 2)) {
+        budget.account(-cache.remove(cache.keySet().iterator().next()).bytes());
       }
     }
     return images;
+  }
+
+  private long cachedBytes() {
+    return cache.values().stream().mapToLong(EpisodeImages::bytes).sum();
   }
 
   /** The image's header must give the size info.json declares for the camera. */
@@ -172,6 +190,7 @@ final class ImageFrames implements AutoCloseable {
   @Override
   public void close() {
     decoder.close();
+    budget.account(-cachedBytes());
     cache.clear();
   }
 }

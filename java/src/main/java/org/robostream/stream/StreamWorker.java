@@ -98,7 +98,8 @@ final class StreamWorker implements Runnable {
         FramePath path = framePaths.get();
         FrameMemory scratch = path.newScratch();
         ImageFrames images =
-            new ImageFrames(allocator, ctx.metadata().info(), ctx.decoderCacheSize(), counters)) {
+            new ImageFrames(
+                allocator, ctx.metadata().info(), ctx.decoderCacheSize(), counters, store)) {
       FrameFetcher fetcher =
           new FrameFetcher(
               decoders,

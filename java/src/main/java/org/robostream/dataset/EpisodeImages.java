@@ -49,6 +49,40 @@ public final class EpisodeImages {
    */
   public static EpisodeImages read(
       BufferAllocator allocator, EpisodeInfo episode, Feature imageFeature) {
+    String name = episode.dataFile().toString();
+    List<byte[]> images = scan(allocator, episode, imageFeature, episode.length());
+    if (images.size() != episode.length()) {
+      throw new DatasetException.BadMetadata(
+          name,
+          "holds "
+              + images.size()
+              + " images of "
+              + imageFeature.name()
+              + " for episode "
+              + episode.index()
+              + " but its length is "
+              + episode.length());
+    }
+    return new EpisodeImages(name, imageFeature.name(), episode.index(), images);
+  }
+
+  /**
+   * The encoded image of frame 0 of {@code episode}, reading no further than the batch that holds
+   * it; checked as {@link #read} checks every image.
+   */
+  public static byte[] first(BufferAllocator allocator, EpisodeInfo episode, Feature imageFeature) {
+    List<byte[]> images = scan(allocator, episode, imageFeature, 1);
+    if (images.isEmpty()) {
+      throw new DatasetException.BadMetadata(
+          episode.dataFile().toString(),
+          "holds no images of " + imageFeature.name() + " for episode " + episode.index());
+    }
+    return images.get(0);
+  }
+
+  /** The first {@code limit} images of the episode's rows, fewer if it has fewer rows. */
+  private static List<byte[]> scan(
+      BufferAllocator allocator, EpisodeInfo episode, Feature imageFeature, int limit) {
     String feature = imageFeature.name();
     long maxImageBytes = ImageColumn.maxEncodedBytes(imageFeature.elementCount());
     String name = episode.dataFile().toString();
@@ -64,7 +98,7 @@ public final class EpisodeImages {
         batch -> {
           FieldVector episodes = ArrowCells.column(batch, EpisodeRowRanges.COLUMN, name);
           ValueVector bytes = bytesOf(batch, feature, name);
-          for (int row = 0; row < batch.getRowCount(); row++) {
+          for (int row = 0; row < batch.getRowCount() && images.size() < limit; row++) {
             if (((BaseIntVector) episodes).getValueAsLong(row) != episode.index()) {
               if (seen[0]) {
                 return false; // past the episode's contiguous rows
@@ -74,21 +108,9 @@ public final class EpisodeImages {
             seen[0] = true;
             images.add(image(batch, bytes, row, images.size(), episode, feature, maxImageBytes));
           }
-          return true;
+          return images.size() < limit;
         });
-    if (images.size() != episode.length()) {
-      throw new DatasetException.BadMetadata(
-          name,
-          "holds "
-              + images.size()
-              + " images of "
-              + feature
-              + " for episode "
-              + episode.index()
-              + " but its length is "
-              + episode.length());
-    }
-    return new EpisodeImages(name, feature, episode.index(), images);
+    return images;
   }
 
   /** The {@code bytes} child of the feature's struct column, checked by FeatureColumns at open. */

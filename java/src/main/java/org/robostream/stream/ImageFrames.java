@@ -5,14 +5,13 @@ import java.util.LinkedHashMap;
 import org.apache.arrow.memory.BufferAllocator;
 import org.robostream.FileException;
 import org.robostream.RobostreamException;
-import org.robostream.dataset.DatasetException;
 import org.robostream.dataset.DatasetInfo;
 import org.robostream.dataset.EpisodeImages;
 import org.robostream.dataset.EpisodeInfo;
 import org.robostream.dataset.Feature;
+import org.robostream.dataset.ImageSizes;
 import org.robostream.video.FrameDestination;
 import org.robostream.video.ImageDecoder;
-import org.robostream.video.ImageHeader;
 import org.robostream.video.PictureSink;
 import org.robostream.video.RawPicture;
 
@@ -115,7 +114,7 @@ final class ImageFrames implements AutoCloseable {
         }
         int[] requests = Arrays.copyOfRange(order, i, end);
         byte[] bytes = images.image(frame);
-        requireDeclaredSize(bytes, file, camera, frame);
+        ImageSizes.require(bytes, info.features().get(camera), file, "frame " + frame);
         RawPicture picture = decoder.decode(bytes, bytes.length, file, "frame " + frame);
         delivery.deliver(picture, requests, frame / (double) info.fps(), frame);
         decoded++;
@@ -158,33 +157,6 @@ final class ImageFrames implements AutoCloseable {
 
   private long cachedBytes() {
     return cache.values().stream().mapToLong(EpisodeImages::bytes).sum();
-  }
-
-  /** The image's header must give the size info.json declares for the camera. */
-  private void requireDeclaredSize(byte[] bytes, String file, String camera, int frame) {
-    ImageHeader header = ImageHeader.read(bytes, bytes.length);
-    int[] shape = info.features().get(camera).shape(); // [height, width, channels]
-    if (header != null && (header.width() != shape[1] || header.height() != shape[0])) {
-      throw new DatasetException.BadMetadata(
-          file,
-          "frame "
-              + frame
-              + " is a "
-              + header.width()
-              + "x"
-              + header.height()
-              + " "
-              + header.format()
-              + " but info.json declares "
-              + camera
-              + " as "
-              + shape[1]
-              + "x"
-              + shape[0]
-              + " (shape "
-              + Arrays.toString(shape)
-              + ")");
-    }
   }
 
   @Override

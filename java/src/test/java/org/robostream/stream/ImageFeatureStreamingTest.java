@@ -3,7 +3,6 @@ package org.robostream.stream;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -268,13 +267,30 @@ class ImageFeatureStreamingTest {
   }
 
   @Test
-  void anImageOfAnotherSizeThanDeclaredIsATypedErrorNamingBothSizes() {
+  void imagesOfAnotherSizeThanDeclaredAreRefusedWhenTheDatasetIsOpened() {
     Path root = ImageFixtures.declaredAs(Datasets.imagesV21(CameraFormat.PNG), 48, 32);
-    SampleException e = assertThrows(SampleException.class, () -> streamAll(root));
-    assertNotNull(e.camera());
+    DatasetException.BadMetadata e =
+        assertThrows(DatasetException.BadMetadata.class, () -> builder(root).build().close());
+    assertTrue(e.file().endsWith("episode_000000.parquet"), e.file());
     assertTrue(
         e.getMessage()
-            .contains("is a 64x48 PNG but info.json declares observation.images.top" + " as 48x32"),
+            .contains(
+                "episode 0 frame 0 of observation.images.top is a 64x48 PNG but info.json"
+                    + " declares observation.images.top as 48x32 (shape [32, 48, 3])"),
+        e.getMessage());
+  }
+
+  @Test
+  void anImageOfAnotherSizeLaterInTheEpisodeIsATypedErrorBeforeItIsDecoded() {
+    Path root = ImageFixtures.withImageOf96x64(Datasets.imagesV21(CameraFormat.PNG), 1, 4);
+    SampleException e = assertThrows(SampleException.class, () -> streamAll(root));
+    assertInstanceOf(DatasetException.BadMetadata.class, e.getCause());
+    assertEquals(1, e.episode());
+    assertTrue(
+        e.getMessage()
+            .contains(
+                "episode 1, camera observation.images.top: frame 4 is a 96x64 PNG but info.json"
+                    + " declares observation.images.top as 64x48"),
         e.getMessage());
   }
 

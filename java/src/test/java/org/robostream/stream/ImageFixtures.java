@@ -2,8 +2,13 @@ package org.robostream.stream;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.awt.image.BufferedImage;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.function.Consumer;
+import javax.imageio.ImageIO;
 import org.robostream.testing.Fixtures;
 import org.robostream.testing.MetadataEdit;
 import org.robostream.testing.ParquetEdit;
@@ -24,6 +29,25 @@ final class ImageFixtures {
   static Path withPathOnlyImage(Path source, int episode, int frame) {
     return withEpisodeFileEdited(
         source, "-path-only-e" + episode + "f" + frame, episode, e -> e.dropImageBytes(TOP, frame));
+  }
+
+  /** {@code source} whose image of {@code frame} of {@code episode} is a 96x64 PNG. */
+  static Path withImageOf96x64(Path source, int episode, int frame) {
+    return withEpisodeFileEdited(
+        source,
+        "-96x64-e" + episode + "f" + frame,
+        episode,
+        e -> e.replaceImage(TOP, frame, png(96, 64)));
+  }
+
+  private static byte[] png(int width, int height) {
+    try {
+      ByteArrayOutputStream out = new ByteArrayOutputStream();
+      ImageIO.write(new BufferedImage(width, height, BufferedImage.TYPE_3BYTE_BGR), "png", out);
+      return out.toByteArray();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   /** A copy of v2.1 {@code source} whose data file of {@code episode} {@code change} edited. */

@@ -188,6 +188,29 @@ public final class ParquetEdit implements AutoCloseable {
     return this;
   }
 
+  /** Replaces the encoded image of image-feature {@code column} in row {@code row}. */
+  public ParquetEdit replaceImage(String column, int row, byte[] image) {
+    int at = indexOf(column);
+    StructVector from = (StructVector) vectors.get(at);
+    StructVector to = (StructVector) from.getField().createVector(allocator);
+    to.allocateNew();
+    VarBinaryVector fromBytes = from.getChild("bytes", VarBinaryVector.class);
+    VarCharVector fromPath = from.getChild("path", VarCharVector.class);
+    VarBinaryVector bytes = to.getChild("bytes", VarBinaryVector.class);
+    VarCharVector path = to.getChild("path", VarCharVector.class);
+    for (int r = 0; r < rows; r++) {
+      to.setIndexDefined(r);
+      bytes.setSafe(r, r == row ? image : fromBytes.get(r));
+      path.setSafe(r, fromPath.get(r));
+    }
+    bytes.setValueCount(rows);
+    path.setValueCount(rows);
+    to.setValueCount(rows);
+    from.close();
+    vectors.set(at, to);
+    return this;
+  }
+
   public void writeTo(Path file) throws IOException {
     try (VectorSchemaRoot root = new VectorSchemaRoot(vectors)) {
       vectors = List.of(); // the root owns them now and closes them

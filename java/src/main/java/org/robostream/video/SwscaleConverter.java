@@ -24,9 +24,11 @@ import org.robostream.nativecore.NativeAddress;
  * YUV (any FFmpeg pixel format) to RGB24 with swscale, writing straight into the slot: packed RGB24
  * for HWC, planar GBR (planes mapped onto R, G, B) for CHW.
  *
- * <p>Not thread-safe: one per decoder. Owns a cached SwsContext; {@link #close()} frees it.
+ * <p>Not thread-safe: one per decoder. Owns a cached SwsContext and, for widths that are no
+ * multiple of 16, a scratch frame; {@link #close()} frees them.
  */
 public final class SwscaleConverter implements AutoCloseable {
+  private static final long SCRATCH_PADDING = 4096; // far more than a row's 16-pixel overrun
   private SwsContext context;
   private int lastKey = Integer.MIN_VALUE;
   private final PointerPointer<BytePointer> dstPlanes = new PointerPointer<>(4);
@@ -34,6 +36,7 @@ public final class SwscaleConverter implements AutoCloseable {
 
   private final PointerPointer<BytePointer> srcPlanes = new PointerPointer<>(4);
   private final IntPointer srcStrides = new IntPointer(4);
+  private BytePointer scratch; // HWC frames of widths that are no multiple of 16, see convert
 
   /** Converts {@code frame} into {@code dst} (width*height*3 bytes). */
   public void convert(AVFrame frame, ColorSpec color, long dst, FrameLayout layout) {
@@ -106,8 +109,14 @@ public final class SwscaleConverter implements AutoCloseable {
       lastKey = key;
     }
     long plane = (long) w * h;
+    // swscale's SIMD YUV-to-RGB24 converters write whole 16-pixel blocks, so for a width that is
+    // not a multiple of 16 each row runs on into the next one and the last row up to 45 bytes past
+    // the frame (measured: 24 bytes for widths 24, 40, 72 and 424), which would corrupt whatever
+    // follows a slot. Such frames are converted into a padded scratch frame and copied.
+    boolean padded = layout == FrameLayout.HWC && w % 16 != 0;
+    long target = padded ? scratch(plane * 3) : dst;
     if (layout == FrameLayout.HWC) {
-      dstPlanes.put(0, NativeAddress.bytesAt(dst, plane * 3));
+      dstPlanes.put(0, NativeAddress.bytesAt(target, plane * 3));
       dstStrides.put(0, w * 3);
     } else {
       // GBRP plane order is G, B, R; CHW wants R, G, B.
@@ -120,6 +129,21 @@ public final class SwscaleConverter implements AutoCloseable {
     if (rows != h) {
       throw new IllegalStateException("swscale converted " + rows + " of " + h + " rows");
     }
+    if (padded) {
+      NativeAddress.copy(dst, target, plane * 3);
+    }
+  }
+
+  /** A scratch frame of at least {@code bytes} plus room for swscale's overrun. */
+  private long scratch(long bytes) {
+    long needed = bytes + SCRATCH_PADDING;
+    if (scratch == null || scratch.capacity() < needed) {
+      if (scratch != null) {
+        scratch.close();
+      }
+      scratch = new BytePointer(needed);
+    }
+    return scratch.address();
   }
 
   private static int nonJpegFormat(int format) {
@@ -153,5 +177,9 @@ public final class SwscaleConverter implements AutoCloseable {
     dstStrides.close();
     srcPlanes.close();
     srcStrides.close();
+    if (scratch != null) {
+      scratch.close();
+      scratch = null;
+    }
   }
 }

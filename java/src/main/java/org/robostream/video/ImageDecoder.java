@@ -31,9 +31,9 @@ import org.bytedeco.javacpp.Pointer;
  * Decodes the PNG and JPEG images of image features with FFmpeg's {@code png} and {@code mjpeg}
  * decoders (one packet per image: both codecs are intra-only, so every packet gives its picture at
  * once), and converts the current picture to RGB with the same {@link SwscaleConverter} the video
- * path uses. A decoder never allocates for a picture larger than its header says: the header is
- * read first ({@link ImageHeader}), the codec's {@code max_pixels} is set to it, and a decoded
- * picture of another size is refused.
+ * path uses. A decoder never allocates for a picture much larger than its header says: the header
+ * is read first ({@link ImageHeader}), the codec's {@code max_pixels} is set to its size plus the
+ * alignment FFmpeg adds, and a decoded picture of another size is refused.
  *
  * <p>Not thread-safe: one per worker thread. Owns its codec contexts, packet buffer and frame;
  * {@link #close()} frees them. A picture is valid until the next {@link #decode} or the close.
@@ -64,7 +64,9 @@ public final class ImageDecoder implements AutoCloseable {
           file, what + ": the " + length + " bytes are neither a PNG nor a JPEG image");
     }
     AVCodecContext context = context(header.format(), file);
-    context.max_pixels((long) Math.max(1, header.width()) * Math.max(1, header.height()));
+    // FFmpeg checks the aligned size it allocates (width to the stride alignment, up to 64; JPEG's
+    // height to whole MCUs, up to 32 rows): measured, the exact w*h refuses a 40x24 image.
+    context.max_pixels((long) (header.width() + 64) * (header.height() + 64));
     fill(bytes, length);
     int rc = avcodec_send_packet(context, packet);
     if (rc >= 0) {

@@ -3,6 +3,7 @@ package org.robostream.cli;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Files;
@@ -12,7 +13,10 @@ import org.junit.jupiter.api.io.TempDir;
 import org.robostream.stream.Batch;
 import org.robostream.stream.StreamingDataset;
 
-/** {@code make-dataset --image-features png|jpeg} writes cameras as image features that stream. */
+/**
+ * {@code make-dataset --image-features png|jpeg} writes cameras as image features that stream, and
+ * {@code stream-bench} measures them against a sequential decode of the same images.
+ */
 @org.junit.jupiter.api.extension.ExtendWith(org.robostream.testing.NativeLeakCheck.class)
 class MakeDatasetImageFeaturesTest {
   @TempDir Path tmp;
@@ -58,6 +62,25 @@ class MakeDatasetImageFeaturesTest {
       }
       assertEquals(12, frames, layout);
     }
+    // stream-bench compares the loader with a sequential decode of the same images.
+    Path json = tmp.resolve("bench.json");
+    assertEquals(
+        0,
+        Main.run(
+            "stream-bench",
+            tmp.resolve("v3.0").toString(),
+            "--rounds",
+            "1",
+            "--warmup-batches",
+            "0",
+            "--batch-size",
+            "4",
+            "--json",
+            json.toString()));
+    JsonNode bench = Json.MAPPER.readTree(json.toFile());
+    assertEquals(2, bench.get("cameras").asInt());
+    assertTrue(bench.get("sequential_decode_fps").asDouble() > 0, bench.toString());
+    assertTrue(bench.get("stream_frames_per_s").asDouble() > 0, bench.toString());
     assertEquals(
         2,
         Main.run("make-dataset", "--out", tmp.resolve("x").toString(), "--image-features", "gif"));

@@ -15,12 +15,16 @@ import org.robostream.video.ImageHeader;
 public final class ImageSizes {
   private ImageSizes() {}
 
-  /** Checks frame 0 of the first kept episode of every image camera of {@code metadata}. */
+  /**
+   * Checks frame 0 of the first kept episode that has frames, for every image camera of {@code
+   * metadata}.
+   */
   public static void checkFirstImages(LeRobotMetadata metadata) {
-    if (metadata.info().imageKeys().isEmpty() || metadata.episodes().isEmpty()) {
+    EpisodeInfo episode =
+        metadata.episodes().stream().filter(e -> e.length() > 0).findFirst().orElse(null);
+    if (metadata.info().imageKeys().isEmpty() || episode == null) {
       return;
     }
-    EpisodeInfo episode = metadata.episodes().get(0);
     try (BufferAllocator allocator = new RootAllocator()) {
       for (String camera : metadata.info().imageKeys()) {
         Feature feature = metadata.info().features().get(camera);

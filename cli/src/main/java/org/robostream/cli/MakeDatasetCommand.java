@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import org.robostream.dataset.synth.CameraFormat;
 import org.robostream.dataset.synth.CameraOptions;
 import org.robostream.dataset.synth.FrameSize;
 import org.robostream.dataset.synth.PixelFormatChoice;
@@ -100,6 +101,13 @@ final class MakeDatasetCommand implements Callable<Integer> {
   @Option(names = "--tasks", defaultValue = "3")
   int tasks;
 
+  @Option(
+      names = "--image-features",
+      description =
+          "store the cameras as image features (png or jpeg bytes inside the data Parquet,"
+              + " info.json dtype image) instead of videos")
+  String imageFeatures;
+
   @Override
   public Integer call() throws Exception {
     FrameSize common = new FrameSize(96, 64);
@@ -139,10 +147,19 @@ final class MakeDatasetCommand implements Callable<Integer> {
             tasks,
             cameraOptions);
     long start = System.nanoTime();
-    SyntheticDatasetWriter.write(spec);
+    CameraFormat format =
+        imageFeatures == null ? CameraFormat.VIDEO : CameraFormat.parseImage(imageFeatures);
+    SyntheticDatasetWriter.write(spec, format);
     System.out.printf(
-        "wrote %s: LeRobot %s, %d episodes, cameras %s, in %.1f s%n",
-        out, spec.layout().version(), episodes, describe(spec), (System.nanoTime() - start) / 1e9);
+        "wrote %s: LeRobot %s, %d episodes, cameras %s%s, in %.1f s%n",
+        out,
+        spec.layout().version(),
+        episodes,
+        describe(spec),
+        format.isImage()
+            ? " as " + format.name().toLowerCase(java.util.Locale.ROOT) + " image features"
+            : "",
+        (System.nanoTime() - start) / 1e9);
     return 0;
   }
 

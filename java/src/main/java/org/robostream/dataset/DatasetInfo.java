@@ -76,6 +76,21 @@ public record DatasetInfo(
   }
 
   /**
+   * Names of the image features (PNG or JPEG frames inside the data files), in declaration order.
+   */
+  public List<String> imageKeys() {
+    return features.values().stream().filter(Feature::isImage).map(Feature::name).toList();
+  }
+
+  /** The cameras: video and image features, in declaration order. */
+  public List<String> cameraKeys() {
+    return features.values().stream()
+        .filter(f -> f.isVideo() || f.isImage())
+        .map(Feature::name)
+        .toList();
+  }
+
+  /**
    * Reads {@code infoJson}; numbers must be whole where LeRobot writes integers ({@code 30.0} is
    * 30, {@code 29.97} is refused), and values that size allocations are bounded.
    */
@@ -189,7 +204,7 @@ public record DatasetInfo(
             : Map.of();
     videoInfo.values().removeIf(java.util.Objects::isNull);
     Feature feature = new Feature(name, dtype, shape, names, videoInfo);
-    if (feature.isVideo()) {
+    if (feature.isVideo() || feature.isImage()) {
       requireFrameShape(feature, source);
     }
     return feature;

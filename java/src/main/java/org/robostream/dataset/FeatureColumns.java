@@ -6,11 +6,12 @@ import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
- * Checks a data file's columns against the features info.json declares: every declared non-video,
- * non-image feature is a column, of the declared element type (float32, float64, an integer type,
- * bool, string) and, for fixed-size lists, of the declared element count. So every data file of a
- * dataset delivers the same columns with the same types, and an index column of floats or strings
- * is named as such instead of failing later. Stateless.
+ * Checks a data file's columns against the features info.json declares: every declared non-video
+ * feature is a column, an image feature a struct of encoded bytes ({@link ImageColumn}), the others
+ * of the declared element type (float32, float64, an integer type, bool, string) and, for
+ * fixed-size lists, of the declared element count. So every data file of a dataset delivers the
+ * same columns with the same types, and an index column of floats or strings is named as such
+ * instead of failing later. Stateless.
  */
 public final class FeatureColumns {
   private FeatureColumns() {}
@@ -18,7 +19,7 @@ public final class FeatureColumns {
   /** Throws {@link DatasetException.BadMetadata} naming file, column, declared and actual type. */
   public static void check(DatasetInfo info, Schema schema, String file) {
     for (Feature f : info.features().values()) {
-      if (f.isVideo() || f.isImage()) {
+      if (f.isVideo()) {
         continue;
       }
       Field field =
@@ -34,6 +35,13 @@ public final class FeatureColumns {
                               + ", which info.json declares as "
                               + declared(f)));
       ArrowType type = field.getType();
+      if (f.isImage()) {
+        if (!ImageColumn.matches(field)) {
+          throw new DatasetException.BadMetadata(
+              file, "column " + f.name() + " is " + describe(field) + ImageColumn.EXPECTED);
+        }
+        continue;
+      }
       ArrowType element = type;
       long size = 1;
       if (type instanceof ArrowType.FixedSizeList fixed) {
@@ -55,6 +63,17 @@ public final class FeatureColumns {
                 + declared(f));
       }
     }
+  }
+
+  private static String describe(Field field) {
+    return field.getChildren().isEmpty()
+        ? field.getType().toString()
+        : field.getType()
+            + "<"
+            + String.join(
+                ", ",
+                field.getChildren().stream().map(c -> c.getName() + ": " + c.getType()).toList())
+            + ">";
   }
 
   private static String declared(Feature f) {

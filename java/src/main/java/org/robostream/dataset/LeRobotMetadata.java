@@ -129,11 +129,13 @@ public final class LeRobotMetadata {
    * the rows the episodes table gives the episodes it puts there, and no rows of other episodes
    * ({@link DatasetException.BadMetadata} otherwise). Called before streaming, so that an episode
    * whose rows disagree with the table is an error up front rather than after other episodes were
-   * delivered, and lengths, which size the stream's frame lists, are backed by real rows. Reads the
-   * files each time it is called.
+   * delivered, and lengths, which size the stream's frame lists, are backed by real rows. Image
+   * features' first images must have the declared size ({@link ImageSizes}). Reads the files each
+   * time it is called.
    */
   public void checkDataFiles() {
     DataFileRows.check(info, episodes.values(), tables.episodes(), tables.episodesSource());
+    ImageSizes.checkFirstImages(this);
   }
 
   /** The root holding {@code meta/} (absolute). */

@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 import java.util.stream.Collectors;
 import org.apache.arrow.dataset.file.FileFormat;
 import org.apache.arrow.dataset.file.FileSystemDatasetFactory;
@@ -18,6 +19,7 @@ import org.apache.arrow.vector.ipc.ArrowReader;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.arrow.vector.util.VectorSchemaRootAppender;
+import org.robostream.RobostreamException;
 
 /**
  * Frame rows of one data Parquet file, read through arrow-dataset with only the columns asked for.
@@ -118,6 +120,32 @@ public final class ParquetFrames {
       long maxRows,
       String expected,
       Consumer<VectorSchemaRoot> eachBatch) {
+    return scan(
+        allocator,
+        file,
+        columns,
+        BATCH_ROWS,
+        maxRows,
+        expected,
+        batch -> {
+          eachBatch.accept(batch);
+          return true;
+        });
+  }
+
+  /**
+   * As {@link #scan(BufferAllocator, Path, List, long, String, Consumer)} in batches of at most
+   * {@code batchRows} rows (columns of large values, such as images, in small batches), stopping
+   * after the first batch for which {@code eachBatch} returns false.
+   */
+  public static Schema scan(
+      BufferAllocator allocator,
+      Path file,
+      List<String> columns,
+      long batchRows,
+      long maxRows,
+      String expected,
+      Predicate<VectorSchemaRoot> eachBatch) {
     requireFile(file);
     try (FileSystemDatasetFactory factory =
             new FileSystemDatasetFactory(
@@ -128,8 +156,7 @@ public final class ParquetFrames {
         Dataset dataset = factory.finish();
         Scanner scanner =
             dataset.newScan(
-                new ScanOptions(
-                    BATCH_ROWS, java.util.Optional.of(columns.toArray(String[]::new))));
+                new ScanOptions(batchRows, java.util.Optional.of(columns.toArray(String[]::new))));
         ArrowReader reader = scanner.scanBatches()) {
       long rows = 0;
       while (reader.loadNextBatch()) {
@@ -139,10 +166,12 @@ public final class ParquetFrames {
           throw new DatasetException.BadMetadata(
               file.toString(), "holds more than the " + maxRows + " " + expected);
         }
-        eachBatch.accept(batch);
+        if (!eachBatch.test(batch)) {
+          break;
+        }
       }
       return reader.getVectorSchemaRoot().getSchema();
-    } catch (DatasetException e) {
+    } catch (RobostreamException e) {
       throw e;
     } catch (Exception e) {
       throw corrupt(file, e);

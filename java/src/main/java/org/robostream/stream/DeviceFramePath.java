@@ -10,8 +10,6 @@ import org.robostream.video.FrameDestination;
 import org.robostream.video.FrameLayout;
 import org.robostream.video.FrameSamples;
 import org.robostream.video.HostFrameBuffer;
-import org.robostream.video.PixelFormats;
-import org.robostream.video.VideoDecoder;
 
 /**
  * The device path: frames are converted to RGB uint8 (in the output layout) when decoded and held
@@ -63,8 +61,8 @@ final class DeviceFramePath implements FramePath {
           episode,
           camera,
           frames,
-          decoder -> {
-            made[0] = new HeldSlots(decoder, camera, frames.length, memory, out);
+          (decodesOnGpu, deepSource) -> {
+            made[0] = new HeldSlots(decodesOnGpu, deepSource, camera, frames.length, memory, out);
             return made[0];
           },
           reader);
@@ -124,8 +122,7 @@ final class DeviceFramePath implements FramePath {
    * unless that would lose something: a depth map is held as its column's values, and so is float32
    * RGB of a deeper-than-8-bit file.
    */
-  private static FrameSamples heldSamples(FrameSamples delivered, VideoDecoder decoder) {
-    boolean deep = PixelFormats.isDeep(decoder.info().pixelFormat());
+  private static FrameSamples heldSamples(FrameSamples delivered, boolean deep) {
     if (delivered.isDepth() || (delivered == FrameSamples.RGB_FLOAT32 && deep)) {
       return delivered;
     }
@@ -149,13 +146,18 @@ final class DeviceFramePath implements FramePath {
     private final HeldFrames out;
 
     HeldSlots(
-        VideoDecoder decoder, String camera, int requests, FrameMemory memory, HeldFrames out) {
+        boolean onDevice,
+        boolean deepSource,
+        String camera,
+        int requests,
+        FrameMemory memory,
+        HeldFrames out) {
       this.size = ctx.frameSize(camera);
       this.blocks = new long[requests];
       this.delivered = new boolean[requests];
-      this.onDevice = decoder.decodesOnGpu();
+      this.onDevice = onDevice;
       this.staged = pool.onCuda() && !onDevice;
-      this.samples = heldSamples(ctx.samples(camera), decoder);
+      this.samples = heldSamples(ctx.samples(camera), deepSource);
       this.memory = memory;
       this.out = out;
     }

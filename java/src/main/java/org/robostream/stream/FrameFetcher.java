@@ -6,7 +6,6 @@ import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.BiFunction;
-import java.util.function.Function;
 import org.robostream.RobostreamException;
 import org.robostream.dataset.DatasetException;
 import org.robostream.dataset.DatasetInfo;
@@ -31,8 +30,9 @@ import org.slf4j.LoggerFactory;
  * by pts within the tolerance (warned once per file). Before the first frame of an episode and
  * camera is decoded, all of the episode's frames are checked against the file's frame table ({@link
  * SpanFrames}), a file's frame size against the camera's declared shape and, looked up by pts, its
- * duration against the table's frames. Errors come out as {@link SampleException} naming file,
- * episode and camera. Not thread-safe: one per worker.
+ * duration against the table's frames. Cameras that are image features go to {@link ImageFrames}.
+ * Errors come out as {@link SampleException} naming file, episode and camera. Not thread-safe: one
+ * per worker.
  */
 final class FrameFetcher {
   private static final Logger LOG = LoggerFactory.getLogger(FrameFetcher.class);
@@ -43,18 +43,32 @@ final class FrameFetcher {
   private final int fps;
   private final double tolerance;
   private final StreamCounters counters;
+  private final ImageFrames images;
   private final Map<Path, Boolean> byPosition = new HashMap<>();
   private final Set<CheckedSpan> checkedSpans = new HashSet<>();
 
   /** An episode's camera whose frames were checked against its file's frame table. */
   private record CheckedSpan(int episode, String camera) {}
 
+  /**
+   * Where a decode call writes: the destination for a file's decoder, which may decode on the GPU
+   * or (a file NVDEC cannot decode, an image) on the CPU, and whether its source has more than 8
+   * bits a sample (images: no, their frames are delivered as RGB uint8).
+   */
+  @FunctionalInterface
+  interface Destinations {
+    FrameDestination forDecoder(boolean decodesOnGpu, boolean deepSource);
+  }
+
+  /** {@code images}: the worker's frames of image-feature cameras. */
   FrameFetcher(
       DecoderCache cache,
       Device device,
       DatasetInfo info,
       double tolerance,
-      StreamCounters counters) {
+      StreamCounters counters,
+      ImageFrames images) {
+    this.images = images;
     this.cache = cache;
     this.device = device;
     this.info = info;
@@ -71,6 +85,9 @@ final class FrameFetcher {
    */
   void prefetch(EpisodeInfo episode, java.util.List<String> cameras, int frame) {
     for (String camera : cameras) {
+      if (images.isImageCamera(camera)) {
+        continue; // read from the data file when decoded
+      }
       VideoSpan span = episode.video(camera);
       cache.prefetch(span.file().toString(), device, span.frameOffset() + frame);
     }
@@ -78,6 +95,10 @@ final class FrameFetcher {
 
   /** Decodes {@code frames} (episode-local) of {@code camera}; request i goes to the sink as i. */
   void fetch(EpisodeInfo episode, String camera, int[] frames, PictureSink sink, long reader) {
+    if (images.isImageCamera(camera)) {
+      images.fetch(episode, camera, frames, sink);
+      return;
+    }
     fetch(
         episode,
         camera,
@@ -92,21 +113,21 @@ final class FrameFetcher {
   /**
    * Decodes {@code frames} (episode-local) of {@code camera} converted into the destination that
    * {@code destination} gives for the file's decoder (which may decode on the GPU or, for a file
-   * NVDEC cannot decode, on the CPU); request i goes to slot i.
+   * NVDEC cannot decode and for images, on the CPU); request i goes to slot i.
    */
   void fetch(
-      EpisodeInfo episode,
-      String camera,
-      int[] frames,
-      Function<VideoDecoder, FrameDestination> destination,
-      long reader) {
+      EpisodeInfo episode, String camera, int[] frames, Destinations destination, long reader) {
+    if (images.isImageCamera(camera)) {
+      images.fetch(episode, camera, frames, destination.forDecoder(false, false));
+      return;
+    }
     fetch(
         episode,
         camera,
         frames,
         reader,
         (decoder, at) -> {
-          FrameDestination d = destination.apply(decoder);
+          FrameDestination d = destination.forDecoder(decoder.decodesOnGpu(), deepSource(decoder));
           return at.positions() != null
               ? decoder.decodeFrames(at.positions(), d)
               : decoder.decode(at.times(), d);
@@ -122,6 +143,9 @@ final class FrameFetcher {
    * when the next run starts there. False when frames are looked up by pts.
    */
   boolean startsGop(EpisodeInfo episode, String camera, int frame, long reader) {
+    if (images.isImageCamera(camera)) {
+      return false; // every image stands alone
+    }
     VideoSpan span = episode.video(camera);
     String file = span.file().toString();
     try {
@@ -273,5 +297,10 @@ final class FrameFetcher {
     } catch (RobostreamException | IllegalArgumentException e) {
       throw new SampleException(file, episode.index(), camera, e.getMessage(), e);
     }
+  }
+
+  private static boolean deepSource(VideoDecoder decoder) {
+    String format = decoder.info().pixelFormat();
+    return format != null && org.robostream.video.PixelFormats.isDeep(format);
   }
 }

@@ -5,15 +5,16 @@ import java.util.Map;
 
 /**
  * What every {@link FrameMemory} keeps track of, whatever its blocks are: the byte budget, the
- * bytes held, and which blocks are out with their sizes, so that a block goes back once and with
- * the size it was taken with (a second release would hand one block to two frames). Subclasses say
- * where blocks come from ({@link #allocate}) and where released ones go ({@link #recycle}). Not
- * thread-safe: one worker thread at a time.
+ * bytes held (blocks and accounted bytes), and which blocks are out with their sizes, so that a
+ * block goes back once and with the size it was taken with (a second release would hand one block
+ * to two frames). Subclasses say where blocks come from ({@link #allocate}) and where released ones
+ * go ({@link #recycle}). Not thread-safe: one worker thread at a time.
  */
 abstract class HeldBlocks implements FrameMemory {
   private final long budgetBytes;
   private final Map<Long, Long> held = new HashMap<>(); // address -> bytes
-  private long heldBytes;
+  private long heldBytes; // in blocks
+  private long accountedBytes; // held outside blocks, told by account()
 
   HeldBlocks(long budgetBytes) {
     this.budgetBytes = budgetBytes;
@@ -27,7 +28,7 @@ abstract class HeldBlocks implements FrameMemory {
 
   @Override
   public boolean canHold(long bytes) {
-    return heldBytes + bytes <= budgetBytes;
+    return heldBytes + accountedBytes + bytes <= budgetBytes;
   }
 
   @Override
@@ -58,6 +59,16 @@ abstract class HeldBlocks implements FrameMemory {
 
   @Override
   public long heldBytes() {
-    return heldBytes;
+    return heldBytes + accountedBytes;
+  }
+
+  @Override
+  public long budgetBytes() {
+    return budgetBytes;
+  }
+
+  @Override
+  public void account(long bytes) {
+    accountedBytes += bytes;
   }
 }

@@ -47,7 +47,8 @@ final class HostFramePath implements FramePath {
       long reader,
       HeldFrames out) {
     boolean depth = ctx.samples(camera).isDepth();
-    String file = episode.video(camera).file().toString();
+    // Depth maps are video cameras; image cameras have no video file.
+    String file = depth ? episode.video(camera).file().toString() : null;
     fetcher.fetch(
         episode,
         camera,

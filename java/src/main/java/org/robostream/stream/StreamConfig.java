@@ -86,7 +86,7 @@ final class StreamConfig {
         b.preset != null
             ? Windows.preset(b.preset, metadata.info())
             : Windows.fromDeltaTimestamps(b.deltaTimestamps, metadata.info());
-    List<String> cameras = metadata.info().videoKeys();
+    List<String> cameras = metadata.info().cameraKeys();
     Map<String, StreamContext.FrameSize> fileSizes = frameSizes(metadata, cameras);
     Map<String, StreamContext.FrameSize> frameSizes =
         BatchFrameSizes.resolve(

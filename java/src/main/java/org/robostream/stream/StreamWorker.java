@@ -96,14 +96,18 @@ final class StreamWorker implements Runnable {
   public void run() {
     try (EpisodeRowSource rows = new EpisodeRowSource(allocator, ctx.metadata().info(), 256);
         FramePath path = framePaths.get();
-        FrameMemory scratch = path.newScratch()) {
+        FrameMemory scratch = path.newScratch();
+        ImageFrames images =
+            new ImageFrames(
+                allocator, ctx.metadata().info(), ctx.decoderCacheSize(), counters, store)) {
       FrameFetcher fetcher =
           new FrameFetcher(
               decoders,
               ctx.device(),
               ctx.metadata().info(),
               ctx.decoderOptions().toleranceSeconds(),
-              counters);
+              counters,
+              images);
       SlotSampler sampler = plan.sampler(rank, worker);
       Map<Long, PackedFrame[]> decoded = new HashMap<>();
       for (int j = 0; j < jobs.size() && !stopped; j++) {

@@ -85,7 +85,7 @@ public final class Windows {
         for (int i = 0; i < d.length; i++) {
           d[i] = SARM_OFFSETS[i] / (double) info.fps();
         }
-        for (String camera : info.videoKeys()) {
+        for (String camera : info.cameraKeys()) {
           deltas.put(camera, d);
         }
         if (info.features().containsKey("observation.state")) {

@@ -161,16 +161,7 @@ final class AvcodecBackend implements FrameBackend {
   }
 
   private ColorSpec currentColor() {
-    boolean frameFull = ColorSpec.isFullRange(frame.color_range());
-    int format = frame.format();
-    boolean jpegFormat =
-        format == AV_PIX_FMT_YUVJ420P
-            || format == AV_PIX_FMT_YUVJ422P
-            || format == AV_PIX_FMT_YUVJ444P;
-    return ColorSpec.resolve(
-        ColorSpec.fromAvColorSpace(frame.colorspace()),
-        containerMatrix,
-        frameFull || jpegFormat || containerFullRange);
+    return ColorSpec.ofFrame(frame, containerMatrix, containerFullRange);
   }
 
   @Override

@@ -6,6 +6,11 @@ import static org.bytedeco.ffmpeg.global.avutil.AVCOL_SPC_BT2020_NCL;
 import static org.bytedeco.ffmpeg.global.avutil.AVCOL_SPC_BT470BG;
 import static org.bytedeco.ffmpeg.global.avutil.AVCOL_SPC_BT709;
 import static org.bytedeco.ffmpeg.global.avutil.AVCOL_SPC_SMPTE170M;
+import static org.bytedeco.ffmpeg.global.avutil.AV_PIX_FMT_YUVJ420P;
+import static org.bytedeco.ffmpeg.global.avutil.AV_PIX_FMT_YUVJ422P;
+import static org.bytedeco.ffmpeg.global.avutil.AV_PIX_FMT_YUVJ444P;
+
+import org.bytedeco.ffmpeg.avutil.AVFrame;
 
 /**
  * The colour matrix and range used for YUV to RGB conversion. Unspecified matrices fall back to
@@ -56,6 +61,22 @@ public record ColorSpec(Matrix matrix, boolean fullRange) {
   static ColorSpec resolve(Matrix frame, Matrix container, boolean fullRange) {
     Matrix m = frame != null ? frame : container != null ? container : Matrix.BT601;
     return new ColorSpec(m, fullRange);
+  }
+
+  /**
+   * The colours of a decoded {@code frame}: its own matrix and range win over the container's; the
+   * deprecated yuvj formats (JPEG's) are full range.
+   */
+  static ColorSpec ofFrame(AVFrame frame, Matrix container, boolean containerFullRange) {
+    int format = frame.format();
+    boolean jpegFormat =
+        format == AV_PIX_FMT_YUVJ420P
+            || format == AV_PIX_FMT_YUVJ422P
+            || format == AV_PIX_FMT_YUVJ444P;
+    return resolve(
+        fromAvColorSpace(frame.colorspace()),
+        container,
+        isFullRange(frame.color_range()) || jpegFormat || containerFullRange);
   }
 
   static boolean isFullRange(int avColorRange) {

@@ -29,10 +29,12 @@ import org.robostream.nativecore.NativeAddress;
  * scratch frame for HWC (swscale has no packed float output). A slot of another size than the
  * picture gets the picture scaled (bilinear) by the same {@code sws_scale} call that converts it.
  *
- * <p>Not thread-safe: one per decoder. Owns a cached SwsContext and the scratch frame; {@link
+ * <p>Not thread-safe: one per decoder. Owns a cached SwsContext and its scratch frames (planar
+ * floats for HWC float32, a padded frame for RGB24 widths that are no multiple of 16); {@link
  * #close()} frees them.
  */
 public final class SwscaleConverter implements AutoCloseable {
+  private static final long SCRATCH_PADDING = 4096; // far more than a row's 16-pixel overrun
   private SwsContext context;
   private ConversionKey lastKey;
   private final PointerPointer<BytePointer> dstPlanes = new PointerPointer<>(4);
@@ -41,6 +43,7 @@ public final class SwscaleConverter implements AutoCloseable {
   private final PointerPointer<BytePointer> srcPlanes = new PointerPointer<>(4);
   private final IntPointer srcStrides = new IntPointer(4);
   private HostFrameBuffer planarFloats; // HWC float output: swscale's planes before interleaving
+  private BytePointer scratch; // RGB24 frames of widths that are no multiple of 16, see convert
 
   /** Converts {@code frame} into {@code dst} (width*height*3 bytes). */
   public void convert(AVFrame frame, ColorSpec color, long dst, FrameLayout layout) {
@@ -133,8 +136,14 @@ public final class SwscaleConverter implements AutoCloseable {
     int valueBytes = unitFloats ? Float.BYTES : 1;
     long planeBytes = (long) dstWidth * dstHeight * valueBytes;
     long target = dst;
+    // swscale's SIMD YUV-to-RGB24 converters write whole 16-pixel blocks, so for a width that is
+    // not a multiple of 16 each row runs on into the next one and the last row up to 45 bytes past
+    // the frame (measured: 24 bytes for widths 24, 40, 72 and 424), which would corrupt whatever
+    // follows a slot. Such frames are converted into a padded scratch frame and copied.
+    boolean padded = packed && !unitFloats && dstWidth % 16 != 0;
     if (packed && !unitFloats) {
-      dstPlanes.put(0, NativeAddress.bytesAt(dst, planeBytes * 3));
+      target = padded ? scratch(planeBytes * 3) : dst;
+      dstPlanes.put(0, NativeAddress.bytesAt(target, planeBytes * 3));
       dstStrides.put(0, dstWidth * 3);
     } else {
       if (packed) {
@@ -143,7 +152,9 @@ public final class SwscaleConverter implements AutoCloseable {
       mapRgbPlanes(target, planeBytes, dstWidth * valueBytes);
     }
     scale(data, linesize, h, dstHeight);
-    if (target != dst) {
+    if (padded) {
+      NativeAddress.copy(dst, target, planeBytes * 3);
+    } else if (target != dst) {
       interleave(target, dst, dstWidth * dstHeight);
     }
   }
@@ -230,6 +241,18 @@ public final class SwscaleConverter implements AutoCloseable {
     }
   }
 
+  /** A scratch frame of at least {@code bytes} plus room for swscale's overrun. */
+  private long scratch(long bytes) {
+    long needed = bytes + SCRATCH_PADDING;
+    if (scratch == null || scratch.capacity() < needed) {
+      if (scratch != null) {
+        scratch.close();
+      }
+      scratch = new BytePointer(needed);
+    }
+    return scratch.address();
+  }
+
   private static int nonJpegFormat(int format) {
     if (format == org.bytedeco.ffmpeg.global.avutil.AV_PIX_FMT_YUVJ420P) {
       return org.bytedeco.ffmpeg.global.avutil.AV_PIX_FMT_YUV420P;
@@ -262,5 +285,9 @@ public final class SwscaleConverter implements AutoCloseable {
     planarFloats = null;
     srcPlanes.close();
     srcStrides.close();
+    if (scratch != null) {
+      scratch.close();
+      scratch = null;
+    }
   }
 }

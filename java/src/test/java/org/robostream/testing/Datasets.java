@@ -2,6 +2,7 @@ package org.robostream.testing;
 
 import java.nio.file.Path;
 import java.util.Map;
+import org.robostream.dataset.synth.CameraFormat;
 import org.robostream.dataset.synth.CameraOptions;
 import org.robostream.dataset.synth.FrameSize;
 import org.robostream.dataset.synth.SyntheticDatasetSpec;
@@ -38,6 +39,60 @@ public final class Datasets {
             Content.PATTERN,
             4,
             3));
+  }
+
+  /**
+   * v3.0 pattern dataset whose 2 cameras (64x64) are image features in {@code format} (PNG or JPEG
+   * bytes in the data Parquet): 5 episodes of 12..20 frames, small data files so several episodes
+   * share a file and the files roll over.
+   */
+  public static Path imagesV30(CameraFormat format) {
+    return Fixtures.dataset(
+        "images-v30-" + format.extension(),
+        new SyntheticDatasetSpec(
+            Path.of("unused"),
+            5,
+            16,
+            0.25,
+            2,
+            64,
+            64,
+            20,
+            VideoCodecChoice.AV1,
+            2,
+            -1,
+            Layout.V30,
+            0.05,
+            200,
+            Content.PATTERN,
+            4,
+            3),
+        format);
+  }
+
+  /** v2.1 pattern dataset with 1 camera (64x48) as image features in {@code format}: 4 episodes. */
+  public static Path imagesV21(CameraFormat format) {
+    return Fixtures.dataset(
+        "images-v21-" + format.extension(),
+        new SyntheticDatasetSpec(
+            Path.of("unused"),
+            4,
+            12,
+            0.2,
+            1,
+            64,
+            48,
+            20,
+            VideoCodecChoice.H264,
+            4,
+            -1,
+            Layout.V21,
+            100,
+            200,
+            Content.PATTERN,
+            3,
+            2),
+        format);
   }
 
   /** v2.1 pattern dataset: 5 episodes of 16..24 frames, 1 camera 64x48 H.264 GOP 4. */

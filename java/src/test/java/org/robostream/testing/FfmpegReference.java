@@ -142,6 +142,21 @@ public final class FfmpegReference {
         "-");
   }
 
+  /** The ffmpeg CLI's RGB24 (HWC) decode of one image file (PNG, JPEG). */
+  public static byte[] imageRgb(Path image) {
+    return exec(
+        "ffmpeg",
+        "-v",
+        "error",
+        "-i",
+        image.toString(),
+        "-f",
+        "rawvideo",
+        "-pix_fmt",
+        "rgb24",
+        "-");
+  }
+
   /** Whether frame {@code n} is one {@link #framesAroundEveryNthRgb} returns. */
   public static boolean isAroundAMultiple(int n, int step) {
     return (n + 1) % step < 3;

@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.opentest4j.TestAbortedException;
+import org.robostream.dataset.synth.CameraFormat;
 import org.robostream.dataset.synth.SyntheticDatasetSpec;
 import org.robostream.dataset.synth.SyntheticDatasetWriter;
 
@@ -58,15 +59,23 @@ public final class Fixtures {
    * not change it.
    */
   public static synchronized Path dataset(String name, SyntheticDatasetSpec spec) {
+    return dataset(name, spec, CameraFormat.VIDEO);
+  }
+
+  /**
+   * As {@link #dataset(String, SyntheticDatasetSpec)}, with the cameras stored as {@code format}.
+   */
+  public static synchronized Path dataset(
+      String name, SyntheticDatasetSpec spec, CameraFormat format) {
     Path base = root().resolve("datasets");
     Path root = base.resolve(name);
     Path marker = base.resolve(name + ".complete");
     try {
-      String wanted = spec.withOut(root).toString();
+      String wanted = spec.withOut(root) + (format.isImage() ? " " + format : "");
       if (!Files.exists(marker) || !Files.readString(marker).equals(wanted)) {
         Files.deleteIfExists(marker);
         deleteTree(root);
-        SyntheticDatasetWriter.write(spec.withOut(root));
+        SyntheticDatasetWriter.write(spec.withOut(root), format);
         Files.writeString(marker, wanted);
       }
     } catch (IOException e) {

@@ -14,8 +14,10 @@ import org.apache.arrow.vector.Float4Vector;
 import org.apache.arrow.vector.Float8Vector;
 import org.apache.arrow.vector.FloatingPointVector;
 import org.apache.arrow.vector.IntVector;
+import org.apache.arrow.vector.VarBinaryVector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.complex.StructVector;
 import org.apache.arrow.vector.types.FloatingPointPrecision;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
@@ -157,6 +159,55 @@ public final class ParquetEdit implements AutoCloseable {
     vectors.get(at).close();
     vectors = new ArrayList<>(vectors);
     vectors.remove(at);
+    return this;
+  }
+
+  /**
+   * Damages the encoded image of image-feature {@code column} (a struct {bytes, path}) in row
+   * {@code row}: its bytes after the first {@code keep} are zeroed, its length unchanged.
+   */
+  public ParquetEdit damageImage(String column, int row, int keep) {
+    StructVector struct = (StructVector) vectors.get(indexOf(column));
+    VarBinaryVector bytes = struct.getChild("bytes", VarBinaryVector.class);
+    long start = bytes.getStartOffset(row);
+    int length = bytes.getValueLength(row);
+    for (int i = keep; i < length; i++) {
+      bytes.getDataBuffer().setByte(start + i, 0);
+    }
+    return this;
+  }
+
+  /**
+   * Removes the encoded bytes of image-feature {@code column} in row {@code row} (null), keeping
+   * its path: an image stored as a separate file.
+   */
+  public ParquetEdit dropImageBytes(String column, int row) {
+    ((StructVector) vectors.get(indexOf(column)))
+        .getChild("bytes", VarBinaryVector.class)
+        .setNull(row);
+    return this;
+  }
+
+  /** Replaces the encoded image of image-feature {@code column} in row {@code row}. */
+  public ParquetEdit replaceImage(String column, int row, byte[] image) {
+    int at = indexOf(column);
+    StructVector from = (StructVector) vectors.get(at);
+    StructVector to = (StructVector) from.getField().createVector(allocator);
+    to.allocateNew();
+    VarBinaryVector fromBytes = from.getChild("bytes", VarBinaryVector.class);
+    VarCharVector fromPath = from.getChild("path", VarCharVector.class);
+    VarBinaryVector bytes = to.getChild("bytes", VarBinaryVector.class);
+    VarCharVector path = to.getChild("path", VarCharVector.class);
+    for (int r = 0; r < rows; r++) {
+      to.setIndexDefined(r);
+      bytes.setSafe(r, r == row ? image : fromBytes.get(r));
+      path.setSafe(r, fromPath.get(r));
+    }
+    bytes.setValueCount(rows);
+    path.setValueCount(rows);
+    to.setValueCount(rows);
+    from.close();
+    vectors.set(at, to);
     return this;
   }
 

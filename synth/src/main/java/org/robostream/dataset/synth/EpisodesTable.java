@@ -38,11 +38,14 @@ final class EpisodesTable {
 
   private final BufferAllocator allocator;
   private final SyntheticDatasetSpec spec;
+  private final List<String> cameras;
   private final List<Row> rows = new ArrayList<>();
 
-  EpisodesTable(BufferAllocator allocator, SyntheticDatasetSpec spec) {
+  /** {@code videoCameras}: the cameras stored as videos (none when they are image features). */
+  EpisodesTable(BufferAllocator allocator, SyntheticDatasetSpec spec, List<String> videoCameras) {
     this.allocator = allocator;
     this.spec = spec;
+    this.cameras = List.copyOf(videoCameras);
   }
 
   void add(Row row) {
@@ -62,7 +65,6 @@ final class EpisodesTable {
         List.of("data/chunk_index", "data/file_index", "dataset_from_index", "dataset_to_index")) {
       fields.add(Field.notNullable(c, I64));
     }
-    List<String> cameras = spec.cameraKeys();
     for (String camera : cameras) {
       fields.add(Field.notNullable("videos/" + camera + "/chunk_index", I64));
       fields.add(Field.notNullable("videos/" + camera + "/file_index", I64));

@@ -1,5 +1,6 @@
 package org.robostream.dataset.synth;
 
+import java.util.ArrayList;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BigIntVector;
@@ -14,29 +15,33 @@ import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
  * Frame rows of generated episodes in LeRobot's data schema: {@code action} and {@code
- * observation.state} as fixed-size float32 lists, {@code timestamp} float32 and int64 indices. Not
- * thread-safe.
+ * observation.state} as fixed-size float32 lists, the cameras when they are image features ({@link
+ * ImageColumns}), {@code timestamp} float32 and int64 indices. Not thread-safe.
  */
 final class FrameTables {
   private final BufferAllocator allocator;
   private final SyntheticDatasetSpec spec;
   private final Schema schema;
+  private final ImageColumns images; // null when the cameras are videos
 
-  FrameTables(BufferAllocator allocator, SyntheticDatasetSpec spec) {
+  FrameTables(BufferAllocator allocator, SyntheticDatasetSpec spec, CameraFormat cameras) {
     this.allocator = allocator;
     this.spec = spec;
+    this.images = cameras.isImage() ? new ImageColumns(spec, cameras) : null;
     ArrowType f32 = new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE);
     ArrowType i64 = new ArrowType.Int(64, true);
-    this.schema =
-        new Schema(
-            List.of(
-                vector("action"),
-                vector("observation.state"),
-                Field.notNullable("timestamp", f32),
-                Field.notNullable("frame_index", i64),
-                Field.notNullable("episode_index", i64),
-                Field.notNullable("index", i64),
-                Field.notNullable("task_index", i64)));
+    List<Field> fields = new ArrayList<>();
+    fields.add(vector("action"));
+    fields.add(vector("observation.state"));
+    if (images != null) {
+      fields.addAll(images.fields());
+    }
+    fields.add(Field.notNullable("timestamp", f32));
+    fields.add(Field.notNullable("frame_index", i64));
+    fields.add(Field.notNullable("episode_index", i64));
+    fields.add(Field.notNullable("index", i64));
+    fields.add(Field.notNullable("task_index", i64));
+    this.schema = new Schema(fields);
   }
 
   private Field vector(String name) {
@@ -50,7 +55,7 @@ final class FrameTables {
 
   /** Estimated Parquet bytes per row, for the data-file rollover. */
   long bytesPerRow() {
-    return 2L * spec.stateDimension() * 4 + 4 + 4 * 8;
+    return 2L * spec.stateDimension() * 4 + 4 + 4 * 8 + (images == null ? 0 : images.bytesPerRow());
   }
 
   /** The rows of episode {@code e}, whose first frame has global index {@code firstIndex}. */
@@ -84,6 +89,9 @@ final class FrameTables {
         episodeIndex.set(f, e);
         index.set(f, firstIndex + f);
         taskIndex.set(f, task);
+      }
+      if (images != null) {
+        images.fill(root, e, n);
       }
       actionItems.setValueCount(n * d);
       stateItems.setValueCount(n * d);

@@ -9,7 +9,11 @@ final class InfoJson {
   private InfoJson() {}
 
   static Map<String, Object> build(
-      SyntheticDatasetSpec spec, long totalFrames, String dataPath, String videoPath) {
+      SyntheticDatasetSpec spec,
+      CameraFormat cameras,
+      long totalFrames,
+      String dataPath,
+      String videoPath) {
     Map<String, Object> info = new LinkedHashMap<>();
     info.put("codebase_version", spec.layout().version());
     info.put("robot_type", "robostream_synthetic");
@@ -20,7 +24,7 @@ final class InfoJson {
     info.put("fps", spec.fps());
     info.put("splits", Map.of("train", "0:" + spec.episodes()));
     info.put("data_path", dataPath);
-    info.put("video_path", spec.cameraList().isEmpty() ? null : videoPath);
+    info.put("video_path", spec.cameraList().isEmpty() || cameras.isImage() ? null : videoPath);
     Map<String, Object> features = new LinkedHashMap<>();
     List<String> motors = new java.util.ArrayList<>();
     for (int j = 0; j < spec.stateDimension(); j++) {
@@ -29,7 +33,7 @@ final class InfoJson {
     features.put("action", feature("float32", List.of(spec.stateDimension()), motors));
     features.put("observation.state", feature("float32", List.of(spec.stateDimension()), motors));
     for (SyntheticCamera camera : spec.cameraList()) {
-      features.put(camera.key(), cameraFeature(spec, camera));
+      features.put(camera.key(), cameraFeature(spec, camera, cameras));
     }
     features.put("timestamp", feature("float32", List.of(1), null));
     features.put("frame_index", feature("int64", List.of(1), null));
@@ -46,14 +50,18 @@ final class InfoJson {
    * its own size, codec and pixel format in {@code info}.
    */
   private static Map<String, Object> cameraFeature(
-      SyntheticDatasetSpec spec, SyntheticCamera camera) {
+      SyntheticDatasetSpec spec, SyntheticCamera camera, CameraFormat format) {
     int h = camera.size().height();
     int w = camera.size().width();
     int c = camera.channels();
+    String dtype = format.isImage() ? "image" : "video";
     Map<String, Object> f =
         spec.cameraOptions().channelsFirst()
-            ? feature("video", List.of(c, h, w), List.of("channels", "height", "width"))
-            : feature("video", List.of(h, w, c), List.of("height", "width", "channels"));
+            ? feature(dtype, List.of(c, h, w), List.of("channels", "height", "width"))
+            : feature(dtype, List.of(h, w, c), List.of("height", "width", "channels"));
+    if (format.isImage()) {
+      return f; // image features carry no video info
+    }
     Map<String, Object> video = new LinkedHashMap<>();
     video.put("video.height", h);
     video.put("video.width", w);

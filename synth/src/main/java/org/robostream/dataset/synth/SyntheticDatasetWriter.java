@@ -18,8 +18,9 @@ import org.apache.arrow.vector.VectorSchemaRoot;
  * through arrow-dataset, videos through the ffmpeg CLI (durations measured by ffprobe). In v3.0
  * each episode is encoded alone and appended to the current shared file of its camera by stream
  * copy (LeRobot's concat), with {@code from_timestamp} = the duration already in that file; data
- * and video files roll over at the size limits and an episode never spans two files. Not
- * thread-safe; one per dataset.
+ * and video files roll over at the size limits and an episode never spans two files. Cameras stored
+ * as image features ({@link CameraFormat}) have no videos: their encoded frames are columns of the
+ * data files. Not thread-safe; one per dataset.
  */
 public final class SyntheticDatasetWriter {
   private static final ObjectMapper JSON =
@@ -27,16 +28,38 @@ public final class SyntheticDatasetWriter {
 
   private final SyntheticDatasetSpec spec;
   private final Path root;
-  private final List<SyntheticCamera> cameras;
+  private final List<SyntheticCamera> cameras; // every camera, as declared
+  private final CameraFormat format;
+  private final List<SyntheticCamera> videoCameras; // the cameras stored as MP4s
 
-  private SyntheticDatasetWriter(SyntheticDatasetSpec spec) {
+  private SyntheticDatasetWriter(SyntheticDatasetSpec spec, CameraFormat format) {
     this.spec = spec;
+    this.format = format;
     this.root = spec.out();
     this.cameras = spec.cameraList();
+    this.videoCameras = format.isImage() ? List.of() : cameras;
   }
 
   /** Writes the dataset; {@code spec.out()} must not exist or be an empty folder. */
   public static void write(SyntheticDatasetSpec spec) throws IOException {
+    write(spec, CameraFormat.VIDEO);
+  }
+
+  /**
+   * Writes the dataset with its cameras stored as {@code format}; {@code spec.out()} must not exist
+   * or be an empty folder.
+   */
+  public static void write(SyntheticDatasetSpec spec, CameraFormat format) throws IOException {
+    CameraOptions cameras = spec.cameraOptions();
+    if (format.isImage()
+        && (!cameras.sizes().isEmpty()
+            || cameras.depthCameras() > 0
+            || cameras.pixelFormat() != CameraOptions.DEFAULTS.pixelFormat())) {
+      // Image features are painted and encoded at the spec's one size as RGB (ImageColumns).
+      throw new IllegalArgumentException(
+          "image features are written at one size as RGB images: per-camera sizes, a pixel"
+              + " format and depth cameras are options of video cameras");
+    }
     Path out = spec.out();
     if (Files.exists(out)) {
       try (var entries = Files.list(out)) {
@@ -46,12 +69,12 @@ public final class SyntheticDatasetWriter {
       }
     }
     Files.createDirectories(out.resolve("meta"));
-    new SyntheticDatasetWriter(spec).run();
+    new SyntheticDatasetWriter(spec, format).run();
   }
 
   private void run() throws IOException {
     try (BufferAllocator allocator = new RootAllocator()) {
-      FrameTables tables = new FrameTables(allocator, spec);
+      FrameTables tables = new FrameTables(allocator, spec, format);
       if (spec.layout() == SyntheticDatasetSpec.Layout.V21) {
         writeV21(allocator, tables);
       } else {
@@ -77,11 +100,11 @@ public final class SyntheticDatasetWriter {
             List.of(rows),
             root.resolve(String.format("data/chunk-%03d/episode_%06d.parquet", chunk, e)));
       }
-      for (int k = 0; k < cameras.size(); k++) {
+      for (int k = 0; k < videoCameras.size(); k++) {
         Path video =
             root.resolve(
                 String.format(
-                    "videos/chunk-%03d/%s/episode_%06d.mp4", chunk, cameras.get(k).key(), e));
+                    "videos/chunk-%03d/%s/episode_%06d.mp4", chunk, videoCameras.get(k).key(), e));
         Files.createDirectories(video.getParent());
         encodeEpisode(video, e, k);
       }
@@ -110,11 +133,12 @@ public final class SyntheticDatasetWriter {
     Map<String, Object> info =
         InfoJson.build(
             spec,
+            format,
             index,
             "data/chunk-{episode_chunk:03d}/episode_{episode_index:06d}.parquet",
             "videos/chunk-{episode_chunk:03d}/{video_key}/episode_{episode_index:06d}.mp4");
     info.put("total_chunks", (spec.episodes() + 999) / 1000);
-    info.put("total_videos", spec.episodes() * cameras.size());
+    info.put("total_videos", spec.episodes() * videoCameras.size());
     writeJson(root.resolve("meta/info.json"), info);
   }
 
@@ -127,10 +151,12 @@ public final class SyntheticDatasetWriter {
     List<VectorSchemaRoot> pendingRows = new ArrayList<>();
     long pendingBytes = 0;
     List<VideoFileCursor> videoCursors = new ArrayList<>();
-    for (int k = 0; k < cameras.size(); k++) {
-      videoCursors.add(new VideoFileCursor(cameras.get(k).key()));
+    for (int k = 0; k < videoCameras.size(); k++) {
+      videoCursors.add(new VideoFileCursor(videoCameras.get(k).key()));
     }
-    EpisodesTable episodesTable = new EpisodesTable(allocator, spec);
+    EpisodesTable episodesTable =
+        new EpisodesTable(
+            allocator, spec, videoCameras.stream().map(SyntheticCamera::key).toList());
     Path pieces = Files.createTempDirectory("robostream-pieces");
     long index = 0;
     try {
@@ -146,7 +172,7 @@ public final class SyntheticDatasetWriter {
         pendingBytes += estimate;
         EpisodesTable.Row row =
             new EpisodesTable.Row(e, length, index, dataCursor.chunk, dataCursor.file);
-        for (int k = 0; k < cameras.size(); k++) {
+        for (int k = 0; k < videoCameras.size(); k++) {
           Path piece = pieces.resolve("e" + e + "_c" + k + ".mp4");
           encodeEpisode(piece, e, k);
           VideoFileCursor v = videoCursors.get(k);
@@ -186,6 +212,7 @@ public final class SyntheticDatasetWriter {
     Map<String, Object> info =
         InfoJson.build(
             spec,
+            format,
             index,
             "data/chunk-{chunk_index:03d}/file-{file_index:03d}.parquet",
             "videos/{video_key}/chunk-{chunk_index:03d}/file-{file_index:03d}.mp4");
@@ -225,12 +252,8 @@ public final class SyntheticDatasetWriter {
     SyntheticCamera camera = cameras.get(cameraIndex);
     int width = camera.size().width();
     int height = camera.size().height();
-    FfmpegVideoWriter.FramePainter painter;
-    if (spec.content() == SyntheticDatasetSpec.Content.PATTERN) {
-      painter = (rgb, f) -> PatternCode.paint(rgb, width, height, episode, f, cameraIndex);
-    } else {
-      painter = new CameraContent(width, height, episode, cameraIndex)::paint;
-    }
+    FfmpegVideoWriter.FramePainter painter =
+        CameraFrames.painter(spec, episode, cameraIndex, width, height);
     if (camera.depth()) {
       painter = new DepthContent(painter, width * height);
     }

@@ -1,0 +1,88 @@
+package org.robostream.cli;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.robostream.stream.Batch;
+import org.robostream.stream.StreamingDataset;
+
+/**
+ * {@code make-dataset --image-features png|jpeg} writes cameras as image features that stream, and
+ * {@code stream-bench} measures them against a sequential decode of the same images.
+ */
+@org.junit.jupiter.api.extension.ExtendWith(org.robostream.testing.NativeLeakCheck.class)
+class MakeDatasetImageFeaturesTest {
+  @TempDir Path tmp;
+
+  @Test
+  void imageFeaturesAreDeclaredStoredInTheDataFilesAndStream() throws Exception {
+    for (String layout : new String[] {"v2.1", "v3.0"}) {
+      Path out = tmp.resolve(layout);
+      assertEquals(
+          0,
+          Main.run(
+              "make-dataset",
+              "--out",
+              out.toString(),
+              "--episodes",
+              "2",
+              "--frames-per-episode",
+              "6",
+              "--cameras",
+              "2",
+              "--size",
+              "64x48",
+              "--codec", // checked against the size even though no video is written
+              "h264",
+              "--layout",
+              layout,
+              "--image-features",
+              "jpeg"));
+      JsonNode info = Json.MAPPER.readTree(out.resolve("meta/info.json").toFile());
+      JsonNode top = info.get("features").get("observation.images.top");
+      assertEquals("image", top.get("dtype").asText());
+      assertEquals("[48,64,3]", top.get("shape").toString());
+      assertFalse(Files.exists(out.resolve("videos")), "no videos");
+      int frames = 0;
+      try (StreamingDataset ds = StreamingDataset.builder(out).batchSize(4).build()) {
+        for (Batch b : ds) {
+          try (b) {
+            assertArrayEquals(
+                new int[] {b.size(), 3, 48, 64}, b.frameShape("observation.images.wrist"));
+            frames += b.size();
+          }
+        }
+      }
+      assertEquals(12, frames, layout);
+    }
+    // stream-bench compares the loader with a sequential decode of the same images.
+    Path json = tmp.resolve("bench.json");
+    assertEquals(
+        0,
+        Main.run(
+            "stream-bench",
+            tmp.resolve("v3.0").toString(),
+            "--rounds",
+            "1",
+            "--warmup-batches",
+            "0",
+            "--batch-size",
+            "4",
+            "--json",
+            json.toString()));
+    JsonNode bench = Json.MAPPER.readTree(json.toFile());
+    assertEquals(2, bench.get("cameras").asInt());
+    assertTrue(bench.get("sequential_decode_fps").asDouble() > 0, bench.toString());
+    assertTrue(bench.get("stream_frames_per_s").asDouble() > 0, bench.toString());
+    assertEquals(
+        2,
+        Main.run("make-dataset", "--out", tmp.resolve("x").toString(), "--image-features", "gif"));
+  }
+}

@@ -1,0 +1,70 @@
+package org.robostream.dataset;
+
+import java.util.Arrays;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.robostream.video.ImageHeader;
+
+/**
+ * The real size of image features' images against the shape info.json declares, read from an
+ * image's header (PNG's IHDR, JPEG's start of frame) without decoding it. When a dataset is opened
+ * the first image of every image camera is checked (one small read per camera), so a dataset whose
+ * images are all of another size fails then, not after its first batches; the loader checks every
+ * image before decoding it. Stateless.
+ */
+public final class ImageSizes {
+  private ImageSizes() {}
+
+  /**
+   * Checks frame 0 of the first kept episode that has frames, for every image camera of {@code
+   * metadata}.
+   */
+  public static void checkFirstImages(LeRobotMetadata metadata) {
+    EpisodeInfo episode =
+        metadata.episodes().stream().filter(e -> e.length() > 0).findFirst().orElse(null);
+    if (metadata.info().imageKeys().isEmpty() || episode == null) {
+      return;
+    }
+    try (BufferAllocator allocator = new RootAllocator()) {
+      for (String camera : metadata.info().imageKeys()) {
+        Feature feature = metadata.info().features().get(camera);
+        byte[] image = EpisodeImages.first(allocator, episode, feature);
+        require(
+            image,
+            feature,
+            episode.dataFile().toString(),
+            "episode " + episode.index() + " frame 0 of " + camera);
+      }
+    }
+  }
+
+  /**
+   * Throws {@link DatasetException.BadMetadata} naming {@code file}, {@code where} the image is,
+   * both sizes and the declared shape when {@code image}'s header gives another size than {@code
+   * feature} declares. An image without a readable header passes: its decoder names the problem.
+   */
+  public static void require(byte[] image, Feature feature, String file, String where) {
+    ImageHeader header = ImageHeader.read(image, image.length);
+    int[] shape = feature.shape(); // [height, width, channels]
+    if (header != null && (header.width() != shape[1] || header.height() != shape[0])) {
+      throw new DatasetException.BadMetadata(
+          file,
+          where
+              + " is a "
+              + header.width()
+              + "x"
+              + header.height()
+              + " "
+              + header.format()
+              + " but info.json declares "
+              + feature.name()
+              + " as "
+              + shape[1]
+              + "x"
+              + shape[0]
+              + " (shape "
+              + Arrays.toString(shape)
+              + ")");
+    }
+  }
+}

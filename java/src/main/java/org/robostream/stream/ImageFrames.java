@@ -1,0 +1,168 @@
+package org.robostream.stream;
+
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import org.apache.arrow.memory.BufferAllocator;
+import org.robostream.FileException;
+import org.robostream.RobostreamException;
+import org.robostream.dataset.DatasetInfo;
+import org.robostream.dataset.EpisodeImages;
+import org.robostream.dataset.EpisodeInfo;
+import org.robostream.dataset.Feature;
+import org.robostream.dataset.ImageSizes;
+import org.robostream.video.FrameDestination;
+import org.robostream.video.ImageDecoder;
+import org.robostream.video.PictureSink;
+import org.robostream.video.RawPicture;
+
+/**
+ * The frames of image-feature cameras (PNG or JPEG bytes in the data Parquet): a worker reads an
+ * episode's encoded images of a camera from its data file when it first needs them ({@link
+ * EpisodeImages}) and keeps those of the last few (episode, camera) pairs, as many as its decoder
+ * cache holds video decoders (one per live stream and camera) and at most half its memory budget
+ * (their bytes count against it, so fewer frames are decoded ahead while they are held), then
+ * decodes the requested frames with FFmpeg ({@link ImageDecoder}) into the same sinks and
+ * destinations video frames go to. Each distinct frame of a call is decoded once; its pts is {@code
+ * frame / fps}, its frame index the episode-local frame. An image whose header gives another size
+ * than info.json declares is refused before it is decoded. Errors come out as {@link
+ * SampleException} naming the data file, episode, camera and frame.
+ *
+ * <p>Not thread-safe: one per worker. {@link #close()} frees the decoder.
+ */
+final class ImageFrames implements AutoCloseable {
+  private final BufferAllocator allocator;
+  private final DatasetInfo info;
+  private final int cachedEpisodes;
+  private final StreamCounters counters;
+  private final FrameMemory budget;
+  private final ImageDecoder decoder = new ImageDecoder();
+  private final LinkedHashMap<Key, EpisodeImages> cache = new LinkedHashMap<>(8, 0.75f, true);
+
+  private record Key(int episode, String camera) {}
+
+  /** Receives each distinct frame once decoded, with the requests that asked for it. */
+  @FunctionalInterface
+  private interface Delivery {
+    void deliver(RawPicture picture, int[] requests, double ptsSeconds, int frame);
+  }
+
+  /**
+   * @param cachedEpisodes (episode, camera) pairs whose encoded images are kept at most
+   * @param budget the worker's frame memory: the kept images' bytes are counted against its budget,
+   *     and pairs are dropped (least recently used first, never the one in use) while they take
+   *     more than half of it
+   */
+  ImageFrames(
+      BufferAllocator allocator,
+      DatasetInfo info,
+      int cachedEpisodes,
+      StreamCounters counters,
+      FrameMemory budget) {
+    this.budget = budget;
+    this.allocator = allocator;
+    this.info = info;
+    this.cachedEpisodes = Math.max(1, cachedEpisodes);
+    this.counters = counters;
+  }
+
+  /** Whether {@code camera} is an image feature (else a video). */
+  boolean isImageCamera(String camera) {
+    Feature f = info.features().get(camera);
+    return f != null && f.isImage();
+  }
+
+  /** Decodes {@code frames} (episode-local) of {@code camera}; request i goes to the sink as i. */
+  void fetch(EpisodeInfo episode, String camera, int[] frames, PictureSink sink) {
+    decode(
+        episode,
+        camera,
+        frames,
+        (picture, requests, pts, frame) -> {
+          for (int r : requests) {
+            sink.accept(r, picture, pts, frame);
+          }
+        });
+  }
+
+  /** Decodes {@code frames} of {@code camera} converted into slot i of {@code destination}. */
+  void fetch(EpisodeInfo episode, String camera, int[] frames, FrameDestination destination) {
+    decode(
+        episode,
+        camera,
+        frames,
+        (picture, requests, pts, frame) -> {
+          decoder.convertCurrent(destination.slotAddress(requests[0]), destination.layout());
+          destination.delivered(requests[0], pts, frame);
+          for (int i = 1; i < requests.length; i++) {
+            destination.copySlot(requests[i], requests[0]);
+            destination.delivered(requests[i], pts, frame);
+          }
+        });
+  }
+
+  private void decode(EpisodeInfo episode, String camera, int[] frames, Delivery delivery) {
+    String file = episode.dataFile().toString();
+    try {
+      EpisodeImages images = images(episode, camera);
+      int[] order = byFrame(frames);
+      int decoded = 0;
+      for (int i = 0; i < order.length; ) {
+        int frame = frames[order[i]];
+        int end = i;
+        while (end < order.length && frames[order[end]] == frame) {
+          end++;
+        }
+        int[] requests = Arrays.copyOfRange(order, i, end);
+        byte[] bytes = images.image(frame);
+        ImageSizes.require(bytes, info.features().get(camera), file, "frame " + frame);
+        RawPicture picture = decoder.decode(bytes, bytes.length, file, "frame " + frame);
+        delivery.deliver(picture, requests, frame / (double) info.fps(), frame);
+        decoded++;
+        i = end;
+      }
+      counters.framesDecoded.addAndGet(decoded);
+      counters.framesDelivered.addAndGet(frames.length);
+    } catch (SampleException e) {
+      throw e;
+    } catch (FileException e) {
+      throw new SampleException(e.file(), episode.index(), camera, e.problem(), e);
+    } catch (RobostreamException | IllegalArgumentException e) {
+      throw new SampleException(file, episode.index(), camera, e.getMessage(), e);
+    }
+  }
+
+  /** Request indices ordered by the frame they ask for (stable: equal frames keep their order). */
+  private static int[] byFrame(int[] frames) {
+    return java.util.stream.IntStream.range(0, frames.length)
+        .boxed()
+        .sorted(java.util.Comparator.comparingInt(i -> frames[i]))
+        .mapToInt(Integer::intValue)
+        .toArray();
+  }
+
+  private EpisodeImages images(EpisodeInfo episode, String camera) {
+    Key key = new Key(episode.index(), camera);
+    EpisodeImages images = cache.get(key);
+    if (images == null) {
+      images = EpisodeImages.read(allocator, episode, info.features().get(camera));
+      cache.put(key, images);
+      budget.account(images.bytes());
+      while (cache.size() > 1
+          && (cache.size() > cachedEpisodes || cachedBytes() > budget.budgetBytes() / 2)) {
+        budget.account(-cache.remove(cache.keySet().iterator().next()).bytes());
+      }
+    }
+    return images;
+  }
+
+  private long cachedBytes() {
+    return cache.values().stream().mapToLong(EpisodeImages::bytes).sum();
+  }
+
+  @Override
+  public void close() {
+    decoder.close();
+    budget.account(-cachedBytes());
+    cache.clear();
+  }
+}

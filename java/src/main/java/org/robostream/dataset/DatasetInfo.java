@@ -176,12 +176,14 @@ public record DatasetInfo(
                 + " elements");
       }
     }
-    if (dtype.equals("video")) {
-      requireFrameShape(name, shape, source);
-    }
     List<String> names = new ArrayList<>();
     flattenNames(node.path("names"), names);
     JsonNode info = node.has("info") ? node.get("info") : node.path("video_info");
+    if (dtype.equals("video") || dtype.equals("image")) {
+      FrameShape frame = FrameShape.declared(name, shape, names, source);
+      requireFrameSides(name, frame, dtype.equals("video"), source);
+      requireVideoInfoAgrees(name, frame, info, source);
+    }
     Map<String, Object> videoInfo =
         info.isObject()
             ? MetadataFiles.JSON.convertValue(
@@ -195,23 +197,63 @@ public record DatasetInfo(
   }
 
   /**
-   * A camera is [height, width, 3]: frames are decoded to RGB, and its size sizes every batch's
-   * frame columns.
+   * A camera's sides size every batch's frame columns, so they are bounded; a video camera is
+   * decoded to RGB, so it has 3 channels (image features are decoded as their files say).
    */
-  private static void requireFrameShape(String name, int[] shape, String source) {
-    if (shape.length != 3
-        || shape[0] > MAX_FRAME_SIDE
-        || shape[1] > MAX_FRAME_SIDE
-        || shape[2] != 3) {
+  private static void requireFrameSides(String name, FrameShape frame, boolean rgb, String source) {
+    if (frame.height() > MAX_FRAME_SIDE
+        || frame.width() > MAX_FRAME_SIDE
+        || (rgb && frame.channels() != 3)) {
       throw new DatasetException.BadMetadata(
           source,
           "features."
               + name
-              + ".shape must be"
-              + " [height, width, 3] (RGB) with sides up to "
+              + ".shape must be "
+              + frame.axes()
+              + " with 3 channels (RGB) and sides up to "
               + MAX_FRAME_SIDE
-              + ", got "
-              + java.util.Arrays.toString(shape));
+              + ", got height "
+              + frame.height()
+              + ", width "
+              + frame.width()
+              + ", "
+              + frame.channels()
+              + " channels");
+    }
+  }
+
+  /**
+   * The feature's {@code info} ({@code video_info}) restates the size: {@code video.height}, {@code
+   * video.width} and {@code video.channels}, where present, must be the shape's, or one of the two
+   * is wrong and nothing says which.
+   */
+  private static void requireVideoInfoAgrees(
+      String name, FrameShape frame, JsonNode info, String source) {
+    long[] declared = {frame.height(), frame.width(), frame.channels()};
+    String[] keys = {"video.height", "video.width", "video.channels"};
+    for (int i = 0; i < keys.length; i++) {
+      JsonNode n = info.get(keys[i]);
+      if (n == null || n.isNull()) {
+        continue;
+      }
+      String field = "features." + name + ".info." + keys[i];
+      long value = MetadataFiles.wholeNumber(n, field, source, 1, MAX_FEATURE_ELEMENTS);
+      if (value != declared[i]) {
+        throw new DatasetException.BadMetadata(
+            source,
+            field
+                + " is "
+                + value
+                + " but features."
+                + name
+                + ".shape declares "
+                + frame.size()
+                + " with "
+                + frame.channels()
+                + " channels (read as "
+                + frame.axes()
+                + ")");
+      }
     }
   }
 

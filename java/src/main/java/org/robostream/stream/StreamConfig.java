@@ -7,6 +7,7 @@ import java.util.Map;
 import org.robostream.dataset.DatasetException;
 import org.robostream.dataset.DatasetSource;
 import org.robostream.dataset.EpisodeInfo;
+import org.robostream.dataset.FrameShape;
 import org.robostream.dataset.LeRobotMetadata;
 import org.robostream.dataset.SourceOptions;
 import org.robostream.dataset.SymlinkPolicy;
@@ -88,6 +89,7 @@ final class StreamConfig {
             ? Windows.preset(b.preset, metadata.info())
             : Windows.fromDeltaTimestamps(b.deltaTimestamps, metadata.info());
     List<String> cameras = metadata.info().videoKeys();
+    DeclaredFrameSizes.check(metadata, cameras, videos);
     Map<String, StreamContext.FrameSize> frameSizes = frameSizes(metadata, cameras);
     this.memoryBudget = b.memoryBudgetBytes;
     StreamContext probe =
@@ -168,16 +170,14 @@ final class StreamConfig {
     int height = 0;
     int width = 0;
     for (String c : cameras) {
-      int[] shape = metadata.info().features().get(c).shape(); // [H, W, C], checked by info
-      if (height != 0 && (height != shape[0] || width != shape[1])) {
+      FrameShape shape = metadata.info().features().get(c).frameShape(); // axes as names say
+      if (height != 0 && (height != shape.height() || width != shape.width())) {
         throw new DatasetException.Unsupported(
             metadata.root().resolve("meta/info.json").toString(),
             "cameras of different sizes are not supported yet ("
                 + c
                 + " is "
-                + shape[1]
-                + "x"
-                + shape[0]
+                + shape.size()
                 + ", "
                 + cameras.get(0)
                 + " "
@@ -186,8 +186,8 @@ final class StreamConfig {
                 + height
                 + ")");
       }
-      height = shape[0];
-      width = shape[1];
+      height = shape.height();
+      width = shape.width();
       sizes.put(c, new StreamContext.FrameSize(height, width));
     }
     return sizes;

@@ -76,6 +76,17 @@ public record DatasetInfo(
   }
 
   /**
+   * Refuses a {@code data_path} or {@code video_path} that uses a field the layout's reader does
+   * not fill ({@code dataFields}, {@code videoFields}), naming the template and info.json.
+   */
+  void requireTemplateFields(List<String> dataFields, List<String> videoFields) {
+    dataPath.requireFields(codebaseVersion, dataFields);
+    if (videoPath != null) {
+      videoPath.requireFields(codebaseVersion, videoFields);
+    }
+  }
+
+  /**
    * Reads {@code infoJson}; numbers must be whole where LeRobot writes integers ({@code 30.0} is
    * 30, {@code 29.97} is refused), and values that size allocations are bounded.
    */

@@ -189,11 +189,12 @@ public record DatasetInfo(
     }
     List<String> names = new ArrayList<>();
     flattenNames(node.path("names"), names);
-    JsonNode info = node.has("info") ? node.get("info") : node.path("video_info");
+    String infoKey = node.has("info") ? "info" : "video_info";
+    JsonNode info = node.path(infoKey);
     if (dtype.equals("video") || dtype.equals("image")) {
       FrameShape frame = FrameShape.declared(name, shape, names, source);
       requireFrameSides(name, frame, dtype.equals("video"), source);
-      requireVideoInfoAgrees(name, frame, info, source);
+      requireVideoInfoAgrees("features." + name + "." + infoKey, frame, info, source);
     }
     Map<String, Object> videoInfo =
         info.isObject()
@@ -221,7 +222,8 @@ public record DatasetInfo(
               + name
               + ".shape must be "
               + frame.axes()
-              + " with 3 channels (RGB) and sides up to "
+              + (rgb ? " with 3 channels (RGB)" : "")
+              + " and sides up to "
               + MAX_FRAME_SIDE
               + ", got height "
               + frame.height()
@@ -239,7 +241,7 @@ public record DatasetInfo(
    * is wrong and nothing says which.
    */
   private static void requireVideoInfoAgrees(
-      String name, FrameShape frame, JsonNode info, String source) {
+      String where, FrameShape frame, JsonNode info, String source) {
     long[] declared = {frame.height(), frame.width(), frame.channels()};
     String[] keys = {"video.height", "video.width", "video.channels"};
     for (int i = 0; i < keys.length; i++) {
@@ -247,7 +249,7 @@ public record DatasetInfo(
       if (n == null || n.isNull()) {
         continue;
       }
-      String field = "features." + name + ".info." + keys[i];
+      String field = where + "." + keys[i];
       long value = MetadataFiles.wholeNumber(n, field, source, 1, MAX_FEATURE_ELEMENTS);
       if (value != declared[i]) {
         throw new DatasetException.BadMetadata(
@@ -255,9 +257,7 @@ public record DatasetInfo(
             field
                 + " is "
                 + value
-                + " but features."
-                + name
-                + ".shape declares "
+                + " but the shape declares "
                 + frame.size()
                 + " with "
                 + frame.channels()

@@ -49,7 +49,7 @@ class FrameShapeDeclarationTest {
                     "[\"channels\",\"height\",\"width\"]",
                     "{\"video.height\": 720, \"video.width\": 640}"));
     assertEquals(SOURCE, e.file());
-    for (String word : new String[] {"features.cam", "video.height", "720", "640x480"}) {
+    for (String word : new String[] {"features.cam.video_info.video.height is 720", "640x480"}) {
       assertTrue(e.getMessage().contains(word), "'" + word + "' missing from: " + e.getMessage());
     }
   }

@@ -4,7 +4,7 @@ import java.util.Locale;
 
 /**
  * What a camera feature holds: colour video, depth video, or images stored in the data files
- * ({@code dtype: image}, PNG or JPEG bytes in a Parquet struct).
+ * ({@code dtype: image}, PNG or JPEG bytes in a Parquet struct). Immutable, thread-safe (an enum).
  */
 public enum CameraKind {
   VIDEO,

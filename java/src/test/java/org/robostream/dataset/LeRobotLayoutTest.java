@@ -56,6 +56,24 @@ class LeRobotLayoutTest {
   }
 
   @Test
+  void theRealGr00tV20DatasetOpensWithEachCamerasOwnShapeAndItsDataFilesAgree() {
+    Path root = org.robostream.testing.Fixtures.sharedDataset("gr00t-picknplace-v20");
+    LeRobotMetadata m = LeRobotMetadata.open(root, Optional.empty());
+    assertEquals("v2.0", m.info().codebaseVersion());
+    assertEquals(5, m.episodes().size());
+    assertEquals(2096, m.episodes().stream().mapToInt(EpisodeInfo::length).sum());
+    assertEquals(
+        new FrameShape(800, 1280, 3, false),
+        m.info().features().get("observation.images.egoview").frameShape());
+    assertEquals(
+        new FrameShape(256, 256, 3, false),
+        m.info().features().get("observation.images.ego_view").frameShape());
+    // float64 state and action, bool next.done, int64 annotations: every declared column is
+    // there with its type, and every episode's rows are where the table says.
+    m.checkDataFiles();
+  }
+
+  @Test
   void anEpisodeIndexColumnThatInfoJsonDoesNotDeclareIsNamedAsSuchWhenTheStreamIsBuilt()
       throws Exception {
     Path root = copyOf(Datasets.tinyPatternV21());

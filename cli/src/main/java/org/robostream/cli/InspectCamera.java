@@ -83,6 +83,7 @@ final class InspectCamera {
       c.put("width", probed.width());
       c.put("height", probed.height());
       c.put("pixel_format", probed.pixelFormat());
+      c.put("size_matches_declared", sizeMatches());
     }
     if (feature.isVideo()) {
       c.put("video_files", files);
@@ -115,14 +116,20 @@ final class InspectCamera {
     }
     return s.append(
             String.format(
-                "; probed %s %dx%d %s; video files present %d/%d",
+                "; probed %s %dx%d %s%s; video files present %d/%d",
                 probed.codec(),
                 probed.width(),
                 probed.height(),
                 probed.pixelFormat(),
+                sizeMatches() ? "" : " (NOT the declared size: streaming refuses it)",
                 present,
                 files))
         .toString();
+  }
+
+  /** Whether the probed file's frames have the declared size (the build refuses them if not). */
+  private boolean sizeMatches() {
+    return probed.width() == shape.width() && probed.height() == shape.height();
   }
 
   private String declaredValue(String key) {

@@ -46,6 +46,7 @@ class InspectCommandTest {
     assertEquals(256, egoView.get("width").asInt());
     assertEquals(256, egoView.get("height").asInt());
     assertEquals("yuv420p", egoView.get("pixel_format").asText());
+    assertTrue(egoView.get("size_matches_declared").asBoolean());
 
     String text = inspect(root);
     assertContains(
@@ -101,6 +102,25 @@ class InspectCommandTest {
         text,
         "camera observation.images.still (image): declared 32 x 40 x 3 (H x W x C; info.json"
             + " [3, 32, 40] channels first); PNG/JPEG images in the data files");
+  }
+
+  @Test
+  void aProbedSizeOtherThanTheDeclaredOneIsShownAsSuch() throws Exception {
+    Path root = tmp.resolve("swapped");
+    V30MetadataTestAccess.copyTree(Datasets.tinyPatternV21(), root);
+    MetadataEdit.info(
+        root,
+        info -> {
+          ObjectNode top = (ObjectNode) info.get("features").get("observation.images.top");
+          top.putArray("shape").add(64).add(48).add(3);
+          ((ObjectNode) top.get("info")).put("video.height", 64).put("video.width", 48);
+        });
+    JsonNode top = camera(Json.MAPPER.readTree(inspect(root, "--json")), "observation.images.top");
+    assertFalse(top.get("size_matches_declared").asBoolean(), top.toString());
+    assertContains(
+        inspect(root),
+        "declared 64 x 48 x 3 (H x W x C), h264 yuv420p; probed h264 64x48 yuv420p (NOT the"
+            + " declared size: streaming refuses it)");
   }
 
   private static String inspect(Path root, String... options) {

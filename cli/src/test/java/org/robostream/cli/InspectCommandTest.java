@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -65,22 +66,20 @@ class InspectCommandTest {
 
   @Test
   void aSyntheticDatasetShowsChannelsFirstDepthAndImageCameras() throws Exception {
-    Path root = tmp.resolve("ds");
-    V30MetadataTestAccess.copyTree(Datasets.tinyPatternV21(), root);
-    MetadataEdit.info(
-        root,
-        info -> {
-          ObjectNode features = (ObjectNode) info.get("features");
-          ObjectNode top = (ObjectNode) features.get("observation.images.top");
-          top.putArray("shape").add(3).add(48).add(64);
-          top.putArray("names").add("channels").add("height").add("width");
-          ObjectNode wrist = (ObjectNode) features.get("observation.images.wrist");
-          ((ObjectNode) wrist.get("info")).put("video.is_depth_map", true);
-          ObjectNode still = features.putObject("observation.images.still");
-          still.put("dtype", "image");
-          still.putArray("shape").add(3).add(32).add(40);
-          still.putArray("names").add("channel").add("height").add("width");
-        });
+    Path root =
+        tinyV21With(
+            info -> {
+              ObjectNode features = (ObjectNode) info.get("features");
+              ObjectNode top = (ObjectNode) features.get("observation.images.top");
+              top.putArray("shape").add(3).add(48).add(64);
+              top.putArray("names").add("channels").add("height").add("width");
+              ObjectNode wrist = (ObjectNode) features.get("observation.images.wrist");
+              ((ObjectNode) wrist.get("info")).put("video.is_depth_map", true);
+              ObjectNode still = features.putObject("observation.images.still");
+              still.put("dtype", "image");
+              still.putArray("shape").add(3).add(32).add(40);
+              still.putArray("names").add("channel").add("height").add("width");
+            });
     JsonNode json = Json.MAPPER.readTree(inspect(root, "--json"));
     JsonNode top = camera(json, "observation.images.top");
     assertEquals("video", top.get("kind").asText());
@@ -106,21 +105,27 @@ class InspectCommandTest {
 
   @Test
   void aProbedSizeOtherThanTheDeclaredOneIsShownAsSuch() throws Exception {
-    Path root = tmp.resolve("swapped");
-    V30MetadataTestAccess.copyTree(Datasets.tinyPatternV21(), root);
-    MetadataEdit.info(
-        root,
-        info -> {
-          ObjectNode top = (ObjectNode) info.get("features").get("observation.images.top");
-          top.putArray("shape").add(64).add(48).add(3);
-          ((ObjectNode) top.get("info")).put("video.height", 64).put("video.width", 48);
-        });
+    Path root =
+        tinyV21With(
+            info -> {
+              ObjectNode top = (ObjectNode) info.get("features").get("observation.images.top");
+              top.putArray("shape").add(64).add(48).add(3);
+              ((ObjectNode) top.get("info")).put("video.height", 64).put("video.width", 48);
+            });
     JsonNode top = camera(Json.MAPPER.readTree(inspect(root, "--json")), "observation.images.top");
     assertFalse(top.get("size_matches_declared").asBoolean(), top.toString());
     assertContains(
         inspect(root),
         "declared 64 x 48 x 3 (H x W x C), h264 yuv420p; probed h264 64x48 yuv420p (NOT the"
             + " declared size: streaming refuses it)");
+  }
+
+  /** A copy of the tiny v2.1 dataset (2 cameras 64x48, 3 episodes) with info.json edited. */
+  private Path tinyV21With(java.util.function.Consumer<ObjectNode> edit) throws Exception {
+    Path root = Files.createTempDirectory(tmp, "ds");
+    V30MetadataTestAccess.copyTree(Datasets.tinyPatternV21(), root);
+    MetadataEdit.info(root, edit);
+    return root;
   }
 
   private static String inspect(Path root, String... options) {

@@ -16,11 +16,12 @@ import java.util.Locale;
  *   <li>Otherwise LeRobot's own rule ({@code dataset_to_policy_features}) applies: a last name
  *       {@code channel} or {@code channels} means height-width-channels, a first one
  *       channels-first.
- *   <li>Without usable names (absent, another length, or naming no axis; LeRobot itself fails on
- *       absent names there), the numbers decide: a first axis of 1 or 3 with a last axis that is
- *       neither is channels-first, anything else height-width-channels, the layout LeRobot's
- *       writers declare. The build compares the declared size with the first video file's real one,
- *       so a wrong guess is refused before streaming, never decoded into the wrong shape.
+ *   <li>Without usable names (absent, another length, naming no axis, or giving a channel count of
+ *       neither 1 nor 3 where the numbers give one; LeRobot itself fails on absent names there),
+ *       the numbers decide: a first axis of 1 or 3 with a last axis that is neither is
+ *       channels-first, anything else height-width-channels, the layout LeRobot's writers declare.
+ *       The build compares the declared size with the first video file's real one, so a wrong guess
+ *       is refused before streaming, never decoded into the wrong shape.
  * </ul>
  *
  * <p>The declaration only says where the numbers are: the layout frames are delivered in is the
@@ -48,13 +49,18 @@ public record FrameShape(int height, int width, int channels, boolean channelsFi
               + Arrays.toString(shape)
               + " must have three axes (height, width and channels, in the order its names give)");
     }
-    boolean first = channelsFirst(shape, names);
+    Boolean named = namedChannelsFirst(names);
+    boolean numbers = isChannelCount(shape[0]) && !isChannelCount(shape[2]);
+    // Names that would make a channel count of neither 1 nor 3 contradict the numbers (a
+    // converter that wrote LeRobot's names over its own order): the numbers decide then.
+    boolean first = named == null || !isChannelCount(named ? shape[0] : shape[2]) ? numbers : named;
     return first
         ? new FrameShape(shape[1], shape[2], shape[0], true)
         : new FrameShape(shape[0], shape[1], shape[2], false);
   }
 
-  private static boolean channelsFirst(int[] shape, List<String> names) {
+  /** Whether the names say channels-first; null when they do not say. */
+  private static Boolean namedChannelsFirst(List<String> names) {
     if (names.size() == 3) {
       List<String> lower = names.stream().map(n -> n.toLowerCase(Locale.ROOT)).toList();
       if (lower.subList(0, 2).equals(List.of("height", "width"))) {
@@ -70,7 +76,7 @@ public record FrameShape(int height, int width, int channels, boolean channelsFi
         return true;
       }
     }
-    return isChannelCount(shape[0]) && !isChannelCount(shape[2]);
+    return null;
   }
 
   private static boolean isChannelCount(int n) {

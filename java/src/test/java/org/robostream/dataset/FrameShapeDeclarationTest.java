@@ -11,8 +11,9 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * A camera's declared shape as LeRobot reads it: {@code names} decide the axis order (both
- * "channel" and "channels", either end), the numbers only where names do not say, and the feature's
- * {@code info} ({@code video_info}) must restate the same size.
+ * "channel" and "channels", either end), the numbers where names do not say or contradict them (a
+ * channel count of neither 1 nor 3), and the feature's {@code info} ({@code video_info}) must
+ * restate the same size.
  */
 class FrameShapeDeclarationTest {
   private static final String SOURCE = "/data/ds/meta/info.json";
@@ -31,6 +32,8 @@ class FrameShapeDeclarationTest {
         "[3,480,640]; null; 480; 640; true",
         "[3,480,640]; {\"axes\":[\"channels\",\"height\",\"width\"]}; 480; 640; true",
         "[3,64,3]; null; 3; 64; false",
+        "[480,640,3]; [\"channels\",\"height\",\"width\"]; 480; 640; false",
+        "[3,480,640]; [\"height\",\"width\",\"channel\"]; 480; 640; true",
       })
   void namesDecideTheAxisOrderAndTheNumbersOnlyWhereNamesDoNotSay(
       String shape, String names, int height, int width, boolean channelsFirst) {

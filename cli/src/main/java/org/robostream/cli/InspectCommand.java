@@ -11,20 +11,21 @@ import java.util.concurrent.Callable;
 import org.robostream.dataset.EpisodeInfo;
 import org.robostream.dataset.Feature;
 import org.robostream.dataset.LeRobotMetadata;
-import org.robostream.video.VideoDecoder;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * {@code robostream inspect ROOT}: what a local LeRobot dataset holds. Cameras report the codec and
- * size probed from their first present video file (info.json's claims are shown next to it).
+ * {@code robostream inspect ROOT}: what a local LeRobot dataset holds. Each camera (video, depth or
+ * image feature) shows its own declared shape, kind and pixel format, and for videos what the first
+ * present file's header says ({@link InspectCamera}).
  */
 @Command(
     name = "inspect",
     mixinStandardHelpOptions = true,
     description =
-        "Describe a local LeRobot dataset (v3.0 or v2.1): features, cameras, episodes,"
+        "Describe a local LeRobot dataset (v3.0, v2.1 or v2.0): features, cameras (each its own"
+            + " shape, kind and pixel format), episodes,"
             + " frames, tasks, files.")
 final class InspectCommand implements Callable<Integer> {
   @Parameters(index = "0", paramLabel = "ROOT", description = "dataset root (holds meta/)")
@@ -55,26 +56,8 @@ final class InspectCommand implements Callable<Integer> {
     java.util.Set<Path> dataFiles = new java.util.TreeSet<>();
     episodes.forEach(e -> dataFiles.add(e.dataFile()));
     int dataPresent = (int) dataFiles.stream().filter(Files::isRegularFile).count();
-    List<Map<String, Object>> cameras = new ArrayList<>();
-    for (String camera : m.info().videoKeys()) {
-      List<Path> videoFiles = m.videoFiles(camera);
-      List<Path> present = videoFiles.stream().filter(Files::isRegularFile).toList();
-      Map<String, Object> c = new LinkedHashMap<>();
-      c.put("key", camera);
-      c.put("declared_codec", m.info().features().get(camera).videoInfo().get("video.codec"));
-      if (!present.isEmpty()) {
-        Path v = present.get(0);
-        try (VideoDecoder d = VideoDecoder.open(v)) {
-          c.put("codec", d.info().codec());
-          c.put("width", d.info().width());
-          c.put("height", d.info().height());
-          c.put("pixel_format", d.info().pixelFormat());
-        }
-      }
-      c.put("video_files", videoFiles.size());
-      c.put("video_files_present", present.size());
-      cameras.add(c);
-    }
+    List<InspectCamera> described = InspectCamera.of(m);
+    List<Map<String, Object>> cameras = described.stream().map(InspectCamera::json).toList();
     out.put("cameras", cameras);
     out.put("episodes", episodes.size());
     out.put("frames", episodes.stream().mapToLong(EpisodeInfo::length).sum());
@@ -91,18 +74,7 @@ final class InspectCommand implements Callable<Integer> {
     System.out.printf(
         "episodes %d, frames %d, tasks %d, data files present %d/%d%n",
         episodes.size(), out.get("frames"), m.tasks().size(), dataPresent, dataFiles.size());
-    for (Map<String, Object> c : cameras) {
-      System.out.printf(
-          "camera %s: %s %sx%s %s (declared %s), video files present %s/%d%n",
-          c.get("key"),
-          c.getOrDefault("codec", "?"),
-          c.getOrDefault("width", "?"),
-          c.getOrDefault("height", "?"),
-          c.getOrDefault("pixel_format", ""),
-          c.get("declared_codec"),
-          c.get("video_files_present"),
-          c.get("video_files"));
-    }
+    described.forEach(c -> System.out.println(c.line()));
     for (Map<String, Object> f : features) {
       System.out.printf(
           "  %-32s %-8s %s%n",

@@ -141,7 +141,11 @@ class CliTest {
     assertEquals(3, camera.get("video_files_present").asInt());
     String text =
         capture(() -> assertEquals(0, Main.run("inspect", Fixtures.sharedDataset().toString())));
-    assertTrue(text.contains("camera observation.images.cam_high: av1 640x480"), text);
+    assertTrue(
+        text.contains(
+            "camera observation.images.cam_high (video): declared 480 x 640 x 3 (H x W x C), av1"
+                + " yuv420p; probed av1 640x480 yuv420p; video files present 3/100"),
+        text);
   }
 
   @Test

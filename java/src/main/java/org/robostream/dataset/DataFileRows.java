@@ -8,7 +8,10 @@ import java.util.List;
 import java.util.Map;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Checks data files against the metadata by their footer and their {@code episode_index} column
@@ -17,6 +20,8 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * episode the table puts in it, and rows of no other episode. Stateless.
  */
 final class DataFileRows {
+  private static final Logger LOG = LoggerFactory.getLogger(DataFileRows.class);
+
   private DataFileRows() {}
 
   /**
@@ -40,6 +45,32 @@ final class DataFileRows {
     }
   }
 
+  /**
+   * Rows are placed by their {@code episode_index}, and only declared columns are read (as LeRobot
+   * reads them): a file without the column, or info.json without its declaration, is refused here,
+   * saying which. Other undeclared columns are left out, as LeRobot leaves them, with a debug line.
+   */
+  private static void requireDeclaredEpisodeIndex(DatasetInfo info, Schema schema, String name) {
+    List<String> columns = schema.getFields().stream().map(Field::getName).toList();
+    if (!columns.contains(EpisodeRowRanges.COLUMN)) {
+      throw new DatasetException.BadMetadata(name, "has no " + EpisodeRowRanges.COLUMN + " column");
+    }
+    if (!info.features().containsKey(EpisodeRowRanges.COLUMN)) {
+      throw new DatasetException.BadMetadata(
+          name,
+          "has an "
+              + EpisodeRowRanges.COLUMN
+              + " column, but it is not declared in info.json (features."
+              + EpisodeRowRanges.COLUMN
+              + ", int64 [1]): only declared columns are read, and rows are placed by it");
+    }
+    List<String> undeclared =
+        columns.stream().filter(c -> !info.features().containsKey(c)).toList();
+    if (!undeclared.isEmpty()) {
+      LOG.debug("{}: columns not declared in info.json are not read: {}", name, undeclared);
+    }
+  }
+
   private static void checkFile(
       BufferAllocator allocator,
       DatasetInfo info,
@@ -50,9 +81,7 @@ final class DataFileRows {
     String name = file.toString();
     Schema schema = ParquetFrames.schema(allocator, file);
     FeatureColumns.check(info, schema, name);
-    if (schema.getFields().stream().noneMatch(f -> f.getName().equals(EpisodeRowRanges.COLUMN))) {
-      throw new DatasetException.BadMetadata(name, "has no " + EpisodeRowRanges.COLUMN + " column");
-    }
+    requireDeclaredEpisodeIndex(info, schema, name);
     long rows = expected.values().stream().mapToLong(EpisodeInfo::length).sum();
     EpisodeRowRanges ranges = new EpisodeRowRanges(name);
     // Slack over the expected count keeps the per-episode message for a few rows too many, while

@@ -91,6 +91,17 @@ public record DatasetInfo(
   }
 
   /**
+   * Refuses a {@code data_path} or {@code video_path} that uses a field the layout's reader does
+   * not fill ({@code dataFields}, {@code videoFields}), naming the template and info.json.
+   */
+  void requireTemplateFields(List<String> dataFields, List<String> videoFields) {
+    dataPath.requireFields(codebaseVersion, dataFields);
+    if (videoPath != null) {
+      videoPath.requireFields(codebaseVersion, videoFields);
+    }
+  }
+
+  /**
    * Reads {@code infoJson}; numbers must be whole where LeRobot writes integers ({@code 30.0} is
    * 30, {@code 29.97} is refused), and values that size allocations are bounded.
    */
@@ -193,7 +204,14 @@ public record DatasetInfo(
     }
     List<String> names = new ArrayList<>();
     flattenNames(node.path("names"), names);
-    JsonNode info = node.has("info") ? node.get("info") : node.path("video_info");
+    String infoKey = node.has("info") ? "info" : "video_info";
+    JsonNode info = node.path(infoKey);
+    if (dtype.equals("video") || dtype.equals("image")) {
+      FrameShape frame = FrameShape.declared(name, shape, names, source);
+      boolean depth = info.path("video.is_depth_map").asBoolean(false);
+      requireFrameSides(name, frame, dtype.equals("video") ? (depth ? 1 : 3) : 0, source);
+      requireVideoInfoAgrees("features." + name + "." + infoKey, frame, info, source);
+    }
     Map<String, Object> videoInfo =
         info.isObject()
             ? MetadataFiles.JSON.convertValue(
@@ -203,36 +221,70 @@ public record DatasetInfo(
                     .constructMapType(LinkedHashMap.class, String.class, Object.class))
             : Map.of();
     videoInfo.values().removeIf(java.util.Objects::isNull);
-    Feature feature = new Feature(name, dtype, shape, names, videoInfo);
-    if (feature.isVideo() || feature.isImage()) {
-      requireFrameShape(feature, source);
-    }
-    return feature;
+    return new Feature(name, dtype, shape, names, videoInfo);
   }
 
   /**
-   * A camera is [height, width, 3] (frames are decoded to RGB), a depth map (video.is_depth_map)
-   * [height, width, 1]; its size sizes every batch's frame columns.
+   * A camera's sides size every batch's frame columns, so they are bounded; a video camera is
+   * decoded to RGB, so it has 3 channels, or to one channel of sample values when it is a depth map
+   * ({@code video.is_depth_map}); image features are decoded as their files say ({@code channels}
+   * 0: any).
    */
-  private static void requireFrameShape(Feature camera, String source) {
-    int[] shape = camera.shape();
-    int channels = camera.isDepthMap() ? 1 : 3;
-    if (shape.length != 3
-        || shape[0] > MAX_FRAME_SIDE
-        || shape[1] > MAX_FRAME_SIDE
-        || shape[2] != channels) {
+  private static void requireFrameSides(
+      String name, FrameShape frame, int channels, String source) {
+    if (frame.height() > MAX_FRAME_SIDE
+        || frame.width() > MAX_FRAME_SIDE
+        || (channels != 0 && frame.channels() != channels)) {
       throw new DatasetException.BadMetadata(
           source,
           "features."
-              + camera.name()
-              + ".shape must be"
-              + (camera.isDepthMap()
-                  ? " [height, width, 1] (a depth map: video.is_depth_map is true)"
-                  : " [height, width, 3] (RGB)")
-              + " with sides up to "
+              + name
+              + ".shape must be "
+              + frame.axes()
+              + (channels == 3 ? " with 3 channels (RGB)" : "")
+              + (channels == 1 ? " with 1 channel (a depth map: video.is_depth_map is true)" : "")
+              + " and sides up to "
               + MAX_FRAME_SIDE
-              + ", got "
-              + java.util.Arrays.toString(shape));
+              + ", got height "
+              + frame.height()
+              + ", width "
+              + frame.width()
+              + ", "
+              + frame.channels()
+              + " channels");
+    }
+  }
+
+  /**
+   * The feature's {@code info} ({@code video_info}) restates the size: {@code video.height}, {@code
+   * video.width} and {@code video.channels}, where present, must be the shape's, or one of the two
+   * is wrong and nothing says which.
+   */
+  private static void requireVideoInfoAgrees(
+      String where, FrameShape frame, JsonNode info, String source) {
+    long[] declared = {frame.height(), frame.width(), frame.channels()};
+    String[] keys = {"video.height", "video.width", "video.channels"};
+    for (int i = 0; i < keys.length; i++) {
+      JsonNode n = info.get(keys[i]);
+      if (n == null || n.isNull()) {
+        continue;
+      }
+      String field = where + "." + keys[i];
+      long value = MetadataFiles.wholeNumber(n, field, source, 1, MAX_FEATURE_ELEMENTS);
+      if (value != declared[i]) {
+        throw new DatasetException.BadMetadata(
+            source,
+            field
+                + " is "
+                + value
+                + " but the shape declares "
+                + frame.size()
+                + " with "
+                + frame.channels()
+                + " channels (read as "
+                + frame.axes()
+                + ")");
+      }
     }
   }
 

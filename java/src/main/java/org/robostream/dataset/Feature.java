@@ -50,6 +50,19 @@ public record Feature(
     return Boolean.TRUE.equals(videoInfo.get("video.is_depth_map"));
   }
 
+  /**
+   * A camera's (video or image feature's) declared frame size, its axes read as {@link FrameShape}
+   * says; checked when info.json is read.
+   *
+   * @throws IllegalStateException for a feature that is not a camera
+   */
+  public FrameShape frameShape() {
+    if (!isVideo() && !isImage()) {
+      throw new IllegalStateException(name + " is a " + dtype + " feature, not a camera");
+    }
+    return FrameShape.declared(name, shape, names, "info.json");
+  }
+
   @Override
   public boolean equals(Object o) {
     return o instanceof Feature f

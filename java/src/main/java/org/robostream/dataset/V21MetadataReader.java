@@ -9,13 +9,21 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The v2.1 layout: {@code tasks.jsonl}, {@code episodes.jsonl}, {@code episodes_stats.jsonl}; one
- * Parquet and one MP4 per episode, every video starting at t = 0. Stateless.
+ * The v2.1 layout, and v2.0 (the same without {@code episodes_stats.jsonl}): {@code tasks.jsonl},
+ * {@code episodes.jsonl}, {@code episodes_stats.jsonl} when present; one Parquet and one MP4 per
+ * episode, every video starting at t = 0. Stateless.
  */
 final class V21MetadataReader {
+  /** The fields the templates are filled with, as LeRobot v2.x fills them. */
+  private static final List<String> DATA_FIELDS = List.of("episode_chunk", "episode_index");
+
+  private static final List<String> VIDEO_FIELDS =
+      List.of("episode_chunk", "video_key", "episode_index");
+
   private V21MetadataReader() {}
 
   static MetadataTables read(DatasetRoots roots, DatasetInfo info) {
+    info.requireTemplateFields(DATA_FIELDS, VIDEO_FIELDS);
     Path tasksFile = roots.metaFile("tasks.jsonl");
     Map<Integer, String> tasks = new LinkedHashMap<>();
     List<JsonNode> taskRows = MetadataFiles.jsonl(tasksFile);

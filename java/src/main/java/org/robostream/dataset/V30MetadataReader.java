@@ -12,20 +12,35 @@ import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * The v3.0 layout: {@code tasks.parquet}, {@code episodes/chunk-*}{@code /file-*.parquet} (read
- * without their {@code stats/*} columns) and {@code stats.json}; episodes share data and video
- * files, located by chunk/file indices and, for videos, from/to timestamps (checked by {@link
- * EpisodeLayout}). Stateless.
+ * The v3.0 layout: {@code tasks.parquet}, {@code episodes/*}{@code /*.parquet} (read without their
+ * {@code stats/*} columns) and {@code stats.json}; episodes share data and video files, located by
+ * chunk/file indices and, for videos, from/to timestamps (checked by {@link EpisodeLayout}).
+ * Stateless.
  */
 final class V30MetadataReader {
+  private static final Logger LOG = LoggerFactory.getLogger(V30MetadataReader.class);
+
   /** Rows a metadata table may have: far above any real dataset's episode or task count. */
   private static final long MAX_TABLE_ROWS = 10_000_000;
+
+  /**
+   * The fields the templates are filled with: LeRobot v3.0's ({@code episode_index} in {@code
+   * data_path} is robostream's addition, for a file per episode).
+   */
+  private static final List<String> DATA_FIELDS =
+      List.of("chunk_index", "file_index", "episode_index");
+
+  private static final List<String> VIDEO_FIELDS =
+      List.of("video_key", "chunk_index", "file_index");
 
   private V30MetadataReader() {}
 
   static MetadataTables read(DatasetRoots roots, DatasetInfo info) {
+    info.requireTemplateFields(DATA_FIELDS, VIDEO_FIELDS);
     try (BufferAllocator allocator = new RootAllocator()) {
       Map<Integer, String> tasks = readTasks(allocator, roots.metaFile("tasks.parquet"));
       Path episodesDir = roots.metaFile("episodes");
@@ -44,25 +59,41 @@ final class V30MetadataReader {
     }
   }
 
+  /**
+   * The episodes table's files exactly as LeRobot globs them, {@code meta/episodes/*}{@code
+   * /*.parquet}, in path order: any other file there (a stray copy at the top, a backup folder one
+   * level deeper, a checksum next to the table) is not part of the table and is ignored, with a
+   * debug line each.
+   */
   private static List<Path> episodeFiles(Path dir) {
     if (!Files.isDirectory(dir)) {
       throw new DatasetException.MissingFile(
           dir.toString(), "episodes table folder does not" + " exist");
     }
-    try (Stream<Path> walk = Files.walk(dir)) {
-      List<Path> files =
-          walk.filter(p -> p.toString().endsWith(".parquet"))
-              .filter(Files::isRegularFile)
-              .sorted()
-              .toList();
+    try (Stream<Path> walk = Files.walk(dir, 2)) {
+      List<Path> files = new ArrayList<>();
+      for (Path p : walk.sorted().toList()) {
+        if (isTableFile(dir, p)) {
+          files.add(p);
+        } else if (Files.isRegularFile(p)) {
+          LOG.debug("{}: not an episodes table file (meta/episodes/*/*.parquet); ignored", p);
+        }
+      }
       if (files.isEmpty()) {
-        throw new DatasetException.MissingFile(dir.toString(), "no episodes Parquet file");
+        throw new DatasetException.MissingFile(
+            dir.toString(), "no episodes Parquet file (LeRobot reads meta/episodes/*/*.parquet)");
       }
       return files;
-    } catch (IOException e) {
+    } catch (IOException | java.io.UncheckedIOException e) {
       throw new DatasetException.BadMetadata(
           dir.toString(), "cannot list (" + e.getClass().getSimpleName() + ")", e);
     }
+  }
+
+  private static boolean isTableFile(Path dir, Path p) {
+    return dir.relativize(p).getNameCount() == 2
+        && p.getFileName().toString().endsWith(".parquet")
+        && Files.isRegularFile(p);
   }
 
   private static Map<Integer, String> readTasks(BufferAllocator allocator, Path file) {

@@ -182,26 +182,11 @@ final class FrameFetcher {
 
   /** The file's frames must have the size info.json declares for its camera. */
   private void requireDeclaredSize(VideoSpan span, VideoDecoder decoder) {
-    int[] shape = info.features().get(span.camera()).shape(); // [height, width, channels]
-    int width = decoder.info().width();
-    int height = decoder.info().height();
-    if (width != shape[1] || height != shape[0]) {
-      throw new DatasetException.BadMetadata(
-          span.file().toString(),
-          "frames are "
-              + width
-              + "x"
-              + height
-              + " but info.json declares "
-              + span.camera()
-              + " as "
-              + shape[1]
-              + "x"
-              + shape[0]
-              + " (shape "
-              + java.util.Arrays.toString(shape)
-              + ")");
-    }
+    info.features()
+        .get(span.camera())
+        .frameShape()
+        .requireSize(
+            span.camera(), span.file().toString(), decoder.info().width(), decoder.info().height());
   }
 
   /**

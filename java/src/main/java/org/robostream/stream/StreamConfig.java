@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import org.robostream.dataset.DatasetSource;
 import org.robostream.dataset.EpisodeInfo;
+import org.robostream.dataset.FrameShape;
 import org.robostream.dataset.LeRobotMetadata;
 import org.robostream.dataset.SourceOptions;
 import org.robostream.dataset.SymlinkPolicy;
@@ -87,6 +88,10 @@ final class StreamConfig {
             ? Windows.preset(b.preset, metadata.info())
             : Windows.fromDeltaTimestamps(b.deltaTimestamps, metadata.info());
     List<String> cameras = metadata.info().cameraKeys();
+    DeclaredFrameSizes.check(
+        metadata,
+        cameras.stream().filter(c -> metadata.info().features().get(c).isVideo()).toList(),
+        videos);
     Map<String, StreamContext.FrameSize> fileSizes = frameSizes(metadata, cameras);
     Map<String, StreamContext.FrameSize> frameSizes =
         BatchFrameSizes.resolve(
@@ -175,8 +180,8 @@ final class StreamConfig {
       LeRobotMetadata metadata, List<String> cameras) {
     Map<String, StreamContext.FrameSize> sizes = new HashMap<>();
     for (String c : cameras) {
-      int[] shape = metadata.info().features().get(c).shape(); // [H, W, C], checked by info
-      sizes.put(c, new StreamContext.FrameSize(shape[0], shape[1]));
+      FrameShape shape = metadata.info().features().get(c).frameShape(); // axes as names say
+      sizes.put(c, new StreamContext.FrameSize(shape.height(), shape.width()));
     }
     return sizes;
   }

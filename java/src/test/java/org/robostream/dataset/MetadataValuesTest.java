@@ -31,7 +31,7 @@ class MetadataValuesTest {
   }
 
   /** Streams every batch; the typed error of the first failure comes out. */
-  private static int streamAll(Path root) {
+  static int streamAll(Path root) {
     int samples = 0;
     try (StreamingDataset ds =
         StreamingDataset.builder(root).batchSize(8).shuffle(false).returnUint8(true).build()) {
@@ -44,7 +44,7 @@ class MetadataValuesTest {
     return samples;
   }
 
-  private static void assertNames(RuntimeException e, String... words) {
+  static void assertNames(RuntimeException e, String... words) {
     for (String w : words) {
       assertTrue(e.getMessage().contains(w), "'" + w + "' missing from: " + e.getMessage());
     }

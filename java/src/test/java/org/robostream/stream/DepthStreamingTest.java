@@ -157,7 +157,8 @@ class DepthStreamingTest {
           assertThrows(DatasetException.class, () -> StreamingDataset.builder(root).build());
       assertTrue(e.getMessage().contains("info.json"), e.getMessage());
       assertTrue(
-          e.getMessage().contains(DEPTH + ".shape must be [height, width, 1]"), e.getMessage());
+          e.getMessage().contains(DEPTH + ".shape must be [H, W, C] with 1 channel"),
+          e.getMessage());
       assertTrue(e.getMessage().contains("video.is_depth_map"), e.getMessage());
     } finally {
       Fixtures.deleteTree(root);

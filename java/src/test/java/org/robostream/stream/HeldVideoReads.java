@@ -11,10 +11,11 @@ import org.robostream.source.LocalFileByteSource;
 import org.robostream.source.VideoSources;
 
 /**
- * Local video files, except that the first read of the {@code n}-th file opened waits until {@link
- * #release} is counted down: a worker held where the test wants it. Either like a wait in native
- * code (an interrupt does not end it), or like an ordinary blocking read (an interrupt ends it with
- * an {@link InterruptedIOException}, the interrupt flag set again). Thread-safe.
+ * Local video files, except that the first read of the {@code n}-th file a worker opens waits until
+ * {@link #release} is counted down: a worker held where the test wants it. Files opened on other
+ * threads (the build's read of each camera's first header) are not counted. Either like a wait in
+ * native code (an interrupt does not end it), or like an ordinary blocking read (an interrupt ends
+ * it with an {@link InterruptedIOException}, the interrupt flag set again). Thread-safe.
  */
 final class HeldVideoReads implements VideoSources {
   /** Counted down when the held read starts waiting. */
@@ -28,7 +29,8 @@ final class HeldVideoReads implements VideoSources {
   private final boolean interruptible;
 
   /**
-   * @param heldOpen which file opened (1-based, over every worker) has its first read held
+   * @param heldOpen which file opened by a worker (1-based, over every worker) has its first read
+   *     held
    * @param interruptible whether an interrupt ends the wait
    */
   HeldVideoReads(int heldOpen, boolean interruptible) {
@@ -39,7 +41,9 @@ final class HeldVideoReads implements VideoSources {
   @Override
   public ByteSource open(Path file) {
     ByteSource real = LocalFileByteSource.open(file);
-    boolean held = opened.incrementAndGet() == heldOpen;
+    boolean held =
+        Thread.currentThread().getName().startsWith("robostream-worker-")
+            && opened.incrementAndGet() == heldOpen;
     return new ByteSource() {
       private boolean first = true;
 

@@ -131,18 +131,30 @@ public final class Fixtures {
    * not pass unnoticed.
    */
   public static Path sharedDataset() {
-    return sharedDatasetIfPresent()
+    return sharedDataset("g1-v21-sample");
+  }
+
+  /**
+   * The shared real dataset {@code name} (a folder of {@code shared/datasets}, read-only); where it
+   * is missing the calling test is skipped as by {@link #sharedDataset()}.
+   */
+  public static Path sharedDataset(String name) {
+    return sharedDatasetIfPresent(name)
         .orElseThrow(
             () ->
                 new TestAbortedException(
                     "shared dataset missing: "
-                        + sharedDatasetPath()
+                        + sharedDatasetPath(name)
                         + " (real-data test skipped)"));
   }
 
   /** The shared dataset, or empty after the same loud warning, for tests that can do without. */
   public static Optional<Path> sharedDatasetIfPresent() {
-    Path root = sharedDatasetPath();
+    return sharedDatasetIfPresent("g1-v21-sample");
+  }
+
+  private static Optional<Path> sharedDatasetIfPresent(String name) {
+    Path root = sharedDatasetPath(name);
     if (Files.isDirectory(root.resolve("meta"))) {
       return Optional.of(root);
     }
@@ -157,8 +169,8 @@ public final class Fixtures {
     return Optional.empty();
   }
 
-  private static Path sharedDatasetPath() {
-    return repoRoot().resolveSibling("shared").resolve("datasets/g1-v21-sample");
+  private static Path sharedDatasetPath(String name) {
+    return repoRoot().resolveSibling("shared").resolve("datasets").resolve(name);
   }
 
   /** Runs {@code command} (ffmpeg, ...) with its output inherited; fails unless it exits 0. */

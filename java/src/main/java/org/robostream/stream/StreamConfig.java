@@ -87,7 +87,7 @@ final class StreamConfig {
         b.preset != null
             ? Windows.preset(b.preset, metadata.info())
             : Windows.fromDeltaTimestamps(b.deltaTimestamps, metadata.info());
-    List<String> cameras = metadata.info().videoKeys();
+    List<String> cameras = metadata.cameras();
     Map<String, StreamContext.FrameSize> frameSizes = frameSizes(metadata, cameras);
     this.memoryBudget = b.memoryBudgetBytes;
     StreamContext probe =
@@ -144,9 +144,10 @@ final class StreamConfig {
     if (b.opened
         && (b.dataFilesRoot != null
             || b.episodes != null
+            || b.cameras != null
             || b.symlinks != SymlinkPolicy.CONFINED)) {
       throw new IllegalArgumentException(
-          "episodes, dataFilesRoot and symlinks of a dataset"
+          "episodes, cameras, dataFilesRoot and symlinks of a dataset"
               + " given to builder(DatasetSource) were fixed when it was opened (SourceOptions)");
     }
     SourceOptions options =
@@ -154,7 +155,8 @@ final class StreamConfig {
             .withDataFilesRoot(b.dataFilesRoot)
             .withSymlinks(b.symlinks)
             .withEnvironment(b.environment);
-    return b.opener.apply(b.episodes == null ? options : options.withEpisodes(b.episodes));
+    options = b.episodes == null ? options : options.withEpisodes(b.episodes);
+    return b.opener.apply(b.cameras == null ? options : options.withCameras(b.cameras));
   }
 
   /**

@@ -38,21 +38,32 @@ public final class FfmpegReference {
 
   /** Every frame as RGB24 (HWC), decoded by the ffmpeg CLI; frame i at offset i*w*h*3. */
   public static byte[] allFramesRgb(Path file) {
-    return exec(
-        "ffmpeg",
-        "-hide_banner",
-        "-loglevel",
-        "error",
-        "-nostdin",
-        "-i",
-        file.toString(),
-        "-fps_mode",
-        "passthrough",
-        "-f",
-        "rawvideo",
-        "-pix_fmt",
-        "rgb24",
-        "-");
+    return exec(allFramesRgbCommand(file, "-"));
+  }
+
+  /** As {@link #allFramesRgb}, written to the file {@code out} (frames too many for the heap). */
+  public static void allFramesRgbTo(Path file, Path out) {
+    exec(allFramesRgbCommand(file, out.toString()));
+  }
+
+  private static String[] allFramesRgbCommand(Path file, String out) {
+    return new String[] {
+      "ffmpeg",
+      "-hide_banner",
+      "-loglevel",
+      "error",
+      "-nostdin",
+      "-y",
+      "-i",
+      file.toString(),
+      "-fps_mode",
+      "passthrough",
+      "-f",
+      "rawvideo",
+      "-pix_fmt",
+      "rgb24",
+      out
+    };
   }
 
   /**

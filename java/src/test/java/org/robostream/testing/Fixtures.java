@@ -14,6 +14,11 @@ import org.robostream.dataset.synth.SyntheticDatasetWriter;
  * per build.
  */
 public final class Fixtures {
+  /** The shared real datasets (shared/datasets/README.md). */
+  public static final String G1 = "g1-v21-sample";
+
+  public static final String GR00T = "gr00t-picknplace-v20";
+
   private static Path dir;
 
   private Fixtures() {}
@@ -117,23 +122,35 @@ public final class Fixtures {
   }
 
   /**
-   * The shared real LeRobot dataset (read-only). Where a machine lacks it, the calling test is
-   * skipped (aborted), not failed, with a banner on stderr: real-data checks that did not run must
-   * not pass unnoticed.
+   * The shared real LeRobot dataset g1-v21-sample (read-only). Where a machine lacks it, the
+   * calling test is skipped (aborted), not failed, with a banner on stderr: real-data checks that
+   * did not run must not pass unnoticed.
    */
   public static Path sharedDataset() {
-    return sharedDatasetIfPresent()
+    return sharedDataset(G1);
+  }
+
+  /**
+   * The shared real dataset {@code name} (a folder of shared/datasets), as {@link
+   * #sharedDataset()}.
+   */
+  public static Path sharedDataset(String name) {
+    return sharedDatasetIfPresent(name)
         .orElseThrow(
             () ->
                 new TestAbortedException(
                     "shared dataset missing: "
-                        + sharedDatasetPath()
+                        + sharedDatasetPath(name)
                         + " (real-data test skipped)"));
   }
 
   /** The shared dataset, or empty after the same loud warning, for tests that can do without. */
   public static Optional<Path> sharedDatasetIfPresent() {
-    Path root = sharedDatasetPath();
+    return sharedDatasetIfPresent(G1);
+  }
+
+  private static Optional<Path> sharedDatasetIfPresent(String name) {
+    Path root = sharedDatasetPath(name);
     if (Files.isDirectory(root.resolve("meta"))) {
       return Optional.of(root);
     }
@@ -142,14 +159,14 @@ public final class Fixtures {
         rule
             + "\nWARNING: the shared LeRobot dataset is missing: "
             + root
-            + "\n  Tests on real AV1 footage are SKIPPED on this machine; copy the dataset there to"
+            + "\n  Tests on real footage are SKIPPED on this machine; copy the dataset there to"
             + " run them.\n"
             + rule);
     return Optional.empty();
   }
 
-  private static Path sharedDatasetPath() {
-    return repoRoot().resolveSibling("shared").resolve("datasets/g1-v21-sample");
+  private static Path sharedDatasetPath(String name) {
+    return repoRoot().resolveSibling("shared").resolve("datasets").resolve(name);
   }
 
   /** Runs {@code command} (ffmpeg, ...) with its output inherited; fails unless it exits 0. */

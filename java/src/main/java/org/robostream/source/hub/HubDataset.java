@@ -7,10 +7,11 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;
+import org.robostream.dataset.DatasetRoots;
 import org.robostream.dataset.DatasetSource;
-import org.robostream.dataset.EpisodeInfo;
 import org.robostream.dataset.LeRobotMetadata;
 import org.robostream.dataset.SourceOptions;
+import org.robostream.dataset.SymlinkPolicy;
 import org.robostream.source.ByteSource;
 import org.robostream.source.LocalFileByteSource;
 import org.robostream.source.VideoSources;
@@ -79,12 +80,13 @@ public record HubDataset(
         l.revision(),
         options.dataFilesRoot(),
         options.episodes(),
+        options.cameras(),
         options.progress());
   }
 
   /**
    * Resolves the revision, mirrors meta/ and the Parquet files of {@code episodes} (all when
-   * empty); {@code progress} hears of each file fetched.
+   * empty), keeping {@code cameras} (all when empty); {@code progress} hears of each file fetched.
    */
   public static HubDataset prepare(
       HubHttp http,
@@ -92,6 +94,7 @@ public record HubDataset(
       String revision,
       String dataFilesRoot,
       Optional<? extends Collection<Integer>> episodes,
+      Optional<? extends Collection<String>> cameras,
       Consumer<String> progress) {
     HubLocation unresolved = HubLocation.dataset(repoId, null);
     RevisionResolver.Pinned pinned = RevisionResolver.resolve(http, unresolved, revision);
@@ -107,16 +110,12 @@ public record HubDataset(
         files.prefix().isEmpty()
             ? cache.mirrorOf(files)
             : cache.mirrorOf(files).resolve(files.prefix());
-    LeRobotMetadata all = LeRobotMetadata.open(metadataRoot, dataRoot, Optional.empty(), false);
-    Set<Path> parquet = new LinkedHashSet<>();
-    for (EpisodeInfo e : all.episodes()) {
-      if (episodes.isEmpty() || episodes.get().contains(e.index())) {
-        parquet.add(e.dataFile());
-      }
-    }
-    cache.fetchAll(files, relativeTo(dataRoot, parquet), progress);
     LeRobotMetadata metadata =
-        episodes.isEmpty() ? all : LeRobotMetadata.open(metadataRoot, dataRoot, episodes, false);
+        LeRobotMetadata.open(
+            DatasetRoots.of(metadataRoot, dataRoot, SymlinkPolicy.CONFINED), episodes, cameras);
+    Set<Path> parquet = new LinkedHashSet<>();
+    metadata.episodes().forEach(e -> parquet.add(e.dataFile()));
+    cache.fetchAll(files, relativeTo(dataRoot, parquet), progress);
     return new HubDataset(repo, pinned, files, metadataRoot, dataRoot, metadata, http);
   }
 

@@ -3,8 +3,10 @@ package org.robostream.dataset;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.BiFunction;
 import org.robostream.source.ContentKind;
 
@@ -37,12 +39,7 @@ public final class SelectedFiles {
       FileLookup lookup,
       BiFunction<Path, ContentKind, String> fetchCommand) {
     Map<Path, FileState> states = new LinkedHashMap<>();
-    for (EpisodeInfo e : metadata.episodes()) {
-      states.computeIfAbsent(e.dataFile(), lookup::lookup);
-      for (String camera : metadata.cameras()) {
-        states.computeIfAbsent(e.video(camera).file(), lookup::lookup);
-      }
-    }
+    needed(metadata).forEach(file -> states.put(file, lookup.lookup(file)));
     List<Path> absent = new ArrayList<>();
     List<Path> placeholders = new ArrayList<>();
     states.forEach(
@@ -79,6 +76,21 @@ public final class SelectedFiles {
     }
     problem.append("; ").append(PresentSelection.of(metadata, f -> states.get(f).isPresent()));
     throw new DatasetException.MissingFile(root.toString(), problem.toString());
+  }
+
+  /**
+   * The files the kept episodes and cameras need, each once: episode by episode, its data file,
+   * then its kept cameras' videos.
+   */
+  public static Set<Path> needed(LeRobotMetadata metadata) {
+    Set<Path> files = new LinkedHashSet<>();
+    for (EpisodeInfo e : metadata.episodes()) {
+      files.add(e.dataFile());
+      for (String camera : metadata.cameras()) {
+        files.add(e.video(camera).file());
+      }
+    }
+    return files;
   }
 
   private static String names(Path root, List<Path> files) {

@@ -7,9 +7,11 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;
+import org.robostream.dataset.DatasetException;
 import org.robostream.dataset.DatasetRoots;
 import org.robostream.dataset.DatasetSource;
 import org.robostream.dataset.LeRobotMetadata;
+import org.robostream.dataset.SelectedFiles;
 import org.robostream.dataset.SourceOptions;
 import org.robostream.dataset.SymlinkPolicy;
 import org.robostream.source.ByteSource;
@@ -19,11 +21,12 @@ import org.robostream.source.VideoSources;
 /**
  * A LeRobot v3.0 dataset on the Hub made ready to stream (a {@link DatasetSource}): the revision
  * pinned once to its commit (metadata, Parquet and videos all read at it, see {@link
- * RevisionResolver}), {@code meta/} and the needed episodes' Parquet files fetched into the local
- * mirror ({@link HubFileCache}), videos read by HTTP range requests — or from the mirror where
- * {@code robostream prewarm} already put them. {@code data_files_root} may be another location (a
- * bucket) holding {@code data/} and {@code videos/} while metadata comes from the repository.
- * Thread-safe once prepared.
+ * RevisionResolver}), {@code meta/} fetched into the local mirror ({@link HubFileCache}), every
+ * data and video file of the kept episodes and cameras checked against the tree listings of their
+ * folders ({@link HubListing}), then the kept episodes' Parquet files mirrored, videos read by HTTP
+ * range requests — or from the mirror where {@code robostream prewarm} already put them. {@code
+ * data_files_root} may be another location (a bucket) holding {@code data/} and {@code videos/}
+ * while metadata comes from the repository. Thread-safe once prepared.
  *
  * @param repo the repository at its pinned commit
  * @param revision what that commit was chosen as (a tag, a branch) and the commit
@@ -113,10 +116,28 @@ public record HubDataset(
     LeRobotMetadata metadata =
         LeRobotMetadata.open(
             DatasetRoots.of(metadataRoot, dataRoot, SymlinkPolicy.CONFINED), episodes, cameras);
+    requireFiles(http, files, dataRoot, metadata);
     Set<Path> parquet = new LinkedHashSet<>();
     metadata.episodes().forEach(e -> parquet.add(e.dataFile()));
     cache.fetchAll(files, relativeTo(dataRoot, parquet), progress);
     return new HubDataset(repo, pinned, files, metadataRoot, dataRoot, metadata, http);
+  }
+
+  /**
+   * Every data and video file of the kept episodes and cameras must be in {@code files}' tree
+   * listing, checked before anything is fetched: else one error naming the location, the absent
+   * files and the selection of what is there ({@link SelectedFiles}).
+   */
+  private static void requireFiles(
+      HubHttp http, HubLocation files, Path dataRoot, LeRobotMetadata metadata) {
+    try {
+      SelectedFiles.requirePresent(
+          metadata,
+          HubListing.of(http, files, dataRoot, SelectedFiles.needed(metadata)),
+          (root, kind) -> "huggingface-cli download " + files.id() + " --repo-type dataset");
+    } catch (DatasetException.MissingFile e) {
+      throw new DatasetException.MissingFile(files.toString(), e.problem());
+    }
   }
 
   private static HubLocation filesLocation(HubHttp http, HubLocation repo, String dataFilesRoot) {

@@ -42,6 +42,24 @@ class RealDatasetCliTest {
   }
 
   @Test
+  void trainDiagnoseAndInspectOnGr00tTakeTheCameraSelection() {
+    String root = Fixtures.sharedDataset(Fixtures.GR00T).toString();
+    String err = BenchCliTest.captureErr(() -> assertEquals(1, train(root)));
+    assertTrue(err.contains("--cameras " + EGO_VIEW), err);
+    assertEquals(0, train(root, "--cameras", EGO_VIEW));
+    String diagnosed =
+        BenchCliTest.capture(
+            () -> assertEquals(0, Main.run("diagnose", "--root", root, "--cameras", EGO_VIEW)));
+    assertTrue(diagnosed.contains("cameras [" + EGO_VIEW + "]"), diagnosed);
+    assertTrue(diagnosed.contains("ok    decoded frame 0"), diagnosed);
+    String inspected =
+        BenchCliTest.capture(
+            () -> assertEquals(0, Main.run("inspect", root, "--cameras", EGO_VIEW, "--json")));
+    assertTrue(inspected.contains("\"key\" : \"" + EGO_VIEW + "\""), inspected);
+    assertTrue(!inspected.contains("\"key\" : \"observation.images.egoview\""), inspected);
+  }
+
+  @Test
   void benchOnG1WithoutEpisodesNamesTheEpisodesFlagWithTheEpisodesThatAreThere() {
     String root = Fixtures.sharedDataset(Fixtures.G1).toString();
     String err = BenchCliTest.captureErr(() -> assertEquals(1, bench("--root", root)));
@@ -84,6 +102,26 @@ class RealDatasetCliTest {
       tmp.toString()
     };
     return Main.run(concat(common, dataset));
+  }
+
+  private int train(String root, String... selection) {
+    String[] common = {
+      "train",
+      "--root",
+      root,
+      "--dummy",
+      "--steps",
+      "2",
+      "--batch-size",
+      "8",
+      "--num-workers",
+      "1",
+      "--buffer-size",
+      "16",
+      "--output-dir",
+      tmp.resolve("train").toString()
+    };
+    return Main.run(concat(common, selection));
   }
 
   private static int streamBench(String root, String... selection) {

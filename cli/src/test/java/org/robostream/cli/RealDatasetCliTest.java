@@ -36,16 +36,14 @@ class RealDatasetCliTest {
   @Test
   void streamBenchOnGr00tWithoutCamerasIsADatasetErrorAndWithThemRuns() {
     String root = Fixtures.sharedDataset(Fixtures.GR00T).toString();
-    String err = BenchCliTest.captureErr(() -> assertEquals(1, streamBench(root)));
-    assertTrue(err.contains("--cameras " + EGO_VIEW), err);
+    assertExitOneNamingTheCameras(() -> streamBench(root));
     assertEquals(0, streamBench(root, "--cameras", EGO_VIEW));
   }
 
   @Test
   void trainDiagnoseAndInspectOnGr00tTakeTheCameraSelection() {
     String root = Fixtures.sharedDataset(Fixtures.GR00T).toString();
-    String err = BenchCliTest.captureErr(() -> assertEquals(1, train(root)));
-    assertTrue(err.contains("--cameras " + EGO_VIEW), err);
+    assertExitOneNamingTheCameras(() -> train(root));
     assertEquals(0, train(root, "--cameras", EGO_VIEW));
     String diagnosed =
         BenchCliTest.capture(
@@ -81,6 +79,12 @@ class RealDatasetCliTest {
             "--cameras observation.images.top: observation.images.top is not a camera of this"
                 + " dataset"),
         err);
+  }
+
+  /** {@code command} fails as a dataset error (exit 1, not a flag error's 2) naming --cameras. */
+  private static void assertExitOneNamingTheCameras(java.util.function.IntSupplier command) {
+    String err = BenchCliTest.captureErr(() -> assertEquals(1, command.getAsInt()));
+    assertTrue(err.contains("--cameras " + EGO_VIEW), err);
   }
 
   private int bench(String... dataset) {

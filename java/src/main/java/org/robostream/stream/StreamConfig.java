@@ -88,6 +88,9 @@ final class StreamConfig {
             ? Windows.preset(b.preset, metadata.info())
             : Windows.fromDeltaTimestamps(b.deltaTimestamps, metadata.info());
     List<String> cameras = metadata.cameras();
+    if (b.preset == null) {
+      refuseWindowsOfCamerasLeftOut(b.deltaTimestamps.keySet(), metadata);
+    }
     Map<String, StreamContext.FrameSize> frameSizes = frameSizes(metadata, cameras);
     this.memoryBudget = b.memoryBudgetBytes;
     StreamContext probe =
@@ -157,6 +160,23 @@ final class StreamConfig {
             .withEnvironment(b.environment);
     options = b.episodes == null ? options : options.withEpisodes(b.episodes);
     return b.opener.apply(b.cameras == null ? options : options.withCameras(b.cameras));
+  }
+
+  /**
+   * A window asked for a camera the selection leaves out would be ignored: no frame of it is read.
+   * (A preset's windows cover every camera the dataset has; only the kept ones are read.)
+   */
+  private static void refuseWindowsOfCamerasLeftOut(
+      java.util.Set<String> windowed, LeRobotMetadata metadata) {
+    for (String key : windowed) {
+      if (metadata.info().videoKeys().contains(key) && !metadata.cameras().contains(key)) {
+        throw new IllegalArgumentException(
+            "deltaTimestamps has a window for "
+                + key
+                + ", a camera the cameras(...) selection leaves out; kept cameras: "
+                + metadata.cameras());
+      }
+    }
   }
 
   /**

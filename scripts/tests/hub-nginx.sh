@@ -10,6 +10,10 @@
 #   /api/datasets/ANY/NAME/revision/R            {"sha": ...} for R = v3.0, v2.1, main: a fixed
 #                                                commit each (STATE_DIR/api/revision/R.json)
 #   /api/datasets/OWNER/NAME/tree/REV/meta       meta/ listing, 3 files per page, Link rel="next"
+#   /api/datasets/OWNER/NAME[-cdn|-html|-json]/tree/R/data/...  (and videos/...) the listing of
+#                                                any folder under data/ or videos/, for R as
+#                                                resolve; /api/buckets/OWNER/NAME-bucket/tree/...
+#                                                the same for the bucket
 #   /buckets/OWNER/NAME-bucket/resolve/<path>    the same files as an unversioned bucket
 #   /datasets/OWNER/NAME-cdn/...                 as NAME, but resolve answers 302 to another host
 #                                                name on the same address and port ("localhost",
@@ -99,6 +103,17 @@ for page in $(seq 1 "$pages"); do
 "
 done
 
+# The listing of every folder under data/ and videos/ (each file below it, as the tree API's
+# recursive listing answers): what a dataset's files are checked against before it streams.
+while IFS= read -r dir; do
+  json="["
+  while IFS= read -r f; do
+    [ "$json" = "[" ] || json+=","
+    json+="{\"type\":\"file\",\"path\":\"$f\",\"size\":$(stat -c %s "$data/$f")}"
+  done < <(cd "$data" && find "$dir" -type f | sort)
+  mkdir -p "$state/api/trees/$(dirname "$dir")"
+  echo "$json]" > "$state/api/trees/$dir.json"
+done < <(cd "$data" && find data videos -type d 2>/dev/null | sort)
 
 tls_server=""
 if command -v openssl >/dev/null; then
@@ -143,6 +158,8 @@ http {
     location = /api/datasets/$repo-untagged/refs { default_type application/json; alias $state/api/refs-untagged.json; }
     location ~ ^/api/datasets/[^/]+/[^/]+/revision/([^/]+)\$ { default_type application/json; alias $state/api/revision/\$1.json; }
 $tree_locations
+    location ~ ^/api/datasets/$owner_re(-cdn|-html|-json)?/tree/($rev|$sha_rev|$sha_main)/((data|videos)(/.*)?)\$ { default_type application/json; alias $state/api/trees/\$3.json; }
+    location ~ ^/api/buckets/$owner_re-bucket/tree/((data|videos)(/.*)?)\$ { default_type application/json; alias $state/api/trees/\$1.json; }
     location ~ ^/datasets/$owner_re/resolve/($rev|$sha_rev|$sha_main)/(.*)\$ { alias $data/\$2; }
     location ~ ^/datasets/$owner_re/resolve/ { return 404; }
     location ~ ^/buckets/$owner_re-bucket/resolve/(.*)\$ { alias $data/\$1; }

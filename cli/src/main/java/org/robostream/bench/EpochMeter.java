@@ -64,7 +64,7 @@ public final class EpochMeter {
         }
         batches++;
         long perSample = 0;
-        for (String c : ds.metadata().info().cameraKeys()) {
+        for (String c : ds.metadata().cameras()) {
           int[] shape = b.frames(c).shape();
           perSample += shape.length == 5 ? shape[1] : 1;
         }

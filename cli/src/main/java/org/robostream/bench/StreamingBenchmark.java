@@ -125,7 +125,7 @@ public final class StreamingBenchmark {
 
   private static long framesPerSample(Batch b, StreamingDataset ds) {
     long n = 0;
-    for (String c : ds.metadata().info().cameraKeys()) {
+    for (String c : ds.metadata().cameras()) {
       int[] shape = b.frameShape(c);
       n += shape.length == 5 ? shape[1] : 1;
     }
@@ -136,7 +136,7 @@ public final class StreamingBenchmark {
   public static Map<String, Object> result(
       Map<String, Object> config, Measurement m, StreamingDataset ds) {
     Map<String, Object> r = new LinkedHashMap<>(config);
-    r.put("num_cameras", ds.metadata().info().cameraKeys().size());
+    r.put("num_cameras", ds.metadata().cameras().size());
     r.put("fps", ds.metadata().info().fps());
     r.put("frames_measured", m.framesMeasured());
     r.put("first_batch_latency_s", round(m.firstBatchSeconds(), 4));

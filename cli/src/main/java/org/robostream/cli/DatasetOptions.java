@@ -6,13 +6,15 @@ import org.robostream.bench.DefaultDataset;
 import org.robostream.dataset.DatasetSource;
 import org.robostream.dataset.SourceOptions;
 import org.robostream.dataset.SymlinkPolicy;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
  * The dataset flags of {@code bench}, {@code train} and {@code diagnose} (a picocli mixin): a local
  * root, or a Hub dataset (--repo-id, --revision, --data-files-root, or an hf:// --root), else the
- * built-in default dataset. The flags only say where; the library opens it ({@link DatasetSource}).
- * Not thread-safe (filled by picocli, read once).
+ * built-in default dataset; which of its episodes and cameras ({@link SelectionOptions}). The flags
+ * only say where; the library opens it ({@link DatasetSource}). Not thread-safe (filled by picocli,
+ * read once).
  */
 final class DatasetOptions {
   @Option(
@@ -50,6 +52,8 @@ final class DatasetOptions {
               + " hf://datasets/... with --repo-id")
   String dataFilesRoot;
 
+  @Mixin SelectionOptions selection;
+
   /** The Hub location the flags name, or null for a local (or the default) dataset. */
   String hubLocation() {
     return HubRoot.location(rootArgument, repoId, revision);
@@ -80,9 +84,11 @@ final class DatasetOptions {
    */
   DatasetSource open(int defaultEpisodes, int defaultFrames) throws IOException {
     SourceOptions options =
-        SourceOptions.defaults()
-            .withDataFilesRoot(dataFilesRoot)
-            .withSymlinks(allowSymlinksOutsideRoot ? SymlinkPolicy.FOLLOW : SymlinkPolicy.CONFINED);
+        selection.applyTo(
+            SourceOptions.defaults()
+                .withDataFilesRoot(dataFilesRoot)
+                .withSymlinks(
+                    allowSymlinksOutsideRoot ? SymlinkPolicy.FOLLOW : SymlinkPolicy.CONFINED));
     String hub = hubLocation();
     if (hub != null) {
       return Prewarm.open(hub, options);

@@ -40,7 +40,7 @@ final class InspectCamera {
   /** Every camera (video and image features) of {@code m}, in info.json order. */
   static List<InspectCamera> of(LeRobotMetadata m) {
     return m.info().features().values().stream()
-        .filter(f -> f.isVideo() || f.isImage())
+        .filter(f -> m.cameras().contains(f.name())) // the kept (selected) cameras
         .map(f -> describe(m, f))
         .toList();
   }

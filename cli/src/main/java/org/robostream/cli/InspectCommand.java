@@ -6,12 +6,15 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.Callable;
+import org.robostream.dataset.DatasetRoots;
 import org.robostream.dataset.EpisodeInfo;
 import org.robostream.dataset.Feature;
 import org.robostream.dataset.LeRobotMetadata;
+import org.robostream.dataset.SourceOptions;
+import org.robostream.dataset.SymlinkPolicy;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -34,9 +37,17 @@ final class InspectCommand implements Callable<Integer> {
   @Option(names = "--json", description = "print JSON instead of text")
   boolean json;
 
+  @Mixin SelectionOptions selection;
+
   @Override
   public Integer call() throws Exception {
-    LeRobotMetadata m = LeRobotMetadata.open(root, Optional.empty());
+    SourceOptions selected = selection.applyTo(SourceOptions.defaults());
+    // The metadata alone: inspect counts the files that are there instead of refusing the rest.
+    LeRobotMetadata m =
+        LeRobotMetadata.open(
+            DatasetRoots.of(root, root, SymlinkPolicy.CONFINED),
+            selected.episodes(),
+            selected.cameras());
     Map<String, Object> out = new LinkedHashMap<>();
     out.put("root", root.toString());
     out.put("codebase_version", m.info().codebaseVersion());

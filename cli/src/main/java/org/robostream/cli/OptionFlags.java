@@ -9,7 +9,9 @@ import java.util.regex.Pattern;
  * name API options as a library user writes them ({@code decodeDevice cuda cannot be used: ...},
  * {@code symlinks(SymlinkPolicy.FOLLOW)}); every message the CLI prints from an error goes through
  * {@link #inMessage}, so a user of the CLI reads the flag to change instead. The names are API
- * spellings (camelCase, a type, a call) that plain words never match. Stateless.
+ * spellings (camelCase, a type, a call) that plain words never match; a selection written as a call
+ * with its values ({@code episodes("1-2,4")}, {@code cameras("a", "b")}) becomes the flag with them
+ * ({@code --episodes 1-2,4}, {@code --cameras a,b}). Stateless.
  */
 final class OptionFlags {
   private static final Map<String, String> FLAGS =
@@ -30,6 +32,13 @@ final class OptionFlags {
               + String.join("|", FLAGS.keySet().stream().map(Pattern::quote).toList())
               + ")(?![\\w(])");
 
+  // Selections a message writes as a call a user can paste, episodes("0-9,12") and
+  // cameras("a", "b"), become the flag with its value: --episodes 0-9,12, --cameras a,b.
+  private static final Map<String, String> SELECTIONS =
+      Map.of("episodes", "--episodes", "cameras", "--cameras");
+  private static final Pattern SELECTION_CALLS =
+      Pattern.compile("(?<![\\w.])(episodes|cameras)\\((\"[^\"]*\"(?:, \"[^\"]*\")*)\\)");
+
   private OptionFlags() {}
 
   /** {@code message} with every API option name replaced by its flag (null stays null). */
@@ -37,10 +46,20 @@ final class OptionFlags {
     if (message == null) {
       return null;
     }
-    Matcher m = NAMES.matcher(message);
+    Matcher m = NAMES.matcher(selectionsInMessage(message));
     StringBuilder out = new StringBuilder();
     while (m.find()) {
       m.appendReplacement(out, Matcher.quoteReplacement(FLAGS.get(m.group(1))));
+    }
+    return m.appendTail(out).toString();
+  }
+
+  private static String selectionsInMessage(String message) {
+    Matcher m = SELECTION_CALLS.matcher(message);
+    StringBuilder out = new StringBuilder();
+    while (m.find()) {
+      String values = m.group(2).replace("\", \"", ",").replace("\"", "");
+      m.appendReplacement(out, Matcher.quoteReplacement(SELECTIONS.get(m.group(1)) + " " + values));
     }
     return m.appendTail(out).toString();
   }

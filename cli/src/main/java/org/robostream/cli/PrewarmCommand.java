@@ -1,11 +1,11 @@
 package org.robostream.cli;
 
-import java.util.List;
 import java.util.concurrent.Callable;
 import org.robostream.dataset.SourceOptions;
 import org.robostream.source.hub.HubDataset;
 import org.robostream.source.hub.HubLocation;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -31,19 +31,17 @@ final class PrewarmCommand implements Callable<Integer> {
       description = "hf://buckets/... or hf://datasets/... holding data/ and videos/")
   String dataFilesRoot;
 
-  @Option(names = "--episodes", split = ",", description = "episode indices (default: all)")
-  List<Integer> episodes;
+  @Mixin SelectionOptions selection;
 
   @Option(names = "--metadata-only", description = "skip the videos")
   boolean metadataOnly;
 
   @Override
   public Integer call() {
-    SourceOptions options = SourceOptions.defaults().withDataFilesRoot(dataFilesRoot);
     HubDataset hub =
         Prewarm.open(
             HubLocation.dataset(repoId, revision).toString(),
-            episodes == null ? options : options.withEpisodes(episodes));
+            selection.applyTo(SourceOptions.defaults().withDataFilesRoot(dataFilesRoot)));
     if (!metadataOnly) {
       Prewarm.videos(hub);
     }

@@ -13,6 +13,8 @@ import org.robostream.bench.ProcessMemory;
 import org.robostream.bench.SequentialDecodeBaseline;
 import org.robostream.bench.SequentialImageBaseline;
 import org.robostream.bench.WindowFidelity;
+import org.robostream.dataset.DatasetSource;
+import org.robostream.dataset.SourceOptions;
 import org.robostream.stream.StreamCounters;
 import org.robostream.stream.StreamingDataset;
 import org.robostream.stream.Windows;
@@ -38,10 +40,12 @@ final class StreamBenchCommand implements Callable<Integer> {
   Path root;
 
   @Option(
-      names = "--episodes",
+      names = "--default-episodes",
       defaultValue = "16",
       description = "episodes of the generated default dataset")
   int defaultEpisodes;
+
+  @Mixin SelectionOptions selection;
 
   @Option(names = "--frames-per-episode", defaultValue = "100")
   int defaultFrames;
@@ -87,7 +91,8 @@ final class StreamBenchCommand implements Callable<Integer> {
     resize.check();
     Path dataset = root != null ? root : DefaultDataset.ensure(defaultEpisodes, defaultFrames);
     StreamingDataset.Builder builder =
-        StreamingDataset.builder(dataset)
+        StreamingDataset.builder(
+                DatasetSource.local(dataset, selection.applyTo(SourceOptions.defaults())))
             .batchSize(batchSize)
             .workers(workers)
             .bufferSize(bufferSize)
@@ -124,7 +129,7 @@ final class StreamBenchCommand implements Callable<Integer> {
       StreamCounters.Snapshot stats = ds.stats();
       out.put("dataset", dataset.toString());
       out.put("mode", mode);
-      out.put("cameras", ds.metadata().info().cameraKeys().size());
+      out.put("cameras", ds.metadata().cameras().size());
       out.put("episodes", ds.metadata().episodes().size());
       out.put("batch_size", batchSize);
       out.put("workers", workers);
@@ -209,7 +214,7 @@ final class StreamBenchCommand implements Callable<Integer> {
   }
 
   private void checkCounts() {
-    FlagChecks.atLeast(1, "--episodes", defaultEpisodes);
+    FlagChecks.atLeast(1, "--default-episodes", defaultEpisodes);
     FlagChecks.atLeast(1, "--frames-per-episode", defaultFrames);
     FlagChecks.atLeast(1, "--batch-size", batchSize);
     FlagChecks.atLeast(1, "--workers", workers);

@@ -98,6 +98,10 @@ class DiagnoseCliTest {
     String out =
         BenchCliTest.capture(
             () -> assertEquals(1, Main.run("diagnose", "--root", copy.toString())));
-    assertTrue(out.contains("FAIL  not an MP4: HTML"), out);
+    // Opening the dataset names the placeholder before any step reads it.
+    assertTrue(out.contains("FAIL  metadata: " + copy + ": 1 of the "), out);
+    assertTrue(
+        out.contains("videos/observation.images.top/chunk-000/file-000.mp4 is an HTML/XML page"),
+        out);
   }
 }

@@ -34,6 +34,19 @@ class OptionFlagsTest {
   }
 
   @Test
+  void selectionsWrittenAsCallsBecomeTheFlagWithTheirValues() {
+    assertEquals(
+        "select what is here with --cameras a.top,a.wrist (no file of a.side is here)",
+        OptionFlags.inMessage(
+            "select what is here with cameras(\"a.top\", \"a.wrist\") (no file of a.side is here)"));
+    assertEquals(
+        "with --episodes 1-2,4 and --cameras x",
+        OptionFlags.inMessage("with episodes(\"1-2,4\") and cameras(\"x\")"));
+    String plain = "3 of the 9 files of the selected episodes and cameras; builder.episodes(\"1\")";
+    assertEquals(plain, OptionFlags.inMessage(plain));
+  }
+
+  @Test
   void aBudgetTooSmallForTheBatchesNamesTheFlagsToChange() {
     String err =
         BenchCliTest.captureErr(

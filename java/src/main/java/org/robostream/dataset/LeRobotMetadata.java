@@ -1,7 +1,6 @@
 package org.robostream.dataset;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -28,16 +27,19 @@ public final class LeRobotMetadata {
   private final DatasetRoots roots;
   private final DatasetInfo info;
   private final MetadataTables tables;
+  private final List<String> cameras;
   private final Map<Integer, EpisodeInfo> episodes;
 
   private LeRobotMetadata(
       DatasetRoots roots,
       DatasetInfo info,
       MetadataTables tables,
+      List<String> cameras,
       Map<Integer, EpisodeInfo> episodes) {
     this.roots = roots;
     this.info = info;
     this.tables = tables;
+    this.cameras = List.copyOf(cameras);
     this.episodes = episodes;
   }
 
@@ -48,34 +50,31 @@ public final class LeRobotMetadata {
 
   /**
    * Opens the dataset whose {@code meta/} is under {@code root} and whose {@code data/} and {@code
-   * videos/} are under {@code dataRoot}, links confined to them. With an episode filter only those
-   * episodes are kept; each must be listed in the metadata and its data and video files must exist.
+   * videos/} are under {@code dataRoot}, links confined to them, every camera kept. With an episode
+   * filter only those episodes are kept; each must be listed in the metadata. Whether their files
+   * exist is checked where a dataset source is opened ({@link DatasetSource}, {@link
+   * SelectedFiles}).
    */
   public static LeRobotMetadata open(
       Path root, Path dataRoot, Optional<? extends Collection<Integer>> filter) {
-    return open(root, dataRoot, filter, true);
-  }
-
-  /**
-   * As {@link #open(Path, Path, Optional)}; with {@code localVideos} false the filtered episodes'
-   * video files are not required to exist under {@code dataRoot} (they are read remotely).
-   */
-  public static LeRobotMetadata open(
-      Path root,
-      Path dataRoot,
-      Optional<? extends Collection<Integer>> filter,
-      boolean localVideos) {
-    return open(DatasetRoots.of(root, dataRoot, SymlinkPolicy.CONFINED), filter, localVideos);
+    return open(DatasetRoots.of(root, dataRoot, SymlinkPolicy.CONFINED), filter, Optional.empty());
   }
 
   /**
    * Opens the dataset at {@code roots}: info.json and the episodes table are read and checked
    * against each other (see {@link EpisodeLayout}); every existing data and video file of the kept
-   * episodes is checked against the roots' {@link SymlinkPolicy}. Data rows and videos are not read
-   * here: see {@link #checkDataFiles()}.
+   * episodes and cameras is checked against the roots' {@link SymlinkPolicy}. Data rows and videos
+   * are not read here: see {@link #checkDataFiles()}.
+   *
+   * @param episodes the episodes to keep (empty: all); each must be listed
+   * @param cameras the cameras to keep (empty: all); the others are left out of every episode, so
+   *     nothing reads their files
+   * @throws IllegalArgumentException for a camera the dataset does not declare, naming its cameras
    */
   public static LeRobotMetadata open(
-      DatasetRoots roots, Optional<? extends Collection<Integer>> filter, boolean localVideos) {
+      DatasetRoots roots,
+      Optional<? extends Collection<Integer>> episodes,
+      Optional<? extends Collection<String>> cameras) {
     Path infoFile = roots.metaFile("info.json");
     DatasetInfo info = DatasetInfo.read(infoFile);
     MetadataTables tables =
@@ -95,32 +94,56 @@ public final class LeRobotMetadata {
           infoFile,
           info.codebaseVersion());
     }
+    List<String> keptCameras = keptCameras(info, cameras);
     Map<Integer, EpisodeInfo> all = new LinkedHashMap<>();
     tables.episodes().forEach(e -> all.put(e.index(), e));
-    Map<Integer, EpisodeInfo> kept = new TreeMap<>(all);
-    if (filter.isPresent()) {
-      kept = new TreeMap<>();
-      for (int index : Set.copyOf(filter.get())) {
-        EpisodeInfo e = all.get(index);
-        if (e == null) {
-          throw new DatasetException.BadMetadata(
-              tables.episodesSource(),
-              "episode " + index + " is not listed (the dataset has " + all.size() + " episodes)");
-        }
-        kept.put(index, e);
+    Map<Integer, EpisodeInfo> kept = new TreeMap<>();
+    for (int index : episodes.isPresent() ? Set.copyOf(episodes.get()) : all.keySet()) {
+      EpisodeInfo e = all.get(index);
+      if (e == null) {
+        throw new DatasetException.BadMetadata(
+            tables.episodesSource(),
+            "episode " + index + " is not listed (the dataset has " + all.size() + " episodes)");
       }
+      kept.put(index, withCameras(e, keptCameras));
     }
-    LeRobotMetadata m =
-        new LeRobotMetadata(
-            roots, info, tables, java.util.Collections.unmodifiableMap(new LinkedHashMap<>(kept)));
     for (EpisodeInfo e : kept.values()) {
       roots.confineData(e.dataFile());
       e.videos().values().forEach(v -> roots.confineData(v.file()));
     }
-    if (filter.isPresent()) {
-      kept.keySet().forEach(e -> m.requireFiles(e, localVideos));
+    return new LeRobotMetadata(
+        roots,
+        info,
+        tables,
+        keptCameras,
+        java.util.Collections.unmodifiableMap(new LinkedHashMap<>(kept)));
+  }
+
+  /** The cameras {@code selection} keeps, in info.json order; all when it is empty. */
+  private static List<String> keptCameras(
+      DatasetInfo info, Optional<? extends Collection<String>> selection) {
+    if (selection.isEmpty()) {
+      return info.cameraKeys();
     }
-    return m;
+    for (String camera : selection.get()) {
+      if (!info.cameraKeys().contains(camera)) {
+        throw new IllegalArgumentException(
+            "cameras(\""
+                + camera
+                + "\"): "
+                + camera
+                + " is not a camera of this dataset; its cameras: "
+                + info.cameraKeys());
+      }
+    }
+    return info.cameraKeys().stream().filter(selection.get()::contains).toList();
+  }
+
+  private static EpisodeInfo withCameras(EpisodeInfo e, List<String> cameras) {
+    Map<String, VideoSpan> videos = new LinkedHashMap<>(e.videos());
+    videos.keySet().retainAll(cameras);
+    return new EpisodeInfo(
+        e.index(), e.length(), e.tasks(), e.datasetFromIndex(), e.dataFile(), videos);
   }
 
   /**
@@ -152,6 +175,22 @@ public final class LeRobotMetadata {
 
   public DatasetInfo info() {
     return info;
+  }
+
+  /**
+   * The cameras kept (all, or those selected; video and image features), in info.json order: the
+   * only ones whose files are checked, listed and read.
+   */
+  public List<String> cameras() {
+    return cameras;
+  }
+
+  /**
+   * The kept cameras stored as videos (not image features, whose frames are in the data files), in
+   * info.json order.
+   */
+  public List<String> videoCameras() {
+    return cameras.stream().filter(c -> info.features().get(c).isVideo()).toList();
   }
 
   /** Episodes kept (all, or those of the filter), ascending by index. */
@@ -199,12 +238,12 @@ public final class LeRobotMetadata {
   }
 
   /**
-   * The distinct video files of the kept episodes: camera by camera (info.json order), each
-   * camera's files in path order (a v3.0 file holds many episodes; a v2.1 file one).
+   * The distinct video files of the kept episodes and cameras: camera by camera (info.json order),
+   * each camera's files in path order (a v3.0 file holds many episodes; a v2.1 file one).
    */
   public List<Path> videoFiles() {
     List<Path> out = new ArrayList<>();
-    for (String camera : info.videoKeys()) {
+    for (String camera : cameras) {
       out.addAll(videoFiles(camera));
     }
     return out;
@@ -224,31 +263,9 @@ public final class LeRobotMetadata {
 
   /** The MP4 of camera {@code videoKey} holding {@code episode}. */
   public Path videoFile(int episode, String videoKey) {
-    Feature f = info.features().get(videoKey);
-    if (f == null || !f.isVideo()) {
-      throw new IllegalArgumentException(
-          videoKey + " is not a video feature; cameras: " + info.videoKeys());
+    if (!cameras.contains(videoKey)) {
+      throw new IllegalArgumentException(videoKey + " is not a kept camera; cameras: " + cameras);
     }
     return episode(episode).video(videoKey).file();
-  }
-
-  /** Throws {@link DatasetException.MissingFile} naming the first file of the episode missing. */
-  public void requireFiles(int episode) {
-    requireFiles(episode, true);
-  }
-
-  private void requireFiles(int episode, boolean videosToo) {
-    EpisodeInfo e = episode(episode);
-    List<Path> files = new ArrayList<>();
-    files.add(e.dataFile());
-    if (videosToo) {
-      e.videos().values().forEach(v -> files.add(v.file()));
-    }
-    for (Path p : files) {
-      if (!Files.isRegularFile(p)) {
-        throw new DatasetException.MissingFile(
-            p.toString(), "file of episode " + episode + " does not exist");
-      }
-    }
   }
 }

@@ -6,7 +6,8 @@ import org.robostream.source.VideoSources;
 /**
  * A dataset in local folders: {@code meta/} under its root, {@code data/} and {@code videos/} under
  * the data-files root (the root itself by default), read inside them as the {@link SymlinkPolicy}
- * allows. Immutable, thread-safe.
+ * allows. Opening it checks that every file of the kept episodes and cameras is there ({@link
+ * SelectedFiles}, a stat per file). Immutable, thread-safe.
  *
  * @param metadata the opened metadata
  * @param name the root folder's name
@@ -17,6 +18,8 @@ public record LocalDataset(LeRobotMetadata metadata, String name) implements Dat
    * resolve to).
    *
    * @throws IllegalArgumentException when {@code options} name a remote data-files root
+   * @throws DatasetException.MissingFile when a file of the kept episodes and cameras is absent or
+   *     a placeholder, naming them and the selection of what is present
    */
   public static LocalDataset open(Path root, SourceOptions options) {
     Path absolute = root.toAbsolutePath().normalize();
@@ -36,7 +39,8 @@ public record LocalDataset(LeRobotMetadata metadata, String name) implements Dat
             DatasetRoots.of(
                 absolute, files == null ? absolute : Path.of(files), options.symlinks()),
             options.episodes(),
-            true);
+            options.cameras());
+    SelectedFiles.requirePresent(metadata, new LocalFileLookup(), LocalFileLookup::fetchCommand);
     return new LocalDataset(
         metadata,
         absolute.getFileName() == null ? absolute.toString() : absolute.getFileName().toString());

@@ -16,6 +16,7 @@ import java.util.function.Consumer;
  * @param symlinks whether a local dataset's files may resolve through links outside its roots (a
  *     Hub dataset's mirror holds no links)
  * @param episodes the episodes to keep (empty: all)
+ * @param cameras the cameras to keep (empty: all); the others' files are neither checked nor read
  * @param environment the variables a source reads (the Hub's {@code HF_ENDPOINT}, {@code HF_TOKEN},
  *     {@code HF_LEROBOT_HOME}, ...)
  * @param progress hears the name of every file a remote source fetches while opening
@@ -24,37 +25,52 @@ public record SourceOptions(
     String dataFilesRoot,
     SymlinkPolicy symlinks,
     Optional<List<Integer>> episodes,
+    Optional<List<String>> cameras,
     Map<String, String> environment,
     Consumer<String> progress) {
   public SourceOptions {
     environment = Map.copyOf(environment);
     episodes = episodes.map(List::copyOf);
+    cameras = cameras.map(List::copyOf);
   }
 
-  /** All episodes, files beside meta/, links confined, this process's environment, silent. */
+  /**
+   * All episodes and cameras, files beside meta/, links confined, this process's environment,
+   * silent.
+   */
   public static SourceOptions defaults() {
     return new SourceOptions(
-        null, SymlinkPolicy.CONFINED, Optional.empty(), System.getenv(), file -> {});
+        null,
+        SymlinkPolicy.CONFINED,
+        Optional.empty(),
+        Optional.empty(),
+        System.getenv(),
+        file -> {});
   }
 
   public SourceOptions withDataFilesRoot(String location) {
-    return new SourceOptions(location, symlinks, episodes, environment, progress);
+    return new SourceOptions(location, symlinks, episodes, cameras, environment, progress);
   }
 
   public SourceOptions withSymlinks(SymlinkPolicy policy) {
-    return new SourceOptions(dataFilesRoot, policy, episodes, environment, progress);
+    return new SourceOptions(dataFilesRoot, policy, episodes, cameras, environment, progress);
   }
 
   public SourceOptions withEpisodes(Collection<Integer> kept) {
     return new SourceOptions(
-        dataFilesRoot, symlinks, Optional.of(List.copyOf(kept)), environment, progress);
+        dataFilesRoot, symlinks, Optional.of(List.copyOf(kept)), cameras, environment, progress);
+  }
+
+  public SourceOptions withCameras(Collection<String> kept) {
+    return new SourceOptions(
+        dataFilesRoot, symlinks, episodes, Optional.of(List.copyOf(kept)), environment, progress);
   }
 
   public SourceOptions withEnvironment(Map<String, String> variables) {
-    return new SourceOptions(dataFilesRoot, symlinks, episodes, variables, progress);
+    return new SourceOptions(dataFilesRoot, symlinks, episodes, cameras, variables, progress);
   }
 
   public SourceOptions withProgress(Consumer<String> listener) {
-    return new SourceOptions(dataFilesRoot, symlinks, episodes, environment, listener);
+    return new SourceOptions(dataFilesRoot, symlinks, episodes, cameras, environment, listener);
   }
 }

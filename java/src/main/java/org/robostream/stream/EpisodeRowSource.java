@@ -20,7 +20,8 @@ import org.robostream.dataset.ParquetFrames;
  * info.json by {@link FeatureColumns}) through arrow-dataset, keeps the last few files open (v3.0
  * files hold many episodes) and the recently used episodes extracted. An episode must have exactly
  * its metadata length of rows, whose {@code frame_index} is 0..length-1, whose {@code timestamp} is
- * within half a frame of {@code frame_index / fps} (where the frame is looked up) and whose {@code
+ * within half a frame of {@code frame_index / fps} (where the frame is looked up; or of {@code
+ * (frame_index + 1) / fps} for every row, a writer stamping each frame's end) and whose {@code
  * index} counts on from the table's {@code dataset_from_index}. Not thread-safe: one per worker;
  * {@link #close()} frees the files.
  */
@@ -102,7 +103,15 @@ final class EpisodeRowSource implements AutoCloseable {
               + timestamp.kind
               + " values; expected float32 or float64 seconds");
     }
-    double halfFrame = 0.5 / info.fps();
+    double frame = 1.0 / info.fps();
+    double halfFrame = 0.5 * frame;
+    // Some writers (GR00T's demo data) stamp each row with the end of its frame: timestamps run
+    // from 1/fps, not 0. Rows still pair with frames by position (row f, frame f: the loader
+    // reads frame f at f / fps, and checks the video's frames against the table's), so a start one
+    // frame late is the writer's convention, accepted when every row keeps it; any other start, or
+    // a row that leaves it, is a disagreement.
+    double start = timestamp == null || e.length() == 0 ? 0 : timestamp.doubleAt(0);
+    double shift = Math.abs(start - frame) < halfFrame ? frame : 0;
     for (int f = 0; f < e.length(); f++) {
       String row = "episode " + e.index() + " row " + f;
       if (frameIndex != null && frameIndex.longAt(f) != f) {
@@ -121,8 +130,8 @@ final class EpisodeRowSource implements AutoCloseable {
                 + " puts it at "
                 + (e.datasetFromIndex() + f));
       }
-      double seconds = timestamp == null ? f / (double) info.fps() : timestamp.doubleAt(f);
-      if (!(Math.abs(seconds - f / (double) info.fps()) < halfFrame)) {
+      double seconds = timestamp == null ? f * frame : timestamp.doubleAt(f);
+      if (!(Math.abs(seconds - (f * frame + shift)) < halfFrame)) {
         throw new DatasetException.BadMetadata(
             file,
             row
@@ -133,8 +142,10 @@ final class EpisodeRowSource implements AutoCloseable {
                 + " at "
                 + info.fps()
                 + " fps ("
-                + f / (double) info.fps()
-                + " s)");
+                + (f * frame + shift)
+                + " s"
+                + (shift == 0 ? "" : ", as the episode's timestamps start one frame late")
+                + ")");
       }
     }
   }

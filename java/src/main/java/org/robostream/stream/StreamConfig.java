@@ -87,7 +87,10 @@ final class StreamConfig {
         b.preset != null
             ? Windows.preset(b.preset, metadata.info())
             : Windows.fromDeltaTimestamps(b.deltaTimestamps, metadata.info());
-    List<String> cameras = metadata.info().cameraKeys();
+    List<String> cameras = metadata.cameras();
+    if (b.preset == null) {
+      refuseWindowsOfCamerasLeftOut(b.deltaTimestamps.keySet(), metadata);
+    }
     DeclaredFrameSizes.check(
         metadata,
         cameras.stream().filter(c -> metadata.info().features().get(c).isVideo()).toList(),
@@ -160,9 +163,10 @@ final class StreamConfig {
     if (b.opened
         && (b.dataFilesRoot != null
             || b.episodes != null
+            || b.cameras != null
             || b.symlinks != SymlinkPolicy.CONFINED)) {
       throw new IllegalArgumentException(
-          "episodes, dataFilesRoot and symlinks of a dataset"
+          "episodes, cameras, dataFilesRoot and symlinks of a dataset"
               + " given to builder(DatasetSource) were fixed when it was opened (SourceOptions)");
     }
     SourceOptions options =
@@ -170,7 +174,25 @@ final class StreamConfig {
             .withDataFilesRoot(b.dataFilesRoot)
             .withSymlinks(b.symlinks)
             .withEnvironment(b.environment);
-    return b.opener.apply(b.episodes == null ? options : options.withEpisodes(b.episodes));
+    options = b.episodes == null ? options : options.withEpisodes(b.episodes);
+    return b.opener.apply(b.cameras == null ? options : options.withCameras(b.cameras));
+  }
+
+  /**
+   * A window asked for a camera the selection leaves out would be ignored: no frame of it is read.
+   * (A preset's windows cover every camera the dataset has; only the kept ones are read.)
+   */
+  private static void refuseWindowsOfCamerasLeftOut(
+      java.util.Set<String> windowed, LeRobotMetadata metadata) {
+    for (String key : windowed) {
+      if (metadata.info().cameraKeys().contains(key) && !metadata.cameras().contains(key)) {
+        throw new IllegalArgumentException(
+            "deltaTimestamps has a window for "
+                + key
+                + ", a camera the cameras(...) selection leaves out; kept cameras: "
+                + metadata.cameras());
+      }
+    }
   }
 
   /**

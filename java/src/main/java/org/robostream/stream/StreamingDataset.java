@@ -10,6 +10,7 @@ import java.util.OptionalInt;
 import java.util.function.Function;
 import org.robostream.arrow.FixedShapeTensorType;
 import org.robostream.dataset.DatasetSource;
+import org.robostream.dataset.EpisodeRanges;
 import org.robostream.dataset.LeRobotMetadata;
 import org.robostream.dataset.SourceOptions;
 import org.robostream.dataset.SymlinkPolicy;
@@ -96,7 +97,7 @@ public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
 
   /**
    * A builder over a dataset already opened (its metadata read, a Hub dataset's files mirrored):
-   * its episodes, data-files root and link policy were fixed when it was opened.
+   * its episodes, cameras, data-files root and link policy were fixed when it was opened.
    */
   public static Builder builder(DatasetSource source) {
     return new Builder(options -> source, true);
@@ -258,6 +259,7 @@ public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
     OptionalInt decoderCacheSize = OptionalInt.empty();
     Map<String, String> environment = System.getenv();
     Collection<Integer> episodes;
+    List<String> cameras;
     long memoryBudgetBytes = 1L << 30;
     boolean deviceBatches;
     StreamContext.FrameSize resizeAll;
@@ -400,8 +402,27 @@ public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
       return this;
     }
 
+    /**
+     * The episodes to stream (default: all). Opening the dataset checks that their files, and the
+     * kept cameras' videos, are all there: one {@link
+     * org.robostream.dataset.DatasetException.MissingFile} otherwise.
+     */
     public Builder episodes(Collection<Integer> e) {
       this.episodes = List.copyOf(e);
+      return this;
+    }
+
+    /** The episodes {@code ranges} names, such as {@code "0-9,12"} ({@link EpisodeRanges}). */
+    public Builder episodes(String ranges) {
+      return episodes(EpisodeRanges.parse(ranges));
+    }
+
+    /**
+     * The cameras to decode (default: all), by feature key; the others' files are neither checked
+     * nor read, and batches have no column for them.
+     */
+    public Builder cameras(String... keys) {
+      this.cameras = List.of(keys);
       return this;
     }
 

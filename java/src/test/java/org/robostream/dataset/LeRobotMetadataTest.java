@@ -72,17 +72,17 @@ class LeRobotMetadataTest {
   }
 
   @Test
-  void anEpisodeWithoutFilesIsAClearError() {
+  void anEpisodeWithoutFilesIsAClearErrorWhenTheDatasetIsOpened() {
     Path root = shared(); // outside the lambda: a missing dataset skips, it does not fail
     DatasetException.MissingFile e =
         assertThrows(
             DatasetException.MissingFile.class,
-            () -> LeRobotMetadata.open(root, Optional.of(List.of(1, 3))));
+            () -> DatasetSource.local(root, SourceOptions.defaults().withEpisodes(List.of(1, 3))));
     assertTrue(e.getMessage().contains("episode_000003.parquet"), e.getMessage());
-    assertTrue(e.getMessage().contains("episode 3"), e.getMessage());
+    assertTrue(e.getMessage().contains("episodes(\"1\")"), e.getMessage());
+    // The metadata alone lists every episode, files or not (inspect counts what is there).
     LeRobotMetadata all = LeRobotMetadata.open(shared(), Optional.empty());
     assertEquals(100, all.episodes().size());
-    assertThrows(DatasetException.MissingFile.class, () -> all.requireFiles(0));
     assertThrows(
         DatasetException.BadMetadata.class,
         () -> LeRobotMetadata.open(shared(), Optional.of(List.of(1000))));

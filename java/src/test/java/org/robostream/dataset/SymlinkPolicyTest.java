@@ -13,11 +13,9 @@ import org.junit.jupiter.api.io.TempDir;
 import org.robostream.RobostreamException;
 import org.robostream.dataset.synth.PatternCode;
 import org.robostream.stream.Batch;
-import org.robostream.stream.SampleException;
 import org.robostream.stream.StreamingDataset;
 import org.robostream.testing.Datasets;
 import org.robostream.video.FrameLayout;
-import org.robostream.video.NotAVideoException;
 
 /**
  * Symbolic links: files may not resolve outside the dataset's roots unless the user allows it, and
@@ -76,13 +74,13 @@ class SymlinkPolicyTest {
     assertTrue(
         e.getMessage().contains(VIDEO) && e.getMessage().contains("outside"), e.getMessage());
     assertQuotesNothingOf(e, json);
-    // Allowed, the link is followed: the file is refused as a JSON document, still unquoted.
+    // Allowed, the link is followed: the file is refused as a JSON document where a video should
+    // be when the dataset is opened, still unquoted.
     e =
         assertThrows(
-            SampleException.class,
+            DatasetException.MissingFile.class,
             () -> streamAll(StreamingDataset.builder(root).symlinks(SymlinkPolicy.FOLLOW)));
-    assertTrue(e.getCause() instanceof NotAVideoException, String.valueOf(e.getCause()));
-    assertTrue(e.getMessage().contains("JSON document"), e.getMessage());
+    assertTrue(e.getMessage().contains(VIDEO + " is a JSON document"), e.getMessage());
     assertQuotesNothingOf(e, json);
   }
 
@@ -102,7 +100,9 @@ class SymlinkPolicyTest {
             DatasetException.BadMetadata.class,
             () ->
                 LeRobotMetadata.open(
-                    DatasetRoots.of(root, root, SymlinkPolicy.FOLLOW), Optional.empty(), true));
+                    DatasetRoots.of(root, root, SymlinkPolicy.FOLLOW),
+                    Optional.empty(),
+                    Optional.empty()));
     assertTrue(e.getMessage().contains("not valid JSON at line 1, column"), e.getMessage());
     assertQuotesNothingOf(e, text);
   }
@@ -118,7 +118,9 @@ class SymlinkPolicyTest {
             DatasetException.BadMetadata.class,
             () ->
                 LeRobotMetadata.open(
-                    DatasetRoots.of(root, root, SymlinkPolicy.FOLLOW), Optional.empty(), true));
+                    DatasetRoots.of(root, root, SymlinkPolicy.FOLLOW),
+                    Optional.empty(),
+                    Optional.empty()));
     assertTrue(e.getMessage().contains("not a regular file"), e.getMessage());
   }
 

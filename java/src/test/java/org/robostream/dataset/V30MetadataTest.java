@@ -96,9 +96,10 @@ class V30MetadataTest {
     DatasetException.MissingFile missing =
         assertThrows(
             DatasetException.MissingFile.class,
-            () -> LeRobotMetadata.open(metaOnly, Optional.of(List.of(3))));
+            () -> DatasetSource.local(metaOnly, SourceOptions.defaults().withEpisodes(List.of(3))));
+    assertEquals(metaOnly.toString(), missing.file());
     assertTrue(
-        missing.getMessage().contains(metaOnly.resolve("data").toString()), missing.getMessage());
+        missing.getMessage().contains("data/chunk-000/file-001.parquet"), missing.getMessage());
   }
 
   @Test

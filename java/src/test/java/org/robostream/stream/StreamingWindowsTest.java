@@ -123,4 +123,41 @@ class StreamingWindowsTest {
             () -> Windows.fromDeltaTimestamps(Map.of("actions", new double[] {0}), info));
     assertTrue(e.getMessage().contains("action"), e.getMessage());
   }
+
+  @Test
+  void aWindowOnACameraTheSelectionLeavesOutIsRefused() {
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                StreamingDataset.builder(Datasets.patternV30())
+                    .cameras("observation.images.top")
+                    .deltaTimestamps(Map.of("observation.images.wrist", new double[] {-0.05, 0}))
+                    .build());
+    assertTrue(
+        e.getMessage()
+            .contains(
+                "deltaTimestamps has a window for observation.images.wrist, a camera the"
+                    + " cameras(...) selection leaves out"),
+        e.getMessage());
+  }
+
+  @Test
+  void aCameraSelectionStreamsOnlyThatCameraWithItsWindow() {
+    try (StreamingDataset ds =
+        StreamingDataset.builder(Datasets.patternV30())
+            .cameras("observation.images.wrist")
+            .deltaTimestamps(Map.of("observation.images.wrist", new double[] {-0.05, 0}))
+            .batchSize(4)
+            .returnUint8(true)
+            .layout(FrameLayout.HWC)
+            .build()) {
+      for (Batch b : ds) {
+        try (b) {
+          assertEquals(java.util.List.of("observation.images.wrist"), b.cameras());
+          assertEquals(2, b.frameShape("observation.images.wrist")[1]);
+        }
+      }
+    }
+  }
 }

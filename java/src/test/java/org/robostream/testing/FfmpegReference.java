@@ -43,21 +43,32 @@ public final class FfmpegReference {
 
   /** Every frame converted by the ffmpeg CLI to raw {@code pixelFormat}, back to back. */
   public static byte[] allFramesRaw(Path file, String pixelFormat) {
-    return exec(
-        "ffmpeg",
-        "-hide_banner",
-        "-loglevel",
-        "error",
-        "-nostdin",
-        "-i",
-        file.toString(),
-        "-fps_mode",
-        "passthrough",
-        "-f",
-        "rawvideo",
-        "-pix_fmt",
-        pixelFormat,
-        "-");
+    return exec(rawFramesCommand(file, pixelFormat, "-"));
+  }
+
+  /** As {@link #allFramesRgb}, written to the file {@code out} (frames too many for the heap). */
+  public static void allFramesRgbTo(Path file, Path out) {
+    exec(rawFramesCommand(file, "rgb24", out.toString()));
+  }
+
+  private static String[] rawFramesCommand(Path file, String pixelFormat, String out) {
+    return new String[] {
+      "ffmpeg",
+      "-hide_banner",
+      "-loglevel",
+      "error",
+      "-nostdin",
+      "-y",
+      "-i",
+      file.toString(),
+      "-fps_mode",
+      "passthrough",
+      "-f",
+      "rawvideo",
+      "-pix_fmt",
+      pixelFormat,
+      out
+    };
   }
 
   /**

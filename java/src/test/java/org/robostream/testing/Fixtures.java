@@ -15,6 +15,11 @@ import org.robostream.dataset.synth.SyntheticDatasetWriter;
  * per build.
  */
 public final class Fixtures {
+  /** The shared real datasets (shared/datasets/README.md). */
+  public static final String G1 = "g1-v21-sample";
+
+  public static final String GR00T = "gr00t-picknplace-v20";
+
   private static Path dir;
 
   private Fixtures() {}
@@ -126,17 +131,17 @@ public final class Fixtures {
   }
 
   /**
-   * The shared real LeRobot dataset (read-only). Where a machine lacks it, the calling test is
-   * skipped (aborted), not failed, with a banner on stderr: real-data checks that did not run must
-   * not pass unnoticed.
+   * The shared real LeRobot dataset g1-v21-sample (read-only). Where a machine lacks it, the
+   * calling test is skipped (aborted), not failed, with a banner on stderr: real-data checks that
+   * did not run must not pass unnoticed.
    */
   public static Path sharedDataset() {
-    return sharedDataset("g1-v21-sample");
+    return sharedDataset(G1);
   }
 
   /**
-   * The shared real dataset {@code name} (a folder of {@code shared/datasets}, read-only); where it
-   * is missing the calling test is skipped as by {@link #sharedDataset()}.
+   * The shared real dataset {@code name} (a folder of shared/datasets), as {@link
+   * #sharedDataset()}.
    */
   public static Path sharedDataset(String name) {
     return sharedDatasetIfPresent(name)
@@ -150,7 +155,7 @@ public final class Fixtures {
 
   /** The shared dataset, or empty after the same loud warning, for tests that can do without. */
   public static Optional<Path> sharedDatasetIfPresent() {
-    return sharedDatasetIfPresent("g1-v21-sample");
+    return sharedDatasetIfPresent(G1);
   }
 
   private static Optional<Path> sharedDatasetIfPresent(String name) {
@@ -163,7 +168,7 @@ public final class Fixtures {
         rule
             + "\nWARNING: the shared LeRobot dataset is missing: "
             + root
-            + "\n  Tests on real AV1 footage are SKIPPED on this machine; copy the dataset there to"
+            + "\n  Tests on real footage are SKIPPED on this machine; copy the dataset there to"
             + " run them.\n"
             + rule);
     return Optional.empty();

@@ -7,10 +7,13 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;
+import org.robostream.dataset.DatasetException;
+import org.robostream.dataset.DatasetRoots;
 import org.robostream.dataset.DatasetSource;
-import org.robostream.dataset.EpisodeInfo;
 import org.robostream.dataset.LeRobotMetadata;
+import org.robostream.dataset.SelectedFiles;
 import org.robostream.dataset.SourceOptions;
+import org.robostream.dataset.SymlinkPolicy;
 import org.robostream.source.ByteSource;
 import org.robostream.source.LocalFileByteSource;
 import org.robostream.source.VideoSources;
@@ -18,11 +21,12 @@ import org.robostream.source.VideoSources;
 /**
  * A LeRobot v3.0 dataset on the Hub made ready to stream (a {@link DatasetSource}): the revision
  * pinned once to its commit (metadata, Parquet and videos all read at it, see {@link
- * RevisionResolver}), {@code meta/} and the needed episodes' Parquet files fetched into the local
- * mirror ({@link HubFileCache}), videos read by HTTP range requests — or from the mirror where
- * {@code robostream prewarm} already put them. {@code data_files_root} may be another location (a
- * bucket) holding {@code data/} and {@code videos/} while metadata comes from the repository.
- * Thread-safe once prepared.
+ * RevisionResolver}), {@code meta/} fetched into the local mirror ({@link HubFileCache}), every
+ * data and video file of the kept episodes and cameras checked against the tree listings of their
+ * folders ({@link HubListing}), then the kept episodes' Parquet files mirrored, videos read by HTTP
+ * range requests — or from the mirror where {@code robostream prewarm} already put them. {@code
+ * data_files_root} may be another location (a bucket) holding {@code data/} and {@code videos/}
+ * while metadata comes from the repository. Thread-safe once prepared.
  *
  * @param repo the repository at its pinned commit
  * @param revision what that commit was chosen as (a tag, a branch) and the commit
@@ -79,12 +83,13 @@ public record HubDataset(
         l.revision(),
         options.dataFilesRoot(),
         options.episodes(),
+        options.cameras(),
         options.progress());
   }
 
   /**
    * Resolves the revision, mirrors meta/ and the Parquet files of {@code episodes} (all when
-   * empty); {@code progress} hears of each file fetched.
+   * empty), keeping {@code cameras} (all when empty); {@code progress} hears of each file fetched.
    */
   public static HubDataset prepare(
       HubHttp http,
@@ -92,6 +97,7 @@ public record HubDataset(
       String revision,
       String dataFilesRoot,
       Optional<? extends Collection<Integer>> episodes,
+      Optional<? extends Collection<String>> cameras,
       Consumer<String> progress) {
     HubLocation unresolved = HubLocation.dataset(repoId, null);
     RevisionResolver.Pinned pinned = RevisionResolver.resolve(http, unresolved, revision);
@@ -107,17 +113,31 @@ public record HubDataset(
         files.prefix().isEmpty()
             ? cache.mirrorOf(files)
             : cache.mirrorOf(files).resolve(files.prefix());
-    LeRobotMetadata all = LeRobotMetadata.open(metadataRoot, dataRoot, Optional.empty(), false);
-    Set<Path> parquet = new LinkedHashSet<>();
-    for (EpisodeInfo e : all.episodes()) {
-      if (episodes.isEmpty() || episodes.get().contains(e.index())) {
-        parquet.add(e.dataFile());
-      }
-    }
-    cache.fetchAll(files, relativeTo(dataRoot, parquet), progress);
     LeRobotMetadata metadata =
-        episodes.isEmpty() ? all : LeRobotMetadata.open(metadataRoot, dataRoot, episodes, false);
+        LeRobotMetadata.open(
+            DatasetRoots.of(metadataRoot, dataRoot, SymlinkPolicy.CONFINED), episodes, cameras);
+    requireFiles(http, files, dataRoot, metadata);
+    Set<Path> parquet = new LinkedHashSet<>();
+    metadata.episodes().forEach(e -> parquet.add(e.dataFile()));
+    cache.fetchAll(files, relativeTo(dataRoot, parquet), progress);
     return new HubDataset(repo, pinned, files, metadataRoot, dataRoot, metadata, http);
+  }
+
+  /**
+   * Every data and video file of the kept episodes and cameras must be in {@code files}' tree
+   * listing, checked before anything is fetched: else one error naming the location, the absent
+   * files and the selection of what is there ({@link SelectedFiles}).
+   */
+  private static void requireFiles(
+      HubHttp http, HubLocation files, Path dataRoot, LeRobotMetadata metadata) {
+    try {
+      SelectedFiles.requirePresent(
+          metadata,
+          HubListing.of(http, files, dataRoot, SelectedFiles.needed(metadata)),
+          (root, kind) -> "huggingface-cli download " + files.id() + " --repo-type dataset");
+    } catch (DatasetException.MissingFile e) {
+      throw new DatasetException.MissingFile(files.toString(), e.problem());
+    }
   }
 
   private static HubLocation filesLocation(HubHttp http, HubLocation repo, String dataFilesRoot) {

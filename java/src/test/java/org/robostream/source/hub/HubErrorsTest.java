@@ -163,6 +163,7 @@ class HubErrorsTest {
                     null,
                     "hf://datasets/" + HubServer.REPO + "-json@v3.0",
                     Optional.empty(),
+                    Optional.empty(),
                     f -> {}));
     assertTrue(
         parquet.getMessage().contains("got JSON instead of a Parquet file"), parquet.getMessage());

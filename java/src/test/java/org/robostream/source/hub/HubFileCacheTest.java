@@ -78,7 +78,9 @@ class HubFileCacheTest {
     long videos = bytes(local.resolve("videos"), ".mp4");
     long limit = tables + videos + 20_000 + 1_000; // room for one of the two leftovers
     HubHttp http = client(hub.endpoint(), cache, limit);
-    HubDataset ds = HubDataset.prepare(http, HubServer.REPO, null, null, Optional.empty(), f -> {});
+    HubDataset ds =
+        HubDataset.prepare(
+            http, HubServer.REPO, null, null, Optional.empty(), Optional.empty(), f -> {});
     // A long run: its metadata and Parquet files were fetched long ago, before the leftovers.
     List<Path> prepared = files(ds.metadataRoot(), "");
     for (Path p : prepared) {
@@ -134,7 +136,9 @@ class HubFileCacheTest {
         userFile(home.resolve(HubFileCache.MIRROR_DIR).resolve("notes.txt"), 5_000, 1000);
     Path robostreams = leftover(home, "datasets/acme/old/v1/a.bin", 20_000, 3);
     HubHttp http = client(hub.endpoint(), home, limit);
-    HubDataset ds = HubDataset.prepare(http, HubServer.REPO, null, null, Optional.empty(), f -> {});
+    HubDataset ds =
+        HubDataset.prepare(
+            http, HubServer.REPO, null, null, Optional.empty(), Optional.empty(), f -> {});
     ds.prewarmVideos(f -> {});
     assertFalse(Files.exists(robostreams), "robostream's own old file was evicted");
     assertTrue(Files.isRegularFile(recording), "the user's recording is still there");
@@ -156,7 +160,9 @@ class HubFileCacheTest {
     long limit = tables + videos / 2;
     Path cache = tmp.resolve("cache-small");
     HubHttp http = client(hub.endpoint(), cache, limit);
-    HubDataset ds = HubDataset.prepare(http, HubServer.REPO, null, null, Optional.empty(), f -> {});
+    HubDataset ds =
+        HubDataset.prepare(
+            http, HubServer.REPO, null, null, Optional.empty(), Optional.empty(), f -> {});
     long before = http.bytesFetched();
     CacheLimitException e =
         assertThrows(CacheLimitException.class, () -> ds.prewarmVideos(f -> {}));
@@ -195,7 +201,8 @@ class HubFileCacheTest {
                   .config()
                   .withRetry(new RetryPolicy(3, Duration.ofMillis(1), Duration.ofMillis(5))));
       HubDataset ds =
-          HubDataset.prepare(http, HubServer.REPO, null, null, Optional.empty(), f -> {});
+          HubDataset.prepare(
+              http, HubServer.REPO, null, null, Optional.empty(), Optional.empty(), f -> {});
       assertThrows(HubException.RetriesExhausted.class, () -> ds.prewarmVideos(f -> {}));
       List<Path> parts = files(cache, ".part");
       assertEquals(1, parts.size(), "the interrupted download's part stays: " + parts);
@@ -228,7 +235,8 @@ class HubFileCacheTest {
     try (FaultyProxy proxy = FaultyProxy.scripted(hub.port, 3000, List.of())) {
       HubHttp http = client("http://127.0.0.1:" + proxy.port(), cache, Long.MAX_VALUE);
       HubDataset ds =
-          HubDataset.prepare(http, HubServer.REPO, null, null, Optional.empty(), f -> {});
+          HubDataset.prepare(
+              http, HubServer.REPO, null, null, Optional.empty(), Optional.empty(), f -> {});
       Path video = ds.metadata().episodes().get(0).videos().values().iterator().next().file();
       Path part = ResumableDownload.partOf(video);
       Files.createDirectories(part.getParent());

@@ -74,7 +74,14 @@ class HubHostileAnswersTest {
           assertThrows(
               HubException.TooLarge.class,
               () ->
-                  HubDataset.prepare(http, HubServer.REPO, null, null, Optional.empty(), f -> {}));
+                  HubDataset.prepare(
+                      http,
+                      HubServer.REPO,
+                      null,
+                      null,
+                      Optional.empty(),
+                      Optional.empty(),
+                      f -> {}));
       long millis = (System.nanoTime() - started) / 1_000_000;
       assertTrue(e.file().contains("/tree/"), e.file());
       assertTrue(

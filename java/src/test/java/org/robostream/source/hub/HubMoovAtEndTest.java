@@ -67,7 +67,9 @@ class HubMoovAtEndTest {
       assertTrue(Files.size(v) > 8 * BLOCK, v + " spans many blocks: " + Files.size(v));
     }
     HubHttp http = new HubHttp(smallBlocks(hub.endpoint(), "cache-plain"));
-    HubDataset ds = HubDataset.prepare(http, HubServer.REPO, null, null, Optional.empty(), f -> {});
+    HubDataset ds =
+        HubDataset.prepare(
+            http, HubServer.REPO, null, null, Optional.empty(), Optional.empty(), f -> {});
     assertEquals(localEpoch, HubEpochs.epoch(ds));
     long videoBytes = 0;
     for (Path v : videos) {
@@ -106,7 +108,8 @@ class HubMoovAtEndTest {
                   .withRetry(new RetryPolicy(6, Duration.ofMillis(5), cap))
                   .withTimeout(Duration.ofMillis(400)));
       HubDataset ds =
-          HubDataset.prepare(http, HubServer.REPO, null, null, Optional.empty(), f -> {});
+          HubDataset.prepare(
+              http, HubServer.REPO, null, null, Optional.empty(), Optional.empty(), f -> {});
       assertEquals(localEpoch, HubEpochs.epoch(ds), "samples exactly once, frames equal");
       assertEquals(List.of(), proxy.unusedSteps(), "every scripted fault happened");
       List<Exchange> log = proxy.log();
@@ -177,7 +180,14 @@ class HubMoovAtEndTest {
             hub.port, 400, List.of(Step.hold(firstBlock.get(0), firstBlock.get(1))))) {
       HubHttp http = new HubHttp(smallBlocks("http://127.0.0.1:" + proxy.port(), "cache-cams"));
       HubDataset ds =
-          HubDataset.prepare(http, HubServer.REPO, null, null, Optional.of(Set.of(0, 3)), f -> {});
+          HubDataset.prepare(
+              http,
+              HubServer.REPO,
+              null,
+              null,
+              Optional.of(Set.of(0, 3)),
+              Optional.empty(),
+              f -> {});
       List<String> remote;
       try (StreamingDataset s = inOrder(StreamingDataset.builder(ds)).build()) {
         remote = HubEpochs.epoch(s);

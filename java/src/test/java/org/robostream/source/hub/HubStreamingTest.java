@@ -44,7 +44,9 @@ class HubStreamingTest {
   @Test
   void hubStreamEqualsTheLocalStreamBatchForBatch() throws IOException {
     HubHttp http = HubServer.client(hub.endpoint(), tmp.resolve("cache-plain"));
-    HubDataset ds = HubDataset.prepare(http, HubServer.REPO, null, null, Optional.empty(), f -> {});
+    HubDataset ds =
+        HubDataset.prepare(
+            http, HubServer.REPO, null, null, Optional.empty(), Optional.empty(), f -> {});
     assertEquals("v3.0", ds.revision().name(), "the v3.0 tag, for metadata and videos alike");
     assertEquals(hub.commitOf("v3.0"), ds.repo().revision(), "pinned to its commit");
     assertEquals(localEpoch(), HubEpochs.epoch(ds));
@@ -66,7 +68,8 @@ class HubStreamingTest {
     assertFalse(Files.exists(ds.dataRoot().resolve("videos")), "videos are range-read, not cached");
     // A second prepare reuses the cached metadata and Parquet files (validated by size/ETag).
     HubDataset again =
-        HubDataset.prepare(http, HubServer.REPO, null, null, Optional.empty(), f -> {});
+        HubDataset.prepare(
+            http, HubServer.REPO, null, null, Optional.empty(), Optional.empty(), f -> {});
     assertEquals(ds.metadataRoot(), again.metadataRoot());
     assertTrue(videoBytes > 0);
   }
@@ -82,6 +85,7 @@ class HubStreamingTest {
             "v3.0",
             "hf://buckets/" + HubServer.REPO + "-bucket",
             Optional.of(Set.of(1, 4)),
+            Optional.empty(),
             f -> {});
     assertEquals(HubLocation.Kind.BUCKET, ds.files().kind());
     assertEquals(
@@ -164,7 +168,8 @@ class HubStreamingTest {
       HubHttp http =
           HubServer.client("http://127.0.0.1:" + proxy.port(), tmp.resolve("cache-faulty"));
       HubDataset ds =
-          HubDataset.prepare(http, HubServer.REPO, null, null, Optional.empty(), f -> {});
+          HubDataset.prepare(
+              http, HubServer.REPO, null, null, Optional.empty(), Optional.empty(), f -> {});
       assertEquals(localEpoch(), HubEpochs.epoch(ds));
       assertTrue(proxy.faults() > 0, "the proxy injected faults");
       assertTrue(
@@ -236,6 +241,7 @@ class HubStreamingTest {
             null,
             "hf://datasets/" + HubServer.REPO + "-cdn@v3.0",
             Optional.of(Set.of(2)),
+            Optional.empty(),
             f -> {});
     List<String> expected;
     try (StreamingDataset s =
@@ -287,7 +293,8 @@ class HubStreamingTest {
     // A branch moves: the run reads every file at the commit it pointed to at the start.
     int logStart = hub.log("hub.log", 0).size();
     HubDataset ds =
-        HubDataset.prepare(http, HubServer.REPO, "main", null, Optional.of(Set.of(1)), f -> {});
+        HubDataset.prepare(
+            http, HubServer.REPO, "main", null, Optional.of(Set.of(1)), Optional.empty(), f -> {});
     String commit = hub.commitOf("main");
     assertEquals(commit, ds.repo().revision());
     assertEquals("main", ds.revision().name());

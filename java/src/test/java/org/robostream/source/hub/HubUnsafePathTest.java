@@ -74,7 +74,13 @@ class HubUnsafePathTest {
             HubException.UnsafePath.class,
             () ->
                 HubDataset.prepare(
-                    http, HubServer.REPO + "-traversal", null, null, Optional.empty(), f -> {}));
+                    http,
+                    HubServer.REPO + "-traversal",
+                    null,
+                    null,
+                    Optional.empty(),
+                    Optional.empty(),
+                    f -> {}));
     assertEquals("alice's recording", Files.readString(victim));
     assertEquals(List.of(), filesHolding(home, "the server bytes"), "nothing of it written");
     assertTrue(

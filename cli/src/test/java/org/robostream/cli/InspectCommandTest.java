@@ -74,7 +74,10 @@ class InspectCommandTest {
               top.putArray("shape").add(3).add(48).add(64);
               top.putArray("names").add("channels").add("height").add("width");
               ObjectNode wrist = (ObjectNode) features.get("observation.images.wrist");
-              ((ObjectNode) wrist.get("info")).put("video.is_depth_map", true);
+              wrist.putArray("shape").add(48).add(64).add(1); // a depth map has one channel
+              ((ObjectNode) wrist.get("info"))
+                  .put("video.is_depth_map", true)
+                  .put("video.channels", 1);
               ObjectNode still = features.putObject("observation.images.still");
               still.put("dtype", "image");
               still.putArray("shape").add(3).add(32).add(40);
@@ -96,7 +99,7 @@ class InspectCommandTest {
         "camera observation.images.top (video): declared 48 x 64 x 3 (H x W x C; info.json"
             + " [3, 48, 64] channels first), h264 yuv420p; probed h264 64x48 yuv420p;"
             + " video files present 3/3");
-    assertContains(text, "camera observation.images.wrist (depth): declared 48 x 64 x 3");
+    assertContains(text, "camera observation.images.wrist (depth): declared 48 x 64 x 1");
     assertContains(
         text,
         "camera observation.images.still (image): declared 32 x 40 x 3 (H x W x C; info.json"

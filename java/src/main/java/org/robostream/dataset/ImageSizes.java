@@ -45,8 +45,9 @@ public final class ImageSizes {
    */
   public static void require(byte[] image, Feature feature, String file, String where) {
     ImageHeader header = ImageHeader.read(image, image.length);
-    int[] shape = feature.shape(); // [height, width, channels]
-    if (header != null && (header.width() != shape[1] || header.height() != shape[0])) {
+    FrameShape declared = feature.frameShape(); // axes as its names say (channels first or last)
+    if (header != null
+        && (header.width() != declared.width() || header.height() != declared.height())) {
       throw new DatasetException.BadMetadata(
           file,
           where
@@ -59,11 +60,11 @@ public final class ImageSizes {
               + " but info.json declares "
               + feature.name()
               + " as "
-              + shape[1]
+              + declared.width()
               + "x"
-              + shape[0]
+              + declared.height()
               + " (shape "
-              + Arrays.toString(shape)
+              + Arrays.toString(feature.shape())
               + ")");
     }
   }

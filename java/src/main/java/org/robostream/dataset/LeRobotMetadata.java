@@ -243,7 +243,7 @@ public final class LeRobotMetadata {
    */
   public List<Path> videoFiles() {
     List<Path> out = new ArrayList<>();
-    for (String camera : cameras) {
+    for (String camera : videoCameras()) { // image features have no files of their own
       out.addAll(videoFiles(camera));
     }
     return out;

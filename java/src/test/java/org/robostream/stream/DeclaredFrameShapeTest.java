@@ -10,10 +10,15 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Iterator;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.robostream.dataset.DatasetException;
 import org.robostream.dataset.V30MetadataTestAccess;
 import org.robostream.testing.Datasets;
@@ -68,6 +73,64 @@ class DeclaredFrameShapeTest {
       }
     }
     assertEquals(30, samples, "3 episodes of 10 frames, each once");
+  }
+
+  /**
+   * The channels-first declaration through both batch paths (the device path's frames held on a
+   * host pool here) and across a resume: every sample once, each frame the ffmpeg CLI's.
+   */
+  @ParameterizedTest(name = "deviceBatches {0}")
+  @ValueSource(booleans = {false, true})
+  void aChannelsFirstDatasetResumesOnBothBatchPathsEverySampleOnce(boolean deviceBatches)
+      throws Exception {
+    Path root = copyWithCameras(camera -> declare(camera, "[3,48,64]", "channels,height,width"));
+    Map<Path, byte[]> references = new HashMap<>();
+    Set<String> seen = new HashSet<>();
+    String state;
+    try (StreamingDataset ds = channelsFirst(root, deviceBatches).build()) {
+      Iterator<Batch> it = ds.iterator();
+      for (int i = 0; i < 2; i++) {
+        try (Batch b = it.next()) {
+          checkFrames(b, ds, references, seen);
+        }
+      }
+      state = ds.state();
+    }
+    try (StreamingDataset ds = channelsFirst(root, deviceBatches).resumeFrom(state).build()) {
+      for (Batch b : ds) {
+        try (b) {
+          checkFrames(b, ds, references, seen);
+        }
+      }
+    }
+    assertEquals(30, seen.size(), "3 episodes of 10 frames, each once");
+  }
+
+  private static StreamingDataset.Builder channelsFirst(Path root, boolean deviceBatches) {
+    return StreamingDataset.builder(root)
+        .batchSize(4)
+        .seed(3)
+        .returnUint8(true)
+        .layout(FrameLayout.HWC)
+        .deviceBatches(deviceBatches);
+  }
+
+  private static void checkFrames(
+      Batch b, StreamingDataset ds, Map<Path, byte[]> references, Set<String> seen) {
+    long[] episode = b.longs("episode_index");
+    long[] frame = b.longs("frame_index");
+    for (int i = 0; i < b.size(); i++) {
+      assertTrue(seen.add(episode[i] + "/" + frame[i]), "sample delivered twice");
+      for (String camera : b.cameras()) {
+        assertArrayEquals(new int[] {b.size(), HEIGHT, WIDTH, 3}, b.frames(camera).shape());
+        Path video = ds.metadata().videoFile((int) episode[i], camera);
+        byte[] reference = references.computeIfAbsent(video, FfmpegReference::allFramesRgb);
+        double diff =
+            FrameCompare.meanAbsDiff(
+                bytes(b.frames(camera).sample(i)), reference, (int) frame[i] * HEIGHT * WIDTH * 3);
+        assertTrue(diff <= 1.5, camera + " " + episode[i] + "/" + frame[i] + ": diff " + diff);
+      }
+    }
   }
 
   @Test

@@ -83,6 +83,15 @@ class ImageFeatureStreamingTest {
     }
   }
 
+  /** Image features declared channels first ([3, H, W]) are read at their real size. */
+  @Test
+  void channelsFirstImageFeaturesStreamEveryFrameOncePixelExact() {
+    Path root = ImageFixtures.channelsFirst(Datasets.imagesV30(CameraFormat.PNG));
+    try (StreamingDataset ds = builder(root).build()) {
+      assertEquals(StreamingDatasetTest.totalFrames(root), pixelExactEpoch(ds), "every frame once");
+    }
+  }
+
   @Test
   void aTightBudgetDropsKeptImagesAndDecodesAtDeliveryWithoutLosingAFrame() {
     Path root = Datasets.imagesV30(CameraFormat.PNG);

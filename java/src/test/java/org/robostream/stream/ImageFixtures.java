@@ -91,4 +91,30 @@ final class ImageFixtures {
                   shape.add(height).add(width).add(3);
                 }));
   }
+
+  /** {@code source} with every image camera declared channels first ([3, H, W], names say so). */
+  static Path channelsFirst(Path source) {
+    return Fixtures.derivedDataset(
+        source.getFileName() + "-channels-first",
+        source,
+        root ->
+            MetadataEdit.info(
+                root,
+                info ->
+                    info.path("features")
+                        .forEach(
+                            f -> {
+                              if (f.path("dtype").asText().equals("image")) {
+                                ArrayNode shape = (ArrayNode) f.get("shape");
+                                int h = shape.get(0).asInt();
+                                int w = shape.get(1).asInt();
+                                ((ObjectNode) f).putArray("shape").add(3).add(h).add(w);
+                                ((ObjectNode) f)
+                                    .putArray("names")
+                                    .add("channels")
+                                    .add("height")
+                                    .add("width");
+                              }
+                            })));
+  }
 }

@@ -25,7 +25,8 @@ tests=${1:-ArrowExportTest,FrameBatchTest,CudaAvailabilityTest,Av1BackendTest,Co
 BadInputTest,FrameExactnessTest,DecodePlanningTest,NvdecInputTest,DeviceBatchStreamingTest,\
 FrameAccessTest,BatchTensorTest,ReadmeTensorSnippetsTest,StreamingCloseTest,StreamingDatasetTest,\
 StreamingWindowsTest,StreamingResumeTest,OutstandingBatchesTest,InterruptedConsumerTest,\
-DecoderCacheSizeTest}
+DecoderCacheSizeTest,DepthFrameBatchTest,DepthStreamingTest,MixedCameraSizesTest,ImageFeatureStreamingTest,\
+PixelFormatStreamingTest}
 started=$(date +%s)
 log() { echo "sanitize: $*"; }
 

@@ -10,6 +10,8 @@ import org.apache.arrow.memory.RootAllocator;
 import org.robostream.dataset.EpisodeImages;
 import org.robostream.dataset.EpisodeInfo;
 import org.robostream.dataset.Feature;
+import org.robostream.dataset.FrameShape;
+import org.robostream.dataset.ImageSizes;
 import org.robostream.dataset.LeRobotMetadata;
 import org.robostream.video.FrameLayout;
 import org.robostream.video.HostFrameBuffer;
@@ -28,7 +30,7 @@ public final class SequentialImageBaseline {
 
   public static SequentialDecodeBaseline.Result run(
       LeRobotMetadata metadata, int threads, FrameLayout layout) throws Exception {
-    List<String> cameras = metadata.info().imageKeys();
+    List<String> cameras = metadata.imageCameras();
     ExecutorService pool = Executors.newFixedThreadPool(threads);
     int pairs = metadata.episodes().size() * cameras.size();
     long start = System.nanoTime();
@@ -54,11 +56,13 @@ public final class SequentialImageBaseline {
   private static long decodeAll(
       BufferAllocator allocator, EpisodeInfo episode, Feature feature, FrameLayout layout) {
     EpisodeImages images = EpisodeImages.read(allocator, episode, feature);
-    int[] shape = feature.shape(); // [height, width, channels]
-    HostFrameBuffer frame = new HostFrameBuffer(1, shape[0], shape[1], layout);
+    FrameShape declared = feature.frameShape(); // axes as its names say (channels first or last)
+    HostFrameBuffer frame = new HostFrameBuffer(1, declared.height(), declared.width(), layout);
     try (ImageDecoder decoder = new ImageDecoder()) {
       for (int f = 0; f < episode.length(); f++) {
         byte[] bytes = images.image(f);
+        // The frame is the declared size: an image of another size is refused before decoding.
+        ImageSizes.require(bytes, feature, images.file(), "frame " + f);
         decoder.decode(bytes, bytes.length, images.file(), "frame " + f);
         decoder.convertCurrent(frame.slotAddress(0), layout);
       }

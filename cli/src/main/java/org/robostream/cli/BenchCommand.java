@@ -194,6 +194,15 @@ final class BenchCommand implements Callable<Integer> {
     StreamingBenchmark.Measurement m;
     try (StreamingDataset ds = builder.build();
         BatchTransfer transfer = toDevice.open()) {
+      if ("ffmpeg".equals(baseline) && !ds.metadata().imageCameras().isEmpty()) {
+        // The ffmpeg CLI times video files; image frames would count on one side only.
+        System.err.printf(
+            "robostream bench: --baseline ffmpeg times the ffmpeg CLI on video files, and %s"
+                + " are image features (frames in the data files): drop --baseline, or select"
+                + " video cameras with --cameras%n",
+            ds.metadata().imageCameras());
+        return 2;
+      }
       m = StreamingBenchmark.run(ds, numBatches, warmup, new ProgressBar(numBatches), transfer);
       if (m.framesMeasured() == 0) {
         System.err.printf(

@@ -2,6 +2,7 @@ package org.robostream.cli;
 
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.bytedeco.ffmpeg.global.avutil;
@@ -120,12 +121,15 @@ final class DiagnoseCommand implements Callable<Integer> {
         m.info().fps(),
         m.episodes().size(),
         m.cameras());
-    if (m.videoCameras().isEmpty() || m.episodes().isEmpty()) {
-      System.out.println("ok    no video to check");
+    // A colour video: depth maps always decode on the CPU and have no RGB frame to compare.
+    List<String> colour =
+        m.videoCameras().stream().filter(c -> !m.info().features().get(c).isDepthMap()).toList();
+    if (colour.isEmpty() || m.episodes().isEmpty()) {
+      System.out.println("ok    no colour video to check");
       return 0;
     }
     EpisodeInfo e = m.episodes().get(0);
-    String camera = m.videoCameras().get(0);
+    String camera = colour.get(0);
     Path video = e.video(camera).file();
     VideoSources videos = opened.videos();
     System.out.println(

@@ -203,7 +203,7 @@ final class StreamBenchCommand implements Callable<Integer> {
     SequentialDecodeBaseline.Result v =
         videos.isEmpty() ? null : SequentialDecodeBaseline.run(videos, workers, FrameLayout.CHW);
     SequentialDecodeBaseline.Result i =
-        ds.metadata().info().imageKeys().isEmpty()
+        ds.metadata().imageCameras().isEmpty()
             ? null
             : SequentialImageBaseline.run(ds.metadata(), workers, FrameLayout.CHW);
     if (v == null || i == null) {

@@ -84,5 +84,68 @@ class MakeDatasetImageFeaturesTest {
     assertEquals(
         2,
         Main.run("make-dataset", "--out", tmp.resolve("x").toString(), "--image-features", "gif"));
+    // The ffmpeg CLI baseline times video files only: refused with image features, before any
+    // measurement.
+    assertEquals(
+        2,
+        Main.run(
+            "bench",
+            "--root",
+            tmp.resolve("v3.0").toString(),
+            "--baseline",
+            "ffmpeg",
+            "--num-batches",
+            "2",
+            "--out-dir",
+            tmp.resolve("bench-out").toString()));
+  }
+
+  /** Channels-first image features ([3, H, W]): stream-bench's sequential baseline decodes them. */
+  @Test
+  void channelsFirstImageFeaturesAreMeasuredByStreamBench() throws Exception {
+    Path out = tmp.resolve("chw");
+    assertEquals(
+        0,
+        Main.run(
+            "make-dataset",
+            "--out",
+            out.toString(),
+            "--episodes",
+            "2",
+            "--frames-per-episode",
+            "6",
+            "--cameras",
+            "2",
+            "--size",
+            "64x48",
+            "--codec",
+            "h264",
+            "--channels-first",
+            "--image-features",
+            "png"));
+    assertEquals(
+        "[3,48,64]",
+        Json.MAPPER
+            .readTree(out.resolve("meta/info.json").toFile())
+            .get("features")
+            .get("observation.images.top")
+            .get("shape")
+            .toString());
+    Path json = tmp.resolve("chw.json");
+    assertEquals(
+        0,
+        Main.run(
+            "stream-bench",
+            out.toString(),
+            "--rounds",
+            "1",
+            "--warmup-batches",
+            "0",
+            "--batch-size",
+            "4",
+            "--json",
+            json.toString()));
+    JsonNode bench = Json.MAPPER.readTree(json.toFile());
+    assertTrue(bench.get("sequential_decode_fps").asDouble() > 0, bench.toString());
   }
 }

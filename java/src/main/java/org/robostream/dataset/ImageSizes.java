@@ -16,17 +16,17 @@ public final class ImageSizes {
   private ImageSizes() {}
 
   /**
-   * Checks frame 0 of the first kept episode that has frames, for every image camera of {@code
+   * Checks frame 0 of the first kept episode that has frames, for every kept image camera of {@code
    * metadata}.
    */
   public static void checkFirstImages(LeRobotMetadata metadata) {
     EpisodeInfo episode =
         metadata.episodes().stream().filter(e -> e.length() > 0).findFirst().orElse(null);
-    if (metadata.info().imageKeys().isEmpty() || episode == null) {
+    if (metadata.imageCameras().isEmpty() || episode == null) {
       return;
     }
     try (BufferAllocator allocator = new RootAllocator()) {
-      for (String camera : metadata.info().imageKeys()) {
+      for (String camera : metadata.imageCameras()) { // the kept ones
         Feature feature = metadata.info().features().get(camera);
         byte[] image = EpisodeImages.first(allocator, episode, feature);
         require(

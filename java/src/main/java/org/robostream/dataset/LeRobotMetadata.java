@@ -193,6 +193,13 @@ public final class LeRobotMetadata {
     return cameras.stream().filter(c -> info.features().get(c).isVideo()).toList();
   }
 
+  /**
+   * The kept cameras stored as image features (frames inside the data files), in info.json order.
+   */
+  public List<String> imageCameras() {
+    return cameras.stream().filter(c -> info.features().get(c).isImage()).toList();
+  }
+
   /** Episodes kept (all, or those of the filter), ascending by index. */
   public List<EpisodeInfo> episodes() {
     return List.copyOf(episodes.values());
@@ -263,8 +270,12 @@ public final class LeRobotMetadata {
 
   /** The MP4 of camera {@code videoKey} holding {@code episode}. */
   public Path videoFile(int episode, String videoKey) {
-    if (!cameras.contains(videoKey)) {
-      throw new IllegalArgumentException(videoKey + " is not a kept camera; cameras: " + cameras);
+    if (!videoCameras().contains(videoKey)) {
+      throw new IllegalArgumentException(
+          videoKey
+              + (imageCameras().contains(videoKey)
+                  ? " is an image feature: its frames are in the data files, not in a video"
+                  : " is not a kept video camera; video cameras: " + videoCameras()));
     }
     return episode(episode).video(videoKey).file();
   }

@@ -60,7 +60,7 @@ final class BatchFrameSizes {
             "resize(...) would resize the depth camera "
                 + c
                 + ", whose values must not be interpolated; resize the colour cameras one by one"
-                + " with resize(camera, height, width)");
+                + " with resize(...) naming each");
       }
       sizes.put(c, size);
     }

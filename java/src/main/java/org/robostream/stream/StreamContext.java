@@ -3,10 +3,12 @@ package org.robostream.stream;
 import java.util.List;
 import java.util.Map;
 import org.robostream.arrow.FrameColumn;
+import org.robostream.dataset.Feature;
 import org.robostream.dataset.LeRobotMetadata;
 import org.robostream.video.Device;
 import org.robostream.video.FrameLayout;
 import org.robostream.video.FrameSamples;
+import org.robostream.video.PixelFormats;
 import org.robostream.video.VideoDecoderOptions;
 
 /**
@@ -89,17 +91,31 @@ record StreamContext(
 
   /**
    * Bytes a worker holds for one sample until its batch is built, as far as known before decoding,
-   * one byte per value at the files' sizes: 3 values a pixel for RGB, 1 for depth (the CPU path
-   * holds the pictures packed, YUV 4:2:0 at half that, and scales them when converting; the device
-   * path, which does not resize, holds RGB).
+   * at the files' sizes: per pixel 3 values for RGB, 1 for depth, each one byte, or two where the
+   * samples are deeper than 8 bits (a depth map, a declared 10-bit {@code video.pix_fmt}). The CPU
+   * path holds the pictures packed (YUV 4:2:0 at half of that) and scales them when converting; the
+   * device path holds them converted. Workers replace it with what they measure.
    */
   long heldSampleBytes() {
     long sum = 0;
     for (String c : cameras) {
       FrameSize size = fileSize(c);
-      sum += positions(c) * samples(c).channels() * (long) size.height() * size.width();
+      sum +=
+          positions(c)
+              * samples(c).channels()
+              * bytesPerHeldValue(c)
+              * (long) size.height()
+              * size.width();
     }
     return sum;
+  }
+
+  private int bytesPerHeldValue(String camera) {
+    Feature feature = metadata.info().features().get(camera);
+    Object pixelFormat = feature.videoInfo().get("video.pix_fmt");
+    boolean deep =
+        feature.isDepthMap() || (pixelFormat instanceof String name && PixelFormats.isDeep(name));
+    return deep ? 2 : 1;
   }
 
   /**

@@ -289,6 +289,23 @@ class ImageFeatureStreamingTest {
         e.getMessage());
   }
 
+  /** The open-time size check looks at the kept cameras only: a camera left out is not read. */
+  @Test
+  void aCameraLeftOutIsNotCheckedWhenTheDatasetIsOpened() {
+    Path root = ImageFixtures.declaredAs(Datasets.imagesV30(CameraFormat.PNG), 48, 32);
+    assertThrows(DatasetException.BadMetadata.class, () -> builder(root).build().close());
+    try (StreamingDataset ds = builder(root).cameras("observation.images.wrist").build()) {
+      assertEquals(List.of("observation.images.wrist"), ds.metadata().imageCameras());
+      int frames = 0;
+      for (Batch b : ds) {
+        try (b) {
+          frames += b.size();
+        }
+      }
+      assertEquals(StreamingDatasetTest.totalFrames(root), frames);
+    }
+  }
+
   @Test
   void anImageOfAnotherSizeLaterInTheEpisodeIsATypedErrorBeforeItIsDecoded() {
     Path root = ImageFixtures.withImageOf96x64(Datasets.imagesV21(CameraFormat.PNG), 1, 4);

@@ -25,26 +25,7 @@ class MakeDatasetImageFeaturesTest {
   void imageFeaturesAreDeclaredStoredInTheDataFilesAndStream() throws Exception {
     for (String layout : new String[] {"v2.1", "v3.0"}) {
       Path out = tmp.resolve(layout);
-      assertEquals(
-          0,
-          Main.run(
-              "make-dataset",
-              "--out",
-              out.toString(),
-              "--episodes",
-              "2",
-              "--frames-per-episode",
-              "6",
-              "--cameras",
-              "2",
-              "--size",
-              "64x48",
-              "--codec", // checked against the size even though no video is written
-              "h264",
-              "--layout",
-              layout,
-              "--image-features",
-              "jpeg"));
+      assertEquals(0, makeImages(out, "jpeg", "--layout", layout));
       JsonNode info = Json.MAPPER.readTree(out.resolve("meta/info.json").toFile());
       JsonNode top = info.get("features").get("observation.images.top");
       assertEquals("image", top.get("dtype").asText());
@@ -104,25 +85,7 @@ class MakeDatasetImageFeaturesTest {
   @Test
   void channelsFirstImageFeaturesAreMeasuredByStreamBench() throws Exception {
     Path out = tmp.resolve("chw");
-    assertEquals(
-        0,
-        Main.run(
-            "make-dataset",
-            "--out",
-            out.toString(),
-            "--episodes",
-            "2",
-            "--frames-per-episode",
-            "6",
-            "--cameras",
-            "2",
-            "--size",
-            "64x48",
-            "--codec",
-            "h264",
-            "--channels-first",
-            "--image-features",
-            "png"));
+    assertEquals(0, makeImages(out, "png", "--channels-first"));
     assertEquals(
         "[3,48,64]",
         Json.MAPPER
@@ -147,5 +110,29 @@ class MakeDatasetImageFeaturesTest {
             json.toString()));
     JsonNode bench = Json.MAPPER.readTree(json.toFile());
     assertTrue(bench.get("sequential_decode_fps").asDouble() > 0, bench.toString());
+  }
+
+  /** make-dataset of 2 episodes x 6 frames, 2 cameras 64x48 stored as {@code format} images. */
+  private static int makeImages(Path out, String format, String... more) {
+    java.util.List<String> args =
+        new java.util.ArrayList<>(
+            java.util.List.of(
+                "make-dataset",
+                "--out",
+                out.toString(),
+                "--episodes",
+                "2",
+                "--frames-per-episode",
+                "6",
+                "--cameras",
+                "2",
+                "--size",
+                "64x48",
+                "--codec", // checked against the size even though no video is written
+                "h264",
+                "--image-features",
+                format));
+    args.addAll(java.util.List.of(more));
+    return Main.run(args.toArray(String[]::new));
   }
 }

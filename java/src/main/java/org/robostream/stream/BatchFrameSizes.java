@@ -8,10 +8,12 @@ import java.util.Map;
  * The size each camera's frames have in the batches: the size its files declare, or the builder's
  * {@code resize(...)} (a camera's own size before the one for all cameras). Checked when the
  * dataset is built: resize names cameras of the dataset, sides are 1..8192 (what a decoder
- * accepts), and only the CPU path scales, inside its swscale conversion; the device path converts
- * frames when they are decoded, with converters that do not scale (libyuv, the GPU colour kernel),
- * so it refuses a resize instead of adding a pass. Depth cameras are never resized (interpolating a
- * depth map invents depths at object edges): a resize that would change one is refused. Stateless.
+ * accepts). Frames are scaled inside their colour conversion, never by an extra pass: the host
+ * path's swscale call when the batch is built, the device path's when a CPU decoder converts into
+ * the held slot ({@code deviceBatches(true)}). NVDEC's colour kernel does not scale yet, so a
+ * resize with {@code decodeDevice cuda} is refused. Depth cameras are never resized (interpolating
+ * a depth map invents depths at object edges): a resize that would change one is refused.
+ * Stateless.
  */
 final class BatchFrameSizes {
   private static final int MAX_SIDE = 8192;
@@ -23,7 +25,7 @@ final class BatchFrameSizes {
    * @param depthCameras the cameras whose frames are depth maps
    * @param all {@code resize(height, width)}, or null
    * @param perCamera {@code resize(camera, height, width)} by camera
-   * @param devicePath whether frames take the device path (a GPU, or {@code deviceBatches(true)})
+   * @param onGpu whether frames decode with NVDEC ({@code decodeDevice cuda} with a usable GPU)
    */
   static Map<String, StreamContext.FrameSize> resolve(
       Map<String, StreamContext.FrameSize> declared,
@@ -31,7 +33,7 @@ final class BatchFrameSizes {
       java.util.Set<String> depthCameras,
       StreamContext.FrameSize all,
       Map<String, StreamContext.FrameSize> perCamera,
-      boolean devicePath) {
+      boolean onGpu) {
     for (var e : perCamera.entrySet()) {
       if (!cameras.contains(e.getKey())) {
         throw new IllegalArgumentException(
@@ -48,12 +50,12 @@ final class BatchFrameSizes {
     Map<String, StreamContext.FrameSize> sizes = new HashMap<>();
     for (String c : cameras) {
       StreamContext.FrameSize size = perCamera.getOrDefault(c, all != null ? all : declared.get(c));
-      if (devicePath && !size.equals(declared.get(c))) {
+      if (onGpu && !size.equals(declared.get(c))) {
         throw new IllegalArgumentException(
-            "resize(...) scales frames in the CPU path's colour conversion; with decodeDevice cuda"
-                + " or deviceBatches(true) frames are converted when decoded, by converters that"
-                + " do not scale (the GPU colour kernel, libyuv): decode on the CPU without"
-                + " deviceBatches, or drop resize(...)");
+            "resize(...) scales frames inside their colour conversion; with decodeDevice cuda"
+                + " frames are converted by NVDEC's colour kernel, which does not scale yet:"
+                + " decode on the CPU (deviceBatches(true) keeps batches on the device), or drop"
+                + " resize(...)");
       }
       if (depthCameras.contains(c) && !size.equals(declared.get(c))) {
         throw new IllegalArgumentException(

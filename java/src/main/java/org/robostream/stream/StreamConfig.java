@@ -105,7 +105,7 @@ final class StreamConfig {
                 .collect(java.util.stream.Collectors.toSet()),
             b.resizeAll,
             b.resizeCameras,
-            deviceBatches);
+            onGpu);
     this.memoryBudget = b.memoryBudgetBytes;
     StreamContext probe =
         new StreamContext(

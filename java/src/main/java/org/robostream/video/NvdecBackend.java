@@ -190,11 +190,16 @@ final class NvdecBackend implements FrameBackend {
    * it); the core refuses a picture that would not fit rather than write past the slot.
    */
   @Override
-  public void convertCurrent(long dst, FrameLayout layout, FrameSamples samples) {
+  public void convertCurrent(
+      long dst, int dstWidth, int dstHeight, FrameLayout layout, FrameSamples samples) {
     if (samples.isDepth()) {
       throw new UnsupportedVideoException(
           file, "depth maps are read on the CPU; NVDEC's colour kernel writes RGB only");
     }
+    // The kernel's bilinear scaling is not wired to the session yet: StreamingDataset refuses a
+    // resize with decodeDevice cuda, and this keeps any other caller from a wrong-sized frame.
+    FrameBackend.requireUnscaled(
+        file, "NVDEC's colour kernel", currentWidth(), currentHeight(), dstWidth, dstHeight);
     boolean unitFloats = samples.isFloat();
     ColorSpec color =
         ColorSpec.resolve(

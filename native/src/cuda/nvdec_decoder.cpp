@@ -127,6 +127,8 @@ void NvdecDecoder::convert_current(void* dst, int64_t dst_bytes, int layout, int
   ColourJob job;
   job.width = static_cast<int>(lease_->target_width);
   job.height = static_cast<int>(lease_->target_height);
+  job.out_width = job.width;  // unscaled: the C API does not pass a resized size yet
+  job.out_height = job.height;
   job.sixteen_bit = lease_->surface_format == cudaVideoSurfaceFormat_P016;
   job.matrix = matrix;
   job.full_range = full_range;

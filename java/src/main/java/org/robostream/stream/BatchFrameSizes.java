@@ -25,15 +25,13 @@ final class BatchFrameSizes {
    * @param depthCameras the cameras whose frames are depth maps
    * @param all {@code resize(height, width)}, or null
    * @param perCamera {@code resize(camera, height, width)} by camera
-   * @param onGpu whether frames decode with NVDEC ({@code decodeDevice cuda} with a usable GPU)
    */
   static Map<String, StreamContext.FrameSize> resolve(
       Map<String, StreamContext.FrameSize> declared,
       List<String> cameras,
       java.util.Set<String> depthCameras,
       StreamContext.FrameSize all,
-      Map<String, StreamContext.FrameSize> perCamera,
-      boolean onGpu) {
+      Map<String, StreamContext.FrameSize> perCamera) {
     for (var e : perCamera.entrySet()) {
       if (!cameras.contains(e.getKey())) {
         throw new IllegalArgumentException(
@@ -50,13 +48,6 @@ final class BatchFrameSizes {
     Map<String, StreamContext.FrameSize> sizes = new HashMap<>();
     for (String c : cameras) {
       StreamContext.FrameSize size = perCamera.getOrDefault(c, all != null ? all : declared.get(c));
-      if (onGpu && !size.equals(declared.get(c))) {
-        throw new IllegalArgumentException(
-            "resize(...) scales frames inside their colour conversion; with decodeDevice cuda"
-                + " frames are converted by NVDEC's colour kernel, which does not scale yet:"
-                + " decode on the CPU (deviceBatches(true) keeps batches on the device), or drop"
-                + " resize(...)");
-      }
       if (depthCameras.contains(c) && !size.equals(declared.get(c))) {
         throw new IllegalArgumentException(
             "resize(...) would resize the depth camera "

@@ -89,15 +89,19 @@ record StreamContext(
 
   /**
    * Bytes a worker holds for one sample until its batch is built, as far as known before decoding,
-   * one byte per value at the files' sizes: 3 values a pixel for RGB, 1 for depth (the CPU path
-   * holds the pictures packed, YUV 4:2:0 at half that, and scales them when converting; the device
-   * path, which does not resize, holds RGB).
+   * one byte per value at the larger of the files' and the batch's sizes: 3 values a pixel for RGB,
+   * 1 for depth. The host path holds the pictures packed at the files' size (YUV 4:2:0 at half
+   * that) and scales them when converting; the device path holds RGB already scaled to the batch's
+   * size, which is larger than the files' when resize(...) scales up.
    */
   long heldSampleBytes() {
     long sum = 0;
     for (String c : cameras) {
-      FrameSize size = fileSize(c);
-      sum += positions(c) * samples(c).channels() * (long) size.height() * size.width();
+      FrameSize file = fileSize(c);
+      FrameSize batch = frameSize(c);
+      long pixels =
+          Math.max((long) file.height() * file.width(), (long) batch.height() * batch.width());
+      sum += positions(c) * samples(c).channels() * pixels;
     }
     return sum;
   }

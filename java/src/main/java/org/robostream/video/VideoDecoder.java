@@ -239,22 +239,19 @@ public final class VideoDecoder implements AutoCloseable {
 
   /**
    * A destination of another size than the stream gets each frame scaled by the conversion that
-   * writes it (swscale, bilinear); refused where that conversion cannot scale: depth maps (values
-   * must not be interpolated), the libyuv converter, and NVDEC (its colour kernel's scaling is not
-   * wired to the session yet).
+   * writes it (swscale on the CPU, the colour kernel on NVDEC; both bilinear); refused where that
+   * conversion cannot scale: depth maps (values must not be interpolated) and the libyuv converter.
    */
   private void checkDestination(FrameDestination destination) {
     boolean scaled = destination.width() != info.width() || destination.height() != info.height();
     String cannotScale =
         destination.samples().isDepth()
             ? "depth maps are never scaled"
-            : decodesOnGpu()
-                ? "NVDEC's colour kernel does not scale yet"
-                : options.converter() == ColorConverterKind.LIBYUV
-                    ? "the libyuv converter (VideoDecoderOptions.withConverter(LIBYUV)) cannot"
-                        + " scale; use ColorConverterKind.AUTO or SWSCALE, which scale in the"
-                        + " same swscale call that converts"
-                    : null;
+            : !decodesOnGpu() && options.converter() == ColorConverterKind.LIBYUV
+                ? "the libyuv converter (VideoDecoderOptions.withConverter(LIBYUV)) cannot"
+                    + " scale; use ColorConverterKind.AUTO or SWSCALE, which scale in the"
+                    + " same swscale call that converts"
+                : null;
     if (scaled && cannotScale != null) {
       throw new IllegalArgumentException(
           "destination is "

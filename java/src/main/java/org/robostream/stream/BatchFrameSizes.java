@@ -9,11 +9,10 @@ import java.util.Map;
  * {@code resize(...)} (a camera's own size before the one for all cameras). Checked when the
  * dataset is built: resize names cameras of the dataset, sides are 1..8192 (what a decoder
  * accepts). Frames are scaled inside their colour conversion, never by an extra pass: the host
- * path's swscale call when the batch is built, the device path's when a CPU decoder converts into
- * the held slot ({@code deviceBatches(true)}). NVDEC's colour kernel does not scale yet, so a
- * resize with {@code decodeDevice cuda} is refused. Depth cameras are never resized (interpolating
- * a depth map invents depths at object edges): a resize that would change one is refused.
- * Stateless.
+ * path's swscale call when the batch is built; on the device path the conversion into the held
+ * slot, swscale for a CPU decoder ({@code deviceBatches(true)}, files NVDEC cannot take) and the
+ * colour kernel for NVDEC. Depth cameras are never resized (interpolating a depth map invents
+ * depths at object edges): a resize that would change one is refused. Stateless.
  */
 final class BatchFrameSizes {
   private static final int MAX_SIDE = 8192;

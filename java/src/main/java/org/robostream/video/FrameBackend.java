@@ -35,8 +35,8 @@ interface FrameBackend extends AutoCloseable {
    * Converts the current frame to {@code samples} in {@code layout} into the slot at {@code dst},
    * of {@code dstWidth} x {@code dstHeight}: host memory for the CPU backends, device memory of its
    * GPU for NVDEC (colour only). A slot of another size than the frame gets the frame scaled by the
-   * same conversion (swscale, bilinear), never by an extra pass; depth maps and libyuv do not scale
-   * ({@link VideoDecoder} refuses such destinations before decoding).
+   * same conversion (swscale, or NVDEC's colour kernel; bilinear), never by an extra pass; depth
+   * maps and libyuv do not scale ({@link VideoDecoder} refuses such destinations before decoding).
    */
   void convertCurrent(
       long dst, int dstWidth, int dstHeight, FrameLayout layout, FrameSamples samples);

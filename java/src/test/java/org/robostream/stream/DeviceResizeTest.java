@@ -1,9 +1,13 @@
 package org.robostream.stream;
 
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import java.util.List;
 import java.util.Map;
 import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.robostream.testing.Datasets;
@@ -34,6 +38,27 @@ class DeviceResizeTest {
         () -> ResizeTest.builder(options),
         () -> ResizeTest.builder(b -> options.apply(b).deviceBatches(true)),
         List.of(ResizeTest.TOP, ResizeTest.WRIST, ResizeTest.SIDE));
+  }
+
+  @Test
+  void theBudgetCountsFramesScaledUpAtTheBatchSize() {
+    // The device path holds RGB already scaled: side's 96x96 frames held at 112x128.
+    long held = 3L * (320 * 240 + 160 * 120 + 112 * 128);
+    long batch = 4 * held;
+    UnaryOperator<StreamingDataset.Builder> upscaled =
+        b -> b.deviceBatches(true).returnUint8(true).resize(ResizeTest.SIDE, 112, 128);
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                ResizeTest.builder(
+                        b -> upscaled.apply(b).memoryBudgetBytes(2 * (2 * batch + held - 1)))
+                    .build()
+                    .close());
+    assertTrue(e.getMessage().contains("one held sample of " + held + " bytes"), e.getMessage());
+    ResizeTest.builder(b -> upscaled.apply(b).memoryBudgetBytes(2 * (2 * batch + held)))
+        .build()
+        .close();
   }
 
   /**

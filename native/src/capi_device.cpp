@@ -265,11 +265,12 @@ int rs_nvdec_next_picture(int64_t handle, int64_t* out) {
   });
 }
 
-int rs_nvdec_convert_current(int64_t handle, int64_t device_slot, int64_t slot_bytes, int layout,
-                             int dtype, int matrix, int full_range) {
+int rs_nvdec_convert_current(int64_t handle, int64_t device_slot, int64_t slot_bytes,
+                             int out_width, int out_height, int layout, int dtype, int matrix,
+                             int full_range) {
   return rs::guarded([&] {
-    nvdec(handle).convert_current(address_of(device_slot), slot_bytes, layout, dtype, matrix,
-                                  full_range != 0);
+    nvdec(handle).convert_current(address_of(device_slot), slot_bytes, out_width, out_height,
+                                  layout, dtype, matrix, full_range != 0);
   });
 }
 

@@ -40,6 +40,8 @@ rs::ColourJob job_of(int width, int height, int dtype, int64_t dst_bytes) {
   job.surface_height = height;
   job.width = width;
   job.height = height;
+  job.out_width = width;
+  job.out_height = height;
   job.matrix = RS_MATRIX_BT601;
   job.layout = RS_LAYOUT_HWC;
   job.dtype = dtype;
@@ -110,6 +112,30 @@ RS_TEST(colour_jobs_are_checked_before_the_kernel_writes) {
   RS_CHECK(fails_with(RS_ERR_INVALID_ARGUMENT, [&] {
     rs::check_colour_job(job_of(1 << 20, 1 << 20, RS_DTYPE_UINT8, INT64_MAX));
   }));
+}
+
+// A resized job needs a slot of the output's size, not the picture's: a 64x48 picture into
+// 32x24 fits a 32x24 slot; into 128x96 a slot sized for the picture is refused.
+RS_TEST(resized_colour_jobs_check_the_slot_against_the_output_size) {
+  const auto resized = [](int out_width, int out_height, int dtype, int64_t dst_bytes) {
+    rs::ColourJob job = job_of(64, 48, dtype, dst_bytes);
+    job.out_width = out_width;
+    job.out_height = out_height;
+    return job;
+  };
+  const auto refused = [](const rs::ColourJob& job) {
+    return fails_with(RS_ERR_INVALID_ARGUMENT, [&] { rs::check_colour_job(job); });
+  };
+  const int64_t small = 3 * 32 * 24;
+  rs::check_colour_job(resized(32, 24, RS_DTYPE_UINT8, small));
+  rs::check_colour_job(resized(32, 24, RS_DTYPE_FLOAT32, 4 * small));
+  RS_CHECK(refused(resized(32, 24, RS_DTYPE_UINT8, small - 1)));
+  RS_CHECK(refused(resized(32, 24, RS_DTYPE_FLOAT32, small)));
+  const int64_t large = 3 * 128 * 96;
+  rs::check_colour_job(resized(128, 96, RS_DTYPE_UINT8, large));
+  RS_CHECK(refused(resized(128, 96, RS_DTYPE_UINT8, 3 * 64 * 48)));
+  RS_CHECK(refused(resized(0, 24, RS_DTYPE_UINT8, small)));
+  RS_CHECK(refused(resized(1 << 20, 24, RS_DTYPE_UINT8, INT64_MAX)));
 }
 
 RS_TEST(the_output_surface_follows_the_caps_output_format_mask) {

@@ -347,12 +347,15 @@ RS_API int rs_nvdec_next_picture(int64_t handle, int64_t* out);
 
 /**
  * Converts the current picture to RGB (dtype RS_DTYPE_*, layout RS_LAYOUT_*) into a device slot
- * of `slot_bytes`, e.g. rs_device_batch_frame_slot of a CUDA batch; a picture of more than
- * slot_bytes (3*width*height values), an unknown layout or dtype is RS_ERR_INVALID_ARGUMENT, a
- * picture NVDEC decoded with errors (concealed or not) RS_ERR_CORRUPT_DATA. Written on return.
+ * of `slot_bytes` holding an `out_width` x `out_height` frame, e.g. rs_device_batch_frame_slot of
+ * a CUDA batch: the picture's own size, or another one (a resize), which the colour kernel scales
+ * to bilinearly in the same pass. A frame of more than slot_bytes (3*out_width*out_height values),
+ * an unknown layout or dtype is RS_ERR_INVALID_ARGUMENT, a picture NVDEC decoded with errors
+ * (concealed or not) RS_ERR_CORRUPT_DATA. Written on return.
  */
 RS_API int rs_nvdec_convert_current(int64_t handle, int64_t device_slot, int64_t slot_bytes,
-                                    int layout, int dtype, int matrix, int full_range);
+                                    int out_width, int out_height, int layout, int dtype,
+                                    int matrix, int full_range);
 
 /**
  * Drops decoder state after a seek and returns the NVDEC decoder to the device's pool. When it

@@ -41,6 +41,7 @@ void check_colour_job(const ColourJob& job) {
     throw InvalidArgument("unknown frame dtype " + std::to_string(job.dtype));
   }
   sizes::check_frame_size("NVDEC picture", job.height, job.width);
+  sizes::check_frame_size("colour kernel output", job.out_height, job.out_width);
   const int64_t row_bytes = int64_t{job.width} * (job.sixteen_bit ? 2 : 1);
   if (job.pitch < row_bytes || job.surface_height < job.height) {
     throw InvalidArgument("NVDEC surface of pitch " + std::to_string(job.pitch) + " and " +
@@ -50,10 +51,11 @@ void check_colour_job(const ColourJob& job) {
   }
   if (!job.dst) throw InvalidArgument("null device slot");
   const int64_t value_bytes = job.dtype == RS_DTYPE_UINT8 ? 1 : 4;
-  const int64_t needed = int64_t{3} * job.width * job.height * value_bytes;
+  const int64_t needed = int64_t{3} * job.out_width * job.out_height * value_bytes;
   if (job.dst_bytes < needed) {
-    throw InvalidArgument("a " + std::to_string(job.width) + "x" + std::to_string(job.height) +
-                          " picture needs " + std::to_string(needed) + " bytes; the slot holds " +
+    throw InvalidArgument("a " + std::to_string(job.out_width) + "x" +
+                          std::to_string(job.out_height) + " frame needs " +
+                          std::to_string(needed) + " bytes; the slot holds " +
                           std::to_string(job.dst_bytes));
   }
 }
@@ -86,13 +88,15 @@ void ColourKernel::launch(const ColourJob& job, CUstream stream) const {
   CUdeviceptr luma = job.surface;
   CUdeviceptr chroma = job.surface + static_cast<CUdeviceptr>(job.pitch) * job.surface_height;
   unsigned int pitch = job.pitch;
-  int width = job.width, height = job.height, sixteen = job.sixteen_bit ? 1 : 0;
+  int src_width = job.width, src_height = job.height;
+  int width = job.out_width, height = job.out_height, sixteen = job.sixteen_bit ? 1 : 0;
   int layout = job.layout, dtype = job.dtype;
   float y_offset = c.y_offset, y_scale = c.y_scale, c_scale = c.c_scale;
   float rv = c.rv, gu = c.gu, gv = c.gv, bu = c.bu;
   CUdeviceptr dst = static_cast<CUdeviceptr>(reinterpret_cast<uintptr_t>(job.dst));
-  void* args[] = {&luma, &chroma, &pitch, &width, &height, &sixteen, &y_offset, &y_scale,
-                  &c_scale, &rv, &gu, &gv, &bu, &layout, &dtype, &dst};
+  void* args[] = {&luma,    &chroma,  &pitch, &src_width, &src_height, &width,
+                  &height,  &sixteen, &y_offset, &y_scale, &c_scale,   &rv,
+                  &gu,      &gv,      &bu,       &layout,  &dtype,     &dst};
   const unsigned int block_x = 32, block_y = 8;
   const unsigned int grid_x = (static_cast<unsigned int>(width) + block_x - 1) / block_x;
   const unsigned int grid_y = (static_cast<unsigned int>(height) + block_y - 1) / block_y;

@@ -15,20 +15,23 @@ struct ColourJob {
   CUdeviceptr surface;  // mapped NVDEC output: luma rows, then interleaved chroma rows
   unsigned int pitch;
   int surface_height;   // rows of luma in the surface (chroma starts at surface + pitch * this)
-  int width;
+  int width;            // the picture
   int height;
+  int out_width;        // the slot's frame: the picture's size, or a resize's (scaled bilinearly)
+  int out_height;
   bool sixteen_bit;     // P016 instead of NV12
   int matrix;           // RS_MATRIX_*
   bool full_range;
   int layout;           // RS_LAYOUT_*
   int dtype;            // RS_DTYPE_*
-  void* dst;            // device slot: 3 * width * height values
+  void* dst;            // device slot: 3 * out_width * out_height values
   int64_t dst_bytes;    // what the slot holds
 };
 
 // Throws InvalidArgument unless the kernel can run `job` within its memory: a known layout and
-// dtype, a bounded picture size, a surface pitch that holds a row, and a non-null slot of at
-// least 3 * width * height values. launch() checks every job with it.
+// dtype, bounded picture and output sizes, a surface pitch that holds a row, and a non-null slot
+// of at least 3 * out_width * out_height values (a slot sized for the picture is refused when the
+// output is larger). launch() checks every job with it.
 void check_colour_job(const ColourJob& job);
 
 class ColourKernel {

@@ -120,13 +120,15 @@ bool NvdecDecoder::next(NvdecPicture& picture) {
   return true;
 }
 
-void NvdecDecoder::convert_current(void* dst, int64_t dst_bytes, int layout, int dtype,
-                                   int matrix, bool full_range) {
+void NvdecDecoder::convert_current(void* dst, int64_t dst_bytes, int out_width, int out_height,
+                                   int layout, int dtype, int matrix, bool full_range) {
   const DisplayedPicture& picture = pictures_.convertible_current();
   if (!lease_) throw InvalidArgument("no NVDEC decoder for the current picture");
   ColourJob job;
   job.width = static_cast<int>(lease_->target_width);
   job.height = static_cast<int>(lease_->target_height);
+  job.out_width = out_width;  // the picture's size, or a resize's (scaled by the kernel)
+  job.out_height = out_height;
   job.sixteen_bit = lease_->surface_format == cudaVideoSurfaceFormat_P016;
   job.matrix = matrix;
   job.full_range = full_range;

@@ -46,8 +46,8 @@ class NvdecDecoder {
   // Converts the current picture into a device slot of `dst_bytes` (at least 3*width*height
   // values of RS_DTYPE_*) with the colour kernel on stream(); the slot is written when the call
   // returns.
-  void convert_current(void* dst, int64_t dst_bytes, int layout, int dtype, int matrix,
-                       bool full_range);
+  void convert_current(void* dst, int64_t dst_bytes, int out_width, int out_height, int layout,
+                       int dtype, int matrix, bool full_range);
   // Drops parser state and queued pictures (after a seek) and gives the NVDEC decoder back. When
   // it fails, the next send() creates the parser again.
   void flush();

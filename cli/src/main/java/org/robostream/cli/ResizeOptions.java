@@ -18,8 +18,9 @@ final class ResizeOptions {
       paramLabel = "HxW|CAMERA=HxW,...",
       description =
           "frames in the batches at HxW (height x width) for every camera, or per camera:"
-              + " observation.images.top=224x224,...; scaled inside the CPU colour conversion"
-              + " (not with --video-decode-device cuda)")
+              + " observation.images.top=224x224,...; scaled inside the colour conversion"
+              + " (swscale on the CPU, the colour kernel with --video-decode-device cuda);"
+              + " depth cameras are never resized")
   String resize;
 
   /** One camera's size ({@code camera} null: every camera's). */

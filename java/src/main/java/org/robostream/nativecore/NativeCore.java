@@ -223,6 +223,8 @@ public final class NativeCore {
       @Cast("int64_t") long handle,
       @Cast("int64_t") long deviceSlot,
       @Cast("int64_t") long slotBytes,
+      int outWidth,
+      int outHeight,
       int layout,
       int dtype,
       int matrix,

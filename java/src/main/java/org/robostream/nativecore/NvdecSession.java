@@ -80,15 +80,32 @@ public final class NvdecSession implements AutoCloseable {
   }
 
   /**
-   * Converts the current picture into a device slot of {@code slotBytes} (written when the call
-   * returns). A picture larger than the slot is refused ({@link NativeException.InvalidArgument}),
-   * one NVDEC decoded with errors too ({@link NativeException.CorruptData}).
+   * Converts the current picture into a device slot of {@code slotBytes} holding an {@code
+   * outWidth} x {@code outHeight} frame (the picture scaled bilinearly by the colour kernel when
+   * that is not its size), written when the call returns. A frame larger than the slot is refused
+   * ({@link NativeException.InvalidArgument}), a picture NVDEC decoded with errors too ({@link
+   * NativeException.CorruptData}).
    */
   public void convertCurrent(
-      long deviceSlot, long slotBytes, int layout, int dtype, int matrix, boolean fullRange) {
+      long deviceSlot,
+      long slotBytes,
+      int outWidth,
+      int outHeight,
+      int layout,
+      int dtype,
+      int matrix,
+      boolean fullRange) {
     NativeStatus.check(
         NativeCore.rs_nvdec_convert_current(
-            handle.get(), deviceSlot, slotBytes, layout, dtype, matrix, fullRange ? 1 : 0),
+            handle.get(),
+            deviceSlot,
+            slotBytes,
+            outWidth,
+            outHeight,
+            layout,
+            dtype,
+            matrix,
+            fullRange ? 1 : 0),
         "NVDEC conversion");
   }
 

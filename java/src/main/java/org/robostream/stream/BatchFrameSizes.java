@@ -8,10 +8,11 @@ import java.util.Map;
  * The size each camera's frames have in the batches: the size its files declare, or the builder's
  * {@code resize(...)} (a camera's own size before the one for all cameras). Checked when the
  * dataset is built: resize names cameras of the dataset, sides are 1..8192 (what a decoder
- * accepts), and only the CPU path scales, inside its swscale conversion; the device path converts
- * frames when they are decoded, with converters that do not scale (libyuv, the GPU colour kernel),
- * so it refuses a resize instead of adding a pass. Depth cameras are never resized (interpolating a
- * depth map invents depths at object edges): a resize that would change one is refused. Stateless.
+ * accepts). Frames are scaled inside their colour conversion, never by an extra pass: the host
+ * path's swscale call when the batch is built; on the device path the conversion into the held
+ * slot, swscale for a CPU decoder ({@code deviceBatches(true)}, files NVDEC cannot take) and the
+ * colour kernel for NVDEC. Depth cameras are never resized (interpolating a depth map invents
+ * depths at object edges): a resize that would change one is refused. Stateless.
  */
 final class BatchFrameSizes {
   private static final int MAX_SIDE = 8192;
@@ -23,15 +24,13 @@ final class BatchFrameSizes {
    * @param depthCameras the cameras whose frames are depth maps
    * @param all {@code resize(height, width)}, or null
    * @param perCamera {@code resize(camera, height, width)} by camera
-   * @param devicePath whether frames take the device path (a GPU, or {@code deviceBatches(true)})
    */
   static Map<String, StreamContext.FrameSize> resolve(
       Map<String, StreamContext.FrameSize> declared,
       List<String> cameras,
       java.util.Set<String> depthCameras,
       StreamContext.FrameSize all,
-      Map<String, StreamContext.FrameSize> perCamera,
-      boolean devicePath) {
+      Map<String, StreamContext.FrameSize> perCamera) {
     for (var e : perCamera.entrySet()) {
       if (!cameras.contains(e.getKey())) {
         throw new IllegalArgumentException(
@@ -48,13 +47,6 @@ final class BatchFrameSizes {
     Map<String, StreamContext.FrameSize> sizes = new HashMap<>();
     for (String c : cameras) {
       StreamContext.FrameSize size = perCamera.getOrDefault(c, all != null ? all : declared.get(c));
-      if (devicePath && !size.equals(declared.get(c))) {
-        throw new IllegalArgumentException(
-            "resize(...) scales frames in the CPU path's colour conversion; with decodeDevice cuda"
-                + " or deviceBatches(true) frames are converted when decoded, by converters that"
-                + " do not scale (the GPU colour kernel, libyuv): decode on the CPU without"
-                + " deviceBatches, or drop resize(...)");
-      }
       if (depthCameras.contains(c) && !size.equals(declared.get(c))) {
         throw new IllegalArgumentException(
             "resize(...) would resize the depth camera "

@@ -12,17 +12,18 @@ import org.robostream.video.FrameSamples;
 import org.robostream.video.HostFrameBuffer;
 
 /**
- * The device path: frames are converted to RGB uint8 (in the output layout) when decoded and held
- * in blocks of a {@link BatchMemoryPool} of the batch device; a batch's frames are copied from
- * there into its frame batch's slots ({@link BatchMaker}), or expanded to float32 [0, 1], so they
- * never leave the device. A float32 stream holds the frames of a deeper-than-8-bit file (10-bit,
- * ...) as float32 already, converted from the decoder's full-precision samples: expanding a uint8
- * frame would throw that precision away (4x the held bytes, counted by the memory budget). Depth
- * maps are held as their column's values (uint16 or float32), written by a CPU decoder (NVDEC's
- * colour kernel writes RGB only). On a GPU, NVDEC writes the held blocks directly; a file NVDEC
- * cannot decode is decoded on the CPU into a host staging frame and uploaded (its decoder reports
- * the fallback). With a host pool the same path runs in host memory, which is how it is tested
- * without a GPU.
+ * The device path: frames are converted to RGB uint8 (in the output layout, at the batch's size: a
+ * resize is done by that conversion, swscale's or NVDEC's colour kernel's) when decoded and held in
+ * blocks of a {@link BatchMemoryPool} of the batch device; a batch's frames are copied from there
+ * into its frame batch's slots ({@link BatchMaker}), or expanded to float32 [0, 1], so they never
+ * leave the device. A float32 stream holds the frames of a deeper-than-8-bit file (10-bit, ...) as
+ * float32 already, converted from the decoder's full-precision samples: expanding a uint8 frame
+ * would throw that precision away (4x the held bytes, counted by the memory budget). Depth maps are
+ * held as their column's values (uint16 or float32), written by a CPU decoder (NVDEC's colour
+ * kernel writes RGB only). On a GPU, NVDEC writes the held blocks directly; a file NVDEC cannot
+ * decode is decoded on the CPU into a host staging frame and uploaded (its decoder reports the
+ * fallback). With a host pool the same path runs in host memory, which is how it is tested without
+ * a GPU.
  *
  * <p>Ordering: every copy into or out of held blocks is queued on this worker's stream, and {@link
  * #assemble} waits for that stream before it returns, so the caller may release and reuse the held

@@ -104,8 +104,7 @@ final class StreamConfig {
                 .filter(c -> metadata.info().features().get(c).isDepthMap())
                 .collect(java.util.stream.Collectors.toSet()),
             b.resizeAll,
-            b.resizeCameras,
-            deviceBatches);
+            b.resizeCameras);
     this.memoryBudget = b.memoryBudgetBytes;
     StreamContext probe =
         new StreamContext(

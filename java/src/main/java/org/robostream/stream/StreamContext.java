@@ -91,21 +91,21 @@ record StreamContext(
 
   /**
    * Bytes a worker holds for one sample until its batch is built, as far as known before decoding,
-   * at the files' sizes: per pixel 3 values for RGB, 1 for depth, each one byte, or two where the
-   * samples are deeper than 8 bits (a depth map, a declared 10-bit {@code video.pix_fmt}). The CPU
-   * path holds the pictures packed (YUV 4:2:0 at half of that) and scales them when converting; the
-   * device path holds them converted. Workers replace it with what they measure.
+   * at the larger of the files' and the batch's sizes: per pixel 3 values for RGB, 1 for depth,
+   * each one byte, or two where the samples are deeper than 8 bits (a depth map, a declared 10-bit
+   * {@code video.pix_fmt}). The host path holds the pictures packed at the files' size (YUV 4:2:0
+   * at half of that) and scales them when converting; the device path holds them converted and
+   * scaled to the batch's size, which is larger than the files' when resize(...) scales up. Workers
+   * replace it with what they measure.
    */
   long heldSampleBytes() {
     long sum = 0;
     for (String c : cameras) {
-      FrameSize size = fileSize(c);
-      sum +=
-          positions(c)
-              * samples(c).channels()
-              * bytesPerHeldValue(c)
-              * (long) size.height()
-              * size.width();
+      FrameSize file = fileSize(c);
+      FrameSize batch = frameSize(c);
+      long pixels =
+          Math.max((long) file.height() * file.width(), (long) batch.height() * batch.width());
+      sum += positions(c) * samples(c).channels() * bytesPerHeldValue(c) * pixels;
     }
     return sum;
   }

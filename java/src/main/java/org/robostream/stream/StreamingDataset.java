@@ -447,11 +447,11 @@ public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
     }
 
     /**
-     * Every camera's frames at {@code height} x {@code width} in the batches, scaled by the same
-     * swscale call that converts them to RGB (bilinear), never as an extra pass. Cameras given
-     * their own size by {@link #resize(String, int, int)} keep it. CPU path only: the device path
-     * ({@link #deviceBatches}, {@code decodeDevice cuda}) converts at decode time without scaling
-     * and refuses it when the dataset is built.
+     * Every camera's frames at {@code height} x {@code width} in the batches, scaled (bilinear)
+     * inside the conversion to RGB, never as an extra pass: swscale's call on the CPU (the host
+     * path, and CPU decoders on the device path), NVDEC's colour kernel with {@code decodeDevice
+     * cuda}. Cameras given their own size by {@link #resize(String, int, int)} keep it; depth
+     * cameras are never resized.
      */
     public Builder resize(int height, int width) {
       this.resizeAll = new StreamContext.FrameSize(height, width);

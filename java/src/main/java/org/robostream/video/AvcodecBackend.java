@@ -165,12 +165,15 @@ final class AvcodecBackend implements FrameBackend {
   }
 
   @Override
-  public void convertCurrent(long dst, FrameLayout layout, FrameSamples samples) {
+  public void convertCurrent(
+      long dst, int dstWidth, int dstHeight, FrameLayout layout, FrameSamples samples) {
     if (!hasFrame) {
       throw new IllegalStateException("no current frame");
     }
     int format = frame.format();
     if (samples.isDepth()) {
+      FrameBackend.requireUnscaled(
+          file, "a depth map", frame.width(), frame.height(), dstWidth, dstHeight);
       DepthSamples.requireDepthMap(file, format);
       DepthSamples.copy(currentPicture(), dst, samples);
       return;
@@ -180,6 +183,8 @@ final class AvcodecBackend implements FrameBackend {
     int chroma = libyuvChroma(format);
     // libyuv writes uint8 only: floats always come from swscale.
     if (chroma != 0 && converterKind == ColorConverterKind.LIBYUV && !unitFloats) {
+      FrameBackend.requireUnscaled(
+          file, "libyuv", frame.width(), frame.height(), dstWidth, dstHeight);
       try {
         NativeStatus.check(
             NativeCore.rs_convert_yuv8(
@@ -212,7 +217,7 @@ final class AvcodecBackend implements FrameBackend {
       swscale = new SwscaleConverter();
     }
     try {
-      swscale.convert(frame, color, dst, layout, unitFloats);
+      swscale.convert(frame, color, dst, dstWidth, dstHeight, layout, unitFloats);
     } catch (IllegalStateException e) {
       throw new UnsupportedVideoException(file, e.getMessage(), e);
     }

@@ -101,9 +101,12 @@ final class Dav1dBackend implements FrameBackend {
   }
 
   @Override
-  public void convertCurrent(long dst, FrameLayout layout, FrameSamples samples) {
+  public void convertCurrent(
+      long dst, int dstWidth, int dstHeight, FrameLayout layout, FrameSamples samples) {
     if (samples.isDepth()) {
       RawPicture picture = currentPicture();
+      FrameBackend.requireUnscaled(
+          file, "a depth map", picture.width(), picture.height(), dstWidth, dstHeight);
       DepthSamples.requireDepthMap(file, picture.pixelFormat());
       DepthSamples.copy(picture, dst, samples);
       return;
@@ -112,9 +115,11 @@ final class Dav1dBackend implements FrameBackend {
     ColorSpec color = currentColor();
     // libyuv writes uint8 only: floats always come from swscale.
     if (converter != ColorConverterKind.LIBYUV || unitFloats) {
-      convertWithSwscale(color, dst, layout, unitFloats);
+      convertWithSwscale(color, dst, dstWidth, dstHeight, layout, unitFloats);
       return;
     }
+    FrameBackend.requireUnscaled(
+        file, "libyuv", currentWidth(), currentHeight(), dstWidth, dstHeight);
     try {
       decoder.convertCurrent(
           color.matrix().nativeCode(), color.fullRange(), dst, layout.nativeCode());
@@ -126,7 +131,7 @@ final class Dav1dBackend implements FrameBackend {
   }
 
   private void convertWithSwscale(
-      ColorSpec color, long dst, FrameLayout layout, boolean unitFloats) {
+      ColorSpec color, long dst, int width, int height, FrameLayout layout, boolean unitFloats) {
     long[] p = decoder.currentPlanes();
     int chroma = (int) p[7];
     int depth = (int) p[8];
@@ -152,6 +157,8 @@ final class Dav1dBackend implements FrameBackend {
           format,
           color,
           dst,
+          width,
+          height,
           layout,
           unitFloats);
     } catch (IllegalStateException e) {

@@ -23,6 +23,8 @@ final class DecodeCursor {
   private final Demuxer demuxer;
   private final FrameIndex index;
   private final FrameBackend backend;
+  private final int streamWidth; // the size the stream declares; destinations may differ (scaled)
+  private final int streamHeight;
 
   private int nextPacket; // decode-order index of the next packet to be read
   private boolean resyncAfterSeek = true;
@@ -35,11 +37,19 @@ final class DecodeCursor {
   private long seeks;
   private long packetsRead;
 
-  DecodeCursor(String file, Demuxer demuxer, FrameIndex index, FrameBackend backend) {
+  DecodeCursor(
+      String file,
+      Demuxer demuxer,
+      FrameIndex index,
+      FrameBackend backend,
+      int streamWidth,
+      int streamHeight) {
     this.file = file;
     this.demuxer = demuxer;
     this.index = index;
     this.backend = backend;
+    this.streamWidth = streamWidth;
+    this.streamHeight = streamHeight;
   }
 
   DecodeStats stats() {
@@ -209,7 +219,9 @@ final class DecodeCursor {
 
   private void deliver(
       DecodePlan plan, int position, int frame, FrameDestination dst, double[] pts, long[] frames) {
-    if (backend.currentWidth() != dst.width() || backend.currentHeight() != dst.height()) {
+    // Against the stream's size, not the destination's: a destination of another size gets each
+    // frame scaled by its conversion, but a frame that changes size mid-stream is refused.
+    if (backend.currentWidth() != streamWidth || backend.currentHeight() != streamHeight) {
       throw new UnsupportedVideoException(
           file,
           "frame "
@@ -219,9 +231,9 @@ final class DecodeCursor {
               + "x"
               + backend.currentHeight()
               + " but the stream declares "
-              + dst.width()
+              + streamWidth
               + "x"
-              + dst.height()
+              + streamHeight
               + " (size changes inside a stream are not supported)");
     }
     int[] requests = plan.requestsOf(position);
@@ -236,7 +248,8 @@ final class DecodeCursor {
       framesDelivered += requests.length;
       return;
     }
-    backend.convertCurrent(dst.slotAddress(requests[0]), dst.layout(), dst.samples());
+    backend.convertCurrent(
+        dst.slotAddress(requests[0]), dst.width(), dst.height(), dst.layout(), dst.samples());
     double seconds = index.frameSeconds(frame);
     for (int i = 0; i < requests.length; i++) {
       int request = requests[i];

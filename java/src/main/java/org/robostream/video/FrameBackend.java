@@ -32,10 +32,38 @@ interface FrameBackend extends AutoCloseable {
   int currentHeight();
 
   /**
-   * Converts the current frame to {@code samples} in {@code layout} into the slot at {@code dst}:
-   * host memory for the CPU backends, device memory of its GPU for NVDEC (colour only).
+   * Converts the current frame to {@code samples} in {@code layout} into the slot at {@code dst},
+   * of {@code dstWidth} x {@code dstHeight}: host memory for the CPU backends, device memory of its
+   * GPU for NVDEC (colour only). A slot of another size than the frame gets the frame scaled by the
+   * same conversion (swscale, or NVDEC's colour kernel; bilinear), never by an extra pass; depth
+   * maps and libyuv do not scale ({@link VideoDecoder} refuses such destinations before decoding).
    */
-  void convertCurrent(long dst, FrameLayout layout, FrameSamples samples);
+  void convertCurrent(
+      long dst, int dstWidth, int dstHeight, FrameLayout layout, FrameSamples samples);
+
+  /**
+   * Throws when a converter that cannot scale ({@code what}: libyuv, a depth map's copy) is handed
+   * a slot of another size than the frame. {@link VideoDecoder} refuses such destinations before
+   * decoding; this guard keeps a backend from ever writing a frame of the wrong size into a slot.
+   */
+  static void requireUnscaled(
+      String file, String what, int width, int height, int dstWidth, int dstHeight) {
+    if (width != dstWidth || height != dstHeight) {
+      throw new IllegalArgumentException(
+          file
+              + ": "
+              + what
+              + " cannot scale a "
+              + width
+              + "x"
+              + height
+              + " frame into a "
+              + dstWidth
+              + "x"
+              + dstHeight
+              + " slot");
+    }
+  }
 
   /**
    * The current frame's planes, unconverted, in host memory; valid until the next {@link

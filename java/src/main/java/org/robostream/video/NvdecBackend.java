@@ -33,7 +33,6 @@ final class NvdecBackend implements FrameBackend {
   // The core's RS_DTYPE_* values (robostream.h) for the colour kernel's output.
   private static final int RS_DTYPE_UINT8 = 0;
   private static final int RS_DTYPE_FLOAT32 = 1;
-  private final long slotBytes; // an RGB uint8 frame of the declared size: what each slot holds
 
   private NvdecBackend(
       String file,
@@ -47,7 +46,6 @@ final class NvdecBackend implements FrameBackend {
     this.annexB = annexB;
     this.containerMatrix = ColorSpec.fromAvColorSpace(parameters.color_space());
     this.containerFullRange = ColorSpec.isFullRange(parameters.color_range());
-    this.slotBytes = 3L * parameters.width() * parameters.height();
   }
 
   /** The NVDEC codec of a stream, or -1 when NVDEC has none. */
@@ -186,11 +184,13 @@ final class NvdecBackend implements FrameBackend {
   /**
    * Writes RGB into the device slot {@code dst} on this backend's GPU: uint8, or float32 in [0, 1]
    * computed by the colour kernel from the surface's samples (16-bit P016 above 8 bits). The slot
-   * holds a frame of the stream's declared size (VideoDecoder checks the picture's size against
-   * it); the core refuses a picture that would not fit rather than write past the slot.
+   * holds a {@code dstWidth} x {@code dstHeight} frame: the stream's declared size (VideoDecoder
+   * checks the picture's size against it), or a resize's, which the kernel scales to bilinearly in
+   * the same pass. The core refuses a frame that would not fit rather than write past the slot.
    */
   @Override
-  public void convertCurrent(long dst, FrameLayout layout, FrameSamples samples) {
+  public void convertCurrent(
+      long dst, int dstWidth, int dstHeight, FrameLayout layout, FrameSamples samples) {
     if (samples.isDepth()) {
       throw new UnsupportedVideoException(
           file, "depth maps are read on the CPU; NVDEC's colour kernel writes RGB only");
@@ -206,7 +206,9 @@ final class NvdecBackend implements FrameBackend {
         () ->
             session.convertCurrent(
                 dst,
-                unitFloats ? slotBytes * Float.BYTES : slotBytes,
+                samples.frameBytes(dstHeight, dstWidth),
+                dstWidth,
+                dstHeight,
                 layout.nativeCode(),
                 unitFloats ? RS_DTYPE_FLOAT32 : RS_DTYPE_UINT8,
                 color.matrix().nativeCode(),

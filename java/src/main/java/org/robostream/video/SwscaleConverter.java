@@ -47,15 +47,22 @@ public final class SwscaleConverter implements AutoCloseable {
 
   /** Converts {@code frame} into {@code dst} (width*height*3 bytes). */
   public void convert(AVFrame frame, ColorSpec color, long dst, FrameLayout layout) {
-    convert(frame, color, dst, layout, false);
+    convert(frame, color, dst, frame.width(), frame.height(), layout, false);
   }
 
   /**
-   * Converts {@code frame} into {@code dst}: uint8 (width*height*3 bytes) or, with {@code
-   * unitFloats}, float32 in [0, 1] (width*height*12 bytes).
+   * Converts {@code frame} into {@code dst}, a slot of {@code dstWidth} x {@code dstHeight} (scaled
+   * in the same pass when that is not the frame's size): uint8 (3 bytes a pixel) or, with {@code
+   * unitFloats}, float32 in [0, 1] (12 bytes a pixel).
    */
   public void convert(
-      AVFrame frame, ColorSpec color, long dst, FrameLayout layout, boolean unitFloats) {
+      AVFrame frame,
+      ColorSpec color,
+      long dst,
+      int dstWidth,
+      int dstHeight,
+      FrameLayout layout,
+      boolean unitFloats) {
     convert(
         frame.data(),
         frame.linesize(),
@@ -64,8 +71,8 @@ public final class SwscaleConverter implements AutoCloseable {
         frame.format(),
         color,
         dst,
-        frame.width(),
-        frame.height(),
+        dstWidth,
+        dstHeight,
         layout,
         unitFloats);
   }

@@ -60,7 +60,7 @@ public final class VideoDecoder implements AutoCloseable {
     this.backend = opened.backend();
     this.cpuFallbackReason = opened.cpuFallbackReason();
     this.info = VideoStreamInfo.of(file, demuxer.stream(), index, sizeBytes);
-    this.cursor = new DecodeCursor(file, demuxer, index, backend);
+    this.cursor = new DecodeCursor(file, demuxer, index, backend, info.width(), info.height());
   }
 
   /** Opens a local file with default options. */
@@ -237,8 +237,22 @@ public final class VideoDecoder implements AutoCloseable {
     return new SinkDestination(info.width(), info.height(), sink);
   }
 
+  /**
+   * A destination of another size than the stream gets each frame scaled by the conversion that
+   * writes it (swscale on the CPU, the colour kernel on NVDEC; both bilinear); refused where that
+   * conversion cannot scale: depth maps (values must not be interpolated) and the libyuv converter.
+   */
   private void checkDestination(FrameDestination destination) {
-    if (destination.width() != info.width() || destination.height() != info.height()) {
+    boolean scaled = destination.width() != info.width() || destination.height() != info.height();
+    String cannotScale =
+        destination.samples().isDepth()
+            ? "depth maps are never scaled"
+            : !decodesOnGpu() && options.converter() == ColorConverterKind.LIBYUV
+                ? "the libyuv converter (VideoDecoderOptions.withConverter(LIBYUV)) cannot"
+                    + " scale; use ColorConverterKind.AUTO or SWSCALE, which scale in the"
+                    + " same swscale call that converts"
+                : null;
+    if (scaled && cannotScale != null) {
       throw new IllegalArgumentException(
           "destination is "
               + destination.width()
@@ -249,7 +263,9 @@ public final class VideoDecoder implements AutoCloseable {
               + " is "
               + info.width()
               + "x"
-              + info.height());
+              + info.height()
+              + ": "
+              + cannotScale);
     }
     if (destination.onDevice() != decodesOnGpu()) {
       throw new IllegalArgumentException(

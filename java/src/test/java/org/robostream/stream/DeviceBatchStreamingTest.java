@@ -50,8 +50,11 @@ class DeviceBatchStreamingTest {
             .seed(7));
   }
 
-  /** Runs the same stream twice, host batches vs device batches, and compares batch for batch. */
-  private static void sameAsHostBatches(
+  /**
+   * Runs the same stream twice, host batches vs device batches, and compares batch for batch (uint8
+   * frames: byte for byte with tolerance 0, else by mean absolute difference).
+   */
+  static void sameAsHostBatches(
       Path root,
       UnaryOperator<StreamingDataset.Builder> options,
       UnaryOperator<StreamingDataset.Builder> device,

@@ -18,15 +18,15 @@ import org.robostream.video.FrameLayout;
 /**
  * {@code resize(...)}: frames scaled inside the CPU path's swscale conversion (one {@code
  * sws_scale} call, bilinear) equal the ffmpeg CLI's {@code scale=W:H:flags=bilinear} of the same
- * pictures; the batch tensors have the resized shape; the device path, which converts when decoding
- * without scaling, refuses it when the dataset is built.
+ * pictures; the batch tensors have the resized shape. The device path's CPU decoders scale the same
+ * way ({@link DeviceResizeTest}).
  */
 class ResizeTest {
-  private static final String TOP = "observation.images.top";
-  private static final String WRIST = "observation.images.wrist";
-  private static final String SIDE = "observation.images.side";
+  static final String TOP = "observation.images.top";
+  static final String WRIST = "observation.images.wrist";
+  static final String SIDE = "observation.images.side";
 
-  private static StreamingDataset.Builder builder(UnaryOperator<StreamingDataset.Builder> options) {
+  static StreamingDataset.Builder builder(UnaryOperator<StreamingDataset.Builder> options) {
     return options.apply(
         StreamingDataset.builder(Datasets.mixedSizesV30())
             .batchSize(4)
@@ -96,16 +96,6 @@ class ResizeTest {
 
   @Test
   void resizeIsRefusedWhereItCannotBeDoneInTheConversion() {
-    IllegalArgumentException device =
-        assertThrows(
-            IllegalArgumentException.class,
-            () -> builder(b -> b.deviceBatches(true).resize(64, 64)).build().close());
-    assertTrue(device.getMessage().contains("resize(...)"), device.getMessage());
-    assertTrue(device.getMessage().contains("deviceBatches"), device.getMessage());
-    assertTrue(device.getMessage().contains("decodeDevice cuda"), device.getMessage());
-    // The device path with every camera at its own size is no resize at all.
-    builder(b -> b.deviceBatches(true).resize(SIDE, 96, 96)).build().close();
-
     IllegalArgumentException unknown =
         assertThrows(
             IllegalArgumentException.class,

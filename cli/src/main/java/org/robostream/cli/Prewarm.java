@@ -5,6 +5,9 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.robostream.bench.ProgressBar;
 import org.robostream.dataset.DatasetSource;
+import org.robostream.dataset.EpisodeInfo;
+import org.robostream.dataset.EpisodeRanges;
+import org.robostream.dataset.LeRobotMetadata;
 import org.robostream.dataset.SourceOptions;
 import org.robostream.source.hub.HubDataset;
 
@@ -65,6 +68,25 @@ final class Prewarm {
         + hub.repo().id()
         + " --revision "
         + hub.revision().name()
-        + (dataFilesRoot == null ? "" : " --data-files-root " + dataFilesRoot);
+        + (dataFilesRoot == null ? "" : " --data-files-root " + dataFilesRoot)
+        + selectionFlags(hub.metadata());
+  }
+
+  /**
+   * The {@code --cameras} / {@code --episodes} that select what {@code metadata} keeps, when it
+   * keeps less than the whole dataset: prewarm then fetches the same files (and is not refused for
+   * the files the selection leaves out).
+   */
+  private static String selectionFlags(LeRobotMetadata metadata) {
+    String flags = "";
+    if (metadata.cameras().size() < metadata.info().cameraKeys().size()) {
+      flags += " --cameras " + String.join(",", metadata.cameras());
+    }
+    if (metadata.episodes().size() < metadata.info().totalEpisodes()) {
+      flags +=
+          " --episodes "
+              + EpisodeRanges.format(metadata.episodes().stream().map(EpisodeInfo::index).toList());
+    }
+    return flags;
   }
 }

@@ -139,6 +139,29 @@ class HubCliTest {
             .contains("robostream prewarm --repo-id " + HubServer.REPO + " --revision v3.0"),
         cold.output());
     assertEquals(0, count(warm, ".mp4"), "bench never downloads videos itself");
+    // A selection is repeated in the prewarm command, which then fetches the same files.
+    Result selected =
+        run(
+            tmp.resolve("warm-selected"),
+            "bench",
+            "--repo-id",
+            HubServer.REPO,
+            "--source",
+            "warmed_bucket",
+            "--cameras",
+            "observation.images.top",
+            "--episodes",
+            "0-1",
+            "--num-batches",
+            "4",
+            "--out-dir",
+            out.toString());
+    assertEquals(2, selected.exit(), selected.output());
+    assertTrue(
+        selected
+            .output()
+            .contains("--revision v3.0 --cameras observation.images.top --episodes 0-1"),
+        selected.output());
     robostream(warm, "prewarm", "--repo-id", HubServer.REPO, "--revision", "v3.0");
     long videoBytes = bytes(warm, ".mp4");
     robostream(

@@ -2,6 +2,7 @@ package org.robostream.cli;
 
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -122,8 +123,8 @@ final class DiagnoseCommand implements Callable<Integer> {
         m.episodes().size(),
         m.cameras());
     // A colour video: depth maps always decode on the CPU and have no RGB frame to compare.
-    List<String> colour =
-        m.videoCameras().stream().filter(c -> !m.info().features().get(c).isDepthMap()).toList();
+    List<String> colour = new ArrayList<>(m.videoCameras());
+    colour.removeAll(m.depthCameras());
     if (colour.isEmpty() || m.episodes().isEmpty()) {
       System.out.println("ok    no colour video to check");
       return 0;

@@ -194,6 +194,13 @@ public final class LeRobotMetadata {
   }
 
   /**
+   * The kept video cameras that are depth maps ({@code video.is_depth_map}), in info.json order.
+   */
+  public List<String> depthCameras() {
+    return videoCameras().stream().filter(c -> info.features().get(c).isDepthMap()).toList();
+  }
+
+  /**
    * The kept cameras stored as image features (frames inside the data files), in info.json order.
    */
   public List<String> imageCameras() {

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.robostream.dataset.DatasetSource;
 import org.robostream.dataset.EpisodeInfo;
 import org.robostream.dataset.FrameShape;
@@ -91,20 +92,11 @@ final class StreamConfig {
     if (b.preset == null) {
       refuseWindowsOfCamerasLeftOut(b.deltaTimestamps.keySet(), metadata);
     }
-    DeclaredFrameSizes.check(
-        metadata,
-        cameras.stream().filter(c -> metadata.info().features().get(c).isVideo()).toList(),
-        videos);
+    DeclaredFrameSizes.check(metadata, metadata.videoCameras(), videos);
     Map<String, StreamContext.FrameSize> fileSizes = frameSizes(metadata, cameras);
     Map<String, StreamContext.FrameSize> frameSizes =
         BatchFrameSizes.resolve(
-            fileSizes,
-            cameras,
-            cameras.stream()
-                .filter(c -> metadata.info().features().get(c).isDepthMap())
-                .collect(java.util.stream.Collectors.toSet()),
-            b.resizeAll,
-            b.resizeCameras);
+            fileSizes, cameras, Set.copyOf(metadata.depthCameras()), b.resizeAll, b.resizeCameras);
     this.memoryBudget = b.memoryBudgetBytes;
     StreamContext probe =
         new StreamContext(

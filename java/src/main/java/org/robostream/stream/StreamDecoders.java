@@ -38,10 +38,8 @@ final class StreamDecoders {
     this.videos = config.videos();
     this.options = config.context().decoderOptions();
     this.cacheSize = config.context().decoderCacheSize();
-    for (String camera : config.context().cameras()) {
-      if (config.context().samples(camera).isDepth()) {
-        config.metadata().videoFiles(camera).forEach(f -> depthFiles.add(f.toString()));
-      }
+    for (String camera : config.metadata().depthCameras()) {
+      config.metadata().videoFiles(camera).forEach(f -> depthFiles.add(f.toString()));
     }
     this.wholeDeviceFallbacks =
         config.deviceResolution().fellBack() ? config.metadata().videoFiles().size() : 0;

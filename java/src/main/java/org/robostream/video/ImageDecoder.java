@@ -39,6 +39,9 @@ import org.bytedeco.javacpp.Pointer;
  * {@link #close()} frees them. A picture is valid until the next {@link #decode} or the close.
  */
 public final class ImageDecoder implements AutoCloseable {
+  /** The largest image side decoded: above any camera (feature sides are at most 8192). */
+  static final int MAX_SIDE = 16384;
+
   private final Map<ImageHeader.Format, AVCodecContext> contexts =
       new EnumMap<>(ImageHeader.Format.class);
   private final AVPacket packet = av_packet_alloc();
@@ -63,10 +66,28 @@ public final class ImageDecoder implements AutoCloseable {
       throw new CorruptImageException(
           file, what + ": the " + length + " bytes are neither a PNG nor a JPEG image");
     }
+    if (header.width() < 1
+        || header.height() < 1
+        || header.width() > MAX_SIDE
+        || header.height() > MAX_SIDE) {
+      // A header is the file's word: bounded before FFmpeg allocates anything for it.
+      throw new CorruptImageException(
+          file,
+          what
+              + ": the "
+              + header.format()
+              + " header gives a size of "
+              + header.width()
+              + "x"
+              + header.height()
+              + " (sides must be 1.."
+              + MAX_SIDE
+              + ")");
+    }
     AVCodecContext context = context(header.format(), file);
     // FFmpeg checks the aligned size it allocates (width to the stride alignment, up to 64; JPEG's
     // height to whole MCUs, up to 32 rows): measured, the exact w*h refuses a 40x24 image.
-    context.max_pixels((long) (header.width() + 64) * (header.height() + 64));
+    context.max_pixels(((long) header.width() + 64) * ((long) header.height() + 64));
     fill(bytes, length);
     int rc = avcodec_send_packet(context, packet);
     if (rc >= 0) {

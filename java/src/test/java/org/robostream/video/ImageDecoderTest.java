@@ -153,6 +153,19 @@ class ImageDecoderTest {
               CorruptImageException.class, () -> decoder.decode(png, 20, "f.parquet", "frame 7"));
       assertEquals("f.parquet", e.file());
       assertEquals("frame 7: the 20 bytes are neither a PNG nor a JPEG image", e.problem());
+      // A header claiming a huge (or zero) size is refused before FFmpeg allocates for it.
+      byte[] huge = png.clone();
+      java.nio.ByteBuffer.wrap(huge, 16, 8).putInt(-1).putInt(0x7fffffff); // 2^32-1 x 2^31-1
+      CorruptImageException big =
+          assertThrows(
+              CorruptImageException.class,
+              () -> decoder.decode(huge, huge.length, "f.parquet", "frame 9"));
+      assertTrue(big.problem().contains("sides must be 1..16384"), big.problem());
+      byte[] empty = png.clone();
+      java.nio.ByteBuffer.wrap(empty, 16, 8).putInt(0).putInt(H);
+      assertThrows(
+          CorruptImageException.class,
+          () -> decoder.decode(empty, empty.length, "f.parquet", "frame 10"));
       // The decoder goes on with the next image after a failure.
       RawPicture p = decoder.decode(jpeg, jpeg.length, "f.parquet", "frame 8");
       assertArrayEquals(new int[] {W, H}, new int[] {p.width(), p.height()});

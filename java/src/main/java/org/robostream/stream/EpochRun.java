@@ -91,7 +91,8 @@ final class EpochRun implements Iterator<Batch> {
               decoders.newCache(),
               counters,
               memory::newFramePath,
-              memory.store(w));
+              memory.store(w),
+              memory.newCachedFetch(counters, decoders::identity));
       tasks.add(task);
       Thread t = new Thread(() -> runAndLetGo(task, q), "robostream-worker-" + rank + "-" + w);
       t.setDaemon(true);

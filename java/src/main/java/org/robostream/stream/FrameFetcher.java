@@ -11,6 +11,7 @@ import org.robostream.dataset.DatasetException;
 import org.robostream.dataset.DatasetInfo;
 import org.robostream.dataset.EpisodeInfo;
 import org.robostream.dataset.VideoSpan;
+import org.robostream.source.VideoSources;
 import org.robostream.video.DecodeResult;
 import org.robostream.video.DecoderCache;
 import org.robostream.video.Device;
@@ -44,6 +45,7 @@ final class FrameFetcher {
   private final double tolerance;
   private final StreamCounters counters;
   private final ImageFrames images;
+  private final CachedFetch cached; // null: no frame cache
   private final Map<Path, Boolean> byPosition = new HashMap<>();
   private final Set<CheckedSpan> checkedSpans = new HashSet<>();
 
@@ -60,15 +62,20 @@ final class FrameFetcher {
     FrameDestination forDecoder(boolean decodesOnGpu, boolean deepSource);
   }
 
-  /** {@code images}: the worker's frames of image-feature cameras. */
+  /**
+   * {@code images}: the worker's frames of image-feature cameras; {@code cached}: the worker's way
+   * through the frame cache, or null.
+   */
   FrameFetcher(
       DecoderCache cache,
       Device device,
       DatasetInfo info,
       double tolerance,
       StreamCounters counters,
-      ImageFrames images) {
+      ImageFrames images,
+      CachedFetch cached) {
     this.images = images;
+    this.cached = cached;
     this.cache = cache;
     this.device = device;
     this.info = info;
@@ -96,7 +103,7 @@ final class FrameFetcher {
   /** Decodes {@code frames} (episode-local) of {@code camera}; request i goes to the sink as i. */
   void fetch(EpisodeInfo episode, String camera, int[] frames, PictureSink sink, long reader) {
     if (images.isImageCamera(camera)) {
-      images.fetch(episode, camera, frames, sink);
+      fetchImages(episode, camera, frames, sink);
       return;
     }
     fetch(
@@ -106,7 +113,7 @@ final class FrameFetcher {
         reader,
         (decoder, at) ->
             at.positions() != null
-                ? decoder.decodeFrames(at.positions(), sink)
+                ? decodeFrames(decoder, at.positions(), sink)
                 : decoder.decode(at.times(), sink));
   }
 
@@ -118,7 +125,12 @@ final class FrameFetcher {
   void fetch(
       EpisodeInfo episode, String camera, int[] frames, Destinations destination, long reader) {
     if (images.isImageCamera(camera)) {
-      images.fetch(episode, camera, frames, destination.forDecoder(false, false));
+      FrameDestination d = destination.forDecoder(false, false);
+      if (cached == null) {
+        images.fetch(episode, camera, frames, d);
+      } else {
+        fetchImages(episode, camera, frames, cached.into(d));
+      }
       return;
     }
     fetch(
@@ -128,10 +140,68 @@ final class FrameFetcher {
         reader,
         (decoder, at) -> {
           FrameDestination d = destination.forDecoder(decoder.decodesOnGpu(), deepSource(decoder));
-          return at.positions() != null
+          if (at.positions() == null) {
+            return decoder.decode(at.times(), d);
+          }
+          // Frames NVDEC decodes stay on the GPU: not cached (see ARCHITECTURE, frame cache).
+          return cached == null || decoder.decodesOnGpu()
               ? decoder.decodeFrames(at.positions(), d)
-              : decoder.decode(at.times(), d);
+              : decodeFrames(decoder, at.positions(), cached.into(d));
         });
+  }
+
+  /**
+   * Decodes the frames at {@code positions} of {@code decoder}'s file to {@code sink}, through the
+   * frame cache when there is one: served from it where it holds them, else decoded and stored.
+   */
+  private DecodeResult decodeFrames(VideoDecoder decoder, int[] positions, PictureSink sink) {
+    String identity = cached == null ? null : cached.identity(Path.of(decoder.file()));
+    if (identity == null) {
+      return decoder.decodeFrames(positions, sink);
+    }
+    DecodeResult[] decoded = {null};
+    double[] pts =
+        cached.fetch(
+            identity,
+            decoder.info().frameCount(),
+            positions,
+            sink,
+            (at, s) -> decoded[0] = decoder.decodeFrames(at, s));
+    long[] frameIndices = new long[positions.length];
+    for (int i = 0; i < positions.length; i++) {
+      frameIndices[i] = positions[i];
+    }
+    return new DecodeResult(pts, frameIndices);
+  }
+
+  /**
+   * An image camera's frames to {@code sink}, through the frame cache when there is one (an entry
+   * per episode and camera of the data file, a slot per frame).
+   */
+  private void fetchImages(EpisodeInfo episode, String camera, int[] frames, PictureSink sink) {
+    String file = cached == null ? null : VideoSources.localIdentity(episode.dataFile());
+    if (file == null) {
+      images.fetch(episode, camera, frames, sink);
+      return;
+    }
+    int[] decoded = {0};
+    cached.fetch(
+        file + "#image:" + camera + "#episode:" + episode.index(),
+        episode.length(),
+        frames,
+        sink,
+        (at, s) -> {
+          images.fetch(episode, camera, at, s); // counts what it decodes and delivers
+          decoded[0] += at.length;
+          double[] pts = new double[at.length];
+          long[] index = new long[at.length];
+          for (int j = 0; j < at.length; j++) {
+            pts[j] = at[j] / (double) fps;
+            index[j] = at[j];
+          }
+          return new DecodeResult(pts, index);
+        });
+    counters.framesDelivered.addAndGet(frames.length - decoded[0]); // served from the cache
   }
 
   /** Where frames are in their file: positions, or pts when the file does not match the table. */

@@ -11,6 +11,7 @@ import org.robostream.dataset.FrameShape;
 import org.robostream.dataset.LeRobotMetadata;
 import org.robostream.dataset.SourceOptions;
 import org.robostream.dataset.SymlinkPolicy;
+import org.robostream.framecache.FrameCacheOptions;
 import org.robostream.source.VideoSources;
 import org.robostream.video.DecodeDeviceSpec;
 import org.robostream.video.DecoderCache;
@@ -44,6 +45,7 @@ final class StreamConfig {
   private final int gpu;
   private final boolean deviceBatches;
   private final long memoryBudget;
+  private final FrameCacheOptions frameCache;
   private final StreamContext context;
   private final List<EpisodePiece> episodes;
   private final long fingerprint;
@@ -98,6 +100,7 @@ final class StreamConfig {
         BatchFrameSizes.resolve(
             fileSizes, cameras, Set.copyOf(metadata.depthCameras()), b.resizeAll, b.resizeCameras);
     this.memoryBudget = b.memoryBudgetBytes;
+    this.frameCache = b.frameCache;
     StreamContext probe =
         new StreamContext(
             metadata,
@@ -142,6 +145,11 @@ final class StreamConfig {
       this.startEpoch = b.epoch;
       this.startSegments = List.of();
     }
+  }
+
+  /** Where decoded frames are kept between epochs and processes, or null (no frame cache). */
+  FrameCacheOptions frameCache() {
+    return frameCache;
   }
 
   /** Resolves and checks {@code builder}'s settings. */

@@ -6,15 +6,20 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class StreamCounters {
   final AtomicLong framesDecoded = new AtomicLong();
   final AtomicLong framesDelivered = new AtomicLong();
+  final AtomicLong framesFromCache = new AtomicLong();
   final AtomicLong decodedOnEntry = new AtomicLong();
   final AtomicLong decodedOnExit = new AtomicLong();
   final AtomicLong maxDriftNanos = new AtomicLong();
   final AtomicLong peakHeldBytes = new AtomicLong();
 
-  /** Snapshot. {@code amplification} = frames decoded / frames delivered. */
+  /**
+   * Snapshot. {@code amplification} = frames decoded / frames delivered; {@code framesFromCache}:
+   * frames delivered from the frame cache instead of decoded (counted in {@code framesDelivered}).
+   */
   public record Snapshot(
       long framesDecoded,
       long framesDelivered,
+      long framesFromCache,
       long samplesDecodedOnEntry,
       long samplesDecodedOnExit,
       double maxDriftSeconds,
@@ -28,6 +33,7 @@ public final class StreamCounters {
     return new Snapshot(
         framesDecoded.get(),
         framesDelivered.get(),
+        framesFromCache.get(),
         decodedOnEntry.get(),
         decodedOnExit.get(),
         maxDriftNanos.get() / 1e9,

@@ -63,6 +63,11 @@ final class StreamDecoders {
     return decoder;
   }
 
+  /** The identity of {@code file}'s bytes for the frame cache (null: not cached). */
+  String identity(Path file) {
+    return videos.identity(file);
+  }
+
   /** Decoder-cache counters summed over every worker. */
   DecoderCacheStats cacheStats() {
     return cacheCounters.snapshot();

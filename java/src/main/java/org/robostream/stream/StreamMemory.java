@@ -1,11 +1,14 @@
 package org.robostream.stream;
 
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.robostream.arrow.BatchMemoryPool;
+import org.robostream.framecache.FrameCache;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -38,6 +41,7 @@ final class StreamMemory {
   // allocator's); each batch adds its own and takes them off when it closes.
   private final AtomicLong openFrameBytes = new AtomicLong();
   private final List<FrameMemory> stores = new ArrayList<>(); // one per worker index
+  private final FrameCache frameCache; // null: none
 
   /**
    * Allocates the pools and the workers' stores. Closed in the reverse order: the stores (which
@@ -49,6 +53,8 @@ final class StreamMemory {
     this.hostPool = shared.add(BatchMemoryPool.host());
     this.batchPool = config.gpu() >= 0 ? shared.add(BatchMemoryPool.cuda(config.gpu())) : hostPool;
     this.heldPool = config.deviceBatches() ? batchPool : null;
+    this.frameCache =
+        config.frameCache() == null ? null : shared.add(FrameCache.open(config.frameCache()));
     for (int w = 0; w < config.workers(); w++) {
       stores.add(newFrameMemory());
     }
@@ -86,6 +92,16 @@ final class StreamMemory {
     return heldPool == null
         ? new HostFramePath(ctx, maker, batchPool)
         : new DeviceFramePath(ctx, maker, heldPool);
+  }
+
+  /** The dataset's frame cache, or null. */
+  FrameCache frameCache() {
+    return frameCache;
+  }
+
+  /** A worker's way through the frame cache (it closes it), or null without one. */
+  CachedFetch newCachedFetch(StreamCounters counters, Function<Path, String> identities) {
+    return frameCache == null ? null : new CachedFetch(frameCache, counters, identities);
   }
 
   /** One more holder: a worker thread about to start. */

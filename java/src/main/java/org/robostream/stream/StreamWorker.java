@@ -44,6 +44,7 @@ final class StreamWorker implements Runnable {
   private final StreamCounters counters;
   private final Supplier<FramePath> framePaths;
   private final FrameMemory store; // the dataset's store for this worker index, kept across epochs
+  private final CachedFetch cached; // this worker's, closed when it ends; null: no frame cache
   private final Map<Integer, int[]> pieceFrames = new HashMap<>();
   private long estimatedSampleBytes; // packed bytes of a sample, learned from the first ones
   private volatile boolean stopped;
@@ -61,8 +62,10 @@ final class StreamWorker implements Runnable {
       DecoderCache decoders,
       StreamCounters counters,
       Supplier<FramePath> framePaths,
-      FrameMemory store) {
+      FrameMemory store,
+      CachedFetch cached) {
     this.ctx = ctx;
+    this.cached = cached;
     this.store = store;
     this.framePaths = framePaths;
     this.plan = plan;
@@ -107,7 +110,8 @@ final class StreamWorker implements Runnable {
               ctx.metadata().info(),
               ctx.decoderOptions().toleranceSeconds(),
               counters,
-              images);
+              images,
+              cached);
       SlotSampler sampler = plan.sampler(rank, worker);
       Map<Long, PackedFrame[]> decoded = new HashMap<>();
       for (int j = 0; j < jobs.size() && !stopped; j++) {
@@ -175,6 +179,9 @@ final class StreamWorker implements Runnable {
     } finally {
       store.releaseAll();
       decoders.clear();
+      if (cached != null) {
+        cached.close();
+      }
     }
   }
 

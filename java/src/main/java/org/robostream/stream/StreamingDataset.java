@@ -14,6 +14,9 @@ import org.robostream.dataset.EpisodeRanges;
 import org.robostream.dataset.LeRobotMetadata;
 import org.robostream.dataset.SourceOptions;
 import org.robostream.dataset.SymlinkPolicy;
+import org.robostream.framecache.FrameCache;
+import org.robostream.framecache.FrameCacheOptions;
+import org.robostream.framecache.FrameCacheStats;
 import org.robostream.source.VideoSources;
 import org.robostream.video.DecodeDeviceSpec;
 import org.robostream.video.DecoderCacheStats;
@@ -182,6 +185,12 @@ public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
     return counters.snapshot();
   }
 
+  /** What the frame cache did in this process ({@link FrameCacheStats#NONE} without one). */
+  public FrameCacheStats frameCacheStats() {
+    FrameCache cache = memory.frameCache();
+    return cache == null ? FrameCacheStats.NONE : cache.stats();
+  }
+
   /**
    * Bytes of batches created and not closed yet (including prefetched ones, and what consumers of
    * an export have not released): table columns and frames, also after {@link #close()}. While a
@@ -262,6 +271,7 @@ public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
     List<String> cameras;
     long memoryBudgetBytes = 1L << 30;
     boolean deviceBatches;
+    FrameCacheOptions frameCache;
     StreamContext.FrameSize resizeAll;
     final Map<String, StreamContext.FrameSize> resizeCameras = new LinkedHashMap<>();
     String resumeState;
@@ -467,6 +477,16 @@ public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
     /** Continue from a {@link StreamingDataset#state()}. */
     public Builder resumeFrom(String stateJson) {
       this.resumeState = stateJson;
+      return this;
+    }
+
+    /**
+     * Keeps decoded frames for later epochs, and for the other processes of the node that name the
+     * same folder ({@link FrameCacheOptions}): the first epoch decodes and stores, later ones read
+     * (bit-identical batches). Off by default (null).
+     */
+    public Builder frameCache(FrameCacheOptions options) {
+      this.frameCache = options;
       return this;
     }
 

@@ -101,6 +101,48 @@ public final class PackedPicture implements AutoCloseable {
         unitFloats);
   }
 
+  /**
+   * The packed picture at {@code src} seen as a {@link RawPicture} (its planes inside the block),
+   * valid while the block is.
+   */
+  public RawPicture view(long src, int width, int height, int pixelFormat, ColorSpec color) {
+    long[] addresses = new long[3];
+    int[] s = new int[3];
+    unpack(src, width, height, pixelFormat, addresses, s);
+    return new RawPicture(addresses, s, width, height, pixelFormat, color);
+  }
+
+  /**
+   * Writes {@code p} into a slot of {@code samples} at {@code dst} as a CPU decoder writes a
+   * destination's slot: a depth map's values, or RGB in {@code layout} ({@code dstWidth} x {@code
+   * dstHeight}, scaled in the same swscale pass), float32 from the picture's own samples when
+   * {@code samples} is float.
+   */
+  public void write(
+      RawPicture p,
+      long dst,
+      int dstWidth,
+      int dstHeight,
+      FrameLayout layout,
+      FrameSamples samples) {
+    if (samples.isDepth()) {
+      DepthSamples.copy(p, dst, samples);
+      return;
+    }
+    converter.convert(
+        p.planes(),
+        p.strides(),
+        p.width(),
+        p.height(),
+        p.pixelFormat(),
+        p.color(),
+        dst,
+        dstWidth,
+        dstHeight,
+        layout,
+        samples.isFloat());
+  }
+
   /** The first three planes' addresses and strides of the packed picture at {@code src}. */
   private void unpack(long src, int width, int height, int pixelFormat, long[] addresses, int[] s) {
     long size = packedBytes(width, height, pixelFormat);

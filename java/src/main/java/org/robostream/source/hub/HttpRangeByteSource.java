@@ -113,6 +113,11 @@ public final class HttpRangeByteSource implements ByteSource {
     return url;
   }
 
+  /** The server's version of the file when it was opened (ETag, else Last-Modified), or null. */
+  public String version() {
+    return version;
+  }
+
   @Override
   public void close() {
     // Blocks belong to the shared cache; nothing is held per source.

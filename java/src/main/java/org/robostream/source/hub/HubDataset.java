@@ -172,13 +172,45 @@ public record HubDataset(
 
   /** Videos: the mirror's copy when prewarmed (complete, with its sidecar), else range reads. */
   public VideoSources videos() {
-    return file -> {
-      if (HubFileCache.isComplete(file)) {
-        return LocalFileByteSource.open(file);
+    return new VideoSources() {
+      @Override
+      public ByteSource open(Path file) {
+        if (HubFileCache.isComplete(file)) {
+          return LocalFileByteSource.open(file);
+        }
+        return HttpRangeByteSource.open(http, urlOf(file), "an MP4 video");
       }
-      ByteSource remote = HttpRangeByteSource.open(http, urlOf(file), "an MP4 video");
-      return remote;
+
+      @Override
+      public String identity(Path file) {
+        return remoteIdentity(file);
+      }
     };
+  }
+
+  /**
+   * A video's identity for the frame cache, the same whether it is read remotely or from the
+   * mirror: its URL (which names the pinned commit in a repository), size and the server's version
+   * (ETag, else Last-Modified). Null for a file of an unversioned bucket whose server names no
+   * version (its bytes could change under the same URL).
+   */
+  String remoteIdentity(Path file) {
+    String url = urlOf(file);
+    long size;
+    String version;
+    CacheSidecar copy = HubFileCache.isComplete(file) ? CacheSidecar.read(file) : null;
+    if (copy != null) {
+      size = copy.size();
+      version = copy.version();
+    } else {
+      HttpRangeByteSource remote = HttpRangeByteSource.open(http, url, "an MP4 video");
+      size = remote.size();
+      version = remote.version();
+    }
+    if (version == null && files.kind() == HubLocation.Kind.BUCKET) {
+      return null;
+    }
+    return "hf:" + url + "|" + size + "|" + (version == null ? "" : version);
   }
 
   /**

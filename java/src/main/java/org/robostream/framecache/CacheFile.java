@@ -1,0 +1,428 @@
+package org.robostream.framecache;
+
+import java.io.IOException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.MappedByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.zip.CRC32C;
+import org.bytedeco.javacpp.Pointer;
+import org.robostream.nativecore.NativeAddress;
+import org.robostream.video.ColorSpec;
+
+/**
+ * One video file's decoded frames on disk: a file of fixed-size slots, one per frame position,
+ * memory-mapped by every process that uses it. Layout (little-endian):
+ *
+ * <pre>
+ * 0       header (8 KiB): magic "RSFRAMES", version, frames, slot bytes, data offset, last use
+ *         (ms since the epoch, written by every user at most once a second), the identity
+ *         (UTF-8: whose frames these are, e.g. path + size + mtime)
+ * 8192    slot table: 64 bytes a frame: state, CRC-32C of the bytes, bytes, width, height,
+ *         pixel format, colour matrix and range, pts, frame index, when the slot was claimed
+ * data    (4 KiB aligned) slot i at data + i * slotBytes: the packed picture
+ * </pre>
+ *
+ * <p><b>Cross-process protocol.</b> A slot is EMPTY (0), COMPLETE (1), or claimed by a writer (any
+ * other value: the writer's random token). A writer claims an empty slot with a compare-and-set on
+ * the shared mapping, writes the bytes with a positional write (so a full disk is an {@link
+ * IOException}, not a fault on a mapped page), then the slot's fields, then sets COMPLETE with
+ * release ordering. A reader takes the state with acquire ordering and serves the slot only when it
+ * is COMPLETE and its bytes match their CRC-32C. A writer that crashed leaves its slot claimed:
+ * never served, taken over by another writer after {@link #STALE_CLAIM_MILLIS}. The header and the
+ * slot table are written (zeros) when the file is created, so the compare-and-set never touches an
+ * unbacked page; a file becomes visible under its name only complete (created under a temporary
+ * name, then hard-linked). Slots are filled with identical bytes by whoever decodes them (a video
+ * decodes to the same pictures in every process), so two writers racing for a slot is harmless.
+ *
+ * <p>Threading: thread-safe (the protocol above also holds between threads). Ownership: {@link
+ * FrameCache} opens and closes it; {@link #close()} unmaps, so no reader may use an address after
+ * it (the cache's reference count sees to that).
+ */
+final class CacheFile {
+  static final String SUFFIX = ".frames";
+  static final long MAGIC = 0x53454d4152465352L; // "RSFRAMES" read little-endian
+  static final int VERSION = 1;
+  static final int HEADER_BYTES = 8192;
+  static final int SLOT_HEADER_BYTES = 64;
+  static final int MAX_IDENTITY_BYTES = HEADER_BYTES - 64;
+  static final long STALE_CLAIM_MILLIS = 60_000;
+
+  /** At most this many bytes of slots per mapping (a mapping is at most 2 GiB in Java). */
+  static final long CHUNK_BYTES = 1L << 30;
+
+  static final int EMPTY = 0;
+  static final int COMPLETE = 1;
+
+  private static final int OFF_MAGIC = 0;
+  private static final int OFF_VERSION = 8;
+  private static final int OFF_FRAMES = 12;
+  private static final int OFF_SLOT_BYTES = 16;
+  private static final int OFF_DATA = 24;
+  private static final int OFF_LAST_USED = 32;
+  private static final int OFF_IDENTITY_LENGTH = 40;
+  private static final int OFF_IDENTITY = 64;
+
+  private static final VarHandle INT =
+      MethodHandles.byteBufferViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
+  private static final VarHandle LONG =
+      MethodHandles.byteBufferViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+
+  /** What {@link #store} did. */
+  enum Stored {
+    STORED,
+    /** Complete already, or another writer holds the slot. */
+    PRESENT,
+    /** The picture is larger than a slot. */
+    TOO_LARGE
+  }
+
+  /** Why a read found nothing. */
+  enum Found {
+    HIT,
+    MISS,
+    CORRUPT
+  }
+
+  final Path path;
+  final String identity;
+  final int frames;
+  final long slotBytes;
+  final long dataOffset;
+  final Object fileKey;
+  private final FileChannel channel;
+  private final MappedByteBuffer table;
+  private final MappedByteBuffer[] chunks;
+  private final long[] chunkAddress;
+  private final int slotsPerChunk;
+  private volatile long lastTouched;
+
+  private CacheFile(
+      Path path,
+      String identity,
+      int frames,
+      long slotBytes,
+      long dataOffset,
+      Object fileKey,
+      FileChannel channel)
+      throws IOException {
+    this.path = path;
+    this.identity = identity;
+    this.frames = frames;
+    this.slotBytes = slotBytes;
+    this.dataOffset = dataOffset;
+    this.fileKey = fileKey;
+    this.channel = channel;
+    this.table = channel.map(FileChannel.MapMode.READ_WRITE, 0, dataOffset);
+    this.slotsPerChunk = (int) Math.max(1, Math.min(frames, CHUNK_BYTES / slotBytes));
+    int n = (frames + slotsPerChunk - 1) / slotsPerChunk;
+    this.chunks = new MappedByteBuffer[n];
+    this.chunkAddress = new long[n];
+    for (int c = 0; c < n; c++) {
+      int slots = Math.min(slotsPerChunk, frames - c * slotsPerChunk);
+      chunks[c] =
+          channel.map(
+              FileChannel.MapMode.READ_WRITE,
+              dataOffset + (long) c * slotsPerChunk * slotBytes,
+              slots * slotBytes);
+      chunkAddress[c] = new Pointer(chunks[c]).address();
+    }
+  }
+
+  /** The file's full size for {@code frames} slots of {@code slotBytes}. */
+  static long fileBytes(int frames, long slotBytes) {
+    return dataOffsetFor(frames) + frames * slotBytes;
+  }
+
+  private static long dataOffsetFor(int frames) {
+    long tableEnd = HEADER_BYTES + (long) frames * SLOT_HEADER_BYTES;
+    return (tableEnd + 4095) & ~4095L;
+  }
+
+  /** Slot sizes are rounded up to 64 bytes so every slot starts cache-line aligned. */
+  static long slotBytesFor(long pictureBytes) {
+    return (pictureBytes + 63) & ~63L;
+  }
+
+  /**
+   * Creates the file {@code name} in {@code dir} for {@code identity}, or opens the one another
+   * process created first.
+   *
+   * @return null when a file of that name holds something else (another identity, another layout)
+   * @throws IOException when the folder cannot take it (full, gone, read-only)
+   */
+  static CacheFile create(Path dir, String name, String identity, int frames, long slotBytes)
+      throws IOException {
+    byte[] id = identity.getBytes(StandardCharsets.UTF_8);
+    if (id.length > MAX_IDENTITY_BYTES || frames <= 0 || slotBytes <= 0) {
+      return null;
+    }
+    Path target = dir.resolve(name);
+    Path tmp =
+        dir.resolve(
+            name
+                + ".tmp-"
+                + ProcessHandle.current().pid()
+                + "-"
+                + Long.toHexString(ThreadLocalRandom.current().nextLong()));
+    long dataOffset = dataOffsetFor(frames);
+    try {
+      try (FileChannel ch =
+          FileChannel.open(tmp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+        ByteBuffer header = ByteBuffer.allocate(HEADER_BYTES).order(ByteOrder.LITTLE_ENDIAN);
+        header.putLong(OFF_MAGIC, MAGIC);
+        header.putInt(OFF_VERSION, VERSION);
+        header.putInt(OFF_FRAMES, frames);
+        header.putLong(OFF_SLOT_BYTES, slotBytes);
+        header.putLong(OFF_DATA, dataOffset);
+        header.putLong(OFF_LAST_USED, System.currentTimeMillis());
+        header.putInt(OFF_IDENTITY_LENGTH, id.length);
+        header.put(OFF_IDENTITY, id);
+        writeFully(ch, header, 0);
+        // The slot table as real zeros: its pages must be backed before anyone maps them.
+        ByteBuffer zeros = ByteBuffer.allocateDirect(1 << 16);
+        for (long at = HEADER_BYTES; at < dataOffset; at += zeros.capacity()) {
+          zeros.clear().limit((int) Math.min(zeros.capacity(), dataOffset - at));
+          writeFully(ch, zeros, at);
+        }
+      }
+      try {
+        Files.createLink(target, tmp);
+      } catch (FileAlreadyExistsException raced) {
+        // another process created it first: use theirs
+      } catch (UnsupportedOperationException | IOException noLinks) {
+        if (!Files.exists(target)) {
+          Files.move(tmp, target, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+        }
+      }
+    } finally {
+      Files.deleteIfExists(tmp);
+    }
+    return open(target, identity);
+  }
+
+  /**
+   * Opens an existing file for {@code identity}.
+   *
+   * @return null when it holds another identity or is not a complete frame-cache file
+   * @throws java.nio.file.NoSuchFileException when it is not there
+   */
+  static CacheFile open(Path path, String identity) throws IOException {
+    FileChannel ch = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE);
+    boolean ok = false;
+    try {
+      Header h = readHeader(ch);
+      if (h == null || !h.identity.equals(identity)) {
+        return null;
+      }
+      Object key = Files.readAttributes(path, BasicFileAttributes.class).fileKey();
+      CacheFile f = new CacheFile(path, identity, h.frames, h.slotBytes, h.dataOffset, key, ch);
+      ok = true;
+      return f;
+    } finally {
+      if (!ok) {
+        ch.close();
+      }
+    }
+  }
+
+  /** A file's header, read without mapping it. */
+  record Header(
+      int frames, long slotBytes, long dataOffset, long lastUsedMillis, String identity) {}
+
+  /** The header of the cache file at {@code path}, or null when it is not one of ours. */
+  static Header readHeader(Path path) throws IOException {
+    try (FileChannel ch = FileChannel.open(path, StandardOpenOption.READ)) {
+      return readHeader(ch);
+    }
+  }
+
+  private static Header readHeader(FileChannel ch) throws IOException {
+    ByteBuffer b = ByteBuffer.allocate(HEADER_BYTES).order(ByteOrder.LITTLE_ENDIAN);
+    while (b.hasRemaining()) {
+      if (ch.read(b, b.position()) < 0) {
+        return null;
+      }
+    }
+    if (b.getLong(OFF_MAGIC) != MAGIC || b.getInt(OFF_VERSION) != VERSION) {
+      return null;
+    }
+    int frames = b.getInt(OFF_FRAMES);
+    long slotBytes = b.getLong(OFF_SLOT_BYTES);
+    long dataOffset = b.getLong(OFF_DATA);
+    int idLength = b.getInt(OFF_IDENTITY_LENGTH);
+    if (frames <= 0
+        || slotBytes <= 0
+        || slotBytes > CHUNK_BYTES
+        || dataOffset != dataOffsetFor(frames)
+        || idLength < 0
+        || idLength > MAX_IDENTITY_BYTES) {
+      return null;
+    }
+    byte[] id = new byte[idLength];
+    b.get(OFF_IDENTITY, id);
+    return new Header(
+        frames,
+        slotBytes,
+        dataOffset,
+        b.getLong(OFF_LAST_USED),
+        new String(id, StandardCharsets.UTF_8));
+  }
+
+  /**
+   * Frame {@code position}'s picture if the slot is complete and its bytes match their checksum
+   * (else {@code out[0]} says MISS or CORRUPT: a corrupt slot is emptied so that it is filled
+   * again).
+   */
+  CachedFrame read(int position, Found[] out) {
+    int off = slotOffset(position);
+    if ((int) INT.getAcquire(table, off) != COMPLETE) {
+      out[0] = Found.MISS;
+      return null;
+    }
+    long bytes = table.getLong(off + 8);
+    if (bytes <= 0 || bytes > slotBytes) {
+      out[0] = Found.CORRUPT;
+      INT.compareAndSet(table, off, COMPLETE, EMPTY);
+      return null;
+    }
+    int chunk = position / slotsPerChunk;
+    int within = (int) ((position % slotsPerChunk) * slotBytes);
+    CRC32C crc = new CRC32C();
+    crc.update(chunks[chunk].slice(within, (int) bytes));
+    if ((int) crc.getValue() != table.getInt(off + 4)) {
+      out[0] = Found.CORRUPT;
+      INT.compareAndSet(table, off, COMPLETE, EMPTY);
+      return null;
+    }
+    int matrix = table.getInt(off + 28);
+    ColorSpec color =
+        matrix < 0
+            ? null
+            : new ColorSpec(ColorSpec.Matrix.values()[matrix], table.getInt(off + 32) != 0);
+    out[0] = Found.HIT;
+    return new CachedFrame(
+        chunkAddress[chunk] + within,
+        bytes,
+        table.getInt(off + 16),
+        table.getInt(off + 20),
+        table.getInt(off + 24),
+        color,
+        table.getDouble(off + 40),
+        table.getLong(off + 48));
+  }
+
+  /**
+   * Stores the packed picture {@code f} describes as frame {@code position}, unless the slot is
+   * complete or claimed by another writer.
+   *
+   * @throws IOException when the bytes cannot be written (a full disk); the slot is left empty
+   */
+  Stored store(int position, CachedFrame f) throws IOException {
+    long bytes = f.bytes();
+    if (bytes <= 0 || bytes > slotBytes) {
+      return Stored.TOO_LARGE;
+    }
+    int off = slotOffset(position);
+    int token = claimToken();
+    int state = (int) INT.getAcquire(table, off);
+    long now = System.currentTimeMillis();
+    if (state == COMPLETE) {
+      return Stored.PRESENT;
+    }
+    boolean stale =
+        state != EMPTY && now - (long) LONG.getOpaque(table, off + 56) > STALE_CLAIM_MILLIS;
+    if ((state != EMPTY && !stale) || !INT.compareAndSet(table, off, state, token)) {
+      return Stored.PRESENT;
+    }
+    LONG.setOpaque(table, off + 56, now);
+    ByteBuffer src = NativeAddress.bytesAt(f.address(), bytes).asByteBuffer();
+    CRC32C crc = new CRC32C();
+    crc.update(src);
+    src.rewind();
+    int chunk = position / slotsPerChunk;
+    long within = (position % slotsPerChunk) * slotBytes;
+    try {
+      writeFully(channel, src, dataOffset + (long) chunk * slotsPerChunk * slotBytes + within);
+    } catch (IOException | RuntimeException e) {
+      INT.setRelease(table, off, EMPTY);
+      throw e;
+    }
+    table.putInt(off + 4, (int) crc.getValue());
+    table.putLong(off + 8, bytes);
+    table.putInt(off + 16, f.width());
+    table.putInt(off + 20, f.height());
+    table.putInt(off + 24, f.pixelFormat());
+    ColorSpec color = f.color();
+    table.putInt(off + 28, color == null ? -1 : color.matrix().ordinal());
+    table.putInt(off + 32, color != null && color.fullRange() ? 1 : 0);
+    table.putDouble(off + 40, f.ptsSeconds());
+    table.putLong(off + 48, f.frameIndex());
+    INT.setRelease(table, off, COMPLETE);
+    return Stored.STORED;
+  }
+
+  /** Records a use (for least-recently-used eviction across processes), at most once a second. */
+  void touch() {
+    long now = System.currentTimeMillis();
+    if (now - lastTouched >= 1000) {
+      lastTouched = now;
+      LONG.setOpaque(table, OFF_LAST_USED, now);
+    }
+  }
+
+  /** Whether {@link #path} still names this file (not removed or replaced by another process). */
+  boolean stillThere() {
+    try {
+      return fileKey == null
+          || fileKey.equals(Files.readAttributes(path, BasicFileAttributes.class).fileKey());
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
+  /** Unmaps and closes; no address from {@link #read} may be used afterwards. */
+  void close() {
+    Unmapper.unmap(table);
+    for (MappedByteBuffer c : chunks) {
+      Unmapper.unmap(c);
+    }
+    try {
+      channel.close();
+    } catch (IOException ignored) {
+      // nothing was written through the channel that a close could lose
+    }
+  }
+
+  private int slotOffset(int position) {
+    if (position < 0 || position >= frames) {
+      throw new IndexOutOfBoundsException(
+          "frame " + position + " of " + path + ", which has " + frames + " slots");
+    }
+    return HEADER_BYTES + position * SLOT_HEADER_BYTES;
+  }
+
+  private static int claimToken() {
+    int t;
+    do {
+      t = ThreadLocalRandom.current().nextInt();
+    } while (t == EMPTY || t == COMPLETE);
+    return t;
+  }
+
+  private static void writeFully(FileChannel ch, ByteBuffer b, long at) throws IOException {
+    long pos = at;
+    while (b.hasRemaining()) {
+      pos += ch.write(b, pos);
+    }
+  }
+}

@@ -1,0 +1,400 @@
+package org.robostream.framecache;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Decoded frames kept between epochs, and between the processes of a node, so that a frame is
+ * decoded once rather than once per rank per epoch. One file per video file (an {@link Entry}: a
+ * slot per frame position, see {@link CacheFile} for the layout and the cross-process protocol),
+ * named by a hash of the video's identity (path + size + mtime locally, the pinned URL + the
+ * server's version remotely), in a folder every process of the node may share. Files are evicted
+ * whole, least recently used first (their last use is in their header, so every process sees it),
+ * when a new one would pass the budget; only files with this cache's header are ever removed.
+ *
+ * <p>Never fails an epoch: a folder that cannot take a new file or a frame (full disk, removed,
+ * read-only) disables the cache with one warning, and frames are decoded from then on ({@link
+ * FrameCacheStats#disabled()}). A frame whose bytes do not match their checksum is a miss.
+ *
+ * <p>Threading: thread-safe; every worker of a dataset shares one. Ownership: whoever opens it
+ * closes it, after every {@link Entry} it handed out was released; a private-memory cache removes
+ * its folder on close.
+ */
+public final class FrameCache implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(FrameCache.class);
+
+  /** How often an open file is checked to be still in the folder (another process may evict it). */
+  private static final long RECHECK_MILLIS = 1000;
+
+  /** A temporary file older than this was left by a writer that died while creating it. */
+  private static final long STALE_TMP_MILLIS = 10 * 60_000;
+
+  private final FrameCacheOptions options;
+  private final Path dir;
+  private final boolean ownsDir;
+  private final Map<String, Entry> open = new HashMap<>(); // identity -> entry
+  private final AtomicLong hits = new AtomicLong();
+  private final AtomicLong misses = new AtomicLong();
+  private final AtomicLong stored = new AtomicLong();
+  private final AtomicLong evictions = new AtomicLong();
+  private final AtomicLong bytesServed = new AtomicLong();
+  private final AtomicLong bytesStored = new AtomicLong();
+  private final AtomicLong checksumFailures = new AtomicLong();
+  private final AtomicLong notCacheable = new AtomicLong();
+  private volatile long fileBytes;
+  private volatile String disabled;
+  private boolean closed;
+  private Thread removeOnExit;
+
+  private FrameCache(FrameCacheOptions options, Path dir, boolean ownsDir) {
+    this.options = options;
+    this.dir = dir;
+    this.ownsDir = ownsDir;
+  }
+
+  /**
+   * Opens the cache {@code options} describe: creates the shared folder if it is missing, or a
+   * private one in {@code /dev/shm} (else the temporary folder) for {@link
+   * FrameCacheOptions#memory}.
+   *
+   * @throws UncheckedIOException when the folder cannot be created or is not a folder
+   */
+  public static FrameCache open(FrameCacheOptions options) {
+    try {
+      if (options.isPrivateMemory()) {
+        Path shm = Path.of("/dev/shm");
+        Path parent =
+            Files.isDirectory(shm) && Files.isWritable(shm)
+                ? shm
+                : Path.of(System.getProperty("java.io.tmpdir"));
+        FrameCache c =
+            new FrameCache(options, Files.createTempDirectory(parent, "robostream-frames-"), true);
+        c.removeOnExit = new Thread(c::removeOwnFolder, "robostream-frame-cache-cleanup");
+        Runtime.getRuntime().addShutdownHook(c.removeOnExit);
+        return c;
+      }
+      Path d = options.directory().toAbsolutePath().normalize();
+      Files.createDirectories(d);
+      return new FrameCache(options, d, false);
+    } catch (IOException e) {
+      throw new UncheckedIOException(
+          "frame cache " + options.directory() + ": cannot use the folder: " + e.getMessage(), e);
+    }
+  }
+
+  /** The folder the files are in. */
+  public Path directory() {
+    return dir;
+  }
+
+  public FrameCacheOptions options() {
+    return options;
+  }
+
+  /**
+   * The entry of the video {@code identity} names, held until {@link Entry#release()}: the one this
+   * process has open, or a file another process wrote. Null when there is none (or the cache is
+   * disabled); then {@link #acquireOrCreate} makes one when the first frame is stored.
+   */
+  public synchronized Entry acquire(String identity) {
+    if (disabled != null || closed) {
+      return null;
+    }
+    Entry e = open.get(identity);
+    long now = System.currentTimeMillis();
+    if (e != null && now - e.checked >= RECHECK_MILLIS) {
+      e.checked = now;
+      if (!e.file.stillThere()) { // evicted by another process: let go of its pages
+        forget(e);
+        e = null;
+      }
+    }
+    if (e == null) {
+      try {
+        CacheFile f = CacheFile.open(dir.resolve(fileName(identity)), identity);
+        if (f == null) {
+          return null;
+        }
+        e = new Entry(f);
+        open.put(identity, e);
+      } catch (NoSuchFileException absent) {
+        return null;
+      } catch (IOException ex) {
+        disable("cannot open " + fileName(identity), ex);
+        return null;
+      }
+    }
+    e.file.touch();
+    e.users.incrementAndGet();
+    return e;
+  }
+
+  /**
+   * Like {@link #acquire}, and when there is no file yet, creates one of {@code frames} slots of
+   * {@code pictureBytes} (evicting least recently used files to stay within the budget). Null when
+   * it cannot be cached: larger than the whole budget, a name that holds another identity, or the
+   * cache is disabled.
+   */
+  public synchronized Entry acquireOrCreate(String identity, int frames, long pictureBytes) {
+    Entry e = acquire(identity);
+    if (e != null || disabled != null || closed) {
+      return e;
+    }
+    long slotBytes = CacheFile.slotBytesFor(pictureBytes);
+    long need = CacheFile.fileBytes(frames, slotBytes);
+    if (need > options.maxBytes() || slotBytes > CacheFile.CHUNK_BYTES) {
+      notCacheable.addAndGet(frames);
+      return null;
+    }
+    try {
+      makeRoom(need);
+      CacheFile f = CacheFile.create(dir, fileName(identity), identity, frames, slotBytes);
+      if (f == null) {
+        notCacheable.addAndGet(frames);
+        return null;
+      }
+      e = new Entry(f);
+      open.put(identity, e);
+      fileBytes += need;
+      e.users.incrementAndGet();
+      return e;
+    } catch (IOException ex) {
+      disable("cannot create a file for " + identity, ex);
+      return null;
+    }
+  }
+
+  /** Counts {@code n} lookups of a file that has no entry yet as misses. */
+  public void recordMisses(int n) {
+    misses.addAndGet(n);
+  }
+
+  /** Counters since open (this process). */
+  public FrameCacheStats stats() {
+    return new FrameCacheStats(
+        hits.get(),
+        misses.get(),
+        stored.get(),
+        evictions.get(),
+        bytesServed.get(),
+        bytesStored.get(),
+        fileBytes,
+        options.maxBytes(),
+        checksumFailures.get(),
+        notCacheable.get(),
+        disabled);
+  }
+
+  /** Closes every open file (each once its last user released it); removes a private folder. */
+  @Override
+  public synchronized void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    for (Entry e : new ArrayList<>(open.values())) {
+      forget(e);
+    }
+    open.clear();
+    if (ownsDir) {
+      removeOwnFolder();
+      try {
+        Runtime.getRuntime().removeShutdownHook(removeOnExit);
+      } catch (IllegalStateException shuttingDown) {
+        // the hook is running or ran
+      }
+    }
+  }
+
+  /**
+   * Removes least recently used files (by the last use every process records in their headers)
+   * until {@code need} more bytes fit the budget. Only files with this cache's header are removed;
+   * files this process has open stay mapped until their readers are done.
+   */
+  private void makeRoom(long need) throws IOException {
+    record Candidate(Path path, long bytes, long lastUsed) {}
+    List<Candidate> files = new ArrayList<>();
+    long total = 0;
+    long now = System.currentTimeMillis();
+    try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir)) {
+      for (Path p : ds) {
+        String name = p.getFileName().toString();
+        try {
+          if (name.contains(CacheFile.SUFFIX + ".tmp-")) {
+            removeStaleTemporary(p, now);
+            continue;
+          }
+          if (!name.endsWith(CacheFile.SUFFIX)) {
+            continue; // not ours: never counted, never removed
+          }
+          CacheFile.Header h = CacheFile.readHeader(p);
+          if (h == null) {
+            continue;
+          }
+          long bytes = CacheFile.fileBytes(h.frames(), h.slotBytes());
+          files.add(new Candidate(p, bytes, h.lastUsedMillis()));
+          total += bytes;
+        } catch (NoSuchFileException gone) {
+          // removed by another process while we looked
+        }
+      }
+    }
+    files.sort(Comparator.comparingLong(Candidate::lastUsed));
+    for (Candidate c : files) {
+      if (total + need <= options.maxBytes()) {
+        break;
+      }
+      if (Files.deleteIfExists(c.path())) {
+        evictions.incrementAndGet();
+        LOG.debug("frame cache: evicted {} ({} bytes)", c.path(), c.bytes());
+      }
+      total -= c.bytes();
+      Entry mine = entryAt(c.path());
+      if (mine != null) {
+        forget(mine);
+      }
+    }
+    fileBytes = total;
+  }
+
+  private void removeStaleTemporary(Path p, long now) throws IOException {
+    if (now - Files.getLastModifiedTime(p).toMillis() > STALE_TMP_MILLIS
+        && CacheFile.readHeader(p) != null) {
+      Files.deleteIfExists(p);
+    }
+  }
+
+  private Entry entryAt(Path p) {
+    for (Entry e : open.values()) {
+      if (e.file.path.equals(p)) {
+        return e;
+      }
+    }
+    return null;
+  }
+
+  /** Stops handing {@code e} out; its file is closed when its last user releases it. */
+  private void forget(Entry e) {
+    open.remove(e.file.identity, e);
+    if (!e.forgotten) {
+      e.forgotten = true;
+      e.release();
+    }
+  }
+
+  private void disable(String what, Exception e) {
+    if (disabled == null) {
+      disabled = what + ": " + e;
+      LOG.warn(
+          "frame cache {}: {} ({}); decoding every frame from now on", dir, what, e.toString());
+    }
+  }
+
+  private void removeOwnFolder() {
+    try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir)) {
+      for (Path p : ds) {
+        Files.deleteIfExists(p);
+      }
+      Files.deleteIfExists(dir);
+    } catch (IOException e) {
+      LOG.warn("frame cache: cannot remove its private folder {}: {}", dir, e.toString());
+    }
+  }
+
+  /** The file name for {@code identity}: the first 32 hex digits of its SHA-256. */
+  static String fileName(String identity) {
+    try {
+      byte[] h =
+          MessageDigest.getInstance("SHA-256").digest(identity.getBytes(StandardCharsets.UTF_8));
+      return HexFormat.of().formatHex(h, 0, 16) + CacheFile.SUFFIX;
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 is part of every Java runtime", e);
+    }
+  }
+
+  /**
+   * One video file's frames, held by its user between {@link #acquire} and {@link #release()}.
+   * Thread-safe; addresses of the frames it returns are valid until it is released.
+   */
+  public final class Entry {
+    private final CacheFile file;
+    private final AtomicInteger users = new AtomicInteger(1); // the cache's own reference
+    private volatile long checked = System.currentTimeMillis();
+    private boolean forgotten;
+
+    private Entry(CacheFile file) {
+      this.file = file;
+    }
+
+    /** Frame positions (slots) of the file. */
+    public int frames() {
+      return file.frames;
+    }
+
+    /** The frame at {@code position}, or null (a miss: decode it, then {@link #store}). */
+    public CachedFrame read(int position) {
+      CacheFile.Found[] out = new CacheFile.Found[1];
+      CachedFrame f = file.read(position, out);
+      switch (out[0]) {
+        case HIT -> {
+          hits.incrementAndGet();
+          bytesServed.addAndGet(f.bytes());
+        }
+        case CORRUPT -> {
+          checksumFailures.incrementAndGet();
+          misses.incrementAndGet();
+        }
+        default -> misses.incrementAndGet();
+      }
+      return f;
+    }
+
+    /**
+     * Stores the packed picture {@code f} describes as frame {@code position}. A full disk disables
+     * the cache (one warning); never throws for I/O.
+     */
+    public void store(int position, CachedFrame f) {
+      if (disabled != null) {
+        return;
+      }
+      try {
+        switch (file.store(position, f)) {
+          case STORED -> {
+            stored.incrementAndGet();
+            bytesStored.addAndGet(f.bytes());
+          }
+          case TOO_LARGE -> notCacheable.incrementAndGet();
+          default -> {}
+        }
+      } catch (IOException e) {
+        synchronized (FrameCache.this) {
+          disable("cannot write a frame to " + file.path, e);
+        }
+      }
+    }
+
+    /** Done with this entry (the frames it returned may no longer be read). */
+    public void release() {
+      if (users.decrementAndGet() == 0) {
+        file.close();
+      }
+    }
+  }
+}

@@ -1,0 +1,103 @@
+package org.robostream.framecache;
+
+import java.nio.file.Path;
+import java.util.Locale;
+
+/**
+ * Where a {@link FrameCache} keeps decoded frames and how many bytes it may take. Immutable.
+ *
+ * <ul>
+ *   <li>{@link #directory(Path, long)}: a folder, shared by every process of the node that names it
+ *       (node-local NVMe, or {@code /dev/shm/...} for RAM shared by all ranks). Its files stay
+ *       after the process ends, so the next job on the node starts warm.
+ *   <li>{@link #memory(long)}: RAM private to this process (a folder of its own in {@code
+ *       /dev/shm}, removed when the cache closes): every worker of this process shares it, other
+ *       processes do not.
+ * </ul>
+ *
+ * @param directory the shared folder, or null for private RAM
+ * @param maxBytes the most bytes the cache's files may take together (their full size, reserved
+ *     when a file is created)
+ */
+public record FrameCacheOptions(Path directory, long maxBytes) {
+  /** Smallest budget accepted: below it not even one small video's frames would fit. */
+  public static final long MIN_BYTES = 1L << 20;
+
+  public FrameCacheOptions {
+    if (maxBytes < MIN_BYTES) {
+      throw new IllegalArgumentException(
+          "a frame cache needs at least 1 MiB (" + MIN_BYTES + " bytes), got " + maxBytes);
+    }
+  }
+
+  /** A folder shared by every process that names it. */
+  public static FrameCacheOptions directory(Path directory, long maxBytes) {
+    if (directory == null) {
+      throw new IllegalArgumentException("a frame cache directory is needed");
+    }
+    return new FrameCacheOptions(directory, maxBytes);
+  }
+
+  /** RAM private to this process. */
+  public static FrameCacheOptions memory(long maxBytes) {
+    return new FrameCacheOptions(null, maxBytes);
+  }
+
+  /** Whether the cache is this process's private RAM. */
+  public boolean isPrivateMemory() {
+    return directory == null;
+  }
+
+  /**
+   * Parses the command line's form: {@code memory:SIZE} (private RAM) or {@code DIR:SIZE} (a shared
+   * folder); SIZE is bytes with an optional K, M, G or T suffix (powers of 1024), e.g. {@code
+   * /dev/shm/robostream-frames:64G}.
+   */
+  public static FrameCacheOptions parse(String spec) {
+    int colon = spec == null ? -1 : spec.lastIndexOf(':');
+    if (colon <= 0 || colon == spec.length() - 1) {
+      throw new IllegalArgumentException(
+          "--frame-cache "
+              + spec
+              + ": write memory:SIZE or DIR:SIZE, for example memory:16G or"
+              + " /dev/shm/robostream-frames:64G");
+    }
+    String where = spec.substring(0, colon);
+    long bytes = parseSize(spec.substring(colon + 1), spec);
+    return where.equals("memory") ? memory(bytes) : directory(Path.of(where), bytes);
+  }
+
+  /** Bytes from {@code 512M}, {@code 16G}, {@code 1048576}. */
+  static long parseSize(String text, String spec) {
+    String t = text.trim().toUpperCase(Locale.ROOT);
+    if (t.endsWith("B")) {
+      t = t.substring(0, t.length() - 1);
+    }
+    int shift = 0;
+    if (!t.isEmpty()) {
+      switch (t.charAt(t.length() - 1)) {
+        case 'K' -> shift = 10;
+        case 'M' -> shift = 20;
+        case 'G' -> shift = 30;
+        case 'T' -> shift = 40;
+        default -> shift = 0;
+      }
+    }
+    String digits = shift == 0 ? t : t.substring(0, t.length() - 1);
+    try {
+      long n = Long.parseLong(digits);
+      if (n <= 0 || n > (Long.MAX_VALUE >> shift)) {
+        throw new NumberFormatException();
+      }
+      return n << shift;
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(
+          "--frame-cache " + spec + ": " + text + " is not a size (write 512M, 16G, 1T)");
+    }
+  }
+
+  @Override
+  public String toString() {
+    return (directory == null ? "memory" : directory.toString()) + ":" + maxBytes;
+  }
+}

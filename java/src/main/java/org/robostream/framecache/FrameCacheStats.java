@@ -1,0 +1,42 @@
+package org.robostream.framecache;
+
+/**
+ * What a {@link FrameCache} did since it opened (this process only; the files it shares with other
+ * processes are counted by each of them). Immutable snapshot.
+ *
+ * @param hits frames served from the cache
+ * @param misses frames looked up and not found (then decoded)
+ * @param stored frames written to the cache
+ * @param evictions whole files removed to stay within the budget (by this process)
+ * @param bytesServed packed bytes of the frames served
+ * @param bytesStored packed bytes of the frames written
+ * @param fileBytes bytes the cache's files take together, as of the last look at the folder
+ * @param maxBytes the budget
+ * @param checksumFailures frames whose bytes did not match their checksum (treated as misses)
+ * @param notCacheable frames that could not be stored (a file larger than the whole budget, a
+ *     picture of another size than its file's slots)
+ * @param disabled why the cache stopped (a full disk, a folder that vanished), or null while it
+ *     works; frames are decoded from then on
+ */
+public record FrameCacheStats(
+    long hits,
+    long misses,
+    long stored,
+    long evictions,
+    long bytesServed,
+    long bytesStored,
+    long fileBytes,
+    long maxBytes,
+    long checksumFailures,
+    long notCacheable,
+    String disabled) {
+  /** hits / (hits + misses), 0 before any lookup. */
+  public double hitRate() {
+    long n = hits + misses;
+    return n == 0 ? 0.0 : hits / (double) n;
+  }
+
+  /** No cache configured. */
+  public static final FrameCacheStats NONE =
+      new FrameCacheStats(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, null);
+}

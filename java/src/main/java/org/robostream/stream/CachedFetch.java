@@ -1,0 +1,188 @@
+package org.robostream.stream;
+
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
+import org.bytedeco.javacpp.Pointer;
+import org.robostream.framecache.CachedFrame;
+import org.robostream.framecache.FrameCache;
+import org.robostream.video.DecodeResult;
+import org.robostream.video.FrameDestination;
+import org.robostream.video.PackedPicture;
+import org.robostream.video.PictureSink;
+import org.robostream.video.RawPicture;
+
+/**
+ * One worker's way through the {@link FrameCache}: a fetch's frames that the cache holds are served
+ * from it (their packed bytes seen as the picture the decoder gave), the others are decoded in one
+ * call and stored as they come out. Served and decoded pictures reach the caller the same way (a
+ * {@link PictureSink}), so what the caller makes of them — packed into the shuffle buffer on the
+ * host path, converted into a batch slot on the device path — is the same bytes either way.
+ *
+ * <p>Not thread-safe: one per worker (it keeps a packing scratch block); {@link #close()} frees it.
+ */
+final class CachedFetch implements AutoCloseable {
+  private final FrameCache cache;
+  private final StreamCounters counters;
+  private final Function<Path, String> identities;
+  private final Map<Path, Optional<String>> identityOf = new HashMap<>();
+  private final PackedPicture packer = new PackedPicture();
+  private Pointer scratch;
+  private long scratchBytes;
+
+  /** Decodes the frames at {@code positions}, picture j to {@code sink} as request j. */
+  @FunctionalInterface
+  interface Decode {
+    DecodeResult decode(int[] positions, PictureSink sink);
+  }
+
+  /** {@code identities}: what identifies a file's bytes (null: the file is not cached). */
+  CachedFetch(FrameCache cache, StreamCounters counters, Function<Path, String> identities) {
+    this.cache = cache;
+    this.counters = counters;
+    this.identities = identities;
+  }
+
+  /** The identity of {@code file}'s bytes, asked once per file; null: not cached. */
+  String identity(Path file) {
+    return identityOf
+        .computeIfAbsent(file, f -> Optional.ofNullable(identities.apply(f)))
+        .orElse(null);
+  }
+
+  /**
+   * Request i of {@code positions} (slots of the file {@code identity} names, which has {@code
+   * fileFrames} frames) goes to {@code sink} as i: from the cache, or decoded by {@code decode} and
+   * stored.
+   *
+   * @return each request's pts, as decoded (a served frame's was recorded when it was decoded)
+   */
+  double[] fetch(
+      String identity, int fileFrames, int[] positions, PictureSink sink, Decode decode) {
+    int n = positions.length;
+    double[] pts = new double[n];
+    FrameCache.Entry entry = cache.acquire(identity);
+    try {
+      int[] missed = new int[n];
+      int misses = 0;
+      for (int i = 0; i < n; i++) {
+        CachedFrame f = entry == null ? null : entry.read(positions[i]);
+        if (f == null) {
+          missed[misses++] = i;
+          continue;
+        }
+        RawPicture view =
+            packer.view(f.address(), f.width(), f.height(), f.pixelFormat(), f.color());
+        sink.accept(i, view, f.ptsSeconds(), f.frameIndex());
+        pts[i] = f.ptsSeconds();
+      }
+      counters.framesFromCache.addAndGet(n - misses);
+      if (misses == 0) {
+        return pts;
+      }
+      if (entry == null) {
+        cache.recordMisses(misses); // no file yet: every lookup is a miss
+      }
+      int[] requests = Arrays.copyOf(missed, misses);
+      int[] at = new int[misses];
+      for (int j = 0; j < misses; j++) {
+        at[j] = positions[requests[j]];
+      }
+      FrameCache.Entry[] holder = {entry};
+      int[] lastStored = {-1};
+      DecodeResult r =
+          decode.decode(
+              at,
+              (j, picture, seconds, frameIndex) -> {
+                if (at[j] != lastStored[0]) { // a frame asked twice is stored once
+                  lastStored[0] = at[j];
+                  holder[0] =
+                      store(holder[0], identity, fileFrames, at[j], picture, seconds, frameIndex);
+                }
+                sink.accept(requests[j], picture, seconds, frameIndex);
+              });
+      entry = holder[0];
+      for (int j = 0; j < misses; j++) {
+        pts[requests[j]] = r.ptsSeconds(j);
+      }
+      return pts;
+    } finally {
+      if (entry != null) {
+        entry.release();
+      }
+    }
+  }
+
+  /**
+   * A sink that writes each picture into {@code destination}'s slot for its request as a CPU
+   * decoder would (see {@link PackedPicture#write}) and reports it delivered.
+   */
+  PictureSink into(FrameDestination destination) {
+    return (request, picture, seconds, frameIndex) -> {
+      packer.write(
+          picture,
+          destination.slotAddress(request),
+          destination.width(),
+          destination.height(),
+          destination.layout(),
+          destination.samples());
+      destination.delivered(request, seconds, frameIndex);
+    };
+  }
+
+  private FrameCache.Entry store(
+      FrameCache.Entry entry,
+      String identity,
+      int fileFrames,
+      int position,
+      RawPicture picture,
+      double seconds,
+      long frameIndex) {
+    long bytes =
+        PackedPicture.packedBytes(picture.width(), picture.height(), picture.pixelFormat());
+    FrameCache.Entry e = entry != null ? entry : cache.acquireOrCreate(identity, fileFrames, bytes);
+    if (e == null) {
+      return null;
+    }
+    packer.pack(picture, scratch(bytes));
+    e.store(
+        position,
+        new CachedFrame(
+            scratch.address(),
+            bytes,
+            picture.width(),
+            picture.height(),
+            picture.pixelFormat(),
+            picture.color(),
+            seconds,
+            frameIndex));
+    return e;
+  }
+
+  private long scratch(long bytes) {
+    if (scratch == null || scratchBytes < bytes) {
+      if (scratch != null) {
+        Pointer.free(scratch);
+      }
+      scratch = Pointer.malloc(bytes);
+      if (scratch == null || scratch.isNull()) {
+        scratch = null;
+        throw new OutOfMemoryError("cannot allocate " + bytes + " bytes to pack a frame");
+      }
+      scratchBytes = bytes;
+    }
+    return scratch.address();
+  }
+
+  @Override
+  public void close() {
+    if (scratch != null) {
+      Pointer.free(scratch);
+      scratch = null;
+    }
+    packer.close();
+  }
+}

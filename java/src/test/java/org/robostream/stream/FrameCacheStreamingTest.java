@@ -1,0 +1,159 @@
+package org.robostream.stream;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.UnaryOperator;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.robostream.dataset.synth.CameraFormat;
+import org.robostream.framecache.FrameCacheOptions;
+import org.robostream.framecache.FrameCacheStats;
+import org.robostream.testing.Datasets;
+import org.robostream.video.FrameLayout;
+
+/**
+ * The decoded-frame cache in the loader: whole epochs with the cache are byte for byte the epochs
+ * without it (host and device path, uint8 and float32, windows, image features), the first epoch
+ * decodes and fills it, later epochs decode nothing and serve every frame from it.
+ */
+class FrameCacheStreamingTest {
+  @TempDir Path tmp;
+
+  /** One epoch's digest per batch: sample indices, every camera's frames, pad masks. */
+  static List<String> epoch(StreamingDataset ds) throws Exception {
+    List<String> digests = new ArrayList<>();
+    for (Batch b : ds) {
+      try (b) {
+        MessageDigest md = MessageDigest.getInstance("SHA-256");
+        for (long i : b.longs("index")) {
+          md.update(Long.toString(i).getBytes());
+        }
+        for (String camera : b.cameras()) {
+          ByteBuffer data = b.frames(camera).data();
+          md.update(data);
+          if (b.columnNames().contains(camera + "_is_pad")) {
+            for (boolean pad : b.booleans(camera + "_is_pad")) {
+              md.update((byte) (pad ? 1 : 0));
+            }
+          }
+        }
+        digests.add(java.util.HexFormat.of().formatHex(md.digest()));
+      }
+    }
+    return digests;
+  }
+
+  private record Run(
+      List<List<String>> epochs, List<StreamCounters.Snapshot> after, FrameCacheStats cache) {}
+
+  private static Run run(StreamingDataset.Builder b, int epochs) throws Exception {
+    List<List<String>> all = new ArrayList<>();
+    List<StreamCounters.Snapshot> after = new ArrayList<>();
+    try (StreamingDataset ds = b.build()) {
+      for (int e = 0; e < epochs; e++) {
+        ds.setEpoch(e);
+        all.add(epoch(ds));
+        after.add(ds.stats());
+      }
+      return new Run(all, after, ds.frameCacheStats());
+    }
+  }
+
+  private static StreamingDataset.Builder pattern(
+      Path root, UnaryOperator<StreamingDataset.Builder> more) {
+    return more.apply(
+        StreamingDataset.builder(root)
+            .environment(Map.of())
+            .workers(2)
+            .batchSize(8)
+            .bufferSize(40)
+            .seed(7));
+  }
+
+  private void sameEpochsAndLaterOnesFromTheCache(
+      Path root, UnaryOperator<StreamingDataset.Builder> settings, boolean everyFrameOncePerEpoch)
+      throws Exception {
+    Run plain = run(pattern(root, settings), 3);
+    Run cached =
+        run(
+            pattern(root, settings)
+                .frameCache(FrameCacheOptions.directory(tmp.resolve("cache"), 256L << 20)),
+            3);
+    for (int e = 0; e < 3; e++) {
+      assertEquals(plain.epochs().get(e), cached.epochs().get(e), "epoch " + e + " differs");
+    }
+    StreamCounters.Snapshot first = cached.after().get(0);
+    StreamCounters.Snapshot third = cached.after().get(2);
+    if (everyFrameOncePerEpoch) {
+      assertEquals(0, first.framesFromCache(), "the first epoch decodes: " + first);
+    }
+    assertEquals(
+        first.framesDecoded(),
+        third.framesDecoded(),
+        "epochs 2 and 3 decode nothing: " + cached.after());
+    assertEquals(
+        third.framesDelivered() - first.framesDelivered(),
+        third.framesFromCache() - first.framesFromCache(),
+        "epochs 2 and 3 serve every frame from the cache: " + cached.after());
+    FrameCacheStats s = cached.cache();
+    assertTrue(s.stored() > 0 && s.hits() > 0, s.toString());
+    assertNull(s.disabled(), s.toString());
+    assertEquals(0, s.checksumFailures(), s.toString());
+  }
+
+  @ParameterizedTest(name = "device batches {0}, uint8 {1}, {2}")
+  @CsvSource({"false, true, HWC", "false, false, CHW", "true, true, CHW", "true, false, HWC"})
+  void epochsWithTheCacheAreTheEpochsWithout(boolean device, boolean uint8, FrameLayout layout)
+      throws Exception {
+    sameEpochsAndLaterOnesFromTheCache(
+        Datasets.patternV30(),
+        b -> b.deviceBatches(device).returnUint8(uint8).layout(layout),
+        true);
+  }
+
+  @Test
+  void windowsAskingAFrameTwiceAreServedTheSame() throws Exception {
+    sameEpochsAndLaterOnesFromTheCache(
+        Datasets.patternV30(),
+        b ->
+            b.returnUint8(true)
+                .deltaTimestamps(
+                    Map.of(
+                        "observation.images.top", new double[] {-0.1, 0.0, 0.05},
+                        "observation.images.wrist", new double[] {0.0})),
+        false);
+  }
+
+  @Test
+  void imageFeaturesAreCachedToo() throws Exception {
+    sameEpochsAndLaterOnesFromTheCache(
+        Datasets.imagesV30(CameraFormat.PNG), b -> b.returnUint8(true), true);
+  }
+
+  @Test
+  void aPrivateMemoryCacheIsRemovedWhenTheDatasetCloses() throws Exception {
+    Run r =
+        run(
+            pattern(Datasets.patternV30(), b -> b.returnUint8(true))
+                .frameCache(FrameCacheOptions.memory(64L << 20)),
+            2);
+    assertTrue(r.cache().hits() > 0, r.cache().toString());
+    try (var shm = java.nio.file.Files.list(Path.of("/dev/shm"))) {
+      assertArrayEquals(
+          new Object[0],
+          shm.filter(p -> p.getFileName().toString().startsWith("robostream-frames-")).toArray(),
+          "the private folder is gone");
+    }
+  }
+}

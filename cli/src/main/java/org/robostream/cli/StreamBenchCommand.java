@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import org.robostream.bench.DefaultDataset;
 import org.robostream.bench.EpochMeter;
+import org.robostream.bench.FrameCacheReport;
 import org.robostream.bench.ProcessMemory;
 import org.robostream.bench.SequentialDecodeBaseline;
 import org.robostream.bench.SequentialImageBaseline;
@@ -85,10 +86,13 @@ final class StreamBenchCommand implements Callable<Integer> {
 
   @Mixin ResizeOptions resize;
 
+  @Mixin FrameCacheFlag frameCache;
+
   @Override
   public Integer call() throws Exception {
     checkCounts(); // before a default dataset is generated
     resize.check();
+    frameCache.options();
     Path dataset = root != null ? root : DefaultDataset.ensure(defaultEpisodes, defaultFrames);
     StreamingDataset.Builder builder =
         StreamingDataset.builder(
@@ -102,6 +106,7 @@ final class StreamBenchCommand implements Callable<Integer> {
             .memoryBudgetBytes(budgetMb << 20)
             .preset(Windows.Preset.valueOf(mode.toUpperCase(Locale.ROOT).replace('-', '_')));
     resize.applyTo(builder);
+    frameCache.applyTo(builder);
     Map<String, Object> out = new LinkedHashMap<>();
     try (StreamingDataset ds = builder.build()) {
       List<Path> videos = ds.metadata().videoFiles();
@@ -151,6 +156,11 @@ final class StreamBenchCommand implements Callable<Integer> {
       out.put("first_batch_s", best.firstBatchSeconds());
       out.put("batches", best.batches());
       out.put("decoder_cache", ds.decoderCacheStats());
+      out.put(
+          "frame_cache",
+          frameCache.spec == null
+              ? null
+              : FrameCacheReport.block(frameCache.spec, ds.frameCacheStats()));
       out.put("memory_budget_bytes", ds.memoryBudgetBytes());
       out.put("peak_held_frame_bytes", stats.peakHeldFrameBytes());
       out.put("peak_rss_bytes", ProcessMemory.peakRssBytes());

@@ -229,10 +229,11 @@ final class TrainCommand implements Callable<Integer> {
       }
       System.out.printf("done: %d steps, epoch %d, rank %d%n", step, ds.epoch(), rank);
       if (frameCache.spec != null) {
-        System.out.println(
-            "frame_cache "
-                + Json.MAPPER.writeValueAsString(
-                    FrameCacheReport.block(frameCache.spec, ds.frameCacheStats())));
+        // One line, as bench's config line: a launcher's log is read line by line.
+        String stats =
+            Json.MAPPER.writeValueAsString(
+                FrameCacheReport.block(frameCache.spec, ds.frameCacheStats()));
+        System.out.println("frame_cache " + stats.replace('\n', ' '));
       }
     }
     return 0;

@@ -25,6 +25,16 @@ public record DecodeWork(long frames, long framesFromCache, long samples) {
         s.samplesDecodedOnEntry() + s.samplesDecodedOnExit());
   }
 
+  /**
+   * Frames the decoders produced per frame delivered by decoding: the library's amplification with
+   * the frames the frame cache served left out of the delivered ones (they cost no decoding), so a
+   * cached run reads 1.0 where every decoded frame was delivered, not the share of frames decoded.
+   */
+  public static double amplification(StreamCounters.Snapshot s) {
+    long decodedForDelivery = s.framesDelivered() - s.framesFromCache();
+    return decodedForDelivery == 0 ? 0.0 : s.framesDecoded() / (double) decodedForDelivery;
+  }
+
   /** Frames decoded or served from the frame cache: what the loader fetched for samples. */
   public long framesServed() {
     return frames + framesFromCache;

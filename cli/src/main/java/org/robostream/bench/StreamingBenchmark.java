@@ -184,7 +184,7 @@ public final class StreamingBenchmark {
     r.put(
         "whole_run_decoded_frames_per_s",
         round(perSecond(m.runWork().frames(), m.wallclockSeconds()), 2));
-    r.put("decode_amplification", round(s.amplification(), 4));
+    r.put("decode_amplification", round(DecodeWork.amplification(s), 4));
     r.put("samples_decoded_at_delivery", s.samplesDecodedOnExit());
     double[] moveMs = m.toDeviceMs();
     double moveSeconds = Arrays.stream(moveMs).sum() / 1e3;

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import org.robostream.bench.DecodeWork;
 import org.robostream.bench.DefaultDataset;
 import org.robostream.bench.EpochMeter;
 import org.robostream.bench.FrameCacheReport;
@@ -150,7 +151,7 @@ final class StreamBenchCommand implements Callable<Integer> {
       out.put("post_warmup_served_from_memory", postWarmup.servedFromMemory());
       out.put("runs", epochs);
       out.put("ratio", streamFps / baseline.framesPerSecond());
-      out.put("decode_amplification", stats.amplification());
+      out.put("decode_amplification", DecodeWork.amplification(stats));
       out.put("samples_decoded_on_entry", stats.samplesDecodedOnEntry());
       out.put("samples_decoded_on_exit", stats.samplesDecodedOnExit());
       out.put("first_batch_s", best.firstBatchSeconds());

@@ -67,6 +67,9 @@ class FrameCacheCliTest {
     }
     assertTrue(r.get("epoch1_samples_per_s").asDouble() > 0, r.toString());
     assertTrue(r.get("later_epochs_samples_per_s").asDouble() > 0, r.toString());
+    // Per frame decoded for delivery (cached ones cost nothing): at least one decoded frame each.
+    double amplification = r.get("decode_amplification").asDouble();
+    assertTrue(amplification >= 1.0 && amplification < 1.5, "amplification " + amplification);
     JsonNode c = r.get("frame_cache");
     assertEquals("memory:64M", c.get("spec").asText());
     assertEquals(fromCache, c.get("hits").asLong(), "every frame served is a hit: " + c);

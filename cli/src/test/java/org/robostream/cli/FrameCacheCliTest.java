@@ -105,6 +105,7 @@ class FrameCacheCliTest {
     Map<String, String> row = SummaryTables.parse(summary).get(0);
     assertEquals(r.get("served_frames_per_s").asText(), row.get("served_frames/s"), summary);
     assertEquals(c.get("hit_rate").asText(), row.get("frame_cache_hit_rate"), summary);
+    assertTrue(summary.contains("\n  served_frames/s: frames decoded or read from"), summary);
   }
 
   @Test
@@ -122,7 +123,7 @@ class FrameCacheCliTest {
     assertTrue(r.get("later_epochs_samples_per_s").isNull(), "one epoch: " + r);
     String summary =
         BenchCliTest.capture(() -> assertEquals(0, Main.run("summarize", plain.toString())));
-    assertFalse(summary.contains("served_frames/s"), summary);
+    assertFalse(summary.contains("served_frames/s"), "no cached run, no columns: " + summary);
     String folder = tmp.resolve("frames").toString();
     BenchCliTest.BenchRun cached =
         BenchCliTest.benchOnePattern(

@@ -177,6 +177,38 @@ class FrameCacheCliTest {
   }
 
   @Test
+  void trainReadsItsSecondEpochFromTheCacheAndSaysSo() throws Exception {
+    String printed =
+        BenchCliTest.capture(
+            () ->
+                assertEquals(
+                    0,
+                    Main.run(
+                        "train",
+                        "--root",
+                        Datasets.patternV30().toString(),
+                        "--dummy",
+                        "--epochs",
+                        "2",
+                        "--steps",
+                        "100000",
+                        "--batch-size",
+                        "4",
+                        "--num-workers",
+                        "1",
+                        "--frame-cache",
+                        "memory:64M",
+                        "--output-dir",
+                        tmp.resolve("train").toString())));
+    String line =
+        printed.lines().filter(l -> l.startsWith("frame_cache {")).findFirst().orElseThrow();
+    JsonNode c = Json.MAPPER.readTree(line.substring("frame_cache ".length()));
+    assertEquals("memory:64M", c.get("spec").asText(), line);
+    assertTrue(c.get("hits").asLong() > 0, "the second epoch read the cache: " + line);
+    assertEquals(c.get("misses").asLong(), c.get("stored").asLong(), line);
+  }
+
+  @Test
   void streamBenchReportsTheCacheItsSecondRoundRead() throws Exception {
     Path json = tmp.resolve("stream.json");
     BenchCliTest.capture(

@@ -16,6 +16,8 @@
 # the Hub cache must be on a file system every node sees, as $SCRATCH usually is],
 # OUT_DIR [bench-results/multinode], BATCH_SIZE [64], WORKERS [12], BUFFER [4000],
 # NUM_BATCHES [300], DECODE [cpu; cuda: the node's GPU 0, see slurm/task_device.sh], SPLIT [0],
+# FRAME_CACHE [unset: none; passed as --frame-cache, expanded by each task's shell, e.g.
+# '${SLURM_TMPDIR:-/tmp}/robostream-frames:64G' or /dev/shm/robostream-frames:64G],
 # ROBOSTREAM [scripts/robostream]. Hub cache: see slurm/hub_cache.sh ($SCRATCH when set).
 set -euo pipefail
 dry_run=0
@@ -41,7 +43,8 @@ decode=${DECODE:-cpu}
 task="device=\$(slurm/task_device.sh $decode) || exit 2; for mode in single sarm; do \
 $robostream bench $data $source$split --mode \$mode --video-decode-device \$device \
 --batch-size ${BATCH_SIZE:-64} --num-workers ${WORKERS:-12} --buffer-size ${BUFFER:-4000} \
---num-batches ${NUM_BATCHES:-300} --out-dir $OUT_DIR/node\$SLURM_NODEID || exit 1; done"
+--num-batches ${NUM_BATCHES:-300} --out-dir $OUT_DIR/node\$SLURM_NODEID\
+${FRAME_CACHE:+ --frame-cache $FRAME_CACHE} || exit 1; done"
 prewarm=""
 if [ "${SOURCE:-}" = warmed_bucket ] && [ -z "${ROOT:-}" ]; then
   prewarm="$robostream prewarm $data"

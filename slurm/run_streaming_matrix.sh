@@ -19,7 +19,10 @@
 #   CPU_BUFFER [4000]  GPU_BUFFER [1000]  CPUS_PER_TASK [workers + 4]  SERIAL [1]: chain jobs
 #   with afterany, so one job touches the network at a time; 0 submits them in parallel
 #   JAVA_OPTS  ROBOSTREAM [scripts/robostream]  LOG_DIR [logs]  ACCOUNT PARTITION QOS (passed
-#   only when set)
+#   only when set)  FRAME_CACHE (unset: no cache) passed as `bench --frame-cache`: memory:SIZE,
+#   or a node-local folder DIR:SIZE, expanded in the job ('${SLURM_TMPDIR:-/tmp}/robostream-frames:64G';
+#   a folder outlives the job, so later jobs on the node start warm: use memory:SIZE to compare
+#   decoders)
 # Hub cache (the warmed_bucket jobs' prewarmed mirror, metadata and Parquet of every Hub job):
 # HF_LEROBOT_HOME, else $HF_HOME/lerobot, else $SCRATCH/hf_home/lerobot when SCRATCH is set
 # (slurm/hub_cache.sh, sourced here and in every job); at most ROBOSTREAM_HUB_CACHE_GB [50] GB.
@@ -102,6 +105,10 @@ for knob in NUM_BATCHES BATCH_SIZE GPUS CPU_WORKERS GPU_WORKERS CPU_BUFFER GPU_B
 done
 [ "$GPUS" != 0 ] || [ $gpu_decodes = 0 ] || problem "DECODES has a GPU decode but GPUS=0: set GPUS=1 or DECODES=cpu"
 case "$SERIAL" in 0|1) ;; *) problem "SERIAL=$SERIAL must be 0 or 1" ;; esac
+case "${FRAME_CACHE:-unset}" in
+  unset|?*:?*) ;; # robostream checks the folder and the size
+  *) problem "FRAME_CACHE=$FRAME_CACHE must be memory:SIZE or DIR:SIZE (e.g. memory:16G)" ;;
+esac
 
 if [ ${#problems[@]} -gt 0 ]; then
   echo "run_streaming_matrix: nothing submitted:" >&2
@@ -141,6 +148,7 @@ for source in "${sources[@]}"; do
       body="$body --source $source --mode $mode --video-decode-device $decode"
       body="$body --batch-size $BATCH_SIZE --num-workers $workers --buffer-size $buffer"
       body="$body --num-batches $NUM_BATCHES --out-dir '$OUT_DIR'"
+      body="$body${FRAME_CACHE:+ --frame-cache $FRAME_CACHE}"
       args=(--parsable --job-name="$name" --nodes=1 --ntasks=1 --cpus-per-task="$cpus"
         --mem="$MEM" --time="$TIME" --output="$LOG_DIR/%x-%j.out")
       [ "$GPUS" = 0 ] || args+=(--gpus="$GPUS")

@@ -16,7 +16,9 @@
 # Knobs: ROOT (dataset; unset: REPO_ID, else the built-in dataset, generated once under a lock),
 # REPO_ID (+ DATA_FILES_ROOT), DECODE [cpu], OUTPUT_DIR [outputs/train_streaming],
 # STEPS [200000], BATCH_SIZE [64], WORKERS [12], BUFFER [4000], SAVE_FREQ [2000], LOG_FREQ [50],
-# RESUME_FROM, EXTRA (e.g. --dummy), ROBOSTREAM [scripts/robostream]. Hub cache: see
+# RESUME_FROM, EXTRA (e.g. --dummy), ROBOSTREAM [scripts/robostream], FRAME_CACHE [unset: none;
+# passed as --frame-cache, expanded by each task's shell: '${SLURM_TMPDIR:-/tmp}/robostream-frames:64G'
+# or /dev/shm/robostream-frames:64G is one folder per node, shared by its ranks]. Hub cache: see
 # slurm/hub_cache.sh ($SCRATCH when set).
 set -euo pipefail
 dry_run=0
@@ -36,7 +38,7 @@ task="device=\$(slurm/task_device.sh $decode) || exit 2; exec ${ROBOSTREAM:-scri
 train $data --output-dir ${OUTPUT_DIR:-outputs/train_streaming} --steps ${STEPS:-200000} \
 --batch-size ${BATCH_SIZE:-64} --num-workers ${WORKERS:-12} --buffer-size ${BUFFER:-4000} \
 --video-decode-device \$device --save-freq ${SAVE_FREQ:-2000} --log-freq ${LOG_FREQ:-50} \
-$resume ${EXTRA:-}"
+$resume${FRAME_CACHE:+ --frame-cache $FRAME_CACHE} ${EXTRA:-}"
 if [ $dry_run = 1 ]; then
   exec slurm/show_tasks.sh "${SLURM_NTASKS_PER_NODE:-8}" "$decode" "$task"
 fi

@@ -16,7 +16,10 @@ import java.util.stream.Stream;
  * launcher's node0/, node1/) a leading {@code dir} column names each row's folder, since rows of
  * different nodes are otherwise identical. A window served from memory (see {@link WindowFidelity})
  * is marked {@code YES} in the {@code from_memory} column and in the chart's label: its
- * frames/s/node timed the shuffle buffer, not decoding. Stateless.
+ * frames/s/node timed the shuffle buffer, not decoding. When any result ran with a frame cache, the
+ * table adds {@link #FRAME_CACHE_COLUMNS} (frames decoded or served from the cache per second, the
+ * cache's hit rate) and the chart labels those rows {@code [frame cache]}: their frames/s/node are
+ * not a decode rate. Stateless.
  */
 public final class ResultSummary {
   /** Columns of the table and of summary.csv. */
@@ -39,18 +42,24 @@ public final class ResultSummary {
           "decoded_share",
           "from_memory");
 
+  /** Columns added after {@link #COLUMNS} when any result ran with a frame cache. */
+  public static final List<String> FRAME_CACHE_COLUMNS =
+      List.of("served_frames/s", "frame_cache_hit_rate");
+
   private ResultSummary() {}
 
   /**
    * One result: the folder it came from (relative to the summarized folder, "" for that folder
-   * itself), its cells (empty where missing) and what the chart needs.
+   * itself), its cells for {@link #COLUMNS} then {@link #FRAME_CACHE_COLUMNS} (empty where missing)
+   * and what the chart needs.
    */
   public record Row(
       String folder,
       List<String> cells,
       double framesPerSecond,
       double p99Ms,
-      boolean servedFromMemory) {
+      boolean servedFromMemory,
+      boolean frameCache) {
     /**
      * The chart's label; with {@code withFolder} prefixed by the folder; a window served from
      * memory says so.
@@ -66,7 +75,8 @@ public final class ResultSummary {
               + cells.get(3)
               + " bs"
               + cells.get(4)
-              + (servedFromMemory ? " [from memory]" : "");
+              + (servedFromMemory ? " [from memory]" : "")
+              + (frameCache ? " [frame cache]" : "");
       return withFolder ? (folder.isEmpty() ? "." : folder) + ": " + config : config;
     }
   }
@@ -74,6 +84,11 @@ public final class ResultSummary {
   /** Whether any row's window was served from memory. */
   public static boolean anyFromMemory(List<Row> rows) {
     return rows.stream().anyMatch(Row::servedFromMemory);
+  }
+
+  /** Whether any row ran with a frame cache (then the table shows its columns). */
+  public static boolean anyFrameCache(List<Row> rows) {
+    return rows.stream().anyMatch(Row::frameCache);
   }
 
   /** Whether the rows come from more than one folder (then folders tell them apart). */
@@ -119,7 +134,9 @@ public final class ResultSummary {
                 text(r, "baseline_ratio"),
                 text(r, "decoded_frames_per_s"),
                 text(r, "window_samples_decoded_share"),
-                fromMemory(r.get("window_served_from_memory")));
+                fromMemory(r.get("window_served_from_memory")),
+                text(r, "served_frames_per_s"),
+                text(r.path("frame_cache"), "hit_rate"));
         Path parent = dir.relativize(p).getParent();
         rows.add(
             new Row(
@@ -127,7 +144,8 @@ public final class ResultSummary {
                 cells,
                 r.path("frames_per_s_node").asDouble(),
                 r.path("p99_sample_latency_ms").asDouble(Double.NaN),
-                r.path("window_served_from_memory").asBoolean(false)));
+                r.path("window_served_from_memory").asBoolean(false),
+                r.path("frame_cache").isObject()));
       }
     }
     rows.sort(
@@ -170,22 +188,29 @@ public final class ResultSummary {
     return out.toString();
   }
 
-  /** {@link #COLUMNS}, after a {@code dir} column when the rows come from several folders. */
+  /**
+   * {@link #COLUMNS}, after a {@code dir} column when the rows come from several folders, before
+   * {@link #FRAME_CACHE_COLUMNS} when any row ran with a frame cache.
+   */
   public static List<String> header(List<Row> rows) {
-    if (!severalFolders(rows)) {
-      return COLUMNS;
+    List<String> header = new ArrayList<>();
+    if (severalFolders(rows)) {
+      header.add("dir");
     }
-    List<String> header = new ArrayList<>(List.of("dir"));
     header.addAll(COLUMNS);
+    if (anyFrameCache(rows)) {
+      header.addAll(FRAME_CACHE_COLUMNS);
+    }
     return header;
   }
 
   private static List<String> cells(Row row, List<Row> rows) {
-    if (!severalFolders(rows)) {
-      return row.cells();
+    List<String> cells = new ArrayList<>();
+    if (severalFolders(rows)) {
+      cells.add(row.folder().isEmpty() ? "." : row.folder());
     }
-    List<String> cells = new ArrayList<>(List.of(row.folder().isEmpty() ? "." : row.folder()));
-    cells.addAll(row.cells());
+    int shown = anyFrameCache(rows) ? row.cells().size() : COLUMNS.size();
+    cells.addAll(row.cells().subList(0, shown));
     return cells;
   }
 

@@ -18,7 +18,10 @@ import org.robostream.video.DecoderCacheStats;
  * ({@link BatchTransfer}), timed. Beside the reference's numbers it reads the loader's decode
  * counters at the start, at the window's start and at the end ({@link DecodeWork}): decoded
  * frames/s inside the window, the whole run's rates, and whether the window was served from memory
- * ({@link WindowFidelity}). Runs over epochs until {@code numBatches} batches. Not thread-safe.
+ * ({@link WindowFidelity}). With a frame cache the window's frames read from it are counted apart
+ * from the decoded ones (served frames/s beside decoded frames/s), and each epoch's rate is kept
+ * ({@link EpochLog}): epochs after the first are the ones the cache serves. Runs over epochs until
+ * {@code numBatches} batches. Not thread-safe.
  */
 public final class StreamingBenchmark {
   private StreamingBenchmark() {}
@@ -30,8 +33,8 @@ public final class StreamingBenchmark {
    * @param framesMeasured samples delivered in the window (the reference's "frames")
    * @param deliveredFramesMeasured frames delivered in the window (samples x frames per sample)
    * @param samplesDelivered samples delivered in the whole run, warm-up batches included
-   * @param windowWork decoding done inside the window
-   * @param runWork decoding done in the whole run
+   * @param windowWork decoding (and frame cache reads) done inside the window
+   * @param runWork decoding (and frame cache reads) done in the whole run
    * @param toDeviceMs per window batch, the time its move to the training device took
    * @param toDeviceBytes bytes moved to the training device in the window
    */
@@ -47,7 +50,8 @@ public final class StreamingBenchmark {
       DecodeWork windowWork,
       DecodeWork runWork,
       double[] toDeviceMs,
-      long toDeviceBytes) {}
+      long toDeviceBytes,
+      EpochLog epochs) {}
 
   public static Measurement run(
       StreamingDataset ds,
@@ -58,6 +62,7 @@ public final class StreamingBenchmark {
     long start = System.nanoTime();
     DecodeWork atStart = DecodeWork.of(ds);
     DecodeWork atWindowStart = null;
+    EpochLog epochs = new EpochLog(start, atStart);
     long previous = start;
     long steadyStart = 0;
     double firstBatch = -1;
@@ -80,6 +85,7 @@ public final class StreamingBenchmark {
             firstBatch = (now - start) / 1e9;
           }
           samplesDelivered += b.size();
+          epochs.batch(b.size(), now);
           if (i == warmup) {
             steadyStart = now;
             atWindowStart = DecodeWork.of(ds);
@@ -98,6 +104,7 @@ public final class StreamingBenchmark {
           break;
         }
       }
+      epochs.endEpoch(DecodeWork.of(ds)); // or the batch count ended the run inside it
       if (!any) {
         break; // an empty epoch: nothing more will come
       }
@@ -113,10 +120,11 @@ public final class StreamingBenchmark {
         deliveredFrames,
         i,
         samplesDelivered,
-        atWindowStart == null ? new DecodeWork(0, 0) : atEnd.since(atWindowStart),
+        atWindowStart == null ? DecodeWork.NONE : atEnd.since(atWindowStart),
         atEnd.since(atStart),
         toArray(moveMs),
-        movedBytes);
+        movedBytes,
+        epochs);
   }
 
   private static double[] toArray(List<Double> values) {
@@ -132,9 +140,12 @@ public final class StreamingBenchmark {
     return n;
   }
 
-  /** The result fields of the reference, in its order, then ours. */
+  /**
+   * The result fields of the reference, in its order, then ours; {@code frameCacheSpec}: the {@code
+   * --frame-cache} value, null without a frame cache (then {@code frame_cache} is null).
+   */
   public static Map<String, Object> result(
-      Map<String, Object> config, Measurement m, StreamingDataset ds) {
+      Map<String, Object> config, Measurement m, StreamingDataset ds, String frameCacheSpec) {
     Map<String, Object> r = new LinkedHashMap<>(config);
     r.put("num_cameras", ds.metadata().cameras().size());
     r.put("fps", ds.metadata().info().fps());
@@ -157,6 +168,11 @@ public final class StreamingBenchmark {
     StreamCounters.Snapshot s = ds.stats();
     WindowFidelity window = fidelity(m);
     r.put("decoded_frames_per_s", round(perSecond(m.windowWork().frames(), m.steadySeconds()), 2));
+    r.put("window_frames_decoded", m.windowWork().frames());
+    r.put("window_frames_from_cache", m.windowWork().framesFromCache());
+    r.put(
+        "served_frames_per_s",
+        round(perSecond(m.windowWork().framesServed(), m.steadySeconds()), 2));
     r.put(
         "delivered_frames_per_s",
         round(perSecond(m.deliveredFramesMeasured(), m.steadySeconds()), 2));
@@ -168,7 +184,7 @@ public final class StreamingBenchmark {
     r.put(
         "whole_run_decoded_frames_per_s",
         round(perSecond(m.runWork().frames(), m.wallclockSeconds()), 2));
-    r.put("decode_amplification", round(s.amplification(), 4));
+    r.put("decode_amplification", round(DecodeWork.amplification(s), 4));
     r.put("samples_decoded_at_delivery", s.samplesDecodedOnExit());
     double[] moveMs = m.toDeviceMs();
     double moveSeconds = Arrays.stream(moveMs).sum() / 1e3;
@@ -186,6 +202,12 @@ public final class StreamingBenchmark {
       r.put("cpu_fallback_reason", ds.decodeDevice().fallbackReason());
     }
     r.put("batches", m.batches());
+    m.epochs().addTo(r);
+    r.put(
+        "frame_cache",
+        frameCacheSpec == null
+            ? null
+            : FrameCacheReport.block(frameCacheSpec, ds.frameCacheStats()));
     return r;
   }
 

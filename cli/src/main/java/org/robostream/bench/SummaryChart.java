@@ -15,7 +15,8 @@ import javax.imageio.ImageIO;
 /**
  * summary.png: horizontal bars of frames/s/node per configuration (top panel) and p99 sample
  * latency (bottom panel), labels at the left, values at the bar ends. A window served from memory
- * is drawn grey and labelled so: its frames/s timed the shuffle buffer, not decoding. Drawn with
+ * is drawn grey and labelled so: its frames/s timed the shuffle buffer, not decoding; a run with a
+ * frame cache is labelled {@code [frame cache]}: its frames/s are not a decode rate. Drawn with
  * Java2D, headless. Stateless.
  */
 public final class SummaryChart {

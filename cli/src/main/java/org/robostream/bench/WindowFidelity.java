@@ -8,9 +8,12 @@ import java.util.Locale;
  * it, at most 1). A loader in its steady state decodes a sample for each one it delivers (share 1).
  * A window that drains samples decoded before it began delivers them at memory speed (a dataset
  * smaller than the shuffle buffer, which is decoded whole before the first batch; a window shorter
- * than the buffer), and its frames/s say nothing about decoding. Below {@link #THRESHOLD} a window
- * is flagged as served from memory: then over a tenth of what it delivered was decoded before it,
- * so its delivered rate may exceed the decode rate by more than that. Immutable.
+ * than the buffer), and its frames/s say nothing about decoding. A sample whose frames the frame
+ * cache served inside the window counts as fetched in it, not as drained from the buffer: the
+ * window timed the cache, which its served frames/s (apart from its decoded frames/s) say. Below
+ * {@link #THRESHOLD} a window is flagged as served from memory: then over a tenth of what it
+ * delivered was decoded before it, so its delivered rate may exceed the decode rate by more than
+ * that. Immutable.
  */
 public record WindowFidelity(double decodedShare, boolean servedFromMemory) {
   public static final double THRESHOLD = 0.9;

@@ -7,8 +7,10 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import org.robostream.bench.DecodeWork;
 import org.robostream.bench.DefaultDataset;
 import org.robostream.bench.EpochMeter;
+import org.robostream.bench.FrameCacheReport;
 import org.robostream.bench.ProcessMemory;
 import org.robostream.bench.SequentialDecodeBaseline;
 import org.robostream.bench.SequentialImageBaseline;
@@ -85,10 +87,13 @@ final class StreamBenchCommand implements Callable<Integer> {
 
   @Mixin ResizeOptions resize;
 
+  @Mixin FrameCacheFlag frameCache;
+
   @Override
   public Integer call() throws Exception {
     checkCounts(); // before a default dataset is generated
     resize.check();
+    frameCache.options();
     Path dataset = root != null ? root : DefaultDataset.ensure(defaultEpisodes, defaultFrames);
     StreamingDataset.Builder builder =
         StreamingDataset.builder(
@@ -102,6 +107,7 @@ final class StreamBenchCommand implements Callable<Integer> {
             .memoryBudgetBytes(budgetMb << 20)
             .preset(Windows.Preset.valueOf(mode.toUpperCase(Locale.ROOT).replace('-', '_')));
     resize.applyTo(builder);
+    frameCache.applyTo(builder);
     Map<String, Object> out = new LinkedHashMap<>();
     try (StreamingDataset ds = builder.build()) {
       List<Path> videos = ds.metadata().videoFiles();
@@ -145,12 +151,17 @@ final class StreamBenchCommand implements Callable<Integer> {
       out.put("post_warmup_served_from_memory", postWarmup.servedFromMemory());
       out.put("runs", epochs);
       out.put("ratio", streamFps / baseline.framesPerSecond());
-      out.put("decode_amplification", stats.amplification());
+      out.put("decode_amplification", DecodeWork.amplification(stats));
       out.put("samples_decoded_on_entry", stats.samplesDecodedOnEntry());
       out.put("samples_decoded_on_exit", stats.samplesDecodedOnExit());
       out.put("first_batch_s", best.firstBatchSeconds());
       out.put("batches", best.batches());
       out.put("decoder_cache", ds.decoderCacheStats());
+      out.put(
+          "frame_cache",
+          frameCache.spec == null
+              ? null
+              : FrameCacheReport.block(frameCache.spec, ds.frameCacheStats()));
       out.put("memory_budget_bytes", ds.memoryBudgetBytes());
       out.put("peak_held_frame_bytes", stats.peakHeldFrameBytes());
       out.put("peak_rss_bytes", ProcessMemory.peakRssBytes());

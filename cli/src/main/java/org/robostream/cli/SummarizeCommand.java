@@ -38,6 +38,12 @@ final class SummarizeCommand implements Callable<Integer> {
               + " did.%n",
           100 * WindowFidelity.THRESHOLD);
     }
+    if (ResultSummary.anyFrameCache(rows)) {
+      System.out.println(
+          "  served_frames/s: frames decoded or read from the frame cache per second in the"
+              + " window; a frame cache row's frames/s/node is not a decode rate (decoded_frames/s"
+              + " and baseline_ratio are).");
+    }
     Path csv = dir.resolve("summary.csv");
     Path png = dir.resolve("summary.png");
     ResultSummary.writeCsv(rows, csv);

@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import org.robostream.bench.FrameCacheReport;
 import org.robostream.dataset.DatasetInfo;
 import org.robostream.dataset.DatasetSource;
 import org.robostream.stream.Batch;
@@ -39,6 +40,8 @@ final class TrainCommand implements Callable<Integer> {
   @Mixin DecodeOptions decode;
 
   @Mixin ResizeOptions resize;
+
+  @Mixin FrameCacheFlag frameCache;
 
   @Option(
       names = {"--output-dir", "--output_dir"},
@@ -125,6 +128,7 @@ final class TrainCommand implements Callable<Integer> {
     }
     decode.device(); // a typo is an exit 2 before the dataset is prepared
     resize.check();
+    frameCache.options();
     if (resumeFrom != null) {
       resumeFrom = locateCheckpoint(resumeFrom);
     }
@@ -147,6 +151,7 @@ final class TrainCommand implements Callable<Integer> {
             .deltaTimestamps(Map.of("action", deltas));
     decode.applyTo(builder);
     resize.applyTo(builder);
+    frameCache.applyTo(builder);
     int step = resumeFrom == null ? 0 : Checkpoint.resume(resumeFrom, builder);
     try (StreamingDataset ds = builder.build();
         PrintWriter record =
@@ -223,6 +228,13 @@ final class TrainCommand implements Callable<Integer> {
         }
       }
       System.out.printf("done: %d steps, epoch %d, rank %d%n", step, ds.epoch(), rank);
+      if (frameCache.spec != null) {
+        // One line, as bench's config line: a launcher's log is read line by line.
+        String stats =
+            Json.MAPPER.writeValueAsString(
+                FrameCacheReport.block(frameCache.spec, ds.frameCacheStats()));
+        System.out.println("frame_cache " + stats.replace('\n', ' '));
+      }
     }
     return 0;
   }

@@ -116,6 +116,38 @@ class ResultSummaryTest {
   }
 
   @Test
+  void runsWithAFrameCacheShowServedFramesAndHitRateAndAreLabelledSo() throws Exception {
+    Map<String, Object> cached = result("local", "cpu", "cpu", 0, 9000, 1);
+    cached.put("decoded_frames_per_s", 3.5);
+    cached.put("served_frames_per_s", 18000.25);
+    cached.put("frame_cache", Map.of("spec", "memory:4G", "hit_rate", 0.6667));
+    Map<String, Object> decoded = result("local", "cuda", "cuda", 0, 480, 3);
+    decoded.put("served_frames_per_s", 960.0);
+    decoded.put("frame_cache", null); // a run without --frame-cache
+    write(tmp, "cached", cached);
+    write(tmp, "decoded", decoded);
+    List<ResultSummary.Row> rows = ResultSummary.collect(tmp);
+    List<Map<String, String>> table = SummaryTables.parse(ResultSummary.table(rows));
+    assertEquals(
+        ResultSummary.FRAME_CACHE_COLUMNS,
+        List.copyOf(table.get(0).keySet()).subList(ResultSummary.COLUMNS.size(), 18));
+    assertEquals("18000.25", table.get(0).get("served_frames/s"));
+    assertEquals("0.6667", table.get(0).get("frame_cache_hit_rate"));
+    assertEquals("960.0", table.get(1).get("served_frames/s"));
+    assertEquals("", table.get(1).get("frame_cache_hit_rate"));
+    assertEquals("local/single/cpu w2 bs4 [frame cache]", rows.get(0).label(false));
+    assertEquals("local/single/cuda w2 bs4", rows.get(1).label(false));
+    Path csv = tmp.resolve("summary.csv");
+    ResultSummary.writeCsv(rows, csv);
+    List<String> lines = Files.readAllLines(csv);
+    assertTrue(lines.get(0).endsWith(",served_frames/s,frame_cache_hit_rate"), lines.get(0));
+    assertTrue(lines.get(1).endsWith(",18000.25,0.6667"), lines.get(1));
+    // Without a cached run the table keeps its columns.
+    List<ResultSummary.Row> uncached = ResultSummary.collect(tmp).subList(1, 2);
+    assertEquals(ResultSummary.COLUMNS, ResultSummary.header(uncached));
+  }
+
+  @Test
   void resultsFromSeveralFoldersAreToldApart() throws Exception {
     write(tmp.resolve("node0"), "hub_single", result("hub", "cpu", "cpu", 0, 100, 3));
     write(tmp.resolve("node1"), "hub_single", result("hub", "cpu", "cpu", 0, 110, 4));
@@ -139,7 +171,8 @@ class ResultSummaryTest {
                         r.cells(),
                         r.framesPerSecond(),
                         r.p99Ms(),
-                        r.servedFromMemory()))
+                        r.servedFromMemory(),
+                        r.frameCache()))
             .toList();
     assertTrue(
         SummaryChart.labelColumn(deep, true) > SummaryChart.labelColumn(deep, false),

@@ -276,8 +276,8 @@ class BenchCliTest {
     assertTrue(Files.isRegularFile(Path.of(out, "warmed_bucket_single_bs4_w1_cpu.json")));
   }
 
-  /** A bench run's result JSON and what it wrote to stderr. */
-  record BenchRun(JsonNode result, String err) {}
+  /** A bench run's result JSON and what it wrote to stderr and stdout. */
+  record BenchRun(JsonNode result, String err, String out) {}
 
   /** bench on the 7-episode pattern dataset (about 210 samples), one worker, batches of 4. */
   static BenchRun benchOnePattern(Path out, String... flags) throws Exception {
@@ -294,10 +294,15 @@ class BenchCliTest {
                 "--out-dir",
                 out.toString()));
     args.addAll(List.of(flags));
+    String[] printed = {null};
     String err =
-        captureErr(() -> capture(() -> assertEquals(0, Main.run(args.toArray(String[]::new)))));
+        captureErr(
+            () ->
+                printed[0] = capture(() -> assertEquals(0, Main.run(args.toArray(String[]::new)))));
     return new BenchRun(
-        Json.MAPPER.readTree(out.resolve("local_single_bs4_w1_cpu.json").toFile()), err);
+        Json.MAPPER.readTree(out.resolve("local_single_bs4_w1_cpu.json").toFile()),
+        err,
+        printed[0]);
   }
 
   @Test

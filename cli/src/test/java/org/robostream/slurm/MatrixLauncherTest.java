@@ -49,7 +49,8 @@ class MatrixLauncherTest {
           "LOG_DIR",
           "ACCOUNT",
           "PARTITION",
-          "QOS");
+          "QOS",
+          "FRAME_CACHE");
 
   @TempDir Path tmp;
 
@@ -207,6 +208,8 @@ class MatrixLauncherTest {
             "-Xmx1g",
             "OUT_DIR",
             tmp.resolve("results").toString()));
+    // Single-quoted at submission: the job's shell expands its node's SLURM_TMPDIR.
+    knobs.put("FRAME_CACHE", "${SLURM_TMPDIR:-/tmp}/robostream-frames:8G");
     Processes.Result r = matrix(knobs, "--dry-run");
     assertEquals(0, r.rc(), r.output());
     List<List<String>> jobs = sbatchCommands(r.output());
@@ -230,8 +233,12 @@ class MatrixLauncherTest {
               "--mode sarm --video-decode-device cpu --batch-size 5"
                   + " --num-workers 3 --buffer-size 30 --num-batches 7 --out-dir '"
                   + tmp.resolve("results")
-                  + "'"),
+                  + "' --frame-cache ${SLURM_TMPDIR:-/tmp}/robostream-frames:8G"),
           body);
+    }
+    knobs.remove("FRAME_CACHE");
+    for (List<String> job : sbatchCommands(matrix(knobs, "--dry-run").output())) {
+      assertFalse(body(job).contains("--frame-cache"), "unset: no cache: " + body(job));
     }
     assertTrue(
         body(jobs.get(0)).contains("bench --root '" + root + "' --source local"),
@@ -310,6 +317,7 @@ class MatrixLauncherTest {
                 "yes",
                 "NUM_BATCHES",
                 "lots"));
+    knobs.put("FRAME_CACHE", "16G");
     Processes.Result r = matrix(knobs);
     assertEquals(2, r.rc(), r.output());
     for (String problem :
@@ -320,7 +328,8 @@ class MatrixLauncherTest {
             "MODES: unknown mode 'multi'",
             "DECODES has a GPU decode but GPUS=0",
             "SERIAL=yes must be 0 or 1",
-            "NUM_BATCHES=lots is not a whole number")) {
+            "NUM_BATCHES=lots is not a whole number",
+            "FRAME_CACHE=16G must be memory:SIZE or DIR:SIZE")) {
       assertTrue(r.output().contains(problem), problem + " in:\n" + r.output());
     }
     assertFalse(Files.exists(log), "sbatch was never called");

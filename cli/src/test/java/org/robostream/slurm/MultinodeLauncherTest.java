@@ -60,6 +60,8 @@ class MultinodeLauncherTest {
             "RESUME_FROM",
             "EXTRA",
             "SPLIT",
+            "FRAME_CACHE",
+            "SLURM_TMPDIR",
             "SLURM_SUBMIT_DIR",
             "SLURM_NTASKS_PER_NODE",
             "SLURM_GPUS_PER_NODE",
@@ -259,6 +261,37 @@ class MultinodeLauncherTest {
     env.put("HF_HOME", "/hf");
     launch("train_streaming_multinode.sh", Map.of("REPO_ID", "owner/ds"));
     assertEquals(List.of(""), Files.readAllLines(caches), "HF_HOME says where: $HF_HOME/lerobot");
+  }
+
+  @Test
+  void frameCacheReachesEveryTaskExpandedOnItsNode() throws Exception {
+    // Single-quoted at submission, so each task's shell expands its node's SLURM_TMPDIR.
+    String spec = "${SLURM_TMPDIR:-/tmp}/robostream-frames:64G";
+    env.put("SLURM_TMPDIR", "/node-local/job7");
+    env.put("STANDIN_TASKS", "3");
+    List<String> train =
+        launch("train_streaming_multinode.sh", Map.of("ROOT", "/data/ds", "FRAME_CACHE", spec));
+    List<String> bench =
+        launch("benchmark_streaming_multinode.sh", Map.of("ROOT", "/data/ds", "FRAME_CACHE", spec));
+    assertEquals(3, train.size(), train.toString());
+    assertEquals(6, bench.size(), "3 tasks x 2 modes: " + bench);
+    for (String call : concat(train, bench)) {
+      assertTrue(
+          call.contains(" --frame-cache /node-local/job7/robostream-frames:64G"),
+          "every rank names the node's folder: " + call);
+    }
+    for (String call :
+        concat(
+            launch("train_streaming_multinode.sh", Map.of("ROOT", "/data/ds", "FRAME_CACHE", "")),
+            launch("benchmark_streaming_multinode.sh", Map.of("ROOT", "/data/ds")))) {
+      assertFalse(call.contains("--frame-cache"), "unset: no cache: " + call);
+    }
+  }
+
+  private static List<String> concat(List<String> a, List<String> b) {
+    List<String> all = new java.util.ArrayList<>(a);
+    all.addAll(b);
+    return all;
   }
 
   @Test

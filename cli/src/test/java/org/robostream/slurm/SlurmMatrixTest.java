@@ -207,6 +207,9 @@ class SlurmMatrixTest {
               + records
               + "/rank$SLURM_PROCID.txt");
       env.put("ROBOSTREAM", Processes.cliCommand());
+      // One folder for the node, named by every rank.
+      String frameCache = tmp.resolve("frames") + ":64M";
+      env.put("FRAME_CACHE", frameCache);
       // The script's headers ask for 2 nodes x 8 GPUs; the local node gets 1 node, 2 tasks.
       Processes.Result job =
           run(
@@ -233,6 +236,15 @@ class SlurmMatrixTest {
       assertTrue(log.contains("rank 1 of 2 (SLURM_PROCID/SLURM_NTASKS)"), log);
       for (int task = 0; task < 2; task++) {
         assertTrue(log.contains("task_device: SLURM_LOCALID=" + task + ","), log);
+      }
+      List<String> cacheLines = log.lines().filter(l -> l.startsWith("frame_cache {")).toList();
+      assertEquals(2, cacheLines.size(), "each rank reports the cache it used:\n" + log);
+      for (String line : cacheLines) {
+        assertTrue(line.contains("\"spec\" : \"" + frameCache + "\""), line);
+        assertTrue(line.contains("\"disabled\" : null"), line);
+      }
+      try (var files = Files.list(tmp.resolve("frames"))) {
+        assertTrue(files.findAny().isPresent(), "the ranks filled the node's folder");
       }
       java.util.Set<String> seen = new java.util.HashSet<>();
       for (int r = 0; r < 2; r++) {

@@ -113,7 +113,7 @@ final class FrameFetcher {
         reader,
         (decoder, at) ->
             at.positions() != null
-                ? decodeFrames(decoder, at.positions(), sink)
+                ? decodeFrames(decoder, at, sink)
                 : decoder.decode(at.times(), sink));
   }
 
@@ -146,7 +146,7 @@ final class FrameFetcher {
           // Frames NVDEC decodes stay on the GPU: not cached (see ARCHITECTURE, frame cache).
           return cached == null || decoder.decodesOnGpu()
               ? decoder.decodeFrames(at.positions(), d)
-              : decodeFrames(decoder, at.positions(), cached.into(d));
+              : decodeFrames(decoder, at, cached.into(d));
         });
   }
 
@@ -154,19 +154,15 @@ final class FrameFetcher {
    * Decodes the frames at {@code positions} of {@code decoder}'s file to {@code sink}, through the
    * frame cache when there is one: served from it where it holds them, else decoded and stored.
    */
-  private DecodeResult decodeFrames(VideoDecoder decoder, int[] positions, PictureSink sink) {
-    String identity = cached == null ? null : cached.identity(Path.of(decoder.file()));
+  private DecodeResult decodeFrames(VideoDecoder decoder, Addresses at, PictureSink sink) {
+    int[] positions = at.positions();
+    // The dataset's path, not the decoder's name: a Hub video is read through its URL.
+    String identity = cached == null ? null : cached.identity(at.file());
     if (identity == null) {
       return decoder.decodeFrames(positions, sink);
     }
-    DecodeResult[] decoded = {null};
     double[] pts =
-        cached.fetch(
-            identity,
-            decoder.info().frameCount(),
-            positions,
-            sink,
-            (at, s) -> decoded[0] = decoder.decodeFrames(at, s));
+        cached.fetch(identity, decoder.info().frameCount(), positions, sink, decoder::decodeFrames);
     long[] frameIndices = new long[positions.length];
     for (int i = 0; i < positions.length; i++) {
       frameIndices[i] = positions[i];
@@ -204,8 +200,11 @@ final class FrameFetcher {
     counters.framesDelivered.addAndGet(frames.length - decoded[0]); // served from the cache
   }
 
-  /** Where frames are in their file: positions, or pts when the file does not match the table. */
-  private record Addresses(int[] positions, double[] times) {}
+  /**
+   * Where frames are in {@code file} (the dataset's path of the video, whatever the decoder reads
+   * it through): positions, or pts when the file does not match the table.
+   */
+  private record Addresses(Path file, int[] positions, double[] times) {}
 
   /**
    * Whether episode-local {@code frame} of {@code camera} starts a new decoding pass (its GOP
@@ -311,7 +310,7 @@ final class FrameFetcher {
         for (int i = 0; i < frames.length; i++) {
           at[i] = span.frameOffset() + frames[i];
         }
-        DecodeResult r = decode.apply(decoder, new Addresses(at, null));
+        DecodeResult r = decode.apply(decoder, new Addresses(span.file(), at, null));
         for (int i = 0; i < frames.length; i++) {
           double expected = first + span.fromTimestamp() + frames[i] / (double) fps;
           double drift = r.ptsSeconds(i) - expected;
@@ -343,7 +342,7 @@ final class FrameFetcher {
         for (int i = 0; i < frames.length; i++) {
           at[i] = first + span.fromTimestamp() + frames[i] / (double) fps;
         }
-        decode.apply(decoder, new Addresses(null, at));
+        decode.apply(decoder, new Addresses(span.file(), null, at));
       }
       counters.framesDecoded.addAndGet(decoder.stats().framesDecoded() - before);
       counters.framesDelivered.addAndGet(frames.length);

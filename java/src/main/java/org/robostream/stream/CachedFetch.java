@@ -28,6 +28,7 @@ final class CachedFetch implements AutoCloseable {
   private final FrameCache cache;
   private final StreamCounters counters;
   private final Function<Path, String> identities;
+  private final Function<String, VideoFacts> known;
   private final Map<Path, Optional<String>> identityOf = new HashMap<>();
   private final PackedPicture packer = new PackedPicture();
   private Pointer scratch;
@@ -39,11 +40,24 @@ final class CachedFetch implements AutoCloseable {
     DecodeResult decode(int[] positions, PictureSink sink);
   }
 
-  /** {@code identities}: what identifies a file's bytes (null: the file is not cached). */
-  CachedFetch(FrameCache cache, StreamCounters counters, Function<Path, String> identities) {
+  /**
+   * {@code identities}: what identifies a file's bytes (null: the file is not cached); {@code
+   * known}: what a decoder of the dataset told about a video file (null before one opened it).
+   */
+  CachedFetch(
+      FrameCache cache,
+      StreamCounters counters,
+      Function<Path, String> identities,
+      Function<String, VideoFacts> known) {
     this.cache = cache;
     this.counters = counters;
     this.identities = identities;
+    this.known = known;
+  }
+
+  /** What a decoder of the dataset told about {@code file}, or null before one opened it. */
+  VideoFacts known(String file) {
+    return known.apply(file);
   }
 
   /** The identity of {@code file}'s bytes, asked once per file; null: not cached. */

@@ -92,7 +92,7 @@ final class EpochRun implements Iterator<Batch> {
               counters,
               memory::newFramePath,
               memory.store(w),
-              memory.newCachedFetch(counters, decoders::identity));
+              memory.newCachedFetch(counters, decoders::identity, decoders::facts));
       tasks.add(task);
       Thread t = new Thread(() -> runAndLetGo(task, q), "robostream-worker-" + rank + "-" + w);
       t.setDaemon(true);

@@ -6,6 +6,7 @@ import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.BiFunction;
+import java.util.function.Supplier;
 import org.robostream.RobostreamException;
 import org.robostream.dataset.DatasetException;
 import org.robostream.dataset.DatasetInfo;
@@ -18,6 +19,7 @@ import org.robostream.video.Device;
 import org.robostream.video.FrameDestination;
 import org.robostream.video.PictureSink;
 import org.robostream.video.VideoDecoder;
+import org.robostream.video.VideoStreamInfo;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -114,7 +116,7 @@ final class FrameFetcher {
         (decoder, at) ->
             at.positions() != null
                 ? decodeFrames(decoder, at, sink)
-                : decoder.decode(at.times(), sink));
+                : decoder.get().decode(at.times(), sink));
   }
 
   /**
@@ -139,13 +141,14 @@ final class FrameFetcher {
         frames,
         reader,
         (decoder, at) -> {
-          FrameDestination d = destination.forDecoder(decoder.decodesOnGpu(), deepSource(decoder));
+          boolean onGpu = at.facts().decodesOnGpu();
+          FrameDestination d = destination.forDecoder(onGpu, at.facts().deepSource());
           if (at.positions() == null) {
-            return decoder.decode(at.times(), d);
+            return decoder.get().decode(at.times(), d);
           }
           // Frames NVDEC decodes stay on the GPU: not cached (see ARCHITECTURE, frame cache).
-          return cached == null || decoder.decodesOnGpu()
-              ? decoder.decodeFrames(at.positions(), d)
+          return cached == null || onGpu
+              ? decoder.get().decodeFrames(at.positions(), d)
               : decodeFrames(decoder, at, cached.into(d));
         });
   }
@@ -154,15 +157,20 @@ final class FrameFetcher {
    * Decodes the frames at {@code positions} of {@code decoder}'s file to {@code sink}, through the
    * frame cache when there is one: served from it where it holds them, else decoded and stored.
    */
-  private DecodeResult decodeFrames(VideoDecoder decoder, Addresses at, PictureSink sink) {
+  private DecodeResult decodeFrames(OnDemand decoder, Addresses at, PictureSink sink) {
     int[] positions = at.positions();
     // The dataset's path, not the decoder's name: a Hub video is read through its URL.
     String identity = cached == null ? null : cached.identity(at.file());
     if (identity == null) {
-      return decoder.decodeFrames(positions, sink);
+      return decoder.get().decodeFrames(positions, sink);
     }
     double[] pts =
-        cached.fetch(identity, decoder.info().frameCount(), positions, sink, decoder::decodeFrames);
+        cached.fetch(
+            identity,
+            at.facts().info().frameCount(),
+            positions,
+            sink,
+            (misses, s) -> decoder.get().decodeFrames(misses, s));
     long[] frameIndices = new long[positions.length];
     for (int i = 0; i < positions.length; i++) {
       frameIndices[i] = positions[i];
@@ -204,7 +212,36 @@ final class FrameFetcher {
    * Where frames are in {@code file} (the dataset's path of the video, whatever the decoder reads
    * it through): positions, or pts when the file does not match the table.
    */
-  private record Addresses(Path file, int[] positions, double[] times) {}
+  private record Addresses(Path file, VideoFacts facts, int[] positions, double[] times) {}
+
+  /**
+   * The decoder of one fetch, opened (from the worker's decoder cache) when a frame must be
+   * decoded: a fetch the frame cache serves whole opens none. Counts what it decoded since.
+   */
+  private final class OnDemand implements Supplier<VideoDecoder> {
+    private final String file;
+    private final long reader;
+    private VideoDecoder decoder;
+    private long before;
+
+    OnDemand(String file, long reader) {
+      this.file = file;
+      this.reader = reader;
+    }
+
+    @Override
+    public VideoDecoder get() {
+      if (decoder == null) {
+        decoder = cache.get(file, device, reader);
+        before = decoder.stats().framesDecoded();
+      }
+      return decoder;
+    }
+
+    long framesDecoded() {
+      return decoder == null ? 0 : decoder.stats().framesDecoded() - before;
+    }
+  }
 
   /**
    * Whether episode-local {@code frame} of {@code camera} starts a new decoding pass (its GOP
@@ -219,7 +256,7 @@ final class FrameFetcher {
     String file = span.file().toString();
     try {
       VideoDecoder decoder = cache.get(file, device, reader);
-      if (frame == 0 || !addressedByPosition(span, decoder)) {
+      if (frame == 0 || !addressedByPosition(span, decoder.info())) {
         return false;
       }
       int position = span.frameOffset() + frame;
@@ -229,19 +266,19 @@ final class FrameFetcher {
     }
   }
 
-  private boolean addressedByPosition(VideoSpan span, VideoDecoder decoder) {
+  private boolean addressedByPosition(VideoSpan span, VideoStreamInfo video) {
     return byPosition.computeIfAbsent(
         span.file(),
         p -> {
-          requireDeclaredSize(span, decoder);
-          boolean match = decoder.info().frameCount() == span.fileFrames();
+          requireDeclaredSize(span, video);
+          boolean match = video.frameCount() == span.fileFrames();
           if (!match) {
-            requireTableDuration(span, decoder);
+            requireTableDuration(span, video);
             LOG.warn(
                 "{}: {} frames but the episode table puts {} there; addressing frames by pts"
                     + " (tolerance {} s)",
                 span.file(),
-                decoder.info().frameCount(),
+                video.frameCount(),
                 span.fileFrames(),
                 tolerance);
           }
@@ -250,12 +287,11 @@ final class FrameFetcher {
   }
 
   /** The file's frames must have the size info.json declares for its camera. */
-  private void requireDeclaredSize(VideoSpan span, VideoDecoder decoder) {
+  private void requireDeclaredSize(VideoSpan span, VideoStreamInfo video) {
     info.features()
         .get(span.camera())
         .frameShape()
-        .requireSize(
-            span.camera(), span.file().toString(), decoder.info().width(), decoder.info().height());
+        .requireSize(span.camera(), span.file().toString(), video.width(), video.height());
   }
 
   /**
@@ -266,9 +302,9 @@ final class FrameFetcher {
    * shifts each appended episode by up to a millisecond, so a long file's duration drifts from the
    * table's while every frame is still where its position says.)
    */
-  private void requireTableDuration(VideoSpan span, VideoDecoder decoder) {
+  private void requireTableDuration(VideoSpan span, VideoStreamInfo video) {
     double table = span.fileFrames() / (double) fps;
-    double file = decoder.info().durationSeconds();
+    double file = video.durationSeconds();
     if (!(Math.abs(file - table) < 0.5 / fps)) {
       throw new DatasetException.BadMetadata(
           span.file().toString(),
@@ -276,7 +312,7 @@ final class FrameFetcher {
               + file
               + " s of"
               + " video ("
-              + decoder.info().frameCount()
+              + video.frameCount()
               + " frames) but the episodes table puts "
               + span.fileFrames()
               + " frames there, "
@@ -292,25 +328,30 @@ final class FrameFetcher {
       String camera,
       int[] frames,
       long reader,
-      BiFunction<VideoDecoder, Addresses, DecodeResult> decode) {
+      BiFunction<OnDemand, Addresses, DecodeResult> decode) {
     VideoSpan span = episode.video(camera);
     String file = span.file().toString();
     try {
-      VideoDecoder decoder = cache.get(file, device, reader);
-      boolean positions = addressedByPosition(span, decoder);
-      double first = decoder.info().firstPtsSeconds();
+      OnDemand decoder = new OnDemand(file, reader);
+      // With a frame cache, what a decoder of the file told before will do, so that a fetch the
+      // cache serves whole opens no decoder; without one the decoder is needed anyway.
+      VideoFacts facts = cached == null ? null : cached.known(file);
+      if (facts == null) {
+        facts = VideoFacts.of(decoder.get());
+      }
+      boolean positions = addressedByPosition(span, facts.info());
+      double first = facts.info().firstPtsSeconds();
       CheckedSpan key = new CheckedSpan(episode.index(), camera);
       if (!checkedSpans.contains(key)) {
-        SpanFrames.check(episode, span, decoder.frameTable(), first, fps, positions, tolerance);
+        SpanFrames.check(episode, span, facts.table(), first, fps, positions, tolerance);
         checkedSpans.add(key);
       }
-      long before = decoder.stats().framesDecoded();
       if (positions) {
         int[] at = new int[frames.length];
         for (int i = 0; i < frames.length; i++) {
           at[i] = span.frameOffset() + frames[i];
         }
-        DecodeResult r = decode.apply(decoder, new Addresses(span.file(), at, null));
+        DecodeResult r = decode.apply(decoder, new Addresses(span.file(), facts, at, null));
         for (int i = 0; i < frames.length; i++) {
           double expected = first + span.fromTimestamp() + frames[i] / (double) fps;
           double drift = r.ptsSeconds(i) - expected;
@@ -342,19 +383,14 @@ final class FrameFetcher {
         for (int i = 0; i < frames.length; i++) {
           at[i] = first + span.fromTimestamp() + frames[i] / (double) fps;
         }
-        decode.apply(decoder, new Addresses(span.file(), null, at));
+        decode.apply(decoder, new Addresses(span.file(), facts, null, at));
       }
-      counters.framesDecoded.addAndGet(decoder.stats().framesDecoded() - before);
+      counters.framesDecoded.addAndGet(decoder.framesDecoded());
       counters.framesDelivered.addAndGet(frames.length);
     } catch (SampleException e) {
       throw e;
     } catch (RobostreamException | IllegalArgumentException e) {
       throw new SampleException(file, episode.index(), camera, e.getMessage(), e);
     }
-  }
-
-  private static boolean deepSource(VideoDecoder decoder) {
-    String format = decoder.info().pixelFormat();
-    return format != null && org.robostream.video.PixelFormats.isDeep(format);
   }
 }

@@ -1,6 +1,7 @@
 package org.robostream.stream;
 
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.OptionalInt;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -33,6 +34,7 @@ final class StreamDecoders {
   private final DecoderCacheCounters cacheCounters = new DecoderCacheCounters();
   private final int wholeDeviceFallbacks; // files on the CPU because the GPU is unusable
   private final Set<String> perFileFallbacks = ConcurrentHashMap.newKeySet();
+  private final Map<String, VideoFacts> facts = new ConcurrentHashMap<>(); // by file
 
   StreamDecoders(StreamConfig config) {
     this.videos = config.videos();
@@ -57,10 +59,16 @@ final class StreamDecoders {
   private VideoDecoder open(String file) {
     VideoDecoderOptions chosen = depthFiles.contains(file) ? options.withCudaDevice(-1) : options;
     VideoDecoder decoder = tables.open(videos.open(Path.of(file)), chosen);
+    facts.putIfAbsent(file, VideoFacts.of(decoder));
     if (decoder.cpuFallbackReason() != null) {
       perFileFallbacks.add(file);
     }
     return decoder;
+  }
+
+  /** What the first decoder of {@code file} told about it, or null before one opened it. */
+  VideoFacts facts(String file) {
+    return facts.get(file);
   }
 
   /** The identity of {@code file}'s bytes for the frame cache (null: not cached). */

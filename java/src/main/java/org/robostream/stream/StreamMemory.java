@@ -100,8 +100,11 @@ final class StreamMemory {
   }
 
   /** A worker's way through the frame cache (it closes it), or null without one. */
-  CachedFetch newCachedFetch(StreamCounters counters, Function<Path, String> identities) {
-    return frameCache == null ? null : new CachedFetch(frameCache, counters, identities);
+  CachedFetch newCachedFetch(
+      StreamCounters counters,
+      Function<Path, String> identities,
+      Function<String, VideoFacts> known) {
+    return frameCache == null ? null : new CachedFetch(frameCache, counters, identities, known);
   }
 
   /** One more holder: a worker thread about to start. */

@@ -122,6 +122,26 @@ class FrameCacheStreamingTest {
         true);
   }
 
+  /** A fetch the cache serves whole needs no decoder: opening one reads the file's header. */
+  @Test
+  void anEpochServedFromTheCacheOpensNoDecoder() throws Exception {
+    try (StreamingDataset ds =
+        pattern(Datasets.patternV30(), b -> b.returnUint8(true))
+            .frameCache(FrameCacheOptions.directory(tmp.resolve("no-decoders"), 64L << 20))
+            .build()) {
+      epoch(ds);
+      var afterFirst = ds.decoderCacheStats();
+      assertTrue(afterFirst.misses() > 0, "the first epoch opens decoders: " + afterFirst);
+      ds.setEpoch(1);
+      epoch(ds);
+      var afterSecond = ds.decoderCacheStats();
+      assertEquals(
+          afterFirst.hits() + afterFirst.misses(),
+          afterSecond.hits() + afterSecond.misses(),
+          "the second epoch asked the decoder cache for nothing: " + afterSecond);
+    }
+  }
+
   @Test
   void windowsAskingAFrameTwiceAreServedTheSame() throws Exception {
     sameEpochsAndLaterOnesFromTheCache(

@@ -390,6 +390,16 @@ public final class FrameCache implements AutoCloseable {
       }
     }
 
+    /**
+     * One more user of this entry (a frame of it held by the shuffle buffer): its file stays mapped
+     * until every user {@link #release}d it. Only for a holder of the entry (it is in use).
+     */
+    public void retain() {
+      if (users.getAndIncrement() <= 0) {
+        throw new IllegalStateException(file.path + " was released by all its users");
+      }
+    }
+
     /** Done with this entry (the frames it returned may no longer be read). */
     public void release() {
       if (users.decrementAndGet() == 0) {

@@ -78,20 +78,26 @@ final class CachedFetch implements AutoCloseable {
       String identity, int fileFrames, int[] positions, PictureSink sink, Decode decode) {
     int n = positions.length;
     double[] pts = new double[n];
-    FrameCache.Entry entry = cache.acquire(identity);
+    // The entry is held for the call (created at the first store when there is none yet).
+    FrameCache.Entry[] holder = {cache.acquire(identity)};
     try {
+      FrameCache.Entry entry = holder[0];
       int[] missed = new int[n];
       int misses = 0;
+      HoldingSink holding = sink instanceof HoldingSink h ? h : null;
       for (int i = 0; i < n; i++) {
         CachedFrame f = entry == null ? null : entry.read(positions[i]);
         if (f == null) {
           missed[misses++] = i;
           continue;
         }
+        pts[i] = f.ptsSeconds();
+        if (holding != null && holding.hold(i, f, entry)) {
+          continue; // held where the cache keeps it: no copy
+        }
         RawPicture view =
             packer.view(f.address(), f.width(), f.height(), f.pixelFormat(), f.color());
         sink.accept(i, view, f.ptsSeconds(), f.frameIndex());
-        pts[i] = f.ptsSeconds();
       }
       counters.framesFromCache.addAndGet(n - misses);
       if (misses == 0) {
@@ -105,27 +111,34 @@ final class CachedFetch implements AutoCloseable {
       for (int j = 0; j < misses; j++) {
         at[j] = positions[requests[j]];
       }
-      FrameCache.Entry[] holder = {entry};
       int[] lastStored = {-1};
       DecodeResult r =
           decode.decode(
               at,
               (j, picture, seconds, frameIndex) -> {
+                sink.accept(requests[j], picture, seconds, frameIndex);
                 if (at[j] != lastStored[0]) { // a frame asked twice is stored once
                   lastStored[0] = at[j];
+                  long packed = holding == null ? 0 : holding.lastPackedAddress();
                   holder[0] =
-                      store(holder[0], identity, fileFrames, at[j], picture, seconds, frameIndex);
+                      store(
+                          holder[0],
+                          identity,
+                          fileFrames,
+                          at[j],
+                          picture,
+                          packed,
+                          seconds,
+                          frameIndex);
                 }
-                sink.accept(requests[j], picture, seconds, frameIndex);
               });
-      entry = holder[0];
       for (int j = 0; j < misses; j++) {
         pts[requests[j]] = r.ptsSeconds(j);
       }
       return pts;
     } finally {
-      if (entry != null) {
-        entry.release();
+      if (holder[0] != null) {
+        holder[0].release();
       }
     }
   }
@@ -147,12 +160,17 @@ final class CachedFetch implements AutoCloseable {
     };
   }
 
+  /**
+   * Stores {@code picture} as frame {@code position}: from {@code packed}, where the sink packed it
+   * already, or packed here (0).
+   */
   private FrameCache.Entry store(
       FrameCache.Entry entry,
       String identity,
       int fileFrames,
       int position,
       RawPicture picture,
+      long packed,
       double seconds,
       long frameIndex) {
     long bytes =
@@ -161,11 +179,15 @@ final class CachedFetch implements AutoCloseable {
     if (e == null) {
       return null;
     }
-    packer.pack(picture, scratch(bytes));
+    long address = packed;
+    if (address == 0) {
+      address = scratch(bytes);
+      packer.pack(picture, address);
+    }
     e.store(
         position,
         new CachedFrame(
-            scratch.address(),
+            address,
             bytes,
             picture.width(),
             picture.height(),

@@ -8,10 +8,13 @@ import org.robostream.arrow.DType;
 import org.robostream.arrow.FrameBatchBuilder;
 import org.robostream.arrow.FrameColumn;
 import org.robostream.dataset.EpisodeInfo;
+import org.robostream.framecache.CachedFrame;
+import org.robostream.framecache.FrameCache;
 import org.robostream.video.DepthSamples;
 import org.robostream.video.HostFrameBuffer;
 import org.robostream.video.PackedPicture;
 import org.robostream.video.PixelFormats;
+import org.robostream.video.RawPicture;
 
 /**
  * The CPU path: pictures held packed as the codec produced them (YUV 4:2:0 is half the bytes of
@@ -49,31 +52,80 @@ final class HostFramePath implements FramePath {
     boolean depth = ctx.samples(camera).isDepth();
     // Depth maps are video cameras; image cameras have no video file.
     String file = depth ? episode.video(camera).file().toString() : null;
-    fetcher.fetch(
-        episode,
-        camera,
-        frames,
-        (request, picture, pts, frameIndex) -> {
-          if (depth) { // refused here, naming the file, rather than when its batch is built
-            DepthSamples.requireDepthMap(file, picture.pixelFormat());
-          }
-          long bytes =
-              PackedPicture.packedBytes(picture.width(), picture.height(), picture.pixelFormat());
-          long address = memory.take(bytes);
-          out.put(
-              request,
-              new PackedFrame(
-                  address,
-                  bytes,
-                  picture.width(),
-                  picture.height(),
-                  picture.pixelFormat(),
-                  picture.color(),
-                  pts,
-                  frameIndex));
-          packer.pack(picture, address);
-        },
-        reader);
+    fetcher.fetch(episode, camera, frames, new Holder(memory, out, file), reader);
+  }
+
+  /**
+   * Holds one call's pictures in {@code memory}: decoded ones packed into its blocks, cached ones
+   * where the cache keeps them. {@code depthFile}: the file of a depth camera (its pictures must be
+   * depth maps), else null.
+   */
+  private final class Holder implements HoldingSink {
+    private final FrameMemory memory;
+    private final HeldFrames out;
+    private final String depthFile;
+    private long lastPacked;
+
+    Holder(FrameMemory memory, HeldFrames out, String depthFile) {
+      this.memory = memory;
+      this.out = out;
+      this.depthFile = depthFile;
+    }
+
+    @Override
+    public void accept(int request, RawPicture picture, double pts, long frameIndex) {
+      requireDepthMap(picture.pixelFormat());
+      long bytes =
+          PackedPicture.packedBytes(picture.width(), picture.height(), picture.pixelFormat());
+      long address = memory.take(bytes);
+      out.put(
+          request,
+          new PackedFrame(
+              address,
+              bytes,
+              picture.width(),
+              picture.height(),
+              picture.pixelFormat(),
+              picture.color(),
+              pts,
+              frameIndex));
+      packer.pack(picture, address);
+      lastPacked = address;
+    }
+
+    @Override
+    public boolean hold(int request, CachedFrame f, FrameCache.Entry entry) {
+      requireDepthMap(f.pixelFormat());
+      entry.retain();
+      if (!memory.borrow(f.address(), f.bytes(), entry::release)) {
+        entry.release(); // held already (a window asks a frame twice): copy it instead
+        return false;
+      }
+      out.put(
+          request,
+          new PackedFrame(
+              f.address(),
+              f.bytes(),
+              f.width(),
+              f.height(),
+              f.pixelFormat(),
+              f.color(),
+              f.ptsSeconds(),
+              f.frameIndex()));
+      return true;
+    }
+
+    @Override
+    public long lastPackedAddress() {
+      return lastPacked;
+    }
+
+    /** Refused here, naming the file, rather than when its batch is built. */
+    private void requireDepthMap(int pixelFormat) {
+      if (depthFile != null) {
+        DepthSamples.requireDepthMap(depthFile, pixelFormat);
+      }
+    }
   }
 
   /** CPU decoders keep their position between calls: short runs switch streams cheaply. */

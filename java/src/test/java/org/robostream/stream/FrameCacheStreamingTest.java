@@ -142,6 +142,42 @@ class FrameCacheStreamingTest {
     }
   }
 
+  /**
+   * Frames served from the cache are held where the cache maps them (no copy) until their batch is
+   * built; every mapping must be gone once the dataset closes, also after an epoch left early.
+   */
+  @Test
+  void noCacheFileStaysMappedAfterTheDatasetCloses() throws Exception {
+    Path dir = tmp.resolve("mapped");
+    try (StreamingDataset ds =
+        pattern(
+                Datasets.patternV30(),
+                b ->
+                    b.returnUint8(true)
+                        .deltaTimestamps(Map.of("observation.images.top", new double[] {0, 0.05})))
+            .frameCache(FrameCacheOptions.directory(dir, 64L << 20))
+            .build()) {
+      epoch(ds);
+      ds.setEpoch(1);
+      int batches = 0;
+      for (Batch b : ds) {
+        b.close();
+        if (++batches == 3) {
+          break; // frames of the cache are held in the shuffle buffer now
+        }
+      }
+      assertTrue(mappingsOf(dir) > 0, "the cache's files are mapped while it streams");
+    }
+    assertEquals(0, mappingsOf(dir), "a held frame kept its cache file mapped");
+  }
+
+  private static long mappingsOf(Path dir) throws Exception {
+    String prefix = dir.toRealPath().toString();
+    try (var lines = java.nio.file.Files.lines(Path.of("/proc/self/maps"))) {
+      return lines.filter(l -> l.contains(prefix)).count();
+    }
+  }
+
   @Test
   void windowsAskingAFrameTwiceAreServedTheSame() throws Exception {
     sameEpochsAndLaterOnesFromTheCache(

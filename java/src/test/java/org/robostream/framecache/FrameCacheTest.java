@@ -1,0 +1,279 @@
+package org.robostream.framecache;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import org.bytedeco.javacpp.BytePointer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.robostream.nativecore.NativeAddress;
+import org.robostream.video.ColorSpec;
+
+/**
+ * The frame cache's files on their own (no video): what is stored is read back field for field, a
+ * slot is never served unless complete and matching its checksum, a dead writer's claim is taken
+ * over only once stale, a file is served only to its own identity, eviction removes least recently
+ * used files of ours (by the last use in their headers) and nothing else.
+ */
+class FrameCacheTest {
+  /** Slot-table offsets of CacheFile's layout (see its javadoc): a slot's state and claim time. */
+  private static final int SLOT_STATE = 0;
+
+  private static final int SLOT_CLAIMED_AT = 56;
+  private static final int HEADER_LAST_USED = 32;
+
+  /** A file of 10 slots of 40000 bytes takes 412 288 bytes: two fit 1 MiB, three do not. */
+  private static final int FRAMES = 10;
+
+  private static final long PICTURE = 40_000;
+
+  @TempDir Path tmp;
+  private final List<BytePointer> pictures = new ArrayList<>();
+
+  @AfterEach
+  void freePictures() {
+    pictures.forEach(BytePointer::close);
+  }
+
+  private FrameCache cache(long maxBytes) {
+    return FrameCache.open(FrameCacheOptions.directory(tmp.resolve("cache"), maxBytes));
+  }
+
+  /** A picture of {@code bytes} in native memory, every byte derived from {@code seed}. */
+  private CachedFrame picture(long bytes, int seed, ColorSpec color, double pts, long index) {
+    BytePointer p = new BytePointer(bytes);
+    pictures.add(p);
+    for (long i = 0; i < bytes; i++) {
+      p.put(i, (byte) (i * 31 + seed));
+    }
+    return new CachedFrame(p.address(), bytes, 200, 100, 23, color, pts, index);
+  }
+
+  private static byte[] bytesOf(CachedFrame f) {
+    byte[] b = new byte[(int) f.bytes()];
+    NativeAddress.bytesAt(f.address(), f.bytes()).get(b);
+    return b;
+  }
+
+  private static Path fileOf(FrameCache c, String identity) {
+    return c.directory().resolve(FrameCache.fileName(identity));
+  }
+
+  private static long slotAt(int position) {
+    return CacheFile.HEADER_BYTES + (long) position * CacheFile.SLOT_HEADER_BYTES;
+  }
+
+  /** Writes {@code value} at {@code at} of {@code file} as another process would. */
+  private static void writeLong(Path file, long at, long value) throws Exception {
+    try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE)) {
+      ch.write(ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putLong(0, value), at);
+    }
+  }
+
+  private static void writeInt(Path file, long at, int value) throws Exception {
+    try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE)) {
+      ch.write(ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN).putInt(0, value), at);
+    }
+  }
+
+  @Test
+  void whatIsStoredIsReadBackWithEveryField() {
+    try (FrameCache c = cache(1L << 20)) {
+      FrameCache.Entry e = c.acquireOrCreate("video-a", FRAMES, PICTURE);
+      CachedFrame colour = picture(PICTURE, 1, new ColorSpec(ColorSpec.Matrix.BT709, true), 0.5, 7);
+      CachedFrame gray = picture(PICTURE - 100, 2, null, 1.25, 9);
+      e.store(3, colour);
+      e.store(9, gray);
+      for (int[] pair : new int[][] {{3, 0}, {9, 1}}) {
+        CachedFrame want = pair[1] == 0 ? colour : gray;
+        CachedFrame got = e.read(pair[0]);
+        assertNotNull(got, "slot " + pair[0]);
+        assertEquals(want.bytes(), got.bytes());
+        assertEquals(want.width(), got.width());
+        assertEquals(want.height(), got.height());
+        assertEquals(want.pixelFormat(), got.pixelFormat());
+        assertEquals(want.color(), got.color());
+        assertEquals(want.ptsSeconds(), got.ptsSeconds());
+        assertEquals(want.frameIndex(), got.frameIndex());
+        assertArrayEquals(bytesOf(want), bytesOf(got), "slot " + pair[0] + "'s bytes");
+      }
+      assertNull(e.read(0), "a slot never stored is a miss");
+      e.release();
+      FrameCacheStats s = c.stats();
+      assertEquals(2, s.stored());
+      assertEquals(2, s.hits());
+      assertEquals(1, s.misses());
+      assertEquals(PICTURE + PICTURE - 100, s.bytesStored());
+      assertEquals(s.bytesStored(), s.bytesServed());
+    }
+  }
+
+  @Test
+  void anotherProcessOpensTheFileByIdentityAndASecondStoreOfACompleteSlotChangesNothing() {
+    try (FrameCache writer = cache(1L << 20);
+        FrameCache reader = cache(1L << 20)) {
+      CachedFrame first = picture(PICTURE, 1, null, 0.0, 0);
+      FrameCache.Entry w = writer.acquireOrCreate("video-a", FRAMES, PICTURE);
+      w.store(0, first);
+      w.store(0, picture(PICTURE, 99, null, 5.0, 5));
+      w.release();
+      assertEquals(1, writer.stats().stored(), "the second store is a no-op");
+      FrameCache.Entry r = reader.acquire("video-a");
+      assertNotNull(r, "a file another cache wrote is found by its identity");
+      CachedFrame got = r.read(0);
+      assertArrayEquals(bytesOf(first), bytesOf(got));
+      assertEquals(0.0, got.ptsSeconds());
+      r.release();
+      assertNull(reader.acquire("video-b"), "no file for another identity");
+    }
+  }
+
+  @Test
+  void aCorruptByteIsAMissCountedAndTheSlotIsStoredAgain() throws Exception {
+    try (FrameCache c = cache(1L << 20)) {
+      FrameCache.Entry e = c.acquireOrCreate("video-a", FRAMES, PICTURE);
+      CachedFrame f = picture(PICTURE, 1, null, 0.0, 2);
+      e.store(2, f);
+      CacheFile.Header h = CacheFile.readHeader(fileOf(c, "video-a"));
+      long at = h.dataOffset() + 2 * h.slotBytes() + 1234;
+      try (FileChannel ch =
+          FileChannel.open(
+              fileOf(c, "video-a"), StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+        ByteBuffer one = ByteBuffer.allocate(1);
+        ch.read(one, at);
+        one.put(0, (byte) ~one.get(0)).rewind();
+        ch.write(one, at);
+      }
+      assertNull(e.read(2), "a slot whose bytes do not match their checksum is never served");
+      FrameCacheStats s = c.stats();
+      assertEquals(1, s.checksumFailures(), s.toString());
+      assertEquals(1, s.misses(), s.toString());
+      assertEquals(0, s.hits(), s.toString());
+      e.store(2, f);
+      assertEquals(2, c.stats().stored(), "the corrupt slot was emptied and filled again");
+      assertArrayEquals(bytesOf(f), bytesOf(e.read(2)));
+      e.release();
+    }
+  }
+
+  @Test
+  void aDeadWritersClaimIsNeverServedAndTakenOverOnceStale() throws Exception {
+    try (FrameCache c = cache(1L << 20)) {
+      FrameCache.Entry e = c.acquireOrCreate("video-a", FRAMES, PICTURE);
+      Path file = fileOf(c, "video-a");
+      // A writer claimed slot 4 and died before it wrote anything: its token stays in the slot.
+      writeInt(file, slotAt(4) + SLOT_STATE, 0x5eed1234);
+      long now = System.currentTimeMillis();
+      writeLong(file, slotAt(4) + SLOT_CLAIMED_AT, now - 1000);
+      CachedFrame f = picture(PICTURE, 4, null, 0.4, 4);
+      assertNull(e.read(4), "a claimed slot is never served");
+      e.store(4, f);
+      assertEquals(0, c.stats().stored(), "a fresh claim is left to its writer");
+      assertNull(e.read(4));
+
+      writeLong(file, slotAt(4) + SLOT_CLAIMED_AT, now - CacheFile.STALE_CLAIM_MILLIS - 1000);
+      e.store(4, f);
+      assertEquals(1, c.stats().stored(), "a stale claim is taken over");
+      assertArrayEquals(bytesOf(f), bytesOf(e.read(4)));
+      assertEquals(0, c.stats().checksumFailures());
+      e.release();
+    }
+  }
+
+  @Test
+  void aFileOfAnotherIdentityUnderTheSameNameIsNotServed() throws Exception {
+    try (FrameCache c = cache(1L << 20)) {
+      // Another identity whose hash gave the same name: the file's header says whose frames it has.
+      Files.createDirectories(c.directory());
+      CacheFile other =
+          CacheFile.create(
+              c.directory(),
+              FrameCache.fileName("video-a"),
+              "video-b",
+              FRAMES,
+              CacheFile.slotBytesFor(PICTURE));
+      CachedFrame f = picture(PICTURE, 1, null, 0.0, 0);
+      assertEquals(CacheFile.Stored.STORED, other.store(0, f));
+      other.close();
+
+      assertNull(c.acquire("video-a"), "video-b's frames are not video-a's");
+      assertNull(c.acquireOrCreate("video-a", FRAMES, PICTURE), "nor is its name taken over");
+      assertEquals(FRAMES, c.stats().notCacheable());
+      assertNull(c.stats().disabled());
+      assertTrue(Files.exists(fileOf(c, "video-a")), "the other identity's file stays");
+    }
+  }
+
+  @Test
+  void evictionRemovesTheLeastRecentlyUsedFileByItsHeaderAndNothingThatIsNotOurs()
+      throws Exception {
+    try (FrameCache c = cache(1L << 20)) {
+      Files.createDirectories(c.directory());
+      Path notOurs = c.directory().resolve("0123456789abcdef0123456789abcdef.frames");
+      Files.write(notOurs, new byte[CacheFile.HEADER_BYTES + 100]); // wrong magic
+      Path otherName = c.directory().resolve("notes.txt");
+      Files.writeString(otherName, "kept");
+
+      c.acquireOrCreate("video-a", FRAMES, PICTURE).release();
+      c.acquireOrCreate("video-b", FRAMES, PICTURE).release();
+      assertEquals(0, c.stats().evictions());
+      // a was created first, but another process used it last: b is the least recently used.
+      long now = System.currentTimeMillis();
+      writeLong(fileOf(c, "video-a"), HEADER_LAST_USED, now);
+      writeLong(fileOf(c, "video-b"), HEADER_LAST_USED, now - 3_600_000);
+
+      FrameCache.Entry third = c.acquireOrCreate("video-c", FRAMES, PICTURE);
+      assertNotNull(third);
+      third.release();
+      FrameCacheStats s = c.stats();
+      assertEquals(1, s.evictions(), s.toString());
+      assertFalse(Files.exists(fileOf(c, "video-b")), "the least recently used file is evicted");
+      assertTrue(Files.exists(fileOf(c, "video-a")));
+      assertTrue(Files.exists(fileOf(c, "video-c")));
+      assertTrue(Files.exists(notOurs), "a file without our header is never removed");
+      assertTrue(Files.exists(otherName));
+      assertEquals(2 * CacheFile.fileBytes(FRAMES, CacheFile.slotBytesFor(PICTURE)), s.fileBytes());
+      assertTrue(s.fileBytes() <= s.maxBytes(), s.toString());
+      assertNull(c.acquire("video-b"), "an evicted file is gone for every process");
+    }
+  }
+
+  @Test
+  void aFileLargerThanTheWholeBudgetIsNotCached() {
+    try (FrameCache c = cache(1L << 20)) {
+      assertNull(c.acquireOrCreate("video-a", 100, PICTURE));
+      FrameCacheStats s = c.stats();
+      assertEquals(100, s.notCacheable(), s.toString());
+      assertEquals(0, s.fileBytes(), s.toString());
+      assertNull(s.disabled(), "not cacheable is no reason to disable the cache");
+      assertNotNull(c.acquireOrCreate("video-b", FRAMES, PICTURE), "smaller files still are");
+    }
+  }
+
+  @Test
+  void aPrivateMemoryCachesFolderIsRemovedOnClose() {
+    Path dir;
+    try (FrameCache c = FrameCache.open(FrameCacheOptions.memory(1L << 20))) {
+      dir = c.directory();
+      FrameCache.Entry e = c.acquireOrCreate("video-a", FRAMES, PICTURE);
+      e.store(0, picture(PICTURE, 1, null, 0.0, 0));
+      e.release();
+      assertTrue(Files.isDirectory(dir));
+      assertTrue(Files.exists(fileOf(c, "video-a")));
+    }
+    assertFalse(Files.exists(dir), "the private folder is removed: " + dir);
+  }
+}

@@ -6,6 +6,7 @@ import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.MappedByteBuffer;
+import java.nio.channels.ClosedChannelException;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
@@ -83,7 +84,12 @@ final class CacheFile {
     /** Complete already, or another writer holds the slot. */
     PRESENT,
     /** The picture is larger than a slot. */
-    TOO_LARGE
+    TOO_LARGE,
+    /**
+     * Not stored: the writing thread was interrupted (its worker is being stopped), before or
+     * during the write; the slot is left empty and the file works on for everyone else.
+     */
+    INTERRUPTED
   }
 
   /** Why a read found nothing. */
@@ -99,7 +105,8 @@ final class CacheFile {
   final long slotBytes;
   final long dataOffset;
   final Object fileKey;
-  private final FileChannel channel;
+  private volatile FileChannel channel; // replaced when an interrupt closed it (see #store)
+  private boolean closed; // guarded by this
   private final MappedByteBuffer table;
   private final MappedByteBuffer[] chunks;
   private final long[] chunkAddress;
@@ -332,6 +339,9 @@ final class CacheFile {
     if (bytes <= 0 || bytes > slotBytes) {
       return Stored.TOO_LARGE;
     }
+    if (Thread.currentThread().isInterrupted()) {
+      return Stored.INTERRUPTED; // a write now would close the channel every writer shares
+    }
     int off = slotOffset(position);
     int token = claimToken();
     int state = (int) INT.getAcquire(table, off);
@@ -351,8 +361,15 @@ final class CacheFile {
     src.rewind();
     int chunk = position / slotsPerChunk;
     long within = (position % slotsPerChunk) * slotBytes;
+    FileChannel ch = channel;
     try {
-      writeFully(channel, src, dataOffset + (long) chunk * slotsPerChunk * slotBytes + within);
+      writeFully(ch, src, dataOffset + (long) chunk * slotsPerChunk * slotBytes + within);
+    } catch (ClosedChannelException interrupted) {
+      // FileChannel is interruptible: an interrupt of this or another writer during a write
+      // closes the channel for every thread. Not a fault of the folder: open it again.
+      INT.setRelease(table, off, EMPTY);
+      reopen(ch);
+      return Stored.INTERRUPTED;
     } catch (IOException | RuntimeException e) {
       INT.setRelease(table, off, EMPTY);
       throw e;
@@ -369,6 +386,27 @@ final class CacheFile {
     table.putLong(off + 48, f.frameIndex());
     INT.setRelease(table, off, COMPLETE);
     return Stored.STORED;
+  }
+
+  /**
+   * Replaces {@code broken} (closed by an interrupt) with a new channel on the same file; when the
+   * file left its name meanwhile, stores go on returning {@link Stored#INTERRUPTED} until the cache
+   * notices it is gone ({@link #stillThere()}).
+   */
+  private synchronized void reopen(FileChannel broken) {
+    if (closed || channel != broken) {
+      return; // closed for good, or another writer reopened it already
+    }
+    try {
+      FileChannel fresh = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE);
+      if (stillThere()) {
+        channel = fresh;
+      } else {
+        fresh.close();
+      }
+    } catch (IOException gone) {
+      // the name holds nothing (evicted): nothing more is stored in this file
+    }
   }
 
   /** Records a use (for least-recently-used eviction across processes), at most once a second. */
@@ -392,6 +430,9 @@ final class CacheFile {
 
   /** Unmaps and closes; no address from {@link #read} may be used afterwards. */
   void close() {
+    synchronized (this) {
+      closed = true;
+    }
     Unmapper.unmap(table);
     for (MappedByteBuffer c : chunks) {
       Unmapper.unmap(c);

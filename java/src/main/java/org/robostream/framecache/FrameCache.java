@@ -2,6 +2,7 @@ package org.robostream.framecache;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.channels.ClosedByInterruptException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -300,6 +301,9 @@ public final class FrameCache implements AutoCloseable {
   }
 
   private void disable(String what, Exception e) {
+    if (e instanceof ClosedByInterruptException) {
+      return; // a worker being stopped was interrupted in a read or write: the folder is fine
+    }
     if (disabled == null) {
       disabled = what + ": " + e;
       LOG.warn(

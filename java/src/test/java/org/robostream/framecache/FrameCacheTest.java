@@ -194,6 +194,64 @@ class FrameCacheTest {
   }
 
   @Test
+  void aStoreFromAnInterruptedThreadIsSkippedAndTheCacheWorksOn() {
+    try (FrameCache c = cache(1L << 20)) {
+      FrameCache.Entry e = c.acquireOrCreate("video-a", FRAMES, PICTURE);
+      CachedFrame f = picture(PICTURE, 1, null, 0.0, 0);
+      Thread.currentThread().interrupt(); // a worker being stopped finishes its decode call
+      e.store(0, f);
+      assertTrue(Thread.interrupted(), "the interrupt is left for the worker to see");
+      assertNull(c.stats().disabled(), "an interrupt is no fault of the folder");
+      assertNull(e.read(0));
+      e.store(0, f);
+      assertArrayEquals(bytesOf(f), bytesOf(e.read(0)));
+      assertEquals(1, c.stats().stored());
+      e.release();
+    }
+  }
+
+  /**
+   * Interrupts landing while a writer computes a checksum or writes (FileChannel closes itself for
+   * every thread when one is interrupted in a write) leave every slot empty or complete, and the
+   * file writable.
+   */
+  @Test
+  void interruptsDuringWritesNeverDisableTheCache() throws Exception {
+    int frames = 200;
+    try (FrameCache c = cache(64L << 20)) {
+      FrameCache.Entry e = c.acquireOrCreate("video-a", frames, PICTURE);
+      CachedFrame f = picture(PICTURE, 1, null, 0.0, 0);
+      java.util.concurrent.atomic.AtomicBoolean done =
+          new java.util.concurrent.atomic.AtomicBoolean();
+      Thread writer =
+          new Thread(
+              () -> {
+                for (int i = 0; i < frames; i++) {
+                  Thread.interrupted(); // the store starts uninterrupted; the interrupt lands in it
+                  e.store(i, f);
+                }
+                done.set(true);
+              });
+      writer.start();
+      while (!done.get()) {
+        writer.interrupt();
+        java.util.concurrent.locks.LockSupport.parkNanos(5_000);
+      }
+      writer.join();
+      assertNull(c.stats().disabled(), c.stats().toString());
+      for (int i = 0; i < frames; i++) {
+        e.store(i, f); // fills what the interrupts left empty
+        CachedFrame got = e.read(i);
+        assertNotNull(got, "slot " + i);
+        assertArrayEquals(bytesOf(f), bytesOf(got), "slot " + i);
+      }
+      assertEquals(frames, c.stats().stored(), c.stats().toString());
+      assertEquals(0, c.stats().checksumFailures());
+      e.release();
+    }
+  }
+
+  @Test
   void aFileOfAnotherIdentityUnderTheSameNameIsNotServed() throws Exception {
     try (FrameCache c = cache(1L << 20)) {
       // Another identity whose hash gave the same name: the file's header says whose frames it has.

@@ -2,6 +2,7 @@ package org.robostream.stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -125,6 +126,39 @@ class FrameCacheDegradeTest {
         assertEquals(plain.get(e), FrameCacheStreamingTest.epoch(ds), "epoch " + e);
       }
       assertDegradedOnce(log, ds, dir.toString(), decoded);
+    }
+  }
+
+  /**
+   * A consumer that leaves 30 epochs after one to four batches has its workers stopped mid-decode
+   * (interrupted while they store frames; before the fix one such interrupt closed the file's
+   * channel and disabled the cache): the cache keeps working, warns nothing, and fills up.
+   */
+  @Test
+  void epochsLeftEarlyNeverDisableTheCache() throws Exception {
+    List<List<String>> plain = withoutCache();
+    try (StderrLines log = new StderrLines();
+        StreamingDataset ds =
+            builder()
+                .frameCache(FrameCacheOptions.directory(tmp.resolve("cache"), 256L << 20))
+                .build()) {
+      for (int e = 0; e < 30; e++) {
+        ds.setEpoch(e);
+        Iterator<Batch> it = ds.iterator();
+        for (int k = 0; k <= e % 4; k++) {
+          it.next().close();
+        }
+      }
+      for (int e = 0; e < 3; e++) {
+        ds.setEpoch(e);
+        assertEquals(plain.get(e), FrameCacheStreamingTest.epoch(ds), "epoch " + e);
+      }
+      long decoded = ds.stats().framesDecoded();
+      ds.setEpoch(0);
+      assertEquals(plain.get(0), FrameCacheStreamingTest.epoch(ds), "epoch 0 again");
+      assertNull(ds.frameCacheStats().disabled(), ds.frameCacheStats().toString());
+      assertEquals(List.of(), log.containing(CACHE_WARNING));
+      assertEquals(decoded, ds.stats().framesDecoded(), "every frame is in the cache");
     }
   }
 

@@ -8,7 +8,6 @@ import java.nio.ByteOrder;
 import java.nio.MappedByteBuffer;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.FileChannel;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,9 +24,8 @@ import org.robostream.video.ColorSpec;
  * memory-mapped by every process that uses it. Layout (little-endian):
  *
  * <pre>
- * 0       header (8 KiB): magic "RSFRAMES", version, frames, slot bytes, data offset, last use
- *         (ms since the epoch, written by every user at most once a second), the identity
- *         (UTF-8: whose frames these are, e.g. path + size + mtime)
+ * 0       header (8 KiB, {@link CacheFileHeader}): magic, version, frames, slot bytes, data
+ *         offset, last use, the identity (whose frames these are, e.g. path + size + mtime)
  * 8192    slot table: 64 bytes a frame: state, CRC-32C of the bytes, bytes, width, height,
  *         pixel format, colour matrix and range, pts, frame index, when the slot was claimed
  * data    (4 KiB aligned) slot i at data + i * slotBytes: the packed picture
@@ -43,7 +41,9 @@ import org.robostream.video.ColorSpec;
  * slot table are written (zeros) when the file is created, so the compare-and-set never touches an
  * unbacked page; a file becomes visible under its name only complete (created under a temporary
  * name, then hard-linked). Slots are filled with identical bytes by whoever decodes them (a video
- * decodes to the same pictures in every process), so two writers racing for a slot is harmless.
+ * decodes to the same pictures in every process), so two writers racing for a slot is harmless. An
+ * interrupted writer stores nothing (FileChannel closes itself when a thread is interrupted in a
+ * write; the channel is then opened again), so stopping a worker never disables the cache.
  *
  * <p>Threading: thread-safe (the protocol above also holds between threads). Ownership: {@link
  * FrameCache} opens and closes it; {@link #close()} unmaps, so no reader may use an address after
@@ -51,11 +51,6 @@ import org.robostream.video.ColorSpec;
  */
 final class CacheFile {
   static final String SUFFIX = ".frames";
-  static final long MAGIC = 0x53454d4152465352L; // "RSFRAMES" read little-endian
-  static final int VERSION = 1;
-  static final int HEADER_BYTES = 8192;
-  static final int SLOT_HEADER_BYTES = 64;
-  static final int MAX_IDENTITY_BYTES = HEADER_BYTES - 64;
   static final long STALE_CLAIM_MILLIS = 60_000;
 
   /** At most this many bytes of slots per mapping (a mapping is at most 2 GiB in Java). */
@@ -63,15 +58,6 @@ final class CacheFile {
 
   static final int EMPTY = 0;
   static final int COMPLETE = 1;
-
-  private static final int OFF_MAGIC = 0;
-  private static final int OFF_VERSION = 8;
-  private static final int OFF_FRAMES = 12;
-  private static final int OFF_SLOT_BYTES = 16;
-  private static final int OFF_DATA = 24;
-  private static final int OFF_LAST_USED = 32;
-  private static final int OFF_IDENTITY_LENGTH = 40;
-  private static final int OFF_IDENTITY = 64;
 
   private static final VarHandle INT =
       MethodHandles.byteBufferViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
@@ -147,12 +133,7 @@ final class CacheFile {
 
   /** The file's full size for {@code frames} slots of {@code slotBytes}. */
   static long fileBytes(int frames, long slotBytes) {
-    return dataOffsetFor(frames) + frames * slotBytes;
-  }
-
-  private static long dataOffsetFor(int frames) {
-    long tableEnd = HEADER_BYTES + (long) frames * SLOT_HEADER_BYTES;
-    return (tableEnd + 4095) & ~4095L;
+    return CacheFileHeader.dataOffsetFor(frames) + frames * slotBytes;
   }
 
   /** Slot sizes are rounded up to 64 bytes so every slot starts cache-line aligned. */
@@ -169,8 +150,8 @@ final class CacheFile {
    */
   static CacheFile create(Path dir, String name, String identity, int frames, long slotBytes)
       throws IOException {
-    byte[] id = identity.getBytes(StandardCharsets.UTF_8);
-    if (id.length > MAX_IDENTITY_BYTES || frames <= 0 || slotBytes <= 0) {
+    CacheFileHeader header = CacheFileHeader.of(identity, frames, slotBytes);
+    if (header == null) {
       return null;
     }
     Path target = dir.resolve(name);
@@ -181,23 +162,14 @@ final class CacheFile {
                 + ProcessHandle.current().pid()
                 + "-"
                 + Long.toHexString(ThreadLocalRandom.current().nextLong()));
-    long dataOffset = dataOffsetFor(frames);
+    long dataOffset = header.dataOffset();
     try {
       try (FileChannel ch =
           FileChannel.open(tmp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-        ByteBuffer header = ByteBuffer.allocate(HEADER_BYTES).order(ByteOrder.LITTLE_ENDIAN);
-        header.putLong(OFF_MAGIC, MAGIC);
-        header.putInt(OFF_VERSION, VERSION);
-        header.putInt(OFF_FRAMES, frames);
-        header.putLong(OFF_SLOT_BYTES, slotBytes);
-        header.putLong(OFF_DATA, dataOffset);
-        header.putLong(OFF_LAST_USED, System.currentTimeMillis());
-        header.putInt(OFF_IDENTITY_LENGTH, id.length);
-        header.put(OFF_IDENTITY, id);
-        writeFully(ch, header, 0);
+        writeFully(ch, header.bytes(), 0);
         // The slot table as real zeros: its pages must be backed before anyone maps them.
         ByteBuffer zeros = ByteBuffer.allocateDirect(1 << 16);
-        for (long at = HEADER_BYTES; at < dataOffset; at += zeros.capacity()) {
+        for (long at = CacheFileHeader.BYTES; at < dataOffset; at += zeros.capacity()) {
           zeros.clear().limit((int) Math.min(zeros.capacity(), dataOffset - at));
           writeFully(ch, zeros, at);
         }
@@ -227,12 +199,13 @@ final class CacheFile {
     FileChannel ch = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE);
     boolean ok = false;
     try {
-      Header h = readHeader(ch);
-      if (h == null || !h.identity.equals(identity)) {
+      CacheFileHeader h = CacheFileHeader.read(ch);
+      if (h == null || !h.identity().equals(identity)) {
         return null;
       }
       Object key = Files.readAttributes(path, BasicFileAttributes.class).fileKey();
-      CacheFile f = new CacheFile(path, identity, h.frames, h.slotBytes, h.dataOffset, key, ch);
+      CacheFile f =
+          new CacheFile(path, identity, h.frames(), h.slotBytes(), h.dataOffset(), key, ch);
       ok = true;
       return f;
     } finally {
@@ -240,49 +213,6 @@ final class CacheFile {
         ch.close();
       }
     }
-  }
-
-  /** A file's header, read without mapping it. */
-  record Header(
-      int frames, long slotBytes, long dataOffset, long lastUsedMillis, String identity) {}
-
-  /** The header of the cache file at {@code path}, or null when it is not one of ours. */
-  static Header readHeader(Path path) throws IOException {
-    try (FileChannel ch = FileChannel.open(path, StandardOpenOption.READ)) {
-      return readHeader(ch);
-    }
-  }
-
-  private static Header readHeader(FileChannel ch) throws IOException {
-    ByteBuffer b = ByteBuffer.allocate(HEADER_BYTES).order(ByteOrder.LITTLE_ENDIAN);
-    while (b.hasRemaining()) {
-      if (ch.read(b, b.position()) < 0) {
-        return null;
-      }
-    }
-    if (b.getLong(OFF_MAGIC) != MAGIC || b.getInt(OFF_VERSION) != VERSION) {
-      return null;
-    }
-    int frames = b.getInt(OFF_FRAMES);
-    long slotBytes = b.getLong(OFF_SLOT_BYTES);
-    long dataOffset = b.getLong(OFF_DATA);
-    int idLength = b.getInt(OFF_IDENTITY_LENGTH);
-    if (frames <= 0
-        || slotBytes <= 0
-        || slotBytes > CHUNK_BYTES
-        || dataOffset != dataOffsetFor(frames)
-        || idLength < 0
-        || idLength > MAX_IDENTITY_BYTES) {
-      return null;
-    }
-    byte[] id = new byte[idLength];
-    b.get(OFF_IDENTITY, id);
-    return new Header(
-        frames,
-        slotBytes,
-        dataOffset,
-        b.getLong(OFF_LAST_USED),
-        new String(id, StandardCharsets.UTF_8));
   }
 
   /**
@@ -414,7 +344,7 @@ final class CacheFile {
     long now = System.currentTimeMillis();
     if (now - lastTouched >= 1000) {
       lastTouched = now;
-      LONG.setOpaque(table, OFF_LAST_USED, now);
+      LONG.setOpaque(table, CacheFileHeader.OFF_LAST_USED, now);
     }
   }
 
@@ -449,7 +379,7 @@ final class CacheFile {
       throw new IndexOutOfBoundsException(
           "frame " + position + " of " + path + ", which has " + frames + " slots");
     }
-    return HEADER_BYTES + position * SLOT_HEADER_BYTES;
+    return CacheFileHeader.BYTES + position * CacheFileHeader.SLOT_ENTRY_BYTES;
   }
 
   private static int claimToken() {

@@ -245,7 +245,7 @@ public final class FrameCache implements AutoCloseable {
           if (!name.endsWith(CacheFile.SUFFIX)) {
             continue; // not ours: never counted, never removed
           }
-          CacheFile.Header h = CacheFile.readHeader(p);
+          CacheFileHeader h = CacheFileHeader.read(p);
           if (h == null) {
             continue;
           }
@@ -277,7 +277,7 @@ public final class FrameCache implements AutoCloseable {
 
   private void removeStaleTemporary(Path p, long now) throws IOException {
     if (now - Files.getLastModifiedTime(p).toMillis() > STALE_TMP_MILLIS
-        && CacheFile.readHeader(p) != null) {
+        && CacheFileHeader.read(p) != null) {
       Files.deleteIfExists(p);
     }
   }

@@ -73,7 +73,7 @@ class FrameCacheTest {
   }
 
   private static long slotAt(int position) {
-    return CacheFile.HEADER_BYTES + (long) position * CacheFile.SLOT_HEADER_BYTES;
+    return CacheFileHeader.BYTES + (long) position * CacheFileHeader.SLOT_ENTRY_BYTES;
   }
 
   /** Writes {@code value} at {@code at} of {@code file} as another process would. */
@@ -147,7 +147,7 @@ class FrameCacheTest {
       FrameCache.Entry e = c.acquireOrCreate("video-a", FRAMES, PICTURE);
       CachedFrame f = picture(PICTURE, 1, null, 0.0, 2);
       e.store(2, f);
-      CacheFile.Header h = CacheFile.readHeader(fileOf(c, "video-a"));
+      CacheFileHeader h = CacheFileHeader.read(fileOf(c, "video-a"));
       long at = h.dataOffset() + 2 * h.slotBytes() + 1234;
       try (FileChannel ch =
           FileChannel.open(
@@ -275,13 +275,44 @@ class FrameCacheTest {
     }
   }
 
+  /**
+   * Headers from disk are hostile: one whose slot table would not fit a mapping, and a file cut
+   * short inside its slot table, are not ours (no exception escapes, nothing is mapped or grown).
+   */
+  @Test
+  void aHeaderThatIsTooLargeOrAFileCutShortIsNotServed() throws Exception {
+    try (FrameCache c = cache(1L << 20)) {
+      Path file = fileOf(c, "video-a");
+      int tooMany = CacheFileHeader.MAX_FRAMES + 1;
+      long tableEnd = CacheFileHeader.dataOffsetFor(tooMany);
+      try (FileChannel ch =
+          FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+        ch.write(new CacheFileHeader(tooMany, 64, tableEnd, 0, "video-a").bytes(), 0);
+        ch.write(ByteBuffer.allocate(1), tableEnd - 1); // sparse: as long as its table says
+      }
+      assertNull(c.acquire("video-a"), "a table of " + tooMany + " slots");
+      assertEquals(tableEnd, Files.size(file), "the file is left as it is");
+      Files.delete(file);
+
+      c.acquireOrCreate("video-a", FRAMES, PICTURE).release();
+      c.close();
+      try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE)) {
+        ch.truncate(CacheFileHeader.BYTES + 100);
+      }
+      try (FrameCache again = cache(1L << 20)) {
+        assertNull(again.acquire("video-a"), "a slot table cut short");
+        assertNull(again.stats().disabled());
+      }
+    }
+  }
+
   @Test
   void evictionRemovesTheLeastRecentlyUsedFileByItsHeaderAndNothingThatIsNotOurs()
       throws Exception {
     try (FrameCache c = cache(1L << 20)) {
       Files.createDirectories(c.directory());
       Path notOurs = c.directory().resolve("0123456789abcdef0123456789abcdef.frames");
-      Files.write(notOurs, new byte[CacheFile.HEADER_BYTES + 100]); // wrong magic
+      Files.write(notOurs, new byte[CacheFileHeader.BYTES + 100]); // wrong magic
       Path otherName = c.directory().resolve("notes.txt");
       Files.writeString(otherName, "kept");
 

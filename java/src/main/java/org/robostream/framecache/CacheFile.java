@@ -146,9 +146,11 @@ final class CacheFile {
    * process created first.
    *
    * @return null when a file of that name holds something else (another identity, another layout)
+   *     or one larger than {@code maxBytes}
    * @throws IOException when the folder cannot take it (full, gone, read-only)
    */
-  static CacheFile create(Path dir, String name, String identity, int frames, long slotBytes)
+  static CacheFile create(
+      Path dir, String name, String identity, int frames, long slotBytes, long maxBytes)
       throws IOException {
     CacheFileHeader header = CacheFileHeader.of(identity, frames, slotBytes);
     if (header == null) {
@@ -186,21 +188,25 @@ final class CacheFile {
     } finally {
       Files.deleteIfExists(tmp);
     }
-    return open(target, identity);
+    return open(target, identity, maxBytes);
   }
 
   /**
-   * Opens an existing file for {@code identity}.
+   * Opens an existing file for {@code identity}, unless its slots would take more than {@code
+   * maxBytes} (the budget: nothing larger is mapped, whatever a header from disk says).
    *
-   * @return null when it holds another identity or is not a complete frame-cache file
+   * @return null when it holds another identity, is not a complete frame-cache file, or is too
+   *     large
    * @throws java.nio.file.NoSuchFileException when it is not there
    */
-  static CacheFile open(Path path, String identity) throws IOException {
+  static CacheFile open(Path path, String identity, long maxBytes) throws IOException {
     FileChannel ch = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE);
     boolean ok = false;
     try {
       CacheFileHeader h = CacheFileHeader.read(ch);
-      if (h == null || !h.identity().equals(identity)) {
+      if (h == null
+          || !h.identity().equals(identity)
+          || fileBytes(h.frames(), h.slotBytes()) > maxBytes) {
         return null;
       }
       Object key = Files.readAttributes(path, BasicFileAttributes.class).fileKey();

@@ -129,7 +129,7 @@ public final class FrameCache implements AutoCloseable {
     }
     if (e == null) {
       try {
-        CacheFile f = CacheFile.open(dir.resolve(fileName(identity)), identity);
+        CacheFile f = CacheFile.open(dir.resolve(fileName(identity)), identity, options.maxBytes());
         if (f == null) {
           return null;
         }
@@ -166,7 +166,9 @@ public final class FrameCache implements AutoCloseable {
     }
     try {
       makeRoom(need);
-      CacheFile f = CacheFile.create(dir, fileName(identity), identity, frames, slotBytes);
+      CacheFile f =
+          CacheFile.create(
+              dir, fileName(identity), identity, frames, slotBytes, options.maxBytes());
       if (f == null) {
         notCacheable.addAndGet(frames);
         return null;

@@ -262,7 +262,8 @@ class FrameCacheTest {
               FrameCache.fileName("video-a"),
               "video-b",
               FRAMES,
-              CacheFile.slotBytesFor(PICTURE));
+              CacheFile.slotBytesFor(PICTURE),
+              1L << 20);
       CachedFrame f = picture(PICTURE, 1, null, 0.0, 0);
       assertEquals(CacheFile.Stored.STORED, other.store(0, f));
       other.close();
@@ -276,8 +277,9 @@ class FrameCacheTest {
   }
 
   /**
-   * Headers from disk are hostile: one whose slot table would not fit a mapping, and a file cut
-   * short inside its slot table, are not ours (no exception escapes, nothing is mapped or grown).
+   * Headers from disk are hostile: one whose slot table would not fit a mapping, one whose slots
+   * would take more than the budget, and a file cut short inside its slot table, are not ours (no
+   * exception escapes, nothing is mapped or grown).
    */
   @Test
   void aHeaderThatIsTooLargeOrAFileCutShortIsNotServed() throws Exception {
@@ -292,6 +294,17 @@ class FrameCacheTest {
       }
       assertNull(c.acquire("video-a"), "a table of " + tooMany + " slots");
       assertEquals(tableEnd, Files.size(file), "the file is left as it is");
+      Files.delete(file);
+
+      // A header within one mapping whose slots (1000 of 1 GiB) would take more than the budget.
+      long bigSlots = CacheFileHeader.dataOffsetFor(1000);
+      try (FileChannel ch =
+          FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+        ch.write(new CacheFileHeader(1000, 1L << 30, bigSlots, 0, "video-a").bytes(), 0);
+        ch.write(ByteBuffer.allocate(1), bigSlots - 1);
+      }
+      assertNull(c.acquire("video-a"), "slots larger than the budget");
+      assertEquals(bigSlots, Files.size(file), "nothing mapped, the file not grown");
       Files.delete(file);
 
       c.acquireOrCreate("video-a", FRAMES, PICTURE).release();

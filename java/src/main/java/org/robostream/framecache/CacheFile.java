@@ -17,7 +17,6 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.zip.CRC32C;
 import org.bytedeco.javacpp.Pointer;
 import org.robostream.nativecore.NativeAddress;
-import org.robostream.video.ColorSpec;
 
 /**
  * One video file's decoded frames on disk: a file of fixed-size slots, one per frame position,
@@ -26,8 +25,8 @@ import org.robostream.video.ColorSpec;
  * <pre>
  * 0       header (8 KiB, {@link CacheFileHeader}): magic, version, frames, slot bytes, data
  *         offset, last use, the identity (whose frames these are, e.g. path + size + mtime)
- * 8192    slot table: 64 bytes a frame: state, CRC-32C of the bytes, bytes, width, height,
- *         pixel format, colour matrix and range, pts, frame index, when the slot was claimed
+ * 8192    slot table: 64 bytes a frame ({@link SlotEntry}): state, CRC-32C of the bytes, bytes,
+ *         width, height, pixel format, colour matrix and range, pts, frame index, claim time
  * data    (4 KiB aligned) slot i at data + i * slotBytes: the packed picture
  * </pre>
  *
@@ -116,6 +115,7 @@ final class CacheFile {
     this.fileKey = fileKey;
     this.channel = channel;
     this.table = channel.map(FileChannel.MapMode.READ_WRITE, 0, dataOffset);
+    table.order(ByteOrder.LITTLE_ENDIAN); // every field, as the layout says (not only the states)
     this.slotsPerChunk = (int) Math.max(1, Math.min(frames, CHUNK_BYTES / slotBytes));
     int n = (frames + slotsPerChunk - 1) / slotsPerChunk;
     this.chunks = new MappedByteBuffer[n];
@@ -232,36 +232,23 @@ final class CacheFile {
       out[0] = Found.MISS;
       return null;
     }
-    long bytes = table.getLong(off + 8);
-    if (bytes <= 0 || bytes > slotBytes) {
-      out[0] = Found.CORRUPT;
-      INT.compareAndSet(table, off, COMPLETE, EMPTY);
-      return null;
-    }
     int chunk = position / slotsPerChunk;
     int within = (int) ((position % slotsPerChunk) * slotBytes);
-    CRC32C crc = new CRC32C();
-    crc.update(chunks[chunk].slice(within, (int) bytes));
-    if ((int) crc.getValue() != table.getInt(off + 4)) {
+    CachedFrame f = SlotEntry.read(table, off, chunkAddress[chunk] + within, slotBytes);
+    if (f == null) {
       out[0] = Found.CORRUPT;
       INT.compareAndSet(table, off, COMPLETE, EMPTY);
       return null;
     }
-    int matrix = table.getInt(off + 28);
-    ColorSpec color =
-        matrix < 0
-            ? null
-            : new ColorSpec(ColorSpec.Matrix.values()[matrix], table.getInt(off + 32) != 0);
+    CRC32C crc = new CRC32C();
+    crc.update(chunks[chunk].slice(within, (int) f.bytes()));
+    if ((int) crc.getValue() != SlotEntry.crc(table, off)) {
+      out[0] = Found.CORRUPT;
+      INT.compareAndSet(table, off, COMPLETE, EMPTY);
+      return null;
+    }
     out[0] = Found.HIT;
-    return new CachedFrame(
-        chunkAddress[chunk] + within,
-        bytes,
-        table.getInt(off + 16),
-        table.getInt(off + 20),
-        table.getInt(off + 24),
-        color,
-        table.getDouble(off + 40),
-        table.getLong(off + 48));
+    return f;
   }
 
   /**
@@ -286,11 +273,12 @@ final class CacheFile {
       return Stored.PRESENT;
     }
     boolean stale =
-        state != EMPTY && now - (long) LONG.getOpaque(table, off + 56) > STALE_CLAIM_MILLIS;
+        state != EMPTY
+            && now - (long) LONG.getOpaque(table, off + SlotEntry.CLAIMED_AT) > STALE_CLAIM_MILLIS;
     if ((state != EMPTY && !stale) || !INT.compareAndSet(table, off, state, token)) {
       return Stored.PRESENT;
     }
-    LONG.setOpaque(table, off + 56, now);
+    LONG.setOpaque(table, off + SlotEntry.CLAIMED_AT, now);
     ByteBuffer src = NativeAddress.bytesAt(f.address(), bytes).asByteBuffer();
     CRC32C crc = new CRC32C();
     crc.update(src);
@@ -310,16 +298,7 @@ final class CacheFile {
       INT.setRelease(table, off, EMPTY);
       throw e;
     }
-    table.putInt(off + 4, (int) crc.getValue());
-    table.putLong(off + 8, bytes);
-    table.putInt(off + 16, f.width());
-    table.putInt(off + 20, f.height());
-    table.putInt(off + 24, f.pixelFormat());
-    ColorSpec color = f.color();
-    table.putInt(off + 28, color == null ? -1 : color.matrix().ordinal());
-    table.putInt(off + 32, color != null && color.fullRange() ? 1 : 0);
-    table.putDouble(off + 40, f.ptsSeconds());
-    table.putLong(off + 48, f.frameIndex());
+    SlotEntry.write(table, off, f, (int) crc.getValue());
     INT.setRelease(table, off, COMPLETE);
     return Stored.STORED;
   }

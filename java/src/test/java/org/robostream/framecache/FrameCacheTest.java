@@ -1,5 +1,7 @@
 package org.robostream.framecache;
 
+import static org.bytedeco.ffmpeg.global.avutil.AV_PIX_FMT_GRAY8;
+import static org.bytedeco.ffmpeg.global.avutil.AV_PIX_FMT_YUV420P;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -19,8 +21,11 @@ import org.bytedeco.javacpp.BytePointer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.robostream.nativecore.NativeAddress;
 import org.robostream.video.ColorSpec;
+import org.robostream.video.PackedPicture;
 
 /**
  * The frame cache's files on their own (no video): what is stored is read back field for field, a
@@ -35,10 +40,13 @@ class FrameCacheTest {
   private static final int SLOT_CLAIMED_AT = 56;
   private static final int HEADER_LAST_USED = 32;
 
-  /** A file of 10 slots of 40000 bytes takes 412 288 bytes: two fit 1 MiB, three do not. */
-  private static final int FRAMES = 10;
+  /** Pictures are 160x160 yuv420p: 38 400 bytes. */
+  private static final int SIDE = 160;
 
-  private static final long PICTURE = 40_000;
+  private static final long PICTURE = SIDE * SIDE * 3 / 2;
+
+  /** A file of 10 slots of a picture takes 396 288 bytes: two fit 1 MiB, three do not. */
+  private static final int FRAMES = 10;
 
   @TempDir Path tmp;
   private final List<BytePointer> pictures = new ArrayList<>();
@@ -52,14 +60,19 @@ class FrameCacheTest {
     return FrameCache.open(FrameCacheOptions.directory(tmp.resolve("cache"), maxBytes));
   }
 
-  /** A picture of {@code bytes} in native memory, every byte derived from {@code seed}. */
-  private CachedFrame picture(long bytes, int seed, ColorSpec color, double pts, long index) {
+  /** A yuv420p picture in native memory, every byte derived from {@code seed}. */
+  private CachedFrame picture(int seed, ColorSpec color, double pts, long index) {
+    return picture(AV_PIX_FMT_YUV420P, seed, color, pts, index);
+  }
+
+  private CachedFrame picture(int format, int seed, ColorSpec color, double pts, long index) {
+    long bytes = PackedPicture.packedBytes(SIDE, SIDE, format);
     BytePointer p = new BytePointer(bytes);
     pictures.add(p);
     for (long i = 0; i < bytes; i++) {
       p.put(i, (byte) (i * 31 + seed));
     }
-    return new CachedFrame(p.address(), bytes, 200, 100, 23, color, pts, index);
+    return new CachedFrame(p.address(), bytes, SIDE, SIDE, format, color, pts, index);
   }
 
   private static byte[] bytesOf(CachedFrame f) {
@@ -93,8 +106,8 @@ class FrameCacheTest {
   void whatIsStoredIsReadBackWithEveryField() {
     try (FrameCache c = cache(1L << 20)) {
       FrameCache.Entry e = c.acquireOrCreate("video-a", FRAMES, PICTURE);
-      CachedFrame colour = picture(PICTURE, 1, new ColorSpec(ColorSpec.Matrix.BT709, true), 0.5, 7);
-      CachedFrame gray = picture(PICTURE - 100, 2, null, 1.25, 9);
+      CachedFrame colour = picture(1, new ColorSpec(ColorSpec.Matrix.BT709, true), 0.5, 7);
+      CachedFrame gray = picture(AV_PIX_FMT_GRAY8, 2, null, 1.25, 9);
       e.store(3, colour);
       e.store(9, gray);
       for (int[] pair : new int[][] {{3, 0}, {9, 1}}) {
@@ -116,7 +129,7 @@ class FrameCacheTest {
       assertEquals(2, s.stored());
       assertEquals(2, s.hits());
       assertEquals(1, s.misses());
-      assertEquals(PICTURE + PICTURE - 100, s.bytesStored());
+      assertEquals(colour.bytes() + gray.bytes(), s.bytesStored());
       assertEquals(s.bytesStored(), s.bytesServed());
     }
   }
@@ -125,10 +138,10 @@ class FrameCacheTest {
   void anotherProcessOpensTheFileByIdentityAndASecondStoreOfACompleteSlotChangesNothing() {
     try (FrameCache writer = cache(1L << 20);
         FrameCache reader = cache(1L << 20)) {
-      CachedFrame first = picture(PICTURE, 1, null, 0.0, 0);
+      CachedFrame first = picture(1, null, 0.0, 0);
       FrameCache.Entry w = writer.acquireOrCreate("video-a", FRAMES, PICTURE);
       w.store(0, first);
-      w.store(0, picture(PICTURE, 99, null, 5.0, 5));
+      w.store(0, picture(99, null, 5.0, 5));
       w.release();
       assertEquals(1, writer.stats().stored(), "the second store is a no-op");
       FrameCache.Entry r = reader.acquire("video-a");
@@ -145,7 +158,7 @@ class FrameCacheTest {
   void aCorruptByteIsAMissCountedAndTheSlotIsStoredAgain() throws Exception {
     try (FrameCache c = cache(1L << 20)) {
       FrameCache.Entry e = c.acquireOrCreate("video-a", FRAMES, PICTURE);
-      CachedFrame f = picture(PICTURE, 1, null, 0.0, 2);
+      CachedFrame f = picture(1, null, 0.0, 2);
       e.store(2, f);
       CacheFileHeader h = CacheFileHeader.read(fileOf(c, "video-a"));
       long at = h.dataOffset() + 2 * h.slotBytes() + 1234;
@@ -169,6 +182,24 @@ class FrameCacheTest {
     }
   }
 
+  /**
+   * The slot table is as hostile as the bytes (the checksum covers only the picture): a slot whose
+   * fields describe a larger picture than its bytes, or a colour matrix that does not exist, is a
+   * counted miss, never a read past the slot.
+   */
+  @ParameterizedTest(name = "field at +{0} set to {1}")
+  @CsvSource({"16, 100000", "20, 161", "24, 9999", "28, 7"})
+  void aSlotWhoseFieldsDoNotFitItsBytesIsAMiss(int field, int value) throws Exception {
+    try (FrameCache c = cache(1L << 20)) {
+      FrameCache.Entry e = c.acquireOrCreate("video-a", FRAMES, PICTURE);
+      e.store(1, picture(1, new ColorSpec(ColorSpec.Matrix.BT601, false), 0.0, 1));
+      writeInt(fileOf(c, "video-a"), slotAt(1) + field, value);
+      assertNull(e.read(1));
+      assertEquals(1, c.stats().checksumFailures(), c.stats().toString());
+      e.release();
+    }
+  }
+
   @Test
   void aDeadWritersClaimIsNeverServedAndTakenOverOnceStale() throws Exception {
     try (FrameCache c = cache(1L << 20)) {
@@ -178,7 +209,7 @@ class FrameCacheTest {
       writeInt(file, slotAt(4) + SLOT_STATE, 0x5eed1234);
       long now = System.currentTimeMillis();
       writeLong(file, slotAt(4) + SLOT_CLAIMED_AT, now - 1000);
-      CachedFrame f = picture(PICTURE, 4, null, 0.4, 4);
+      CachedFrame f = picture(4, null, 0.4, 4);
       assertNull(e.read(4), "a claimed slot is never served");
       e.store(4, f);
       assertEquals(0, c.stats().stored(), "a fresh claim is left to its writer");
@@ -197,7 +228,7 @@ class FrameCacheTest {
   void aStoreFromAnInterruptedThreadIsSkippedAndTheCacheWorksOn() {
     try (FrameCache c = cache(1L << 20)) {
       FrameCache.Entry e = c.acquireOrCreate("video-a", FRAMES, PICTURE);
-      CachedFrame f = picture(PICTURE, 1, null, 0.0, 0);
+      CachedFrame f = picture(1, null, 0.0, 0);
       Thread.currentThread().interrupt(); // a worker being stopped finishes its decode call
       e.store(0, f);
       assertTrue(Thread.interrupted(), "the interrupt is left for the worker to see");
@@ -220,7 +251,7 @@ class FrameCacheTest {
     int frames = 200;
     try (FrameCache c = cache(64L << 20)) {
       FrameCache.Entry e = c.acquireOrCreate("video-a", frames, PICTURE);
-      CachedFrame f = picture(PICTURE, 1, null, 0.0, 0);
+      CachedFrame f = picture(1, null, 0.0, 0);
       java.util.concurrent.atomic.AtomicBoolean done =
           new java.util.concurrent.atomic.AtomicBoolean();
       Thread writer =
@@ -264,7 +295,7 @@ class FrameCacheTest {
               FRAMES,
               CacheFile.slotBytesFor(PICTURE),
               1L << 20);
-      CachedFrame f = picture(PICTURE, 1, null, 0.0, 0);
+      CachedFrame f = picture(1, null, 0.0, 0);
       assertEquals(CacheFile.Stored.STORED, other.store(0, f));
       other.close();
 
@@ -371,7 +402,7 @@ class FrameCacheTest {
     try (FrameCache c = FrameCache.open(FrameCacheOptions.memory(1L << 20))) {
       dir = c.directory();
       FrameCache.Entry e = c.acquireOrCreate("video-a", FRAMES, PICTURE);
-      e.store(0, picture(PICTURE, 1, null, 0.0, 0));
+      e.store(0, picture(1, null, 0.0, 0));
       e.release();
       assertTrue(Files.isDirectory(dir));
       assertTrue(Files.exists(fileOf(c, "video-a")));

@@ -6,8 +6,8 @@ import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.MappedByteBuffer;
+import java.nio.channels.ClosedChannelException;
 import java.nio.channels.FileChannel;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,18 +17,16 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.zip.CRC32C;
 import org.bytedeco.javacpp.Pointer;
 import org.robostream.nativecore.NativeAddress;
-import org.robostream.video.ColorSpec;
 
 /**
  * One video file's decoded frames on disk: a file of fixed-size slots, one per frame position,
  * memory-mapped by every process that uses it. Layout (little-endian):
  *
  * <pre>
- * 0       header (8 KiB): magic "RSFRAMES", version, frames, slot bytes, data offset, last use
- *         (ms since the epoch, written by every user at most once a second), the identity
- *         (UTF-8: whose frames these are, e.g. path + size + mtime)
- * 8192    slot table: 64 bytes a frame: state, CRC-32C of the bytes, bytes, width, height,
- *         pixel format, colour matrix and range, pts, frame index, when the slot was claimed
+ * 0       header (8 KiB, {@link CacheFileHeader}): magic, version, frames, slot bytes, data
+ *         offset, last use, the identity (whose frames these are, e.g. path + size + mtime)
+ * 8192    slot table: 64 bytes a frame ({@link SlotEntry}): state, CRC-32C of the bytes, bytes,
+ *         width, height, pixel format, colour matrix and range, pts, frame index, claim time
  * data    (4 KiB aligned) slot i at data + i * slotBytes: the packed picture
  * </pre>
  *
@@ -42,7 +40,9 @@ import org.robostream.video.ColorSpec;
  * slot table are written (zeros) when the file is created, so the compare-and-set never touches an
  * unbacked page; a file becomes visible under its name only complete (created under a temporary
  * name, then hard-linked). Slots are filled with identical bytes by whoever decodes them (a video
- * decodes to the same pictures in every process), so two writers racing for a slot is harmless.
+ * decodes to the same pictures in every process), so two writers racing for a slot is harmless. An
+ * interrupted writer stores nothing (FileChannel closes itself when a thread is interrupted in a
+ * write; the channel is then opened again), so stopping a worker never disables the cache.
  *
  * <p>Threading: thread-safe (the protocol above also holds between threads). Ownership: {@link
  * FrameCache} opens and closes it; {@link #close()} unmaps, so no reader may use an address after
@@ -50,11 +50,6 @@ import org.robostream.video.ColorSpec;
  */
 final class CacheFile {
   static final String SUFFIX = ".frames";
-  static final long MAGIC = 0x53454d4152465352L; // "RSFRAMES" read little-endian
-  static final int VERSION = 1;
-  static final int HEADER_BYTES = 8192;
-  static final int SLOT_HEADER_BYTES = 64;
-  static final int MAX_IDENTITY_BYTES = HEADER_BYTES - 64;
   static final long STALE_CLAIM_MILLIS = 60_000;
 
   /** At most this many bytes of slots per mapping (a mapping is at most 2 GiB in Java). */
@@ -62,15 +57,6 @@ final class CacheFile {
 
   static final int EMPTY = 0;
   static final int COMPLETE = 1;
-
-  private static final int OFF_MAGIC = 0;
-  private static final int OFF_VERSION = 8;
-  private static final int OFF_FRAMES = 12;
-  private static final int OFF_SLOT_BYTES = 16;
-  private static final int OFF_DATA = 24;
-  private static final int OFF_LAST_USED = 32;
-  private static final int OFF_IDENTITY_LENGTH = 40;
-  private static final int OFF_IDENTITY = 64;
 
   private static final VarHandle INT =
       MethodHandles.byteBufferViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
@@ -83,7 +69,12 @@ final class CacheFile {
     /** Complete already, or another writer holds the slot. */
     PRESENT,
     /** The picture is larger than a slot. */
-    TOO_LARGE
+    TOO_LARGE,
+    /**
+     * Not stored: the writing thread was interrupted (its worker is being stopped), before or
+     * during the write; the slot is left empty and the file works on for everyone else.
+     */
+    INTERRUPTED
   }
 
   /** Why a read found nothing. */
@@ -99,7 +90,8 @@ final class CacheFile {
   final long slotBytes;
   final long dataOffset;
   final Object fileKey;
-  private final FileChannel channel;
+  private volatile FileChannel channel; // replaced when an interrupt closed it (see #store)
+  private boolean closed; // guarded by this
   private final MappedByteBuffer table;
   private final MappedByteBuffer[] chunks;
   private final long[] chunkAddress;
@@ -123,6 +115,7 @@ final class CacheFile {
     this.fileKey = fileKey;
     this.channel = channel;
     this.table = channel.map(FileChannel.MapMode.READ_WRITE, 0, dataOffset);
+    table.order(ByteOrder.LITTLE_ENDIAN); // every field, as the layout says (not only the states)
     this.slotsPerChunk = (int) Math.max(1, Math.min(frames, CHUNK_BYTES / slotBytes));
     int n = (frames + slotsPerChunk - 1) / slotsPerChunk;
     this.chunks = new MappedByteBuffer[n];
@@ -140,12 +133,7 @@ final class CacheFile {
 
   /** The file's full size for {@code frames} slots of {@code slotBytes}. */
   static long fileBytes(int frames, long slotBytes) {
-    return dataOffsetFor(frames) + frames * slotBytes;
-  }
-
-  private static long dataOffsetFor(int frames) {
-    long tableEnd = HEADER_BYTES + (long) frames * SLOT_HEADER_BYTES;
-    return (tableEnd + 4095) & ~4095L;
+    return CacheFileHeader.dataOffsetFor(frames) + frames * slotBytes;
   }
 
   /** Slot sizes are rounded up to 64 bytes so every slot starts cache-line aligned. */
@@ -158,12 +146,14 @@ final class CacheFile {
    * process created first.
    *
    * @return null when a file of that name holds something else (another identity, another layout)
+   *     or one larger than {@code maxBytes}
    * @throws IOException when the folder cannot take it (full, gone, read-only)
    */
-  static CacheFile create(Path dir, String name, String identity, int frames, long slotBytes)
+  static CacheFile create(
+      Path dir, String name, String identity, int frames, long slotBytes, long maxBytes)
       throws IOException {
-    byte[] id = identity.getBytes(StandardCharsets.UTF_8);
-    if (id.length > MAX_IDENTITY_BYTES || frames <= 0 || slotBytes <= 0) {
+    CacheFileHeader header = CacheFileHeader.of(identity, frames, slotBytes);
+    if (header == null) {
       return null;
     }
     Path target = dir.resolve(name);
@@ -174,23 +164,14 @@ final class CacheFile {
                 + ProcessHandle.current().pid()
                 + "-"
                 + Long.toHexString(ThreadLocalRandom.current().nextLong()));
-    long dataOffset = dataOffsetFor(frames);
+    long dataOffset = header.dataOffset();
     try {
       try (FileChannel ch =
           FileChannel.open(tmp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-        ByteBuffer header = ByteBuffer.allocate(HEADER_BYTES).order(ByteOrder.LITTLE_ENDIAN);
-        header.putLong(OFF_MAGIC, MAGIC);
-        header.putInt(OFF_VERSION, VERSION);
-        header.putInt(OFF_FRAMES, frames);
-        header.putLong(OFF_SLOT_BYTES, slotBytes);
-        header.putLong(OFF_DATA, dataOffset);
-        header.putLong(OFF_LAST_USED, System.currentTimeMillis());
-        header.putInt(OFF_IDENTITY_LENGTH, id.length);
-        header.put(OFF_IDENTITY, id);
-        writeFully(ch, header, 0);
+        writeFully(ch, header.bytes(), 0);
         // The slot table as real zeros: its pages must be backed before anyone maps them.
         ByteBuffer zeros = ByteBuffer.allocateDirect(1 << 16);
-        for (long at = HEADER_BYTES; at < dataOffset; at += zeros.capacity()) {
+        for (long at = CacheFileHeader.BYTES; at < dataOffset; at += zeros.capacity()) {
           zeros.clear().limit((int) Math.min(zeros.capacity(), dataOffset - at));
           writeFully(ch, zeros, at);
         }
@@ -207,25 +188,30 @@ final class CacheFile {
     } finally {
       Files.deleteIfExists(tmp);
     }
-    return open(target, identity);
+    return open(target, identity, maxBytes);
   }
 
   /**
-   * Opens an existing file for {@code identity}.
+   * Opens an existing file for {@code identity}, unless its slots would take more than {@code
+   * maxBytes} (the budget: nothing larger is mapped, whatever a header from disk says).
    *
-   * @return null when it holds another identity or is not a complete frame-cache file
+   * @return null when it holds another identity, is not a complete frame-cache file, or is too
+   *     large
    * @throws java.nio.file.NoSuchFileException when it is not there
    */
-  static CacheFile open(Path path, String identity) throws IOException {
+  static CacheFile open(Path path, String identity, long maxBytes) throws IOException {
     FileChannel ch = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE);
     boolean ok = false;
     try {
-      Header h = readHeader(ch);
-      if (h == null || !h.identity.equals(identity)) {
+      CacheFileHeader h = CacheFileHeader.read(ch);
+      if (h == null
+          || !h.identity().equals(identity)
+          || fileBytes(h.frames(), h.slotBytes()) > maxBytes) {
         return null;
       }
       Object key = Files.readAttributes(path, BasicFileAttributes.class).fileKey();
-      CacheFile f = new CacheFile(path, identity, h.frames, h.slotBytes, h.dataOffset, key, ch);
+      CacheFile f =
+          new CacheFile(path, identity, h.frames(), h.slotBytes(), h.dataOffset(), key, ch);
       ok = true;
       return f;
     } finally {
@@ -233,49 +219,6 @@ final class CacheFile {
         ch.close();
       }
     }
-  }
-
-  /** A file's header, read without mapping it. */
-  record Header(
-      int frames, long slotBytes, long dataOffset, long lastUsedMillis, String identity) {}
-
-  /** The header of the cache file at {@code path}, or null when it is not one of ours. */
-  static Header readHeader(Path path) throws IOException {
-    try (FileChannel ch = FileChannel.open(path, StandardOpenOption.READ)) {
-      return readHeader(ch);
-    }
-  }
-
-  private static Header readHeader(FileChannel ch) throws IOException {
-    ByteBuffer b = ByteBuffer.allocate(HEADER_BYTES).order(ByteOrder.LITTLE_ENDIAN);
-    while (b.hasRemaining()) {
-      if (ch.read(b, b.position()) < 0) {
-        return null;
-      }
-    }
-    if (b.getLong(OFF_MAGIC) != MAGIC || b.getInt(OFF_VERSION) != VERSION) {
-      return null;
-    }
-    int frames = b.getInt(OFF_FRAMES);
-    long slotBytes = b.getLong(OFF_SLOT_BYTES);
-    long dataOffset = b.getLong(OFF_DATA);
-    int idLength = b.getInt(OFF_IDENTITY_LENGTH);
-    if (frames <= 0
-        || slotBytes <= 0
-        || slotBytes > CHUNK_BYTES
-        || dataOffset != dataOffsetFor(frames)
-        || idLength < 0
-        || idLength > MAX_IDENTITY_BYTES) {
-      return null;
-    }
-    byte[] id = new byte[idLength];
-    b.get(OFF_IDENTITY, id);
-    return new Header(
-        frames,
-        slotBytes,
-        dataOffset,
-        b.getLong(OFF_LAST_USED),
-        new String(id, StandardCharsets.UTF_8));
   }
 
   /**
@@ -289,36 +232,23 @@ final class CacheFile {
       out[0] = Found.MISS;
       return null;
     }
-    long bytes = table.getLong(off + 8);
-    if (bytes <= 0 || bytes > slotBytes) {
-      out[0] = Found.CORRUPT;
-      INT.compareAndSet(table, off, COMPLETE, EMPTY);
-      return null;
-    }
     int chunk = position / slotsPerChunk;
     int within = (int) ((position % slotsPerChunk) * slotBytes);
-    CRC32C crc = new CRC32C();
-    crc.update(chunks[chunk].slice(within, (int) bytes));
-    if ((int) crc.getValue() != table.getInt(off + 4)) {
+    CachedFrame f = SlotEntry.read(table, off, chunkAddress[chunk] + within, slotBytes);
+    if (f == null) {
       out[0] = Found.CORRUPT;
       INT.compareAndSet(table, off, COMPLETE, EMPTY);
       return null;
     }
-    int matrix = table.getInt(off + 28);
-    ColorSpec color =
-        matrix < 0
-            ? null
-            : new ColorSpec(ColorSpec.Matrix.values()[matrix], table.getInt(off + 32) != 0);
+    CRC32C crc = new CRC32C();
+    crc.update(chunks[chunk].slice(within, (int) f.bytes()));
+    if ((int) crc.getValue() != SlotEntry.crc(table, off)) {
+      out[0] = Found.CORRUPT;
+      INT.compareAndSet(table, off, COMPLETE, EMPTY);
+      return null;
+    }
     out[0] = Found.HIT;
-    return new CachedFrame(
-        chunkAddress[chunk] + within,
-        bytes,
-        table.getInt(off + 16),
-        table.getInt(off + 20),
-        table.getInt(off + 24),
-        color,
-        table.getDouble(off + 40),
-        table.getLong(off + 48));
+    return f;
   }
 
   /**
@@ -332,6 +262,9 @@ final class CacheFile {
     if (bytes <= 0 || bytes > slotBytes) {
       return Stored.TOO_LARGE;
     }
+    if (Thread.currentThread().isInterrupted()) {
+      return Stored.INTERRUPTED; // a write now would close the channel every writer shares
+    }
     int off = slotOffset(position);
     int token = claimToken();
     int state = (int) INT.getAcquire(table, off);
@@ -340,35 +273,55 @@ final class CacheFile {
       return Stored.PRESENT;
     }
     boolean stale =
-        state != EMPTY && now - (long) LONG.getOpaque(table, off + 56) > STALE_CLAIM_MILLIS;
+        state != EMPTY
+            && now - (long) LONG.getOpaque(table, off + SlotEntry.CLAIMED_AT) > STALE_CLAIM_MILLIS;
     if ((state != EMPTY && !stale) || !INT.compareAndSet(table, off, state, token)) {
       return Stored.PRESENT;
     }
-    LONG.setOpaque(table, off + 56, now);
+    LONG.setOpaque(table, off + SlotEntry.CLAIMED_AT, now);
     ByteBuffer src = NativeAddress.bytesAt(f.address(), bytes).asByteBuffer();
     CRC32C crc = new CRC32C();
     crc.update(src);
     src.rewind();
     int chunk = position / slotsPerChunk;
     long within = (position % slotsPerChunk) * slotBytes;
+    FileChannel ch = channel;
     try {
-      writeFully(channel, src, dataOffset + (long) chunk * slotsPerChunk * slotBytes + within);
+      writeFully(ch, src, dataOffset + (long) chunk * slotsPerChunk * slotBytes + within);
+    } catch (ClosedChannelException interrupted) {
+      // FileChannel is interruptible: an interrupt of this or another writer during a write
+      // closes the channel for every thread. Not a fault of the folder: open it again.
+      INT.setRelease(table, off, EMPTY);
+      reopen(ch);
+      return Stored.INTERRUPTED;
     } catch (IOException | RuntimeException e) {
       INT.setRelease(table, off, EMPTY);
       throw e;
     }
-    table.putInt(off + 4, (int) crc.getValue());
-    table.putLong(off + 8, bytes);
-    table.putInt(off + 16, f.width());
-    table.putInt(off + 20, f.height());
-    table.putInt(off + 24, f.pixelFormat());
-    ColorSpec color = f.color();
-    table.putInt(off + 28, color == null ? -1 : color.matrix().ordinal());
-    table.putInt(off + 32, color != null && color.fullRange() ? 1 : 0);
-    table.putDouble(off + 40, f.ptsSeconds());
-    table.putLong(off + 48, f.frameIndex());
+    SlotEntry.write(table, off, f, (int) crc.getValue());
     INT.setRelease(table, off, COMPLETE);
     return Stored.STORED;
+  }
+
+  /**
+   * Replaces {@code broken} (closed by an interrupt) with a new channel on the same file; when the
+   * file left its name meanwhile, stores go on returning {@link Stored#INTERRUPTED} until the cache
+   * notices it is gone ({@link #stillThere()}).
+   */
+  private synchronized void reopen(FileChannel broken) {
+    if (closed || channel != broken) {
+      return; // closed for good, or another writer reopened it already
+    }
+    try {
+      FileChannel fresh = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE);
+      if (stillThere()) {
+        channel = fresh;
+      } else {
+        fresh.close();
+      }
+    } catch (IOException gone) {
+      // the name holds nothing (evicted): nothing more is stored in this file
+    }
   }
 
   /** Records a use (for least-recently-used eviction across processes), at most once a second. */
@@ -376,7 +329,7 @@ final class CacheFile {
     long now = System.currentTimeMillis();
     if (now - lastTouched >= 1000) {
       lastTouched = now;
-      LONG.setOpaque(table, OFF_LAST_USED, now);
+      LONG.setOpaque(table, CacheFileHeader.OFF_LAST_USED, now);
     }
   }
 
@@ -392,6 +345,9 @@ final class CacheFile {
 
   /** Unmaps and closes; no address from {@link #read} may be used afterwards. */
   void close() {
+    synchronized (this) {
+      closed = true;
+    }
     Unmapper.unmap(table);
     for (MappedByteBuffer c : chunks) {
       Unmapper.unmap(c);
@@ -408,7 +364,7 @@ final class CacheFile {
       throw new IndexOutOfBoundsException(
           "frame " + position + " of " + path + ", which has " + frames + " slots");
     }
-    return HEADER_BYTES + position * SLOT_HEADER_BYTES;
+    return CacheFileHeader.BYTES + position * CacheFileHeader.SLOT_ENTRY_BYTES;
   }
 
   private static int claimToken() {

@@ -2,6 +2,7 @@ package org.robostream.framecache;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.channels.ClosedByInterruptException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -128,7 +129,7 @@ public final class FrameCache implements AutoCloseable {
     }
     if (e == null) {
       try {
-        CacheFile f = CacheFile.open(dir.resolve(fileName(identity)), identity);
+        CacheFile f = CacheFile.open(dir.resolve(fileName(identity)), identity, options.maxBytes());
         if (f == null) {
           return null;
         }
@@ -165,7 +166,9 @@ public final class FrameCache implements AutoCloseable {
     }
     try {
       makeRoom(need);
-      CacheFile f = CacheFile.create(dir, fileName(identity), identity, frames, slotBytes);
+      CacheFile f =
+          CacheFile.create(
+              dir, fileName(identity), identity, frames, slotBytes, options.maxBytes());
       if (f == null) {
         notCacheable.addAndGet(frames);
         return null;
@@ -244,7 +247,7 @@ public final class FrameCache implements AutoCloseable {
           if (!name.endsWith(CacheFile.SUFFIX)) {
             continue; // not ours: never counted, never removed
           }
-          CacheFile.Header h = CacheFile.readHeader(p);
+          CacheFileHeader h = CacheFileHeader.read(p);
           if (h == null) {
             continue;
           }
@@ -276,7 +279,7 @@ public final class FrameCache implements AutoCloseable {
 
   private void removeStaleTemporary(Path p, long now) throws IOException {
     if (now - Files.getLastModifiedTime(p).toMillis() > STALE_TMP_MILLIS
-        && CacheFile.readHeader(p) != null) {
+        && CacheFileHeader.read(p) != null) {
       Files.deleteIfExists(p);
     }
   }
@@ -300,6 +303,9 @@ public final class FrameCache implements AutoCloseable {
   }
 
   private void disable(String what, Exception e) {
+    if (e instanceof ClosedByInterruptException) {
+      return; // a worker being stopped was interrupted in a read or write: the folder is fine
+    }
     if (disabled == null) {
       disabled = what + ": " + e;
       LOG.warn(

@@ -30,28 +30,33 @@ import org.robostream.video.FrameLayout;
 class FrameCacheStreamingTest {
   @TempDir Path tmp;
 
-  /** One epoch's digest per batch: sample indices, every camera's frames, pad masks. */
+  /** One epoch's digest per batch (see {@link #digest}). */
   static List<String> epoch(StreamingDataset ds) throws Exception {
     List<String> digests = new ArrayList<>();
     for (Batch b : ds) {
       try (b) {
-        MessageDigest md = MessageDigest.getInstance("SHA-256");
-        for (long i : b.longs("index")) {
-          md.update(Long.toString(i).getBytes());
-        }
-        for (String camera : b.cameras()) {
-          ByteBuffer data = b.frames(camera).data();
-          md.update(data);
-          if (b.columnNames().contains(camera + "_is_pad")) {
-            for (boolean pad : b.booleans(camera + "_is_pad")) {
-              md.update((byte) (pad ? 1 : 0));
-            }
-          }
-        }
-        digests.add(java.util.HexFormat.of().formatHex(md.digest()));
+        digests.add(digest(b));
       }
     }
     return digests;
+  }
+
+  /** A batch's digest: sample indices, every camera's frames, pad masks. */
+  static String digest(Batch b) throws Exception {
+    MessageDigest md = MessageDigest.getInstance("SHA-256");
+    for (long i : b.longs("index")) {
+      md.update(Long.toString(i).getBytes());
+    }
+    for (String camera : b.cameras()) {
+      ByteBuffer data = b.frames(camera).data();
+      md.update(data);
+      if (b.columnNames().contains(camera + "_is_pad")) {
+        for (boolean pad : b.booleans(camera + "_is_pad")) {
+          md.update((byte) (pad ? 1 : 0));
+        }
+      }
+    }
+    return java.util.HexFormat.of().formatHex(md.digest());
   }
 
   private record Run(

@@ -73,6 +73,11 @@ public final class Processes {
 
   /** The command line that runs robostream's CLI in a fresh JVM on the test class path. */
   public static List<String> cli(String... args) {
+    return javaMain("org.robostream.cli.Main", args);
+  }
+
+  /** The command line that runs {@code mainClass} in a fresh JVM on the test class path. */
+  public static List<String> javaMain(String mainClass, String... args) {
     List<String> command =
         new java.util.ArrayList<>(
             List.of(
@@ -81,7 +86,7 @@ public final class Processes {
                 "--add-opens=java.base/java.nio=ALL-UNNAMED",
                 "-cp",
                 System.getProperty("java.class.path"),
-                "org.robostream.cli.Main"));
+                mainClass));
     command.addAll(List.of(args));
     return command;
   }

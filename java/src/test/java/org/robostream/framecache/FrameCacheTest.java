@@ -1,0 +1,412 @@
+package org.robostream.framecache;
+
+import static org.bytedeco.ffmpeg.global.avutil.AV_PIX_FMT_GRAY8;
+import static org.bytedeco.ffmpeg.global.avutil.AV_PIX_FMT_YUV420P;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import org.bytedeco.javacpp.BytePointer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.robostream.nativecore.NativeAddress;
+import org.robostream.video.ColorSpec;
+import org.robostream.video.PackedPicture;
+
+/**
+ * The frame cache's files on their own (no video): what is stored is read back field for field, a
+ * slot is never served unless complete and matching its checksum, a dead writer's claim is taken
+ * over only once stale, a file is served only to its own identity, eviction removes least recently
+ * used files of ours (by the last use in their headers) and nothing else.
+ */
+class FrameCacheTest {
+  /** Slot-table offsets of CacheFile's layout (see its javadoc): a slot's state and claim time. */
+  private static final int SLOT_STATE = 0;
+
+  private static final int SLOT_CLAIMED_AT = 56;
+  private static final int HEADER_LAST_USED = 32;
+
+  /** Pictures are 160x160 yuv420p: 38 400 bytes. */
+  private static final int SIDE = 160;
+
+  private static final long PICTURE = SIDE * SIDE * 3 / 2;
+
+  /** A file of 10 slots of a picture takes 396 288 bytes: two fit 1 MiB, three do not. */
+  private static final int FRAMES = 10;
+
+  @TempDir Path tmp;
+  private final List<BytePointer> pictures = new ArrayList<>();
+
+  @AfterEach
+  void freePictures() {
+    pictures.forEach(BytePointer::close);
+  }
+
+  private FrameCache cache(long maxBytes) {
+    return FrameCache.open(FrameCacheOptions.directory(tmp.resolve("cache"), maxBytes));
+  }
+
+  /** A yuv420p picture in native memory, every byte derived from {@code seed}. */
+  private CachedFrame picture(int seed, ColorSpec color, double pts, long index) {
+    return picture(AV_PIX_FMT_YUV420P, seed, color, pts, index);
+  }
+
+  private CachedFrame picture(int format, int seed, ColorSpec color, double pts, long index) {
+    long bytes = PackedPicture.packedBytes(SIDE, SIDE, format);
+    BytePointer p = new BytePointer(bytes);
+    pictures.add(p);
+    for (long i = 0; i < bytes; i++) {
+      p.put(i, (byte) (i * 31 + seed));
+    }
+    return new CachedFrame(p.address(), bytes, SIDE, SIDE, format, color, pts, index);
+  }
+
+  private static byte[] bytesOf(CachedFrame f) {
+    byte[] b = new byte[(int) f.bytes()];
+    NativeAddress.bytesAt(f.address(), f.bytes()).get(b);
+    return b;
+  }
+
+  private static Path fileOf(FrameCache c, String identity) {
+    return c.directory().resolve(FrameCache.fileName(identity));
+  }
+
+  private static long slotAt(int position) {
+    return CacheFileHeader.BYTES + (long) position * CacheFileHeader.SLOT_ENTRY_BYTES;
+  }
+
+  /** Writes {@code value} at {@code at} of {@code file} as another process would. */
+  private static void writeLong(Path file, long at, long value) throws Exception {
+    try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE)) {
+      ch.write(ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putLong(0, value), at);
+    }
+  }
+
+  private static void writeInt(Path file, long at, int value) throws Exception {
+    try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE)) {
+      ch.write(ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN).putInt(0, value), at);
+    }
+  }
+
+  @Test
+  void whatIsStoredIsReadBackWithEveryField() {
+    try (FrameCache c = cache(1L << 20)) {
+      FrameCache.Entry e = c.acquireOrCreate("video-a", FRAMES, PICTURE);
+      CachedFrame colour = picture(1, new ColorSpec(ColorSpec.Matrix.BT709, true), 0.5, 7);
+      CachedFrame gray = picture(AV_PIX_FMT_GRAY8, 2, null, 1.25, 9);
+      e.store(3, colour);
+      e.store(9, gray);
+      for (int[] pair : new int[][] {{3, 0}, {9, 1}}) {
+        CachedFrame want = pair[1] == 0 ? colour : gray;
+        CachedFrame got = e.read(pair[0]);
+        assertNotNull(got, "slot " + pair[0]);
+        assertEquals(want.bytes(), got.bytes());
+        assertEquals(want.width(), got.width());
+        assertEquals(want.height(), got.height());
+        assertEquals(want.pixelFormat(), got.pixelFormat());
+        assertEquals(want.color(), got.color());
+        assertEquals(want.ptsSeconds(), got.ptsSeconds());
+        assertEquals(want.frameIndex(), got.frameIndex());
+        assertArrayEquals(bytesOf(want), bytesOf(got), "slot " + pair[0] + "'s bytes");
+      }
+      assertNull(e.read(0), "a slot never stored is a miss");
+      e.release();
+      FrameCacheStats s = c.stats();
+      assertEquals(2, s.stored());
+      assertEquals(2, s.hits());
+      assertEquals(1, s.misses());
+      assertEquals(colour.bytes() + gray.bytes(), s.bytesStored());
+      assertEquals(s.bytesStored(), s.bytesServed());
+    }
+  }
+
+  @Test
+  void anotherProcessOpensTheFileByIdentityAndASecondStoreOfACompleteSlotChangesNothing() {
+    try (FrameCache writer = cache(1L << 20);
+        FrameCache reader = cache(1L << 20)) {
+      CachedFrame first = picture(1, null, 0.0, 0);
+      FrameCache.Entry w = writer.acquireOrCreate("video-a", FRAMES, PICTURE);
+      w.store(0, first);
+      w.store(0, picture(99, null, 5.0, 5));
+      w.release();
+      assertEquals(1, writer.stats().stored(), "the second store is a no-op");
+      FrameCache.Entry r = reader.acquire("video-a");
+      assertNotNull(r, "a file another cache wrote is found by its identity");
+      CachedFrame got = r.read(0);
+      assertArrayEquals(bytesOf(first), bytesOf(got));
+      assertEquals(0.0, got.ptsSeconds());
+      r.release();
+      assertNull(reader.acquire("video-b"), "no file for another identity");
+    }
+  }
+
+  @Test
+  void aCorruptByteIsAMissCountedAndTheSlotIsStoredAgain() throws Exception {
+    try (FrameCache c = cache(1L << 20)) {
+      FrameCache.Entry e = c.acquireOrCreate("video-a", FRAMES, PICTURE);
+      CachedFrame f = picture(1, null, 0.0, 2);
+      e.store(2, f);
+      CacheFileHeader h = CacheFileHeader.read(fileOf(c, "video-a"));
+      long at = h.dataOffset() + 2 * h.slotBytes() + 1234;
+      try (FileChannel ch =
+          FileChannel.open(
+              fileOf(c, "video-a"), StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+        ByteBuffer one = ByteBuffer.allocate(1);
+        ch.read(one, at);
+        one.put(0, (byte) ~one.get(0)).rewind();
+        ch.write(one, at);
+      }
+      assertNull(e.read(2), "a slot whose bytes do not match their checksum is never served");
+      FrameCacheStats s = c.stats();
+      assertEquals(1, s.checksumFailures(), s.toString());
+      assertEquals(1, s.misses(), s.toString());
+      assertEquals(0, s.hits(), s.toString());
+      e.store(2, f);
+      assertEquals(2, c.stats().stored(), "the corrupt slot was emptied and filled again");
+      assertArrayEquals(bytesOf(f), bytesOf(e.read(2)));
+      e.release();
+    }
+  }
+
+  /**
+   * The slot table is as hostile as the bytes (the checksum covers only the picture): a slot whose
+   * fields describe a larger picture than its bytes, or a colour matrix that does not exist, is a
+   * counted miss, never a read past the slot.
+   */
+  @ParameterizedTest(name = "field at +{0} set to {1}")
+  @CsvSource({"16, 100000", "20, 161", "24, 9999", "28, 7"})
+  void aSlotWhoseFieldsDoNotFitItsBytesIsAMiss(int field, int value) throws Exception {
+    try (FrameCache c = cache(1L << 20)) {
+      FrameCache.Entry e = c.acquireOrCreate("video-a", FRAMES, PICTURE);
+      e.store(1, picture(1, new ColorSpec(ColorSpec.Matrix.BT601, false), 0.0, 1));
+      writeInt(fileOf(c, "video-a"), slotAt(1) + field, value);
+      assertNull(e.read(1));
+      assertEquals(1, c.stats().checksumFailures(), c.stats().toString());
+      e.release();
+    }
+  }
+
+  @Test
+  void aDeadWritersClaimIsNeverServedAndTakenOverOnceStale() throws Exception {
+    try (FrameCache c = cache(1L << 20)) {
+      FrameCache.Entry e = c.acquireOrCreate("video-a", FRAMES, PICTURE);
+      Path file = fileOf(c, "video-a");
+      // A writer claimed slot 4 and died before it wrote anything: its token stays in the slot.
+      writeInt(file, slotAt(4) + SLOT_STATE, 0x5eed1234);
+      long now = System.currentTimeMillis();
+      writeLong(file, slotAt(4) + SLOT_CLAIMED_AT, now - 1000);
+      CachedFrame f = picture(4, null, 0.4, 4);
+      assertNull(e.read(4), "a claimed slot is never served");
+      e.store(4, f);
+      assertEquals(0, c.stats().stored(), "a fresh claim is left to its writer");
+      assertNull(e.read(4));
+
+      writeLong(file, slotAt(4) + SLOT_CLAIMED_AT, now - CacheFile.STALE_CLAIM_MILLIS - 1000);
+      e.store(4, f);
+      assertEquals(1, c.stats().stored(), "a stale claim is taken over");
+      assertArrayEquals(bytesOf(f), bytesOf(e.read(4)));
+      assertEquals(0, c.stats().checksumFailures());
+      e.release();
+    }
+  }
+
+  @Test
+  void aStoreFromAnInterruptedThreadIsSkippedAndTheCacheWorksOn() {
+    try (FrameCache c = cache(1L << 20)) {
+      FrameCache.Entry e = c.acquireOrCreate("video-a", FRAMES, PICTURE);
+      CachedFrame f = picture(1, null, 0.0, 0);
+      Thread.currentThread().interrupt(); // a worker being stopped finishes its decode call
+      e.store(0, f);
+      assertTrue(Thread.interrupted(), "the interrupt is left for the worker to see");
+      assertNull(c.stats().disabled(), "an interrupt is no fault of the folder");
+      assertNull(e.read(0));
+      e.store(0, f);
+      assertArrayEquals(bytesOf(f), bytesOf(e.read(0)));
+      assertEquals(1, c.stats().stored());
+      e.release();
+    }
+  }
+
+  /**
+   * Interrupts landing while a writer computes a checksum or writes (FileChannel closes itself for
+   * every thread when one is interrupted in a write) leave every slot empty or complete, and the
+   * file writable.
+   */
+  @Test
+  void interruptsDuringWritesNeverDisableTheCache() throws Exception {
+    int frames = 200;
+    try (FrameCache c = cache(64L << 20)) {
+      FrameCache.Entry e = c.acquireOrCreate("video-a", frames, PICTURE);
+      CachedFrame f = picture(1, null, 0.0, 0);
+      java.util.concurrent.atomic.AtomicBoolean done =
+          new java.util.concurrent.atomic.AtomicBoolean();
+      Thread writer =
+          new Thread(
+              () -> {
+                for (int i = 0; i < frames; i++) {
+                  Thread.interrupted(); // the store starts uninterrupted; the interrupt lands in it
+                  e.store(i, f);
+                }
+                done.set(true);
+              });
+      writer.start();
+      while (!done.get()) {
+        writer.interrupt();
+        java.util.concurrent.locks.LockSupport.parkNanos(5_000);
+      }
+      writer.join();
+      assertNull(c.stats().disabled(), c.stats().toString());
+      for (int i = 0; i < frames; i++) {
+        e.store(i, f); // fills what the interrupts left empty
+        CachedFrame got = e.read(i);
+        assertNotNull(got, "slot " + i);
+        assertArrayEquals(bytesOf(f), bytesOf(got), "slot " + i);
+      }
+      assertEquals(frames, c.stats().stored(), c.stats().toString());
+      assertEquals(0, c.stats().checksumFailures());
+      e.release();
+    }
+  }
+
+  @Test
+  void aFileOfAnotherIdentityUnderTheSameNameIsNotServed() throws Exception {
+    try (FrameCache c = cache(1L << 20)) {
+      // Another identity whose hash gave the same name: the file's header says whose frames it has.
+      Files.createDirectories(c.directory());
+      CacheFile other =
+          CacheFile.create(
+              c.directory(),
+              FrameCache.fileName("video-a"),
+              "video-b",
+              FRAMES,
+              CacheFile.slotBytesFor(PICTURE),
+              1L << 20);
+      CachedFrame f = picture(1, null, 0.0, 0);
+      assertEquals(CacheFile.Stored.STORED, other.store(0, f));
+      other.close();
+
+      assertNull(c.acquire("video-a"), "video-b's frames are not video-a's");
+      assertNull(c.acquireOrCreate("video-a", FRAMES, PICTURE), "nor is its name taken over");
+      assertEquals(FRAMES, c.stats().notCacheable());
+      assertNull(c.stats().disabled());
+      assertTrue(Files.exists(fileOf(c, "video-a")), "the other identity's file stays");
+    }
+  }
+
+  /**
+   * Headers from disk are hostile: one whose slot table would not fit a mapping, one whose slots
+   * would take more than the budget, and a file cut short inside its slot table, are not ours (no
+   * exception escapes, nothing is mapped or grown).
+   */
+  @Test
+  void aHeaderThatIsTooLargeOrAFileCutShortIsNotServed() throws Exception {
+    try (FrameCache c = cache(1L << 20)) {
+      Path file = fileOf(c, "video-a");
+      int tooMany = CacheFileHeader.MAX_FRAMES + 1;
+      long tableEnd = CacheFileHeader.dataOffsetFor(tooMany);
+      try (FileChannel ch =
+          FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+        ch.write(new CacheFileHeader(tooMany, 64, tableEnd, 0, "video-a").bytes(), 0);
+        ch.write(ByteBuffer.allocate(1), tableEnd - 1); // sparse: as long as its table says
+      }
+      assertNull(c.acquire("video-a"), "a table of " + tooMany + " slots");
+      assertEquals(tableEnd, Files.size(file), "the file is left as it is");
+      Files.delete(file);
+
+      // A header within one mapping whose slots (1000 of 1 GiB) would take more than the budget.
+      long bigSlots = CacheFileHeader.dataOffsetFor(1000);
+      try (FileChannel ch =
+          FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+        ch.write(new CacheFileHeader(1000, 1L << 30, bigSlots, 0, "video-a").bytes(), 0);
+        ch.write(ByteBuffer.allocate(1), bigSlots - 1);
+      }
+      assertNull(c.acquire("video-a"), "slots larger than the budget");
+      assertEquals(bigSlots, Files.size(file), "nothing mapped, the file not grown");
+      Files.delete(file);
+
+      c.acquireOrCreate("video-a", FRAMES, PICTURE).release();
+      c.close();
+      try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE)) {
+        ch.truncate(CacheFileHeader.BYTES + 100);
+      }
+      try (FrameCache again = cache(1L << 20)) {
+        assertNull(again.acquire("video-a"), "a slot table cut short");
+        assertNull(again.stats().disabled());
+      }
+    }
+  }
+
+  @Test
+  void evictionRemovesTheLeastRecentlyUsedFileByItsHeaderAndNothingThatIsNotOurs()
+      throws Exception {
+    try (FrameCache c = cache(1L << 20)) {
+      Files.createDirectories(c.directory());
+      Path notOurs = c.directory().resolve("0123456789abcdef0123456789abcdef.frames");
+      Files.write(notOurs, new byte[CacheFileHeader.BYTES + 100]); // wrong magic
+      Path otherName = c.directory().resolve("notes.txt");
+      Files.writeString(otherName, "kept");
+
+      c.acquireOrCreate("video-a", FRAMES, PICTURE).release();
+      c.acquireOrCreate("video-b", FRAMES, PICTURE).release();
+      assertEquals(0, c.stats().evictions());
+      // a was created first, but another process used it last: b is the least recently used.
+      long now = System.currentTimeMillis();
+      writeLong(fileOf(c, "video-a"), HEADER_LAST_USED, now);
+      writeLong(fileOf(c, "video-b"), HEADER_LAST_USED, now - 3_600_000);
+
+      FrameCache.Entry third = c.acquireOrCreate("video-c", FRAMES, PICTURE);
+      assertNotNull(third);
+      third.release();
+      FrameCacheStats s = c.stats();
+      assertEquals(1, s.evictions(), s.toString());
+      assertFalse(Files.exists(fileOf(c, "video-b")), "the least recently used file is evicted");
+      assertTrue(Files.exists(fileOf(c, "video-a")));
+      assertTrue(Files.exists(fileOf(c, "video-c")));
+      assertTrue(Files.exists(notOurs), "a file without our header is never removed");
+      assertTrue(Files.exists(otherName));
+      assertEquals(2 * CacheFile.fileBytes(FRAMES, CacheFile.slotBytesFor(PICTURE)), s.fileBytes());
+      assertTrue(s.fileBytes() <= s.maxBytes(), s.toString());
+      assertNull(c.acquire("video-b"), "an evicted file is gone for every process");
+    }
+  }
+
+  @Test
+  void aFileLargerThanTheWholeBudgetIsNotCached() {
+    try (FrameCache c = cache(1L << 20)) {
+      assertNull(c.acquireOrCreate("video-a", 100, PICTURE));
+      FrameCacheStats s = c.stats();
+      assertEquals(100, s.notCacheable(), s.toString());
+      assertEquals(0, s.fileBytes(), s.toString());
+      assertNull(s.disabled(), "not cacheable is no reason to disable the cache");
+      assertNotNull(c.acquireOrCreate("video-b", FRAMES, PICTURE), "smaller files still are");
+    }
+  }
+
+  @Test
+  void aPrivateMemoryCachesFolderIsRemovedOnClose() {
+    Path dir;
+    try (FrameCache c = FrameCache.open(FrameCacheOptions.memory(1L << 20))) {
+      dir = c.directory();
+      FrameCache.Entry e = c.acquireOrCreate("video-a", FRAMES, PICTURE);
+      e.store(0, picture(1, null, 0.0, 0));
+      e.release();
+      assertTrue(Files.isDirectory(dir));
+      assertTrue(Files.exists(fileOf(c, "video-a")));
+    }
+    assertFalse(Files.exists(dir), "the private folder is removed: " + dir);
+  }
+}

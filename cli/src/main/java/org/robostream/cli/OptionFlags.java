@@ -15,17 +15,18 @@ import java.util.regex.Pattern;
  */
 final class OptionFlags {
   private static final Map<String, String> FLAGS =
-      Map.of(
-          "decodeDevice", "--video-decode-device",
-          "decoderCacheSize", "--video-decoder-cache-size",
-          "dataFilesRoot", "--data-files-root",
-          "symlinks(SymlinkPolicy.FOLLOW)", "--allow-symlinks-outside-root",
-          "TrainingDevice", "--device",
-          "memoryBudgetBytes", "--memory-budget-mb",
-          "batchSize", "--batch-size",
-          "bufferSize", "--buffer-size",
-          "maxNumShards", "--max-num-shards",
-          "resize(...)", "--resize");
+      Map.ofEntries(
+          Map.entry("decodeDevice", "--video-decode-device"),
+          Map.entry("decoderCacheSize", "--video-decoder-cache-size"),
+          Map.entry("dataFilesRoot", "--data-files-root"),
+          Map.entry("symlinks(SymlinkPolicy.FOLLOW)", "--allow-symlinks-outside-root"),
+          Map.entry("TrainingDevice", "--device"),
+          Map.entry("memoryBudgetBytes", "--memory-budget-mb"),
+          Map.entry("batchSize", "--batch-size"),
+          Map.entry("bufferSize", "--buffer-size"),
+          Map.entry("maxNumShards", "--max-num-shards"),
+          Map.entry("resize(...)", "--resize"),
+          Map.entry("frameCache(...)", "--frame-cache"));
   private static final Pattern NAMES =
       Pattern.compile(
           "(?<![\\w.])("

@@ -176,6 +176,24 @@ class FrameCacheCliTest {
     assertFalse(Files.exists(Path.of(never)), "nothing ran");
   }
 
+  /** A folder that cannot be made is refused when the dataset is built, naming it and the flag. */
+  @Test
+  void aFolderThatCannotBeMadeIsRefusedNamingItAndTheFlag() throws Exception {
+    Path aFile = Files.writeString(tmp.resolve("a-file"), "not a folder");
+    String folder = aFile.resolve("frames").toString();
+    String err =
+        BenchCliTest.captureErr(
+            () ->
+                assertEquals(
+                    1,
+                    Main.run(
+                        "stream-bench",
+                        Datasets.patternV30().toString(),
+                        "--frame-cache",
+                        folder + ":16M")));
+    assertTrue(err.contains(folder) && err.contains("--frame-cache cannot use this folder"), err);
+  }
+
   @Test
   void trainReadsItsSecondEpochFromTheCacheAndSaysSo() throws Exception {
     String printed =

@@ -1,7 +1,6 @@
 package org.robostream.framecache;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.channels.ClosedByInterruptException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
@@ -11,13 +10,12 @@ import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HexFormat;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import org.robostream.FileException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -44,9 +42,6 @@ public final class FrameCache implements AutoCloseable {
   /** How often an open file is checked to be still in the folder (another process may evict it). */
   private static final long RECHECK_MILLIS = 1000;
 
-  /** A temporary file older than this was left by a writer that died while creating it. */
-  private static final long STALE_TMP_MILLIS = 10 * 60_000;
-
   private final FrameCacheOptions options;
   private final Path dir;
   private final boolean ownsDir;
@@ -54,11 +49,11 @@ public final class FrameCache implements AutoCloseable {
   private final AtomicLong hits = new AtomicLong();
   private final AtomicLong misses = new AtomicLong();
   private final AtomicLong stored = new AtomicLong();
-  private final AtomicLong evictions = new AtomicLong();
   private final AtomicLong bytesServed = new AtomicLong();
   private final AtomicLong bytesStored = new AtomicLong();
   private final AtomicLong checksumFailures = new AtomicLong();
   private final AtomicLong notCacheable = new AtomicLong();
+  private final FolderBudget budget;
   private volatile long fileBytes;
   private volatile String disabled;
   private boolean closed;
@@ -68,6 +63,7 @@ public final class FrameCache implements AutoCloseable {
     this.options = options;
     this.dir = dir;
     this.ownsDir = ownsDir;
+    this.budget = new FolderBudget(dir, options.maxBytes());
   }
 
   /**
@@ -75,7 +71,8 @@ public final class FrameCache implements AutoCloseable {
    * private one in {@code /dev/shm} (else the temporary folder) for {@link
    * FrameCacheOptions#memory}.
    *
-   * @throws UncheckedIOException when the folder cannot be created or is not a folder
+   * @throws FileException naming the folder and the option when it cannot be created or is not a
+   *     folder (a cache that cannot start is refused when the dataset is built, not disabled)
    */
   public static FrameCache open(FrameCacheOptions options) {
     try {
@@ -95,8 +92,10 @@ public final class FrameCache implements AutoCloseable {
       Files.createDirectories(d);
       return new FrameCache(options, d, false);
     } catch (IOException e) {
-      throw new UncheckedIOException(
-          "frame cache " + options.directory() + ": cannot use the folder: " + e.getMessage(), e);
+      throw new FileException(
+          String.valueOf(options.directory()),
+          "frameCache(...) cannot use this folder for the frame cache: " + e,
+          e);
     }
   }
 
@@ -165,7 +164,15 @@ public final class FrameCache implements AutoCloseable {
       return null;
     }
     try {
-      makeRoom(need);
+      fileBytes =
+          budget.makeRoom(
+              need,
+              evicted -> {
+                Entry mine = entryAt(evicted); // this process lets go of it too
+                if (mine != null) {
+                  forget(mine);
+                }
+              });
       CacheFile f =
           CacheFile.create(
               dir, fileName(identity), identity, frames, slotBytes, options.maxBytes());
@@ -195,7 +202,7 @@ public final class FrameCache implements AutoCloseable {
         hits.get(),
         misses.get(),
         stored.get(),
-        evictions.get(),
+        budget.evictions(),
         bytesServed.get(),
         bytesStored.get(),
         fileBytes,
@@ -223,64 +230,6 @@ public final class FrameCache implements AutoCloseable {
       } catch (IllegalStateException shuttingDown) {
         // the hook is running or ran
       }
-    }
-  }
-
-  /**
-   * Removes least recently used files (by the last use every process records in their headers)
-   * until {@code need} more bytes fit the budget. Only files with this cache's header are removed;
-   * files this process has open stay mapped until their readers are done.
-   */
-  private void makeRoom(long need) throws IOException {
-    record Candidate(Path path, long bytes, long lastUsed) {}
-    List<Candidate> files = new ArrayList<>();
-    long total = 0;
-    long now = System.currentTimeMillis();
-    try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir)) {
-      for (Path p : ds) {
-        String name = p.getFileName().toString();
-        try {
-          if (name.contains(CacheFile.SUFFIX + ".tmp-")) {
-            removeStaleTemporary(p, now);
-            continue;
-          }
-          if (!name.endsWith(CacheFile.SUFFIX)) {
-            continue; // not ours: never counted, never removed
-          }
-          CacheFileHeader h = CacheFileHeader.read(p);
-          if (h == null) {
-            continue;
-          }
-          long bytes = CacheFile.fileBytes(h.frames(), h.slotBytes());
-          files.add(new Candidate(p, bytes, h.lastUsedMillis()));
-          total += bytes;
-        } catch (NoSuchFileException gone) {
-          // removed by another process while we looked
-        }
-      }
-    }
-    files.sort(Comparator.comparingLong(Candidate::lastUsed));
-    for (Candidate c : files) {
-      if (total + need <= options.maxBytes()) {
-        break;
-      }
-      if (Files.deleteIfExists(c.path())) {
-        evictions.incrementAndGet();
-        LOG.debug("frame cache: evicted {} ({} bytes)", c.path(), c.bytes());
-      }
-      total -= c.bytes();
-      Entry mine = entryAt(c.path());
-      if (mine != null) {
-        forget(mine);
-      }
-    }
-    fileBytes = total;
-  }
-
-  private void removeStaleTemporary(Path p, long now) throws IOException {
-    if (now - Files.getLastModifiedTime(p).toMillis() > STALE_TMP_MILLIS
-        && CacheFileHeader.read(p) != null) {
-      Files.deleteIfExists(p);
     }
   }
 

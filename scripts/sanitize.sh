@@ -26,7 +26,7 @@ BadInputTest,FrameExactnessTest,DecodePlanningTest,NvdecInputTest,DeviceBatchStr
 FrameAccessTest,BatchTensorTest,ReadmeTensorSnippetsTest,StreamingCloseTest,StreamingDatasetTest,\
 StreamingWindowsTest,StreamingResumeTest,OutstandingBatchesTest,InterruptedConsumerTest,\
 DecoderCacheSizeTest,DepthFrameBatchTest,DepthStreamingTest,MixedCameraSizesTest,ImageFeatureStreamingTest,\
-PixelFormatStreamingTest,DeviceResizeTest,ScaledDestinationTest}
+PixelFormatStreamingTest,DeviceResizeTest,ScaledDestinationTest,FrameCacheStreamingTest}
 started=$(date +%s)
 log() { echo "sanitize: $*"; }
 

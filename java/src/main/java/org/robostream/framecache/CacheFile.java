@@ -188,7 +188,11 @@ final class CacheFile {
     } finally {
       Files.deleteIfExists(tmp);
     }
-    return open(target, identity, maxBytes);
+    try {
+      return open(target, identity, maxBytes);
+    } catch (java.nio.file.NoSuchFileException evictedAtOnce) {
+      return null; // another process evicted it between the link and the open
+    }
   }
 
   /**

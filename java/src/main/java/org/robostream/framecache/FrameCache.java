@@ -46,6 +46,9 @@ public final class FrameCache implements AutoCloseable {
   private final Path dir;
   private final boolean ownsDir;
   private final Map<String, Entry> open = new HashMap<>(); // identity -> entry
+  // Identities that cannot be cached (larger than the budget, a name holding something else):
+  // refused once, not tried again at every frame.
+  private final java.util.Set<String> refused = new java.util.HashSet<>();
   private final AtomicLong hits = new AtomicLong();
   private final AtomicLong misses = new AtomicLong();
   private final AtomicLong stored = new AtomicLong();
@@ -154,14 +157,13 @@ public final class FrameCache implements AutoCloseable {
    */
   public synchronized Entry acquireOrCreate(String identity, int frames, long pictureBytes) {
     Entry e = acquire(identity);
-    if (e != null || disabled != null || closed) {
+    if (e != null || disabled != null || closed || refused.contains(identity)) {
       return e;
     }
     long slotBytes = CacheFile.slotBytesFor(pictureBytes);
     long need = CacheFile.fileBytes(frames, slotBytes);
     if (need > options.maxBytes() || slotBytes > CacheFile.CHUNK_BYTES) {
-      notCacheable.addAndGet(frames);
-      return null;
+      return refuse(identity, frames);
     }
     try {
       fileBytes =
@@ -177,8 +179,7 @@ public final class FrameCache implements AutoCloseable {
           CacheFile.create(
               dir, fileName(identity), identity, frames, slotBytes, options.maxBytes());
       if (f == null) {
-        notCacheable.addAndGet(frames);
-        return null;
+        return refuse(identity, frames);
       }
       e = new Entry(f);
       open.put(identity, e);
@@ -189,6 +190,23 @@ public final class FrameCache implements AutoCloseable {
       disable("cannot create a file for " + identity, ex);
       return null;
     }
+  }
+
+  /** Counts {@code frames} as not cacheable once and refuses {@code identity} from now on. */
+  private Entry refuse(String identity, int frames) {
+    if (refused.add(identity)) {
+      notCacheable.addAndGet(frames);
+    }
+    return null;
+  }
+
+  /**
+   * Counts a frame found in the cache that is not the video's (another size or pixel format than
+   * the stream has) as a corrupt miss.
+   */
+  public void recordMismatch() {
+    checksumFailures.incrementAndGet();
+    misses.incrementAndGet();
   }
 
   /** Counts {@code n} lookups of a file that has no entry yet as misses. */
@@ -292,10 +310,19 @@ public final class FrameCache implements AutoCloseable {
     private final CacheFile file;
     private final AtomicInteger users = new AtomicInteger(1); // the cache's own reference
     private volatile long checked = System.currentTimeMillis();
-    private boolean forgotten;
+    private volatile boolean forgotten;
 
     private Entry(CacheFile file) {
       this.file = file;
+    }
+
+    /**
+     * Whether the cache let go of this file (evicted, removed by another process): its frames are
+     * still readable while held, but its pages are no longer counted in the budget, so a holder
+     * should copy rather than keep them.
+     */
+    public boolean evicted() {
+      return forgotten;
     }
 
     /** Frame positions (slots) of the file. */

@@ -12,7 +12,8 @@ package org.robostream.framecache;
  * @param bytesStored packed bytes of the frames written
  * @param fileBytes bytes the cache's files take together, as of the last look at the folder
  * @param maxBytes the budget
- * @param checksumFailures frames whose bytes did not match their checksum (treated as misses)
+ * @param checksumFailures frames whose bytes did not match their checksum, whose slot fields did
+ *     not describe them, or of another size or pixel format than their video (treated as misses)
  * @param notCacheable frames that could not be stored (a file larger than the whole budget, a
  *     picture of another size than its file's slots)
  * @param disabled why the cache stopped (a full disk, a folder that vanished), or null while it

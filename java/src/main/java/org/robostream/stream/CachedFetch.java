@@ -29,10 +29,26 @@ final class CachedFetch implements AutoCloseable {
   private final StreamCounters counters;
   private final Function<Path, String> identities;
   private final Function<String, VideoFacts> known;
+  private final java.util.Set<String> uncacheable = new java.util.HashSet<>(); // by identity
   private final Map<Path, Optional<String>> identityOf = new HashMap<>();
   private final PackedPicture packer = new PackedPicture();
   private Pointer scratch;
   private long scratchBytes;
+
+  /**
+   * What a picture of the file must be: its size and FFmpeg pixel format (-1: any size or format,
+   * for images, whose format varies). A cached frame that is something else is a corrupt miss: the
+   * slot's fields are as hostile as its bytes, and the device path writes a depth map's values by
+   * the picture's size.
+   */
+  record Expected(int width, int height, int pixelFormat) {
+    static final Expected ANY = new Expected(-1, -1, -1);
+
+    boolean accepts(CachedFrame f) {
+      return (width < 0 || (f.width() == width && f.height() == height))
+          && (pixelFormat < 0 || f.pixelFormat() == pixelFormat);
+    }
+  }
 
   /** Decodes the frames at {@code positions}, picture j to {@code sink} as request j. */
   @FunctionalInterface
@@ -75,11 +91,25 @@ final class CachedFetch implements AutoCloseable {
    * @return each request's pts, as decoded (a served frame's was recorded when it was decoded)
    */
   double[] fetch(
-      String identity, int fileFrames, int[] positions, PictureSink sink, Decode decode) {
+      String identity,
+      int fileFrames,
+      Expected expected,
+      int[] positions,
+      PictureSink sink,
+      Decode decode) {
     int n = positions.length;
+    if (uncacheable.contains(identity)) {
+      return decode.decode(positions, sink).ptsSeconds();
+    }
     double[] pts = new double[n];
     // The entry is held for the call (created at the first store when there is none yet).
     FrameCache.Entry[] holder = {cache.acquire(identity)};
+    if (holder[0] != null && holder[0].frames() != fileFrames) {
+      // Slots for another frame count under this identity: not this video's, never read.
+      holder[0].release();
+      uncacheable.add(identity);
+      return decode.decode(positions, sink).ptsSeconds();
+    }
     try {
       FrameCache.Entry entry = holder[0];
       int[] missed = new int[n];
@@ -87,6 +117,10 @@ final class CachedFetch implements AutoCloseable {
       HoldingSink holding = sink instanceof HoldingSink h ? h : null;
       for (int i = 0; i < n; i++) {
         CachedFrame f = entry == null ? null : entry.read(positions[i]);
+        if (f != null && !expected.accepts(f)) {
+          cache.recordMismatch();
+          f = null;
+        }
         if (f == null) {
           missed[misses++] = i;
           continue;
@@ -120,16 +154,7 @@ final class CachedFetch implements AutoCloseable {
                 if (at[j] != lastStored[0]) { // a frame asked twice is stored once
                   lastStored[0] = at[j];
                   long packed = holding == null ? 0 : holding.lastPackedAddress();
-                  holder[0] =
-                      store(
-                          holder[0],
-                          identity,
-                          fileFrames,
-                          at[j],
-                          picture,
-                          packed,
-                          seconds,
-                          frameIndex);
+                  store(holder, identity, fileFrames, at[j], picture, packed, seconds, frameIndex);
                 }
               });
       for (int j = 0; j < misses; j++) {
@@ -164,8 +189,8 @@ final class CachedFetch implements AutoCloseable {
    * Stores {@code picture} as frame {@code position}: from {@code packed}, where the sink packed it
    * already, or packed here (0).
    */
-  private FrameCache.Entry store(
-      FrameCache.Entry entry,
+  private void store(
+      FrameCache.Entry[] holder,
       String identity,
       int fileFrames,
       int position,
@@ -175,10 +200,13 @@ final class CachedFetch implements AutoCloseable {
       long frameIndex) {
     long bytes =
         PackedPicture.packedBytes(picture.width(), picture.height(), picture.pixelFormat());
-    FrameCache.Entry e = entry != null ? entry : cache.acquireOrCreate(identity, fileFrames, bytes);
+    FrameCache.Entry e =
+        holder[0] != null ? holder[0] : cache.acquireOrCreate(identity, fileFrames, bytes);
     if (e == null) {
-      return null;
+      uncacheable.add(identity); // not tried again at every frame
+      return;
     }
+    holder[0] = e; // released by the caller, also when the store below fails
     long address = packed;
     if (address == 0) {
       address = scratch(bytes);
@@ -195,7 +223,6 @@ final class CachedFetch implements AutoCloseable {
             picture.color(),
             seconds,
             frameIndex));
-    return e;
   }
 
   private long scratch(long bytes) {

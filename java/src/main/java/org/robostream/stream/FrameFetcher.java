@@ -168,6 +168,7 @@ final class FrameFetcher {
         cached.fetch(
             identity,
             at.facts().info().frameCount(),
+            expectedOf(at.facts().info()),
             positions,
             sink,
             (misses, s) -> decoder.get().decodeFrames(misses, s));
@@ -192,6 +193,7 @@ final class FrameFetcher {
     cached.fetch(
         file + "#image:" + camera + "#episode:" + episode.index(),
         episode.length(),
+        CachedFetch.Expected.ANY, // an image's format varies; the batch converts it to its size
         frames,
         sink,
         (at, s) -> {
@@ -206,6 +208,15 @@ final class FrameFetcher {
           return new DecodeResult(pts, index);
         });
     counters.framesDelivered.addAndGet(frames.length - decoded[0]); // served from the cache
+  }
+
+  /** What every decoded picture of the file {@code video} describes is. */
+  private static CachedFetch.Expected expectedOf(VideoStreamInfo video) {
+    String format = video.pixelFormat();
+    return new CachedFetch.Expected(
+        video.width(),
+        video.height(),
+        format == null ? -1 : org.bytedeco.ffmpeg.global.avutil.av_get_pix_fmt(format));
   }
 
   /**
@@ -356,7 +367,7 @@ final class FrameFetcher {
           double expected = first + span.fromTimestamp() + frames[i] / (double) fps;
           double drift = r.ptsSeconds(i) - expected;
           counters.drift(drift);
-          if (drift <= -0.5 / fps || drift > span.maxPositionDrift(fps)) {
+          if (!(drift > -0.5 / fps && drift <= span.maxPositionDrift(fps))) { // NaN fails too
             throw new SampleException(
                 file,
                 episode.index(),

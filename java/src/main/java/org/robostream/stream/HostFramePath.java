@@ -96,6 +96,9 @@ final class HostFramePath implements FramePath {
     @Override
     public boolean hold(int request, CachedFrame f, FrameCache.Entry entry) {
       requireDepthMap(f.pixelFormat());
+      if (entry.evicted()) {
+        return false; // its pages no longer count in the budget: copy rather than keep them
+      }
       entry.retain();
       if (!memory.borrow(f.address(), f.bytes(), entry::release)) {
         entry.release(); // held already (a window asks a frame twice): copy it instead

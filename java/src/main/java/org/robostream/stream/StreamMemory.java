@@ -49,12 +49,14 @@ final class StreamMemory {
    */
   StreamMemory(StreamConfig config) {
     this.ctx = config.context();
+    // First: a folder that cannot be used fails here, before any native pool exists; added first,
+    // closed last (after the stores, which give back the frames they borrowed from it).
+    this.frameCache =
+        config.frameCache() == null ? null : shared.add(FrameCache.open(config.frameCache()));
     shared.add(this::closeAllocator);
     this.hostPool = shared.add(BatchMemoryPool.host());
     this.batchPool = config.gpu() >= 0 ? shared.add(BatchMemoryPool.cuda(config.gpu())) : hostPool;
     this.heldPool = config.deviceBatches() ? batchPool : null;
-    this.frameCache =
-        config.frameCache() == null ? null : shared.add(FrameCache.open(config.frameCache()));
     for (int w = 0; w < config.workers(); w++) {
       stores.add(newFrameMemory());
     }

@@ -126,6 +126,34 @@ class FrameCacheStreamingTest {
         true);
   }
 
+  /**
+   * A cache file under a video's identity with slots for another frame count (written by another
+   * build, or by hand) is not that video's: its frames are decoded, the epoch is the epoch without
+   * a cache (before: an IndexOutOfBoundsException out of a slot lookup failed the epoch).
+   */
+  @Test
+  void aFileWithAnotherFrameCountUnderTheIdentityIsNeverRead() throws Exception {
+    Path root = Datasets.patternV30();
+    Path dir = tmp.resolve("other-count");
+    try (org.robostream.framecache.FrameCache forged =
+        org.robostream.framecache.FrameCache.open(FrameCacheOptions.directory(dir, 64L << 20))) {
+      try (var videos = java.nio.file.Files.walk(root.resolve("videos"))) {
+        for (Path v : videos.filter(p -> p.toString().endsWith(".mp4")).toList()) {
+          String identity = org.robostream.source.VideoSources.localIdentity(v);
+          forged.acquireOrCreate(identity, 3, 6144).release(); // far fewer slots than frames
+        }
+      }
+    }
+    Run plain = run(pattern(root, b -> b.returnUint8(true)), 1);
+    Run cached =
+        run(
+            pattern(root, b -> b.returnUint8(true))
+                .frameCache(FrameCacheOptions.directory(dir, 64L << 20)),
+            1);
+    assertEquals(plain.epochs(), cached.epochs());
+    assertEquals(0, cached.after().get(0).framesFromCache());
+  }
+
   /** A fetch the cache serves whole needs no decoder: opening one reads the file's header. */
   @Test
   void anEpochServedFromTheCacheOpensNoDecoder() throws Exception {

@@ -295,15 +295,17 @@ final class CacheFile {
     } catch (ClosedChannelException interrupted) {
       // FileChannel is interruptible: an interrupt of this or another writer during a write
       // closes the channel for every thread. Not a fault of the folder: open it again.
-      INT.setRelease(table, off, EMPTY);
+      INT.compareAndSet(table, off, token, EMPTY); // only our claim: never another's slot
       reopen(ch);
       return Stored.INTERRUPTED;
     } catch (IOException | RuntimeException e) {
-      INT.setRelease(table, off, EMPTY);
+      INT.compareAndSet(table, off, token, EMPTY);
       throw e;
     }
     SlotEntry.write(table, off, f, (int) crc.getValue());
-    INT.setRelease(table, off, COMPLETE);
+    // From our claim only: a writer that took a stale claim over completes the slot itself (with
+    // the same bytes), and a slot emptied meanwhile is not marked complete over someone's write.
+    INT.compareAndExchangeRelease(table, off, token, COMPLETE);
     return Stored.STORED;
   }
 

@@ -10,8 +10,8 @@ import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -45,7 +45,16 @@ public final class FrameCache implements AutoCloseable {
   private final FrameCacheOptions options;
   private final Path dir;
   private final boolean ownsDir;
-  private final Map<String, Entry> open = new HashMap<>(); // identity -> entry
+
+  /**
+   * Open files kept while nobody uses them: each holds a file descriptor and its mappings, and a
+   * v2.x dataset has a file per episode and camera (thousands); beyond this many the least recently
+   * used idle ones are closed (opened again from the folder when asked for).
+   */
+  static final int MAX_IDLE_OPEN = 256;
+
+  // identity -> entry, least recently acquired first
+  private final Map<String, Entry> open = new java.util.LinkedHashMap<>(16, 0.75f, true);
   // Identities that cannot be cached (larger than the budget, a name holding something else):
   // refused once, not tried again at every frame.
   private final java.util.Set<String> refused = new java.util.HashSet<>();
@@ -137,6 +146,7 @@ public final class FrameCache implements AutoCloseable {
         }
         e = new Entry(f);
         open.put(identity, e);
+        closeIdleBeyondLimit(e);
       } catch (NoSuchFileException absent) {
         return null;
       } catch (IOException ex) {
@@ -183,6 +193,7 @@ public final class FrameCache implements AutoCloseable {
       }
       e = new Entry(f);
       open.put(identity, e);
+      closeIdleBeyondLimit(e);
       fileBytes += need;
       e.users.incrementAndGet();
       return e;
@@ -249,6 +260,27 @@ public final class FrameCache implements AutoCloseable {
         // the hook is running or ran
       }
     }
+  }
+
+  /**
+   * Closes the least recently used entries nobody holds, beyond {@link #MAX_IDLE_OPEN}; never
+   * {@code keep}, the one about to be handed out.
+   */
+  private void closeIdleBeyondLimit(Entry keep) {
+    int excess = open.size() - MAX_IDLE_OPEN;
+    if (excess <= 0) {
+      return;
+    }
+    List<Entry> idle = new ArrayList<>();
+    for (Entry e : open.values()) { // least recently acquired first
+      if (idle.size() == excess) {
+        break;
+      }
+      if (e != keep && e.users.get() == 1) { // only the cache's own reference
+        idle.add(e);
+      }
+    }
+    idle.forEach(this::forget);
   }
 
   private Entry entryAt(Path p) {

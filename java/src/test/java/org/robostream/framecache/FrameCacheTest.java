@@ -409,4 +409,36 @@ class FrameCacheTest {
     }
     assertFalse(Files.exists(dir), "the private folder is removed: " + dir);
   }
+
+  /**
+   * Each open file holds a descriptor and mappings; a dataset of thousands of files must not keep
+   * them all: idle files beyond MAX_IDLE_OPEN are closed, and a file still in use never is.
+   */
+  @Test
+  void idleFilesBeyondTheLimitAreClosedAndAFileInUseIsNot() throws Exception {
+    int files = FrameCache.MAX_IDLE_OPEN + 40;
+    try (FrameCache c = cache(1L << 30)) {
+      FrameCache.Entry held = c.acquireOrCreate("video-held", 1, PICTURE);
+      held.store(0, picture(7, null, 0.0, 0));
+      for (int i = 0; i < files; i++) {
+        c.acquireOrCreate("video-" + i, 1, PICTURE).release();
+      }
+      long mapped = mappingsOf(c.directory());
+      assertTrue(
+          mapped <= 2L * (FrameCache.MAX_IDLE_OPEN + 1),
+          mapped + " mappings for " + files + " files");
+      assertNotNull(held.read(0), "the file in use stays open and readable");
+      held.release();
+      FrameCache.Entry again = c.acquire("video-0");
+      assertNotNull(again, "a closed file is opened again from the folder");
+      again.release();
+    }
+  }
+
+  private static long mappingsOf(Path dir) throws Exception {
+    String prefix = dir.toRealPath().toString();
+    try (var lines = Files.lines(Path.of("/proc/self/maps"))) {
+      return lines.filter(l -> l.contains(prefix)).count();
+    }
+  }
 }

@@ -9,6 +9,7 @@ import java.util.function.Function;
 import org.bytedeco.javacpp.Pointer;
 import org.robostream.framecache.CachedFrame;
 import org.robostream.framecache.FrameCache;
+import org.robostream.source.VideoSources;
 import org.robostream.video.DecodeResult;
 import org.robostream.video.FrameDestination;
 import org.robostream.video.PackedPicture;
@@ -31,6 +32,7 @@ final class CachedFetch implements AutoCloseable {
   private final Function<String, VideoFacts> known;
   private final java.util.Set<String> uncacheable = new java.util.HashSet<>(); // by identity
   private final Map<Path, Optional<String>> identityOf = new HashMap<>();
+  private final Map<Path, Optional<String>> dataFileIdentityOf = new HashMap<>();
   private final PackedPicture packer = new PackedPicture();
   private Pointer scratch;
   private long scratchBytes;
@@ -69,6 +71,16 @@ final class CachedFetch implements AutoCloseable {
     this.counters = counters;
     this.identities = identities;
     this.known = known;
+  }
+
+  /**
+   * The identity of a local data file (image features are read from the data Parquet, which is
+   * local also for a Hub dataset: its mirror), asked once per file; null: not cached.
+   */
+  String dataFileIdentity(Path file) {
+    return dataFileIdentityOf
+        .computeIfAbsent(file, f -> Optional.ofNullable(VideoSources.localIdentity(f)))
+        .orElse(null);
   }
 
   /** What a decoder of the dataset told about {@code file}, or null before one opened it. */

@@ -12,7 +12,6 @@ import org.robostream.dataset.DatasetException;
 import org.robostream.dataset.DatasetInfo;
 import org.robostream.dataset.EpisodeInfo;
 import org.robostream.dataset.VideoSpan;
-import org.robostream.source.VideoSources;
 import org.robostream.video.DecodeResult;
 import org.robostream.video.DecoderCache;
 import org.robostream.video.Device;
@@ -168,7 +167,7 @@ final class FrameFetcher {
         cached.fetch(
             identity,
             at.facts().info().frameCount(),
-            expectedOf(at.facts().info()),
+            at.facts().expected(),
             positions,
             sink,
             (misses, s) -> decoder.get().decodeFrames(misses, s));
@@ -184,7 +183,7 @@ final class FrameFetcher {
    * per episode and camera of the data file, a slot per frame).
    */
   private void fetchImages(EpisodeInfo episode, String camera, int[] frames, PictureSink sink) {
-    String file = cached == null ? null : VideoSources.localIdentity(episode.dataFile());
+    String file = cached == null ? null : cached.dataFileIdentity(episode.dataFile());
     if (file == null) {
       images.fetch(episode, camera, frames, sink);
       return;
@@ -208,15 +207,6 @@ final class FrameFetcher {
           return new DecodeResult(pts, index);
         });
     counters.framesDelivered.addAndGet(frames.length - decoded[0]); // served from the cache
-  }
-
-  /** What every decoded picture of the file {@code video} describes is. */
-  private static CachedFetch.Expected expectedOf(VideoStreamInfo video) {
-    String format = video.pixelFormat();
-    return new CachedFetch.Expected(
-        video.width(),
-        video.height(),
-        format == null ? -1 : org.bytedeco.ffmpeg.global.avutil.av_get_pix_fmt(format));
   }
 
   /**

@@ -72,7 +72,7 @@ abstract class HeldBlocks implements FrameMemory {
 
   /** A block goes back to the subclass, borrowed memory to its owner. */
   private void giveBack(long address, long bytes) {
-    Runnable owner = borrowed.remove(address);
+    Runnable owner = borrowed.isEmpty() ? null : borrowed.remove(address); // none without a cache
     if (owner != null) {
       owner.run();
     } else {

@@ -129,7 +129,8 @@ final class CachedFetch implements AutoCloseable {
       HoldingSink holding = sink instanceof HoldingSink h ? h : null;
       for (int i = 0; i < n; i++) {
         CachedFrame f = entry == null ? null : entry.read(positions[i]);
-        if (f != null && !expected.accepts(f)) {
+        if (f != null && (!expected.accepts(f) || f.frameIndex() != positions[i])) {
+          // another picture than the video's at this position (the slot's fields are hostile)
           cache.recordMismatch();
           f = null;
         }

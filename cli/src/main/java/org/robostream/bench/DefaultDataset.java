@@ -18,7 +18,8 @@ import org.robostream.dataset.synth.VideoCodecChoice;
  * The built-in benchmark dataset, generated once into the user's cache ({@code
  * $ROBOSTREAM_SAMPLES}, else {@code $XDG_CACHE_HOME/robostream/samples}, else {@code
  * ~/.cache/robostream/samples}): LeRobot v3.0, 3 cameras 256x256 at 20 fps, AV1 keyframe every 2
- * frames, camera-like content, episode lengths ±20%.
+ * frames, camera-like content (the actions are where the red ball is in each camera), episode
+ * lengths ±20%.
  *
  * <p>Concurrency: every task of a SLURM job may ask for it at once. Generation runs under an
  * exclusive lock on {@code <name>.lock} in the cache folder (a {@link FileLock}, so across
@@ -47,7 +48,10 @@ public final class DefaultDataset {
 
   public static Path ensure(int episodes, int framesPerEpisode) throws IOException {
     Path base = cacheFolder();
-    String name = "camera-3x256-e" + episodes + "-f" + framesPerEpisode;
+    // "-g2": the second generation, whose actions are where the cameras' red balls are and whose
+    // stats.json describes the state too (train normalises both); a first-generation copy in the
+    // cache is left alone and not used.
+    String name = "camera-3x256-g2-e" + episodes + "-f" + framesPerEpisode;
     Path dir = base.resolve(name);
     Path marker = base.resolve(name + ".complete");
     if (Files.exists(marker)) {

@@ -92,8 +92,21 @@ final class MakeDatasetCommand implements Callable<Integer> {
   @Option(names = "--video-files-size-mb", defaultValue = "200")
   double videoMb;
 
-  @Option(names = "--content", defaultValue = "pattern", description = "camera or pattern")
+  @Option(
+      names = "--content",
+      defaultValue = "pattern",
+      description =
+          "pattern (each frame names itself), camera (noisy scenes) or learnable (a moving disc;"
+              + " the action is where it is)")
   String content;
+
+  @Option(
+      names = "--action-shift",
+      defaultValue = "0",
+      description =
+          "with --content learnable: each action is the disc's position this many frames later"
+              + " (a misaligned dataset, for tests)")
+  int actionShift;
 
   @Option(names = "--state-dim", defaultValue = "6")
   int stateDim;
@@ -142,10 +155,11 @@ final class MakeDatasetCommand implements Callable<Integer> {
             SyntheticDatasetSpec.Layout.parse(layout),
             dataMb,
             videoMb,
-            SyntheticDatasetSpec.Content.valueOf(content.toUpperCase(java.util.Locale.ROOT)),
+            parseContent(content),
             stateDim,
             tasks,
-            cameraOptions);
+            cameraOptions,
+            actionShift);
     long start = System.nanoTime();
     CameraFormat format =
         imageFeatures == null ? CameraFormat.VIDEO : CameraFormat.parseImage(imageFeatures);
@@ -161,6 +175,16 @@ final class MakeDatasetCommand implements Callable<Integer> {
             : "",
         (System.nanoTime() - start) / 1e9);
     return 0;
+  }
+
+  private static SyntheticDatasetSpec.Content parseContent(String text) {
+    for (SyntheticDatasetSpec.Content c : SyntheticDatasetSpec.Content.values()) {
+      if (c.name().equalsIgnoreCase(text)) {
+        return c;
+      }
+    }
+    throw new IllegalArgumentException(
+        "--content must be pattern, camera or learnable, not " + text);
   }
 
   /** Each camera's short name, size, codec and pixel format, e.g. {@code top 96x64 av1 yuv420p}. */

@@ -1,39 +1,42 @@
 package org.robostream.cli;
 
+import ai.djl.Device;
+import ai.djl.engine.Engine;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.robostream.bench.FrameCacheReport;
 import org.robostream.dataset.DatasetInfo;
 import org.robostream.dataset.DatasetSource;
-import org.robostream.stream.Batch;
 import org.robostream.stream.StreamingDataset;
 import org.robostream.train.Checkpoint;
-import org.robostream.train.LinearPolicy;
-import org.robostream.train.Throughput;
+import org.robostream.train.TrainRun;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
- * {@code robostream train}: distributed, resumable streaming training (the reference's
- * train_streaming_multinode). Rank and world come from the environment (SLURM, torchrun, MPI); each
- * rank streams its own share, no sampler. Each rank trains its own {@link LinearPolicy} on its
- * share: there is no gradient all-reduce (the example shows data loading feeding an optimisation
- * loop, not a distributed optimiser); rank 0's policy is the saved model. Every {@code --save-freq}
- * steps each rank writes its dataset state and policy (see {@link Checkpoint}); {@code
- * --resume-from} continues from such a folder exactly as the uninterrupted run would have: same
- * samples, same parameters, same losses.
+ * {@code robostream train}: distributed, resumable streaming training of a visuomotor policy (the
+ * reference's train_streaming_multinode, with a convolutional policy on DJL's PyTorch engine
+ * instead of ACT). Rank and world come from the environment (SLURM, torchrun, MPI); each rank
+ * streams its own share, no sampler. Each rank trains its own policy on its share: DJL has no
+ * gradient all-reduce (see docs/ARCHITECTURE.md for what was looked at); rank 0's policy is the
+ * saved model. Every {@code --save-freq} steps each rank writes its dataset state, its policy and
+ * its optimizer state (see {@link Checkpoint}); {@code --resume-from} continues from such a folder
+ * exactly as the uninterrupted run would have: same samples, same losses. {@code --dummy} streams
+ * without a model (pure data loading). The loop itself is {@link TrainRun}.
  */
 @Command(
     name = "train",
     mixinStandardHelpOptions = true,
     description =
-        "Stream a dataset into a training loop (a linear policy per rank, or --dummy"
-            + " for pure data loading) with periodic resumable checkpoints.")
+        "Stream a dataset into a training loop (a convolutional visuomotor policy per rank on"
+            + " DJL's PyTorch engine, or --dummy for pure data loading) with periodic resumable"
+            + " checkpoints and per-window metrics (samples/s, data-wait share, model step time).")
 final class TrainCommand implements Callable<Integer> {
   @Mixin DatasetOptions dataset;
 
@@ -83,7 +86,8 @@ final class TrainCommand implements Callable<Integer> {
 
   @Option(
       names = {"--n-action-steps", "--n_action_steps"},
-      defaultValue = "16")
+      defaultValue = "16",
+      description = "length of the action chunk the policy predicts (frames)")
   int actionSteps;
 
   @Option(
@@ -106,6 +110,20 @@ final class TrainCommand implements Callable<Integer> {
   long seed;
 
   @Option(
+      names = {"--lr", "--learning-rate"},
+      defaultValue = "1e-3",
+      description = "Adam's learning rate")
+  float learningRate;
+
+  @Option(
+      names = "--model-device",
+      defaultValue = "auto",
+      description =
+          "where the policy trains: cpu, gpu[:N], or auto (a GPU when DJL's PyTorch engine has"
+              + " CUDA natives and finds one, else the CPU)")
+  String modelDevice;
+
+  @Option(
       names = "--record-indices",
       description =
           "append '<step> <index>' per delivered"
@@ -126,9 +144,13 @@ final class TrainCommand implements Callable<Integer> {
             "--batch-size, --save-freq, --log-freq and" + " --n-action-steps must be positive");
       }
     }
+    if (!(learningRate > 0) || !Float.isFinite(learningRate)) {
+      throw new IllegalArgumentException("--lr must be a positive number, not " + learningRate);
+    }
     decode.device(); // a typo is an exit 2 before the dataset is prepared
     resize.check();
     frameCache.options();
+    Device device = dummy ? Device.cpu() : modelDevice(modelDevice);
     if (resumeFrom != null) {
       resumeFrom = locateCheckpoint(resumeFrom);
     }
@@ -162,72 +184,50 @@ final class TrainCommand implements Callable<Integer> {
                         recordIndices, StandardOpenOption.CREATE, StandardOpenOption.APPEND))) {
       int rank = ds.rankWorld().rank();
       int world = ds.rankWorld().world();
-      LinearPolicy policy = null;
-      if (!dummy) {
-        int stateDim = info.features().get("observation.state").shape()[0];
-        int actionDim = info.features().get("action").shape()[0];
-        policy = new LinearPolicy(stateDim, actionDim, 0.1);
-        if (resumeFrom != null) {
-          policy.load(Checkpoint.policyFile(resumeFrom, rank));
-        }
+      System.out.printf(
+          "rank %d of %d (%s), starting at step %d, epoch %d%s%n",
+          rank,
+          world,
+          ds.rankWorld().source(),
+          step,
+          ds.epoch(),
+          dummy ? ", no model (--dummy)" : ", policy on " + device);
+      TrainRun run =
+          new TrainRun(
+              ds,
+              new TrainRun.Settings(
+                  outputDir,
+                  steps,
+                  epochs,
+                  actionSteps,
+                  saveFreq,
+                  logFreq,
+                  dummy,
+                  seed,
+                  learningRate,
+                  device,
+                  resumeFrom,
+                  record,
+                  haltAfter),
+              step,
+              System.out);
+      if (run.run() == TrainRun.Outcome.EMPTY_EPOCH) {
+        // Every rank yields the same number of batches, so all ranks stop here together.
+        System.err.printf(
+            "robostream train: epoch %d delivered no batch to rank %d of %d"
+                + " (%d frames in the dataset, batch size %d%s): use a smaller --batch-size or fewer"
+                + " ranks or workers%n",
+            run.emptyEpoch(),
+            rank,
+            world,
+            ds.metadata().info().totalFrames(),
+            batchSize,
+            dropLast ? ", partial batches dropped" : "");
+        return 3;
       }
       System.out.printf(
-          "rank %d of %d (%s), starting at step %d, epoch %d%n",
-          rank, world, ds.rankWorld().source(), step, ds.epoch());
-      Throughput throughput = new Throughput();
-      double loss = Double.NaN;
-      outer:
-      while (step < steps && (epochs == null || ds.epoch() < epochs)) {
-        long epoch = ds.epoch();
-        boolean any = false;
-        for (Batch b : ds) {
-          any = true;
-          try (b) {
-            step++;
-            throughput.add(b.size());
-            if (record != null && !b.booleans("is_padding")[0]) {
-              for (long index : b.longs("index")) {
-                record.println(step + " " + index);
-              }
-              record.flush();
-            }
-            if (policy != null) {
-              loss =
-                  policy.step(
-                      b.doubles("observation.state"),
-                      firstActions(b.doubles("action"), b.size(), actionSteps),
-                      b.size());
-            }
-          }
-          if (step % logFreq == 0) {
-            System.out.println(throughput.line(step, world, loss));
-          }
-          if (step % saveFreq == 0) {
-            Checkpoint.write(outputDir, step, rank, ds.state(), policy);
-          }
-          if (haltAfter != null && step == haltAfter) {
-            Runtime.getRuntime().halt(137);
-          }
-          if (step >= steps) {
-            break outer;
-          }
-        }
-        if (!any) {
-          // Every rank yields the same number of batches, so all ranks stop here together.
-          System.err.printf(
-              "robostream train: epoch %d delivered no batch to rank %d of %d"
-                  + " (%d frames in the dataset, batch size %d%s): use a smaller --batch-size or fewer"
-                  + " ranks or workers%n",
-              epoch,
-              rank,
-              world,
-              ds.metadata().info().totalFrames(),
-              batchSize,
-              dropLast ? ", partial batches dropped" : "");
-          return 3;
-        }
-      }
-      System.out.printf("done: %d steps, epoch %d, rank %d%n", step, ds.epoch(), rank);
+          "done: %d steps, epoch %d, rank %d; metrics in %s%n",
+          run.step(), ds.epoch(), rank, run.metricsSummary());
       if (frameCache.spec != null) {
         // One line, as bench's config line: a launcher's log is read line by line.
         String stats =
@@ -239,14 +239,33 @@ final class TrainCommand implements Callable<Integer> {
     return 0;
   }
 
-  /** Action [n, T, D] flattened → the first step of each chunk, [n, D]. */
-  private static double[] firstActions(double[] actions, int n, int steps) {
-    int d = actions.length / n / steps;
-    double[] out = new double[n * d];
-    for (int i = 0; i < n; i++) {
-      System.arraycopy(actions, i * steps * d, out, i * d, d);
+  /**
+   * {@code --model-device}: DJL's device names. The engine is asked only here, so that a typo is an
+   * exit 2 before the dataset is prepared; {@code ai.djl.offline} keeps the engine from downloading
+   * natives at run time (the CPU natives ship with the CLI; see the README for GPUs).
+   */
+  static Device modelDevice(String text) {
+    if (System.getProperty("ai.djl.offline") == null) {
+      System.setProperty("ai.djl.offline", "true");
     }
-    return out;
+    String t = text.strip().toLowerCase(Locale.ROOT);
+    if (t.equals("auto")) {
+      return Engine.getInstance().defaultDevice();
+    }
+    if (!t.matches("cpu|gpu(:\\d{1,2})?")) {
+      throw new IllegalArgumentException(
+          "--model-device must be cpu, gpu, gpu:N or auto, not " + text);
+    }
+    Device d = Device.fromName(t.replace(':', ' ').replace(" ", ""));
+    if (d.isGpu() && d.getDeviceId() >= Engine.getInstance().getGpuCount()) {
+      throw new IllegalArgumentException(
+          "--model-device "
+              + text
+              + ": DJL's PyTorch engine sees "
+              + Engine.getInstance().getGpuCount()
+              + " GPU(s) (it needs CUDA natives and a usable driver; the CLI ships the CPU natives)");
+    }
+    return d;
   }
 
   /** {@code --resume-from}'s folder, checked up front: a wrong path is an exit 2 naming it. */

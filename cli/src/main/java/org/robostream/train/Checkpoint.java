@@ -4,33 +4,47 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import org.robostream.djl.policy.PolicyTrainer;
 import org.robostream.stream.StreamingDataset;
 
 /**
- * The layout of a training checkpoint, {@code <output>/checkpoint-<step>/}: {@code step}, and per
- * rank {@code rank<r>/dataset_state.json} and {@code rank<r>/policy.json} (each rank trains its own
- * policy: there is no gradient all-reduce), plus {@code policy.json}, rank 0's policy, as the
- * model. Every file is written under a temporary name and moved into place, so a crash never leaves
- * half a file. Stateless.
+ * The layout of a training checkpoint, {@code <output>/checkpoint-<step>/}:
+ *
+ * <ul>
+ *   <li>per rank, {@code rank<r>/}: {@code dataset_state.json} (the loader's position), {@code
+ *       trainer_state.json} ({@link TrainerState}: step, optimizer steps, seed) and, unless the run
+ *       was {@code --dummy}, {@code policy/} (the {@link PolicyTrainer}'s configuration, weights
+ *       and Adam state): each rank trains its own policy (there is no gradient all-reduce);
+ *   <li>{@code model/}: rank 0's policy as the run's model ({@code policy.json} and the weights,
+ *       which DJL's {@code Model.load(dir, "policy")} reads);
+ *   <li>{@code step}, written last.
+ * </ul>
+ *
+ * Every file is written under a temporary name and moved into place, so a crash never leaves half a
+ * file. Stateless.
  */
 public final class Checkpoint {
+  public static final String POLICY = "policy";
+  public static final String MODEL = "model";
+
   private Checkpoint() {}
 
   /** Writes one rank's part of checkpoint {@code step}; returns the checkpoint folder. */
   public static Path write(
-      Path outputDir, int step, int rank, String datasetState, LinearPolicy policy)
+      Path outputDir, int rank, String datasetState, TrainerState state, PolicyTrainer policy)
       throws IOException {
-    Path dir = outputDir.resolve("checkpoint-" + step);
+    Path dir = outputDir.resolve("checkpoint-" + state.step());
     Path rankDir = dir.resolve("rank" + rank);
     Files.createDirectories(rankDir);
     atomically(rankDir.resolve("dataset_state.json"), tmp -> Files.writeString(tmp, datasetState));
+    atomically(rankDir.resolve("trainer_state.json"), state::save);
     if (policy != null) {
-      atomically(rankDir.resolve("policy.json"), policy::save);
+      policy.save(rankDir.resolve(POLICY));
       if (rank == 0) {
-        atomically(dir.resolve("policy.json"), policy::save);
+        policy.saveModel(dir.resolve(MODEL));
       }
     }
-    atomically(dir.resolve("step"), tmp -> Files.writeString(tmp, Integer.toString(step)));
+    atomically(dir.resolve("step"), tmp -> Files.writeString(tmp, Integer.toString(state.step())));
     return dir;
   }
 
@@ -94,7 +108,11 @@ public final class Checkpoint {
     if (!Files.isRegularFile(file)) {
       throw new IOException(checkpoint + " is not a checkpoint: it has no step file");
     }
-    return Integer.parseInt(Files.readString(file).strip());
+    String text = Files.readString(file).strip();
+    if (!text.matches("\\d{1,9}")) {
+      throw new IOException(file + " does not hold a step number");
+    }
+    return Integer.parseInt(text);
   }
 
   /**
@@ -117,9 +135,27 @@ public final class Checkpoint {
     return ownOrFirst(checkpoint, rank, "dataset_state.json");
   }
 
-  /** This rank's policy, else rank 0's (a resume with more ranks than were saved). */
-  public static Path policyFile(Path checkpoint, int rank) throws IOException {
-    return ownOrFirst(checkpoint, rank, "policy.json");
+  /** This rank's trainer state, else rank 0's. */
+  public static Path trainerStateFile(Path checkpoint, int rank) throws IOException {
+    return ownOrFirst(checkpoint, rank, "trainer_state.json");
+  }
+
+  /** This rank's policy folder, else rank 0's (a resume with more ranks than were saved). */
+  public static Path policyDir(Path checkpoint, int rank) throws IOException {
+    Path own = checkpoint.resolve("rank" + rank).resolve(POLICY);
+    if (Files.isDirectory(own)) {
+      return own;
+    }
+    Path first = checkpoint.resolve("rank0").resolve(POLICY);
+    if (!Files.isDirectory(first)) {
+      throw new IOException(
+          "checkpoint "
+              + checkpoint
+              + " holds no policy (looked in rank"
+              + rank
+              + "/policy and rank0/policy): was it written by a --dummy run?");
+    }
+    return first;
   }
 
   private static Path ownOrFirst(Path checkpoint, int rank, String name) throws IOException {

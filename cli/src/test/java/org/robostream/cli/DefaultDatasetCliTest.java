@@ -69,8 +69,8 @@ class DefaultDatasetCliTest {
     }
     assertEquals(1, generated, "three runs at once generate the dataset once");
     Path samples = xdg.resolve("robostream/samples");
-    assertTrue(Files.isRegularFile(samples.resolve("camera-3x256-e2-f20/meta/info.json")));
-    assertTrue(Files.isRegularFile(samples.resolve("camera-3x256-e2-f20.complete")));
+    assertTrue(Files.isRegularFile(samples.resolve("camera-3x256-g2-e2-f20/meta/info.json")));
+    assertTrue(Files.isRegularFile(samples.resolve("camera-3x256-g2-e2-f20.complete")));
     try (Stream<Path> left = Files.list(samples)) {
       assertFalse(
           left.anyMatch(p -> p.getFileName().toString().contains(".partial-")),
@@ -81,7 +81,7 @@ class DefaultDatasetCliTest {
       JsonNode r =
           Json.MAPPER.readTree(
               tmp.resolve("out" + i).resolve("local_single_bs4_w1_cpu.json").toFile());
-      assertEquals("camera-3x256-e2-f20", r.get("repo_id").asText());
+      assertEquals("camera-3x256-g2-e2-f20", r.get("repo_id").asText());
       assertEquals(3, r.get("num_cameras").asInt());
       assertTrue(r.get("frames_measured").asLong() > 0, r.toString());
     }

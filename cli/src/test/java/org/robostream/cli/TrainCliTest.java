@@ -90,16 +90,33 @@ class TrainCliTest {
   static final Pattern LOG_LINE =
       Pattern.compile(
           "step (\\d+) \\| (\\d+\\.\\d) frames/s/proc"
-              + " \\| (\\d+\\.\\d) frames/s total(?: \\| loss (\\S+))?");
+              + " \\| (\\d+\\.\\d) frames/s total \\| data wait (\\d+\\.\\d)% \\| model"
+              + " (\\d+\\.\\d) ms/step(?: \\| loss (\\S+))?");
 
-  /** The log's throughput lines: step, frames/s/proc, frames/s total, loss (null with --dummy). */
+  /**
+   * The log's throughput lines: step, frames/s/proc, frames/s total, loss (null with --dummy), data
+   * wait %, model ms/step.
+   */
   static List<String[]> logLines(Path log) throws Exception {
     List<String[]> out = new ArrayList<>();
     for (String line : Files.readAllLines(log)) {
       if (line.startsWith("step ")) {
         Matcher m = LOG_LINE.matcher(line);
         assertTrue(m.matches(), "log line format: " + line);
-        out.add(new String[] {m.group(1), m.group(2), m.group(3), m.group(4)});
+        out.add(
+            new String[] {m.group(1), m.group(2), m.group(3), m.group(6), m.group(4), m.group(5)});
+      }
+    }
+    return out;
+  }
+
+  /** Each line of a metrics file: step → loss (as written: the window's mean, full precision). */
+  static Map<Integer, Double> losses(Path metricsFile) throws Exception {
+    Map<Integer, Double> out = new java.util.TreeMap<>();
+    for (String line : Files.readAllLines(metricsFile)) {
+      var node = Json.MAPPER.readTree(line);
+      if (node.has("loss")) {
+        out.put(node.get("step").asInt(), node.get("loss").asDouble());
       }
     }
     return out;
@@ -141,6 +158,7 @@ class TrainCliTest {
         // total = per process x world (2); each printed to 0.1
         assertEquals(2 * perProc, Double.parseDouble(l[2]), 0.2, String.join(" ", l));
         assertNull(l[3], "--dummy trains nothing: no loss");
+        assertEquals("0.0", l[5], "--dummy: no model step");
       }
       for (long index : indices(tmp.resolve("rank" + r + ".txt"), Integer.MAX_VALUE)) {
         assertTrue(seen.add(index), "index " + index + " on both ranks or twice");
@@ -171,8 +189,17 @@ class TrainCliTest {
             "--output-dir",
             out.toString());
     assertEquals(137, finish(crash, log1), "halted abruptly: " + Files.readString(log1));
-    assertTrue(Files.isRegularFile(out.resolve("checkpoint-10/rank0/dataset_state.json")));
-    assertTrue(Files.isRegularFile(out.resolve("checkpoint-10/policy.json")));
+    for (String file :
+        List.of(
+            "rank0/dataset_state.json",
+            "rank0/trainer_state.json",
+            "rank0/policy/policy.json",
+            "rank0/policy/policy-0000.params",
+            "rank0/policy/optimizer.ndlist",
+            "model/policy.json",
+            "model/policy-0000.params")) {
+      assertTrue(Files.isRegularFile(out.resolve("checkpoint-10").resolve(file)), file);
+    }
     Path second = tmp.resolve("second.txt");
     Path log2 = tmp.resolve("second.log");
     Process resume =
@@ -197,8 +224,9 @@ class TrainCliTest {
     all.addAll(indices(second, Integer.MAX_VALUE));
     assertEquals(FRAMES, all.size(), "nothing lost, nothing repeated");
     assertEquals(FRAMES, new HashSet<>(all).size());
-    // The same run without the crash: every later checkpoint's policy (weights, bias, input
-    // scale) and every logged loss are identical, so resuming continues the same optimisation.
+    // The same run without the crash: every later checkpoint's policy (weights, Adam's moments
+    // and step counts) and every logged loss are identical, so resuming continues the same
+    // optimisation.
     Path straight = tmp.resolve("straight");
     Path log3 = tmp.resolve("straight.log");
     Process uninterrupted =
@@ -216,10 +244,17 @@ class TrainCliTest {
     assertEquals(0, finish(uninterrupted, log3), Files.readString(log3));
     int compared = 0;
     for (int step = 15; Files.isDirectory(straight.resolve("checkpoint-" + step)); step += 5) {
-      for (String file : List.of("policy.json", "rank0/policy.json")) {
+      for (String file :
+          List.of(
+              "model/policy-0000.params",
+              "rank0/policy/policy-0000.params",
+              "rank0/policy/optimizer.ndlist",
+              "rank0/trainer_state.json")) {
         assertEquals(
-            Files.readString(straight.resolve("checkpoint-" + step).resolve(file)),
-            Files.readString(out.resolve("checkpoint-" + step).resolve(file)),
+            -1L,
+            Files.mismatch(
+                straight.resolve("checkpoint-" + step).resolve(file),
+                out.resolve("checkpoint-" + step).resolve(file)),
             step + " " + file);
       }
       compared++;
@@ -233,6 +268,11 @@ class TrainCliTest {
             .toList();
     assertEquals(straightLosses, resumedLosses);
     assertTrue(resumedLosses.stream().noneMatch(l -> l.endsWith(" null")), "losses logged");
+    // The metrics files, to the last bit: the resumed run appended to the halted run's.
+    Map<Integer, Double> resumed = losses(out.resolve("metrics/rank0.jsonl"));
+    Map<Integer, Double> straightMetrics = losses(straight.resolve("metrics/rank0.jsonl"));
+    assertEquals(straightMetrics, resumed, "every window's loss, before and after the halt");
+    assertTrue(straightMetrics.size() >= 4, "losses compared: " + straightMetrics);
   }
 
   @Test

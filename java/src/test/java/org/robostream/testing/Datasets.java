@@ -363,6 +363,36 @@ public final class Datasets {
                     Map.of("top", new FrameSize(320, 240), "wrist", new FrameSize(160, 120)))));
   }
 
+  /**
+   * v3.0 learnable dataset (the disc whose position is the action, {@code --content learnable}): 12
+   * episodes of 80 frames, 2 cameras 64x64 AV1 g2, action dimension 2; {@code actionShift} frames
+   * between each frame and the position its action gives (0: aligned, 5: the alignment test's
+   * misaligned copy).
+   */
+  public static Path learnable(int actionShift) {
+    return Fixtures.dataset(
+        "learnable-shift" + actionShift,
+        new SyntheticDatasetSpec(
+                Path.of("unused"),
+                12,
+                80,
+                0.0,
+                2,
+                64,
+                64,
+                20,
+                VideoCodecChoice.AV1,
+                2,
+                -1,
+                Layout.V30,
+                100,
+                200,
+                Content.LEARNABLE,
+                2,
+                1)
+            .withActionShift(actionShift));
+  }
+
   /** Frames of every episode of the dataset at {@code root}. */
   public static int totalFrames(Path root) {
     return org.robostream.dataset.LeRobotMetadata.open(root, java.util.Optional.empty())

@@ -5,7 +5,9 @@ import java.util.SplittableRandom;
 /**
  * Camera-like frames: a lit scene (gradient, a few moving objects) with per-pixel sensor noise that
  * changes every frame, so encoders cannot skip work as they do on synthetic patterns. Deterministic
- * per (episode, camera). Not thread-safe: one per video being written.
+ * per (episode, camera). The red ball's centre ({@link #ballCentre}) is what the camera content's
+ * actions are made of ({@link TableValues}), so a policy trained on such a dataset learns from what
+ * its cameras show. Not thread-safe: one per video being written.
  */
 final class CameraContent {
   private final int width;
@@ -18,6 +20,15 @@ final class CameraContent {
     this.height = height;
     this.noise = new SplittableRandom(episode * 1_000_003L + camera * 7919L + 17);
     this.phase = episode * 0.7 + camera * 1.9;
+  }
+
+  /**
+   * The red ball's centre in {@code frame} of (episode, camera): {x, y} as fractions in [0.15,
+   * 0.85].
+   */
+  static double[] ballCentre(int episode, int frame, int camera) {
+    double t = frame * 0.05 + episode * 0.7 + camera * 1.9;
+    return new double[] {0.5 + 0.35 * Math.sin(t), 0.5 + 0.35 * Math.cos(t * 0.8)};
   }
 
   void paint(byte[] rgb, int frame) {

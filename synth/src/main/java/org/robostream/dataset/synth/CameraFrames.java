@@ -2,7 +2,8 @@ package org.robostream.dataset.synth;
 
 /**
  * What a generated camera shows, whether it is stored as video or as image features: the {@link
- * PatternCode} of (episode, frame, camera) or {@link CameraContent}'s noisy scene. Stateless.
+ * PatternCode} of (episode, frame, camera), {@link CameraContent}'s noisy scene or the {@link
+ * LearnableTask}'s disc. Stateless.
  */
 final class CameraFrames {
   private CameraFrames() {}
@@ -21,6 +22,9 @@ final class CameraFrames {
       SyntheticDatasetSpec spec, int episode, int camera, int width, int height) {
     if (spec.content() == SyntheticDatasetSpec.Content.PATTERN) {
       return (rgb, f) -> PatternCode.paint(rgb, width, height, episode, f, camera);
+    }
+    if (spec.content() == SyntheticDatasetSpec.Content.LEARNABLE) {
+      return (rgb, f) -> LearnableTask.paint(rgb, width, height, episode, f, camera);
     }
     return new CameraContent(width, height, episode, camera)::paint;
   }

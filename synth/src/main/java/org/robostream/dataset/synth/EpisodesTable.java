@@ -110,10 +110,9 @@ final class EpisodesTable {
         setLong(root, "meta/episodes/chunk_index", i, 0);
         setLong(root, "meta/episodes/file_index", i, 0);
         mean.setNotNull(i);
+        double[] episodeMean = StatsSummary.actionMean(spec, r.episode());
         for (int j = 0; j < spec.stateDimension(); j++) {
-          meanItems.setSafe(
-              i * spec.stateDimension() + j,
-              SyntheticValues.action(r.episode(), 0, j) + (r.length() - 1) / 2.0);
+          meanItems.setSafe(i * spec.stateDimension() + j, episodeMean[j]);
         }
         ((Float8Vector) root.getVector("stats/frame_index/max")).setSafe(i, r.length() - 1);
       }

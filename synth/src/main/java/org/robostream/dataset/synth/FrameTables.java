@@ -23,11 +23,13 @@ final class FrameTables {
   private final SyntheticDatasetSpec spec;
   private final Schema schema;
   private final ImageColumns images; // null when the cameras are videos
+  private final TableValues values;
 
   FrameTables(BufferAllocator allocator, SyntheticDatasetSpec spec, CameraFormat cameras) {
     this.allocator = allocator;
     this.spec = spec;
     this.images = cameras.isImage() ? new ImageColumns(spec, cameras) : null;
+    this.values = TableValues.of(spec);
     ArrowType f32 = new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE);
     ArrowType i64 = new ArrowType.Int(64, true);
     List<Field> fields = new ArrayList<>();
@@ -81,8 +83,8 @@ final class FrameTables {
         action.setNotNull(f);
         state.setNotNull(f);
         for (int j = 0; j < d; j++) {
-          actionItems.set(f * d + j, SyntheticValues.action(e, f, j));
-          stateItems.set(f * d + j, SyntheticValues.state(e, f, j));
+          actionItems.set(f * d + j, values.action(e, f, j));
+          stateItems.set(f * d + j, values.state(e, f, j));
         }
         timestamp.set(f, (float) (f / (double) spec.fps()));
         frameIndex.set(f, f);

@@ -13,6 +13,9 @@ import java.util.List;
  * @param crf encoder quality; -1 for the codec's default (30 for AV1)
  * @param cameraOptions per-camera sizes, declared axis order, pixel format, depth cameras; {@code
  *     width} and {@code height} are the size of the cameras it does not size
+ * @param actionShift for {@link Content#LEARNABLE}: the action of frame f is the disc's position at
+ *     frame f + actionShift (0: aligned; the alignment test's misaligned dataset shifts by 5); 0
+ *     for the other contents
  */
 public record SyntheticDatasetSpec(
     Path out,
@@ -32,7 +35,8 @@ public record SyntheticDatasetSpec(
     Content content,
     int stateDimension,
     int tasks,
-    CameraOptions cameraOptions) {
+    CameraOptions cameraOptions,
+    int actionShift) {
 
   /** On-disk layout. */
   public enum Layout {
@@ -64,7 +68,12 @@ public record SyntheticDatasetSpec(
     /** Noisy, camera-like images: realistic encode and decode cost. */
     CAMERA,
     /** {@link PatternCode}: every frame says which (episode, frame, camera) it is. */
-    PATTERN
+    PATTERN,
+    /**
+     * {@link LearnableTask}: a disc on a dark background, and the action is where it is; a policy
+     * learns it only from the right frames.
+     */
+    LEARNABLE
   }
 
   public SyntheticDatasetSpec {
@@ -80,6 +89,9 @@ public record SyntheticDatasetSpec(
         "av1 (libsvtav1) cannot write yuv444p; use codec h264 or hevc");
     require(dataFilesSizeMb > 0 && videoFilesSizeMb > 0, "file size limits must be > 0");
     require(stateDimension >= 1 && tasks >= 1, "state dimension and tasks must be >= 1");
+    require(
+        actionShift == 0 || (content == Content.LEARNABLE && actionShift > 0),
+        "an action shift is for the learnable content only, and positive");
     List<String> keys = new ArrayList<>();
     for (SyntheticCamera c : cameraList(cameras, width, height, codec, cameraOptions)) {
       checkSize(c, content);
@@ -90,6 +102,48 @@ public record SyntheticDatasetSpec(
           keys.contains(named) || keys.contains("observation.images." + named),
           "a size is given for camera " + named + ", which is not one of " + keys);
     }
+  }
+
+  /** The spec with its actions aligned to its frames (no shift). */
+  public SyntheticDatasetSpec(
+      Path out,
+      int episodes,
+      int framesPerEpisode,
+      double lengthJitter,
+      int cameras,
+      int width,
+      int height,
+      int fps,
+      VideoCodecChoice codec,
+      int gop,
+      int crf,
+      Layout layout,
+      double dataFilesSizeMb,
+      double videoFilesSizeMb,
+      Content content,
+      int stateDimension,
+      int tasks,
+      CameraOptions cameraOptions) {
+    this(
+        out,
+        episodes,
+        framesPerEpisode,
+        lengthJitter,
+        cameras,
+        width,
+        height,
+        fps,
+        codec,
+        gop,
+        crf,
+        layout,
+        dataFilesSizeMb,
+        videoFilesSizeMb,
+        content,
+        stateDimension,
+        tasks,
+        cameraOptions,
+        0);
   }
 
   /** The spec before per-camera options: every camera {@code width} x {@code height}, colour. */
@@ -227,14 +281,19 @@ public record SyntheticDatasetSpec(
   }
 
   public SyntheticDatasetSpec withOut(Path o) {
-    return with(o, cameraOptions);
+    return with(o, cameraOptions, actionShift);
   }
 
   public SyntheticDatasetSpec withCameraOptions(CameraOptions o) {
-    return with(out, o);
+    return with(out, o, actionShift);
   }
 
-  private SyntheticDatasetSpec with(Path o, CameraOptions options) {
+  /** The learnable content with its actions {@code frames} later than its frames. */
+  public SyntheticDatasetSpec withActionShift(int frames) {
+    return with(out, cameraOptions, frames);
+  }
+
+  private SyntheticDatasetSpec with(Path o, CameraOptions options, int shift) {
     return new SyntheticDatasetSpec(
         o,
         episodes,
@@ -253,7 +312,8 @@ public record SyntheticDatasetSpec(
         content,
         stateDimension,
         tasks,
-        options);
+        options,
+        shift);
   }
 
   private static void require(boolean ok, String message) {

@@ -6,6 +6,7 @@
 #include "core/live_objects.hpp"
 #include "cpu/color_convert.hpp"
 #include "cpu/dav1d_decoder.hpp"
+#include "cpu/image_transforms.hpp"
 #include "robostream/robostream.h"
 
 using rs::capi::require_out;
@@ -25,6 +26,39 @@ int rs_convert_yuv8(const uint8_t* y, int y_stride, const uint8_t* u, int u_stri
   return rs::guarded([&] {
     rs::YuvPlanes planes{y, y_stride, u, u_stride, v, v_stride, width, height, chroma};
     rs::convert_yuv8_to_rgb(planes, matrix, full_range != 0, dst, layout);
+  });
+}
+
+int64_t rs_transform_yuv8_bytes(int width, int height, int chroma_w_shift, int chroma_h_shift) {
+  int64_t bytes = -1;
+  int rc = rs::guarded([&] {
+    bytes = rs::transforms::yuv8_bytes(
+        rs::transforms::Yuv8Picture{width, height, chroma_w_shift, chroma_h_shift, false});
+  });
+  return rc == RS_OK ? bytes : -rc;
+}
+
+int rs_transform_yuv8(int64_t src, int64_t dst, int64_t scratch, int width, int height,
+                      int chroma_w_shift, int chroma_h_shift, int full_range, const float* ops,
+                      int n_ops) {
+  return rs::guarded([&] {
+    rs::transforms::transform_yuv8(
+        rs::transforms::Yuv8Picture{width, height, chroma_w_shift, chroma_h_shift,
+                                    full_range != 0},
+        reinterpret_cast<const uint8_t*>(static_cast<intptr_t>(src)),
+        reinterpret_cast<uint8_t*>(static_cast<intptr_t>(dst)),
+        reinterpret_cast<uint8_t*>(static_cast<intptr_t>(scratch)),
+        reinterpret_cast<const rs::transforms::Op*>(ops), n_ops);
+  });
+}
+
+int rs_transform_rgb(int64_t frame, int64_t scratch, int width, int height, int layout,
+                     int is_float, const float* ops, int n_ops) {
+  return rs::guarded([&] {
+    rs::transforms::transform_rgb(reinterpret_cast<void*>(static_cast<intptr_t>(frame)),
+                                  reinterpret_cast<void*>(static_cast<intptr_t>(scratch)), width,
+                                  height, layout, is_float != 0,
+                                  reinterpret_cast<const rs::transforms::Op*>(ops), n_ops);
   });
 }
 

@@ -80,6 +80,59 @@ RS_API int64_t rs_live_bytes(void);
  */
 RS_API void rs_debug_fail_allocations(int64_t succeed_first, int64_t then_fail);
 
+/* ---------------------------------------------------------------- image transforms */
+
+/*
+ * The loader's built-in image transforms, applied to one frame before it is batched. `ops` holds
+ * n_ops operations of RS_TF_OP_FLOATS floats each, {kind, a, b, c}, applied in order (0..64 of
+ * them); every parameter is the caller's (nothing here is random):
+ *   RS_TF_BRIGHTNESS a: factor in [0, 16] (the colour times a)
+ *   RS_TF_CONTRAST   a: factor in [0, 16] (blend with the frame's mean grey)
+ *   RS_TF_SATURATION a: factor in [0, 16] (blend with each pixel's grey)
+ *   RS_TF_HUE        a: turns in [-0.5, 0.5] (rotation of the chroma about the grey axis)
+ *   RS_TF_SHARPNESS  a: factor in [0, 16] (blend with the 3x3 smoothing [[1,1,1],[1,5,1],
+ *                    [1,1,1]]/13; border pixels kept)
+ *   RS_TF_AFFINE     a: degrees in [-180, 180], counter-clockwise about the centre; b, c:
+ *                    translation in fractions of the width and height, in [-1, 1]; nearest
+ *                    neighbour, black where nothing maps
+ * Grey is BT.601 luma. Runs of colour operations are composed into one map (they differ from
+ * clamping after each only where a value leaves the range in between).
+ */
+#define RS_TF_BRIGHTNESS 1
+#define RS_TF_CONTRAST 2
+#define RS_TF_SATURATION 3
+#define RS_TF_HUE 4
+#define RS_TF_SHARPNESS 5
+#define RS_TF_AFFINE 6
+#define RS_TF_OP_FLOATS 4
+
+/**
+ * Bytes of a packed 8-bit planar YUV picture (Y width x height, then U and V of
+ * ceil(width / 2^chroma_w_shift) x ceil(height / 2^chroma_h_shift), back to back, FFmpeg's
+ * alignment 1), or -status for a size out of range.
+ */
+RS_API int64_t rs_transform_yuv8_bytes(int width, int height, int chroma_w_shift,
+                                       int chroma_h_shift);
+
+/**
+ * dst = the packed 8-bit planar YUV picture at src with `ops` applied, before it is converted to
+ * RGB: colour operations map luma and chroma (brightness and contrast keep black at Y 16, or 0
+ * with full_range), sharpness filters luma only, the affine warps each plane at its own size
+ * (corners: black). src, dst and scratch each hold rs_transform_yuv8_bytes; dst must not overlap
+ * src or scratch.
+ */
+RS_API int rs_transform_yuv8(int64_t src, int64_t dst, int64_t scratch, int width, int height,
+                             int chroma_w_shift, int chroma_h_shift, int full_range,
+                             const float* ops, int n_ops);
+
+/**
+ * `ops` applied in place to the RGB frame at `frame`: width x height x 3 values, uint8 (is_float
+ * 0) or float32 in [0, 1] (is_float 1), RS_LAYOUT_HWC or RS_LAYOUT_CHW. Sharpness filters every
+ * channel. scratch holds one frame (width x height x 3 values of the frame's type).
+ */
+RS_API int rs_transform_rgb(int64_t frame, int64_t scratch, int width, int height, int layout,
+                            int is_float, const float* ops, int n_ops);
+
 /* ---------------------------------------------------------------- colour conversion (libyuv) */
 
 /**

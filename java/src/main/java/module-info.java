@@ -13,6 +13,7 @@ module org.robostream {
   exports org.robostream.source;
   exports org.robostream.source.hub;
   exports org.robostream.stream;
+  exports org.robostream.transform;
   exports org.robostream.video;
 
   // Types of these modules appear in the exported API (javac -Xlint:exports lists them: Arrow

@@ -59,6 +59,31 @@ public final class NativeCore {
       @Cast("uint8_t*") long dst,
       int layout);
 
+  public static native @Cast("int64_t") long rs_transform_yuv8_bytes(
+      int width, int height, int chromaWidthShift, int chromaHeightShift);
+
+  public static native int rs_transform_yuv8(
+      @Cast("int64_t") long src,
+      @Cast("int64_t") long dst,
+      @Cast("int64_t") long scratch,
+      int width,
+      int height,
+      int chromaWidthShift,
+      int chromaHeightShift,
+      int fullRange,
+      @Cast("const float*") float[] ops,
+      int opCount);
+
+  public static native int rs_transform_rgb(
+      @Cast("int64_t") long frame,
+      @Cast("int64_t") long scratch,
+      int width,
+      int height,
+      int layout,
+      int isFloat,
+      @Cast("const float*") float[] ops,
+      int opCount);
+
   public static native int rs_av1_available();
 
   public static native @Cast("const char*") String rs_av1_unavailable_reason();

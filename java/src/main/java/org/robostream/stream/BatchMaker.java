@@ -16,10 +16,13 @@ import org.robostream.arrow.FrameColumn;
  * thread-safe: one per worker.
  */
 final class BatchMaker {
-  /** Writes one held frame into one slot of a batch's frame column. */
+  /**
+   * Writes one held frame into one slot of a batch's frame column, with the sample's built-in image
+   * transform operations applied ({@code ops}: null for none; see {@link SampleTransforms}).
+   */
   @FunctionalInterface
   interface SlotWriter {
-    void write(FrameBatchBuilder.Column column, long slot, PackedFrame frame);
+    void write(FrameBatchBuilder.Column column, long slot, PackedFrame frame, float[] ops);
   }
 
   private final StreamContext ctx;
@@ -64,18 +67,25 @@ final class BatchMaker {
     FrameBatch frames = null;
     try (FrameBatchBuilder builder = new FrameBatchBuilder(pool, items.size())) {
       int base = 0; // index of the camera's first frame in HeldSample.frames
-      for (String camera : ctx.cameras()) {
+      SampleTransforms transforms = ctx.transforms();
+      for (int k = 0; k < ctx.cameras().size(); k++) {
+        String camera = ctx.cameras().get(k);
         FrameColumn spec = ctx.frameColumn(camera);
         FrameBatchBuilder.Column column = builder.addColumn(spec);
         int positions = spec.positions();
         for (int i = 0; i < items.size(); i++) {
+          HeldSample item = items.get(i);
+          float[] ops = transforms.builtInOps(item, k, spec, epoch);
           for (int t = 0; t < positions; t++) {
-            PackedFrame f = items.get(i).frames()[base + t];
+            PackedFrame f = item.frames()[base + t];
             checkHeldSize(camera, spec, f);
             long slot = (long) i * positions + t;
-            writer.write(column, slot, f);
+            writer.write(column, slot, f, ops);
             column.setFrameInfo(slot, f.ptsSeconds(), f.frameIndex());
           }
+          // The sample's frames of this camera are written (host memory: a GPU pool refuses
+          // transforms when the dataset is built); the user's transform sees them all at once.
+          transforms.runUser(item, k, spec, column.frameAddress((long) i * positions), epoch);
         }
         base += positions;
       }

@@ -5,7 +5,9 @@ import java.util.List;
 import java.util.Map;
 import org.robostream.arrow.BatchMemoryPool;
 import org.robostream.arrow.DType;
+import org.robostream.arrow.FrameColumn;
 import org.robostream.dataset.EpisodeInfo;
+import org.robostream.transform.FrameTransformer;
 import org.robostream.video.FrameDestination;
 import org.robostream.video.FrameLayout;
 import org.robostream.video.FrameSamples;
@@ -34,6 +36,7 @@ final class DeviceFramePath implements FramePath {
   private final BatchMemoryPool pool;
   private final BatchMaker maker;
   private final long stream;
+  private final FrameTransformer transformer = new FrameTransformer();
   // One host frame per frame size and value type, for CPU-decoded files on a GPU pool.
   private final Map<Staging, HostFrameBuffer> staging = new HashMap<>();
 
@@ -104,11 +107,23 @@ final class DeviceFramePath implements FramePath {
         epoch,
         position,
         stream,
-        (column, slot, f) -> {
+        (column, slot, f, ops) -> {
           if (column.type() == DType.UINT8 || f.pixelFormat() == PackedFrame.COLUMN_VALUES) {
             pool.copy(column.frameAddress(slot), f.address(), f.bytes(), stream);
           } else {
             pool.expandToUnitFloats(column.frameAddress(slot), f.address(), f.bytes(), stream);
+          }
+          if (ops != null && ops.length > 0) {
+            // Host pools only (a GPU pool refuses transforms when the dataset is built): the
+            // copy above is done when it returns. The frames are RGB already.
+            FrameColumn spec = column.spec();
+            transformer.transformRgb(
+                column.frameAddress(slot),
+                spec.width(),
+                spec.height(),
+                spec.layout(),
+                column.type() == DType.FLOAT32,
+                ops);
           }
         });
   }
@@ -116,6 +131,7 @@ final class DeviceFramePath implements FramePath {
   @Override
   public void close() {
     pool.freeStream(stream);
+    transformer.close();
   }
 
   /**

@@ -10,6 +10,7 @@ import org.robostream.arrow.FrameColumn;
 import org.robostream.dataset.EpisodeInfo;
 import org.robostream.framecache.CachedFrame;
 import org.robostream.framecache.FrameCache;
+import org.robostream.transform.FrameTransformer;
 import org.robostream.video.DepthSamples;
 import org.robostream.video.HostFrameBuffer;
 import org.robostream.video.PackedPicture;
@@ -28,6 +29,7 @@ import org.robostream.video.RawPicture;
  */
 final class HostFramePath implements FramePath {
   private final PackedPicture packer = new PackedPicture();
+  private final FrameTransformer transformer = new FrameTransformer();
   private final StreamContext ctx;
   private final BatchMaker maker;
   private final BatchMemoryPool pool;
@@ -152,8 +154,13 @@ final class HostFramePath implements FramePath {
     return maker.make(items, padding, epoch, position, 0, this::convert);
   }
 
-  /** Scales (when the batch is resized) and converts {@code f} into the slot in one pass. */
-  private void convert(FrameBatchBuilder.Column column, long slot, PackedFrame f) {
+  /**
+   * Scales (when the batch is resized) and converts {@code f} into the slot in one pass, with the
+   * sample's image transforms: a packed 8-bit YUV picture is transformed into a block of its own
+   * (the held picture may be another sample's too, or the frame cache's) and converted from there;
+   * any other picture is transformed in its slot once converted.
+   */
+  private void convert(FrameBatchBuilder.Column column, long slot, PackedFrame f, float[] ops) {
     FrameColumn spec = column.spec();
     if (column.samples().isDepth()) {
       if (f.width() != spec.width() || f.height() != spec.height()) {
@@ -178,9 +185,23 @@ final class HostFramePath implements FramePath {
           column.samples());
       return;
     }
+    boolean transformed = ops != null && ops.length > 0;
+    if (transformed && FrameTransformer.takesYuv8(f.pixelFormat())) {
+      long block =
+          transformer.pictureBlock(
+              FrameTransformer.yuv8Bytes(f.width(), f.height(), f.pixelFormat()));
+      transformer.transformYuv8(
+          f.address(), block, f.width(), f.height(), f.pixelFormat(), fullRange(f), ops);
+      f = f.at(block);
+      transformed = false;
+    }
     boolean uint8 = column.type() == DType.UINT8;
     if (uint8 || PixelFormats.isDeep(f.pixelFormat())) {
       toRgb(f, column.frameAddress(slot), spec, !uint8);
+      if (transformed) {
+        transformer.transformRgb(
+            column.frameAddress(slot), spec.width(), spec.height(), spec.layout(), !uint8, ops);
+      }
       return;
     }
     long scratch =
@@ -189,7 +210,20 @@ final class HostFramePath implements FramePath {
                 size -> new HostFrameBuffer(1, size.height(), size.width(), column.layout()))
             .slotAddress(0);
     toRgb(f, scratch, spec, false);
+    if (transformed) {
+      transformer.transformRgb(scratch, spec.width(), spec.height(), spec.layout(), false, ops);
+    }
     pool.expandToUnitFloats(column.frameAddress(slot), scratch, spec.frameValues(), 0);
+  }
+
+  /** Whether black is Y 0: the picture's colour description says so, or its format (yuvj*). */
+  private static boolean fullRange(PackedFrame f) {
+    if (f.color() != null) {
+      return f.color().fullRange();
+    }
+    String name =
+        org.bytedeco.ffmpeg.global.avutil.av_get_pix_fmt_name(f.pixelFormat()).getString();
+    return name.startsWith("yuvj");
   }
 
   private void toRgb(PackedFrame f, long dst, FrameColumn spec, boolean unitFloats) {
@@ -209,5 +243,6 @@ final class HostFramePath implements FramePath {
   @Override
   public void close() {
     packer.close();
+    transformer.close();
   }
 }

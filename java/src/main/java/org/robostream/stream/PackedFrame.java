@@ -27,6 +27,11 @@ record PackedFrame(
   /** Pixel format of frames held as their batch column's values, copied as they are. */
   static final int COLUMN_VALUES = -2;
 
+  /** The same picture held at another address (a transformed copy of it). */
+  PackedFrame at(long other) {
+    return new PackedFrame(other, bytes, width, height, pixelFormat, color, ptsSeconds, frameIndex);
+  }
+
   /** Whether the frame is already converted on the batch device (at the batch column's size). */
   boolean isConverted() {
     return pixelFormat == RGB || pixelFormat == COLUMN_VALUES;

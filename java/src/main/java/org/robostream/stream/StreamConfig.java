@@ -114,7 +114,8 @@ final class StreamConfig {
             PREFETCH,
             1,
             frameSizes,
-            fileSizes);
+            fileSizes,
+            SampleTransforms.NONE);
     long storeBytes = storeBytes(probe, b.batchSize);
     int cacheSize = decoderCacheCapacity(b, cameras.size());
     this.context =
@@ -130,7 +131,8 @@ final class StreamConfig {
             PREFETCH,
             cacheSize,
             frameSizes,
-            fileSizes);
+            fileSizes,
+            transforms(b, onGpu));
     List<EpisodePiece> pieces = new ArrayList<>();
     for (EpisodeInfo e : metadata.episodes()) {
       pieces.add(EpisodePiece.whole(e.index(), e.length()));
@@ -145,6 +147,26 @@ final class StreamConfig {
       this.startEpoch = b.epoch;
       this.startSegments = List.of();
     }
+  }
+
+  /**
+   * The builder's image transforms. They run on host memory in the workers, so frames that stay on
+   * a GPU (decodeDevice cuda with a usable GPU) cannot take them: refused here, before anything is
+   * decoded, rather than delivered untransformed.
+   */
+  private static SampleTransforms transforms(StreamingDataset.Builder b, boolean onGpu) {
+    SampleTransforms t = new SampleTransforms(b.seed, b.imageTransforms, b.imageTransform);
+    if (!t.any()) {
+      return SampleTransforms.NONE;
+    }
+    if (onGpu) {
+      throw new IllegalArgumentException(
+          "imageTransforms run on host frames in the workers, and decodeDevice "
+              + b.device
+              + " keeps the frames on the GPU: decode on the CPU (decodeDevice cpu) to transform"
+              + " them, or transform the batch on the GPU in the trainer");
+    }
+    return t;
   }
 
   /** Where decoded frames are kept between epochs and processes, or null (no frame cache). */

@@ -20,6 +20,7 @@ import org.robostream.video.VideoDecoderOptions;
  * @param decoderCacheSize decoders per worker
  * @param frameSizes each camera's frame size in the batches: its files', or resized
  * @param fileSizes each camera's frame size in its files, as info.json declares it
+ * @param transforms the image transforms every sample's frames get before batching
  */
 record StreamContext(
     LeRobotMetadata metadata,
@@ -33,7 +34,8 @@ record StreamContext(
     int prefetch,
     int decoderCacheSize,
     Map<String, FrameSize> frameSizes,
-    Map<String, FrameSize> fileSizes) {
+    Map<String, FrameSize> fileSizes,
+    SampleTransforms transforms) {
 
   /** A camera's frame size. */
   record FrameSize(int height, int width) {}

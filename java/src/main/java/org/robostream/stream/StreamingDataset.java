@@ -18,6 +18,8 @@ import org.robostream.framecache.FrameCache;
 import org.robostream.framecache.FrameCacheOptions;
 import org.robostream.framecache.FrameCacheStats;
 import org.robostream.source.VideoSources;
+import org.robostream.transform.ImageTransform;
+import org.robostream.transform.ImageTransformsConfig;
 import org.robostream.video.DecodeDeviceSpec;
 import org.robostream.video.DecoderCacheStats;
 import org.robostream.video.Device;
@@ -272,6 +274,8 @@ public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
     long memoryBudgetBytes = 1L << 30;
     boolean deviceBatches;
     FrameCacheOptions frameCache;
+    ImageTransformsConfig imageTransforms;
+    ImageTransform imageTransform;
     StreamContext.FrameSize resizeAll;
     final Map<String, StreamContext.FrameSize> resizeCameras = new LinkedHashMap<>();
     String resumeState;
@@ -487,6 +491,28 @@ public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
      */
     public Builder frameCache(FrameCacheOptions options) {
       this.frameCache = options;
+      return this;
+    }
+
+    /**
+     * The built-in image transforms every sample's frames get in the workers before batching (the
+     * reference's {@code image_transforms}; {@link ImageTransformsConfig#lerobotDefaults()} is
+     * LeRobot's default config), drawn per sample, camera and epoch from the seed, so resumes stay
+     * exact. Off by default (null). Frames the frame cache serves are transformed too (the cache
+     * keeps them as decoded); depth cameras are left alone.
+     */
+    public Builder imageTransforms(ImageTransformsConfig config) {
+      this.imageTransforms = config;
+      return this;
+    }
+
+    /**
+     * A transform of one sample's frames of one camera, run in the workers after the built-in ones
+     * ({@link ImageTransform}: thread-safe, its random numbers from {@link
+     * org.robostream.transform.SampleFrames#random()}). Off by default (null).
+     */
+    public Builder imageTransform(ImageTransform transform) {
+      this.imageTransform = transform;
       return this;
     }
 

@@ -34,7 +34,7 @@ struct Packed {
   }
   Packed transformed(const std::vector<float>& ops, int full_range = 0) const {
     Packed out(w, h, 0, 0, 0);
-    std::vector<uint8_t> scratch(bytes.size());
+    std::vector<uint8_t> scratch(bytes.size() + RS_TF_SCRATCH_PADDING);
     int64_t src = reinterpret_cast<int64_t>(bytes.data());
     int rc = rs_transform_yuv8(src, reinterpret_cast<int64_t>(out.bytes.data()),
                                reinterpret_cast<int64_t>(scratch.data()), w, h, 1, 1, full_range,
@@ -53,7 +53,7 @@ struct Packed {
 
 int rgb_transform(std::vector<uint8_t>& frame, int w, int h, int layout,
                   const std::vector<float>& ops) {
-  std::vector<uint8_t> scratch(frame.size());
+  std::vector<uint8_t> scratch(2 * frame.size() + RS_TF_SCRATCH_PADDING);
   return rs_transform_rgb(reinterpret_cast<int64_t>(frame.data()),
                           reinterpret_cast<int64_t>(scratch.data()), w, h, layout, 0, ops.data(),
                           static_cast<int>(ops.size() / RS_TF_OP_FLOATS));
@@ -175,7 +175,7 @@ RS_TEST(rgb_path_layouts_and_float_frames_agree) {
   const int n = 24 * 12;
   for (int i = 0; i < n; i++)
     for (int c = 0; c < 3; c++) RS_CHECK_EQ(int(chw[c * n + i]), int(hwc[i * 3 + c]));
-  std::vector<float> scratch(as_float.size());
+  std::vector<float> scratch(2 * as_float.size() + RS_TF_SCRATCH_PADDING);
   RS_CHECK_EQ(rs_transform_rgb(reinterpret_cast<int64_t>(as_float.data()),
                                reinterpret_cast<int64_t>(scratch.data()), 24, 12, RS_LAYOUT_CHW, 1,
                                ops.data(), 4),
@@ -191,7 +191,7 @@ RS_TEST(rgb_path_layouts_and_float_frames_agree) {
 RS_TEST(bad_parameters_are_refused_before_anything_is_written) {
   Packed t = Packed::textured(16, 8);
   Packed out(16, 8, 7, 7, 7);
-  std::vector<uint8_t> scratch(t.bytes.size());
+  std::vector<uint8_t> scratch(t.bytes.size() + RS_TF_SCRATCH_PADDING);
   auto run = [&](std::vector<float> ops) {
     return rs_transform_yuv8(reinterpret_cast<int64_t>(t.bytes.data()),
                              reinterpret_cast<int64_t>(out.bytes.data()),
@@ -211,4 +211,71 @@ RS_TEST(bad_parameters_are_refused_before_anything_is_written) {
   RS_CHECK_EQ(rs_transform_rgb(reinterpret_cast<int64_t>(frame.data()), 0, 16, 8, RS_LAYOUT_CHW,
                                0, nullptr, 0),
               RS_ERR_INVALID_ARGUMENT);
+}
+
+// The vectorised loops (AVX2 where the CPU has it) against the definitions, on sizes whose rows
+// end in a partial vector and random content.
+RS_TEST(wide_random_pictures_match_the_definitions) {
+  const int w = 101, h = 37;  // odd: every row ends in a tail; 4:2:0 chroma 51 x 19
+  Packed p(w, h, 0, 0, 0);
+  p.bytes.resize(static_cast<size_t>(w) * h + 2 * 51 * 19);
+  uint32_t seed = 12345;
+  for (auto& b : p.bytes) {
+    seed = seed * 1664525u + 1013904223u;
+    b = static_cast<uint8_t>(seed >> 24);
+  }
+  auto run = [&](std::vector<float> ops) {
+    std::vector<uint8_t> out(p.bytes.size()), scratch(p.bytes.size() + RS_TF_SCRATCH_PADDING);
+    RS_CHECK_EQ(rs_transform_yuv8(reinterpret_cast<int64_t>(p.bytes.data()),
+                                  reinterpret_cast<int64_t>(out.data()),
+                                  reinterpret_cast<int64_t>(scratch.data()), w, h, 1, 1, 0,
+                                  ops.data(), static_cast<int>(ops.size() / 4)),
+                RS_OK);
+    return out;
+  };
+  auto clamp = [](int v) { return v < 0 ? 0 : v > 255 ? 255 : v; };
+  // Brightness 1.25 (Q7: 160), black 16: Y' = (160 Y - 20 x 128 + 64) >> 7.
+  std::vector<uint8_t> bright = run({RS_TF_BRIGHTNESS, 1.25f, 0, 0});
+  for (int i = 0; i < w * h; i++) {
+    RS_CHECK_EQ(int(bright[i]), clamp((p.bytes[i] * 160 - 512 + 64) >> 7));
+  }
+  for (int i = w * h; i < static_cast<int>(p.bytes.size()); i++) {
+    RS_CHECK_EQ(int(bright[i]), clamp((((p.bytes[i] - 128) * 320 + 128) >> 8) + 128));
+  }
+  // Sharpness 1.5 (k = -128 is outside the vector path's range; 1.4 gives k = -102 inside it).
+  for (float factor : {1.4f, 1.5f, 0.7f}) {
+    int k = static_cast<int>(std::lround((1 - factor) * 256));
+    std::vector<uint8_t> sharp = run({RS_TF_SHARPNESS, factor, 0, 0});
+    for (int y = 1; y < h - 1; y++) {
+      for (int x = 1; x < w - 1; x++) {
+        const uint8_t* r = p.bytes.data() + y * w;
+        int sum = r[x - w - 1] + r[x - w] + r[x - w + 1] + r[x - 1] + r[x + 1] + r[x + w - 1] +
+                  r[x + w] + r[x + w + 1] + 5 * r[x];
+        int blur = ((sum + 6) * 5041) >> 16;
+        RS_CHECK_EQ(int(sharp[y * w + x]), clamp(r[x] + (((blur - r[x]) * k + 128) >> 8)));
+      }
+    }
+  }
+  // Affine 3 degrees and a translation: each pixel the nearest source pixel of its centre (a
+  // pixel whose source lies within 1e-3 of a boundary may go either way: fixed point).
+  std::vector<uint8_t> turned = run({RS_TF_AFFINE, 3.0f, 0.1f, -0.05f});
+  double a = 3.0 * 3.14159265358979323846 / 180;
+  int ambiguous = 0;
+  for (int y = 0; y < h; y++) {
+    for (int x = 0; x < w; x++) {
+      double px = x + 0.5 - w / 2.0 - 0.1f * w;
+      double py = y + 0.5 - h / 2.0 + 0.05f * h;
+      double sx = std::cos(a) * px - std::sin(a) * py + w / 2.0;
+      double sy = std::sin(a) * px + std::cos(a) * py + h / 2.0;
+      double fx = sx - std::floor(sx), fy = sy - std::floor(sy);
+      if (fx < 1e-3 || fx > 1 - 1e-3 || fy < 1e-3 || fy > 1 - 1e-3) {
+        ambiguous++;
+        continue;
+      }
+      int ix = static_cast<int>(std::floor(sx)), iy = static_cast<int>(std::floor(sy));
+      int want = ix >= 0 && ix < w && iy >= 0 && iy < h ? p.bytes[iy * w + ix] : 16;
+      RS_CHECK_EQ(int(turned[y * w + x]), want);
+    }
+  }
+  RS_CHECK(ambiguous < w * h / 50);
 }

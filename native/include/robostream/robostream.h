@@ -105,6 +105,8 @@ RS_API void rs_debug_fail_allocations(int64_t succeed_first, int64_t then_fail);
 #define RS_TF_SHARPNESS 5
 #define RS_TF_AFFINE 6
 #define RS_TF_OP_FLOATS 4
+/* Bytes every scratch buffer of the image transforms has beyond its data (gathers read ahead). */
+#define RS_TF_SCRATCH_PADDING 64
 
 /**
  * Bytes of a packed 8-bit planar YUV picture (Y width x height, then U and V of
@@ -118,8 +120,8 @@ RS_API int64_t rs_transform_yuv8_bytes(int width, int height, int chroma_w_shift
  * dst = the packed 8-bit planar YUV picture at src with `ops` applied, before it is converted to
  * RGB: colour operations map luma and chroma (brightness and contrast keep black at Y 16, or 0
  * with full_range), sharpness filters luma only, the affine warps each plane at its own size
- * (corners: black). src, dst and scratch each hold rs_transform_yuv8_bytes; dst must not overlap
- * src or scratch.
+ * (corners: black). src and dst hold rs_transform_yuv8_bytes, scratch that +
+ * RS_TF_SCRATCH_PADDING; dst must not overlap src or scratch.
  */
 RS_API int rs_transform_yuv8(int64_t src, int64_t dst, int64_t scratch, int width, int height,
                              int chroma_w_shift, int chroma_h_shift, int full_range,
@@ -128,7 +130,8 @@ RS_API int rs_transform_yuv8(int64_t src, int64_t dst, int64_t scratch, int widt
 /**
  * `ops` applied in place to the RGB frame at `frame`: width x height x 3 values, uint8 (is_float
  * 0) or float32 in [0, 1] (is_float 1), RS_LAYOUT_HWC or RS_LAYOUT_CHW. Sharpness filters every
- * channel. scratch holds one frame (width x height x 3 values of the frame's type).
+ * channel. scratch holds two frames (2 x width x height x 3 values of the frame's type) +
+ * RS_TF_SCRATCH_PADDING bytes.
  */
 RS_API int rs_transform_rgb(int64_t frame, int64_t scratch, int width, int height, int layout,
                             int is_float, const float* ops, int n_ops);

@@ -8,6 +8,7 @@
 
 #include "core/errors.hpp"
 #include "core/sizes.hpp"
+#include "cpu/image_kernels.hpp"
 
 namespace rs::transforms {
 namespace {
@@ -39,18 +40,6 @@ inline float clampf(float v, float hi) { return v < 0.0f ? 0.0f : v > hi ? hi : 
 
 // torchvision's adjust_sharpness on one plane: the interior blended with the 3x3 smoothing
 // [[1,1,1],[1,5,1],[1,1,1]] / 13 (rounded for uint8), the border rows and columns kept.
-__attribute__((target_clones("avx2", "default"))) void sharpen_row_u8(
-    uint8_t* __restrict out, const uint8_t* __restrict above, const uint8_t* __restrict row,
-    const uint8_t* __restrict below, int w, int k) {
-  for (int x = 1; x < w - 1; x++) {
-    int sum = above[x - 1] + above[x] + above[x + 1] + row[x - 1] + row[x + 1] + below[x - 1] +
-              below[x] + below[x + 1] + 5 * row[x];
-    int blur = (sum * 5041 + 32768) >> 16;  // sum / 13, rounded (5041 / 65536 ~ 1 / 13)
-    int c = row[x];
-    out[x] = clamp_u8(c + (((blur - c) * k + 128) >> 8));
-  }
-}
-
 void sharpen_row(float* out, const float* above, const float* row, const float* below, int w,
                  float keep) {
   for (int x = 1; x < w - 1; x++) {
@@ -66,14 +55,14 @@ template <typename T>
 void sharpen(Plane<const T> src, Plane<T> dst, float factor) {
   int w = src.w;
   int h = src.h;
-  std::memcpy(dst.data, src.data, sizeof(T) * static_cast<size_t>(w) * h);
-  if (w < 3 || h < 3) return;
-  for (int y = 1; y < h - 1; y++) {
-    const T* row = src.data + static_cast<int64_t>(y) * w;
-    if constexpr (std::is_same<T, uint8_t>::value) {
-      int k = static_cast<int>(std::lround((1.0f - factor) * 256.0f));
-      sharpen_row_u8(dst.data + static_cast<int64_t>(y) * w, row - w, row, row + w, w, k);
-    } else {
+  if constexpr (std::is_same<T, uint8_t>::value) {
+    int k = static_cast<int>(std::lround((1.0f - factor) * 256.0f));
+    kernels::sharpen_plane(dst.data, src.data, w, h, k);
+  } else {
+    std::memcpy(dst.data, src.data, sizeof(T) * static_cast<size_t>(w) * h);
+    if (w < 3 || h < 3) return;
+    for (int y = 1; y < h - 1; y++) {
+      const T* row = src.data + static_cast<int64_t>(y) * w;
       sharpen_row(dst.data + static_cast<int64_t>(y) * w, row - w, row, row + w, w,
                   1.0f - factor);
     }
@@ -82,10 +71,8 @@ void sharpen(Plane<const T> src, Plane<T> dst, float factor) {
 
 // One output row of the affine warp: nearest source pixel of each output pixel's centre,
 // `fill` outside the source. Coordinates in 16.16 fixed point, stepped per pixel.
-template <typename T>
-__attribute__((target_clones("avx2", "default"))) void warp_row(
-    T* __restrict out, const T* __restrict src, int w, int h, int64_t sx, int64_t sy, int64_t dx,
-    int64_t dy, T fill) {
+void warp_row(float* __restrict out, const float* __restrict src, int w, int h, int64_t sx,
+              int64_t sy, int64_t dx, int64_t dy, float fill) {
   for (int x = 0; x < w; x++) {
     int64_t ix = sx >> 16;
     int64_t iy = sy >> 16;
@@ -99,6 +86,7 @@ __attribute__((target_clones("avx2", "default"))) void warp_row(
 
 // dst(p) = src(R(-angle) (p - c - t) + c): `src` rotated by `degrees` counter-clockwise about
 // its centre c and moved by t = (tx * w, ty * h), nearest neighbour, `fill` where nothing maps.
+// A uint8 `src` has kernels::kReadPadding readable bytes after it.
 template <typename T>
 void warp(Plane<const T> src, Plane<T> dst, float degrees, float tx, float ty, T fill) {
   double a = degrees * kPi / 180.0;
@@ -115,9 +103,16 @@ void warp(Plane<const T> src, Plane<T> dst, float degrees, float tx, float ty, T
     double py = y + 0.5 - cy - my;
     double sx = cs * px - sn * py + cx;
     double sy = sn * px + cs * py + cy;
-    warp_row<T>(dst.data + static_cast<int64_t>(y) * dst.w, src.data, src.w, src.h,
-                std::llround(sx * 65536.0), std::llround(sy * 65536.0),
-                std::llround(cs * 65536.0), std::llround(sn * 65536.0), fill);
+    T* out = dst.data + static_cast<int64_t>(y) * dst.w;
+    int64_t fx = std::llround(sx * 65536.0);
+    int64_t fy = std::llround(sy * 65536.0);
+    int64_t fdx = std::llround(cs * 65536.0);
+    int64_t fdy = std::llround(sn * 65536.0);
+    if constexpr (std::is_same<T, uint8_t>::value) {
+      kernels::warp_row(out, src.data, src.w, src.h, fx, fy, fdx, fdy, fill);
+    } else {
+      warp_row(out, src.data, src.w, src.h, fx, fy, fdx, fdy, fill);
+    }
   }
 }
 
@@ -147,42 +142,19 @@ struct YuvColour {
   }
 };
 
-double mean_u8(const uint8_t* p, int64_t n) {
-  uint64_t sum = 0;
-  for (int64_t i = 0; i < n; i++) sum += p[i];
-  return n == 0 ? 0 : static_cast<double>(sum) / n;
-}
-
-__attribute__((target_clones("avx2", "default"))) void luma_map(uint8_t* __restrict p, int64_t n,
-                                                                 int a, int b) {
-  for (int64_t i = 0; i < n; i++) p[i] = clamp_u8((p[i] * a + b) >> 12);
-}
-
-__attribute__((target_clones("avx2", "default"))) void chroma_map(uint8_t* __restrict u,
-                                                                   uint8_t* __restrict v,
-                                                                   int64_t n, int m0, int m1,
-                                                                   int m2, int m3) {
-  for (int64_t i = 0; i < n; i++) {
-    int cu = u[i] - 128;
-    int cv = v[i] - 128;
-    u[i] = clamp_u8(((m0 * cu + m1 * cv + 2048) >> 12) + 128);
-    v[i] = clamp_u8(((m2 * cu + m3 * cv + 2048) >> 12) + 128);
-  }
-}
-
-// Q12 fixed point of a composed coefficient. Every factor is at most 16 (check_ops), but a run
-// of them multiplies: beyond +-64 (offsets +-16384) every pixel saturates anyway, and the bound
-// keeps pixel * coefficient + offset inside int32.
-int q12(double v, double bound) {
+// Fixed point of a composed coefficient, bounded: beyond the bound every pixel saturates
+// anyway, and inside it the kernels' 16-bit lanes cannot overflow.
+int16_t fixed(double v, double bound, int bits) {
   double c = std::min(std::max(v, -bound), bound);
-  return static_cast<int>(std::lround(c * 4096.0));
+  return static_cast<int16_t>(std::lround(c * (1 << bits)));
 }
 
 void apply(YuvColour& c, Plane<uint8_t> y, Plane<uint8_t> u, Plane<uint8_t> v) {
   if (c.identity) return;
-  luma_map(y.data, static_cast<int64_t>(y.w) * y.h, q12(c.ya, 64), q12(c.yb, 16384) + 2048);
-  chroma_map(u.data, v.data, static_cast<int64_t>(u.w) * u.h, q12(c.m[0], 64), q12(c.m[1], 64),
-             q12(c.m[2], 64), q12(c.m[3], 64));
+  kernels::luma_map(y.data, static_cast<int64_t>(y.w) * y.h, fixed(c.ya, 255, 7),
+                    fixed(c.yb, 255, 7));
+  kernels::chroma_map(u.data, v.data, static_cast<int64_t>(u.w) * u.h, fixed(c.m[0], 127, 8),
+                      fixed(c.m[1], 127, 8), fixed(c.m[2], 127, 8), fixed(c.m[3], 127, 8));
   c = YuvColour{};
 }
 
@@ -324,14 +296,15 @@ void transform_planes(Plane<T> planes[3], Plane<T> spare, const Op* ops, int n) 
         apply<T>(colour, planes);
         have_means = false;
         for (int c = 0; c < 3; c++) {
-          Plane<const T> src{planes[c].data, planes[c].w, planes[c].h};
-          if (static_cast<int>(op.kind) == kSharpness) {
-            sharpen<T>(src, spare, op.a);
-          } else {
-            warp<T>(src, spare, op.a, op.b, op.c, T{0});
-          }
-          std::memcpy(planes[c].data, spare.data,
+          // The copy in `spare` has room after it (see transform_rgb_typed): the gathers' padding.
+          std::memcpy(spare.data, planes[c].data,
                       sizeof(T) * static_cast<size_t>(planes[c].w) * planes[c].h);
+          Plane<const T> src{spare.data, planes[c].w, planes[c].h};
+          if (static_cast<int>(op.kind) == kSharpness) {
+            sharpen<T>(src, planes[c], op.a);
+          } else {
+            warp<T>(src, planes[c], op.a, op.b, op.c, T{0});
+          }
         }
         break;
       }
@@ -365,10 +338,11 @@ template <typename T>
 void transform_rgb_typed(T* frame, T* scratch, int width, int height, int layout, const Op* ops,
                          int n) {
   int64_t pixels = static_cast<int64_t>(width) * height;
-  // CHW: the frame's planes, a plane of scratch for the geometry. HWC: the planes in scratch
-  // (three of them), the frame's memory as the spare plane while they are apart.
+  // CHW: the frame's planes, scratch's first plane for the geometry. HWC: the planes in scratch
+  // (three of them), then the spare plane. Either way the spare plane has a whole plane or more
+  // of scratch after it: the gathers' padding.
   T* base = layout == 1 ? frame : scratch;
-  T* spare = layout == 1 ? scratch : frame;
+  T* spare = layout == 1 ? scratch : scratch + 3 * pixels;
   if (layout != 1) deinterleave<T>(frame, scratch, pixels);
   Plane<T> planes[3] = {{base, width, height},
                         {base + pixels, width, height},
@@ -450,7 +424,7 @@ void transform_yuv8(const Yuv8Picture& p, const uint8_t* src, uint8_t* dst, uint
         break;
       case kContrast: {  // blend with the frame's mean luma
         if (raw_mean < 0) {
-          raw_mean = mean_u8(planes[0].data, static_cast<int64_t>(p.width) * p.height);
+          raw_mean = kernels::mean(planes[0].data, static_cast<int64_t>(p.width) * p.height);
         }
         double mean = std::min(std::max(colour.ya * raw_mean + colour.yb, 0.0), 255.0);
         colour.luma(op.a, (1 - op.a) * mean);
@@ -468,20 +442,19 @@ void transform_yuv8(const Yuv8Picture& p, const uint8_t* src, uint8_t* dst, uint
       case kSharpness: {
         apply(colour, planes[0], planes[1], planes[2]);
         raw_mean = -1;
-        Plane<const uint8_t> src_y{planes[0].data, p.width, p.height};
-        sharpen<uint8_t>(src_y, Plane<uint8_t>{scratch, p.width, p.height}, op.a);
-        std::memcpy(planes[0].data, scratch, static_cast<size_t>(p.width) * p.height);
+        std::memcpy(scratch, planes[0].data, static_cast<size_t>(p.width) * p.height);
+        sharpen<uint8_t>(Plane<const uint8_t>{scratch, p.width, p.height}, planes[0], op.a);
         break;
       }
       case kAffine: {
         apply(colour, planes[0], planes[1], planes[2]);
         raw_mean = -1;
         for (int c = 0; c < 3; c++) {
-          Plane<const uint8_t> from{planes[c].data, planes[c].w, planes[c].h};
+          // The copy in scratch is followed by the rest of scratch: the gathers' padding.
+          std::memcpy(scratch, planes[c].data, static_cast<size_t>(planes[c].w) * planes[c].h);
           uint8_t fill = static_cast<uint8_t>(c == 0 ? black : 128);
-          warp<uint8_t>(from, Plane<uint8_t>{scratch, planes[c].w, planes[c].h}, op.a, op.b, op.c,
-                        fill);
-          std::memcpy(planes[c].data, scratch, static_cast<size_t>(planes[c].w) * planes[c].h);
+          warp<uint8_t>(Plane<const uint8_t>{scratch, planes[c].w, planes[c].h}, planes[c], op.a,
+                        op.b, op.c, fill);
         }
         break;
       }

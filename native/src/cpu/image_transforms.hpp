@@ -45,15 +45,20 @@ struct Yuv8Picture {
   bool full_range;     // black is Y 0 (else 16); the fill of the affine's empty corners
 };
 
-// Bytes of a packed picture (Y, U, V back to back, no padding): the size of src, dst, scratch.
+// Bytes scratch memory has beyond what the data needs: the affine's gathers read 4 bytes at a time.
+constexpr int64_t kScratchPadding = 64;
+
+// Bytes of a packed picture (Y, U, V back to back, no padding): the size of src and dst; scratch
+// holds yuv8_bytes + kScratchPadding.
 int64_t yuv8_bytes(const Yuv8Picture& p);
 
-// dst = src with ops applied in order. src and dst must not overlap; scratch: yuv8_bytes.
+// dst = src with ops applied in order. src and dst must not overlap.
 void transform_yuv8(const Yuv8Picture& p, const uint8_t* src, uint8_t* dst, uint8_t* scratch,
                     const Op* ops, int n);
 
 // ops applied in order to the RGB frame at `frame` (width*height*3 values, uint8 or float32 in
-// [0, 1], layout RS_LAYOUT_HWC / RS_LAYOUT_CHW), in place; scratch: one frame's bytes.
+// [0, 1], layout RS_LAYOUT_HWC / RS_LAYOUT_CHW), in place; scratch: two frames' bytes +
+// kScratchPadding.
 void transform_rgb(void* frame, void* scratch, int width, int height, int layout, bool is_float,
                    const Op* ops, int n);
 

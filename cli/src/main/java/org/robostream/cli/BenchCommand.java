@@ -72,6 +72,8 @@ final class BenchCommand implements Callable<Integer> {
 
   @Mixin ResizeOptions resize;
 
+  @Mixin ImageTransformOptions imageTransforms;
+
   @Mixin FrameCacheFlag frameCache;
 
   @Option(
@@ -150,6 +152,7 @@ final class BenchCommand implements Callable<Integer> {
     BenchSource.checkBaseline(baseline, source, remote);
     DecodeDeviceSpec device = decode.device();
     resize.check();
+    imageTransforms.config();
     frameCache.options();
     workers =
         workersOption != null
@@ -180,6 +183,7 @@ final class BenchCommand implements Callable<Integer> {
     }
     decode.applyTo(builder);
     resize.applyTo(builder);
+    imageTransforms.applyTo(builder);
     frameCache.applyTo(builder);
     Map<String, Object> config = new LinkedHashMap<>();
     config.put("repo_id", dataset.name(opened));
@@ -194,6 +198,9 @@ final class BenchCommand implements Callable<Integer> {
     config.put("buffer_size", bufferSize);
     config.put("device", toDevice.name());
     config.put("video_decode_device", device.toString());
+    // What every sample's frames went through (null: nothing), so a result says what it timed.
+    org.robostream.transform.ImageTransformsConfig transforms = imageTransforms.config();
+    config.put("image_transforms", transforms == null ? null : transforms.toString());
     System.out.println("config " + Json.MAPPER.writeValueAsString(config).replace('\n', ' '));
     Map<String, Object> result;
     StreamingBenchmark.Measurement m;

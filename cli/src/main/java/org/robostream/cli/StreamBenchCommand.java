@@ -87,12 +87,15 @@ final class StreamBenchCommand implements Callable<Integer> {
 
   @Mixin ResizeOptions resize;
 
+  @Mixin ImageTransformOptions imageTransforms;
+
   @Mixin FrameCacheFlag frameCache;
 
   @Override
   public Integer call() throws Exception {
     checkCounts(); // before a default dataset is generated
     resize.check();
+    imageTransforms.config();
     frameCache.options();
     Path dataset = root != null ? root : DefaultDataset.ensure(defaultEpisodes, defaultFrames);
     StreamingDataset.Builder builder =
@@ -107,6 +110,7 @@ final class StreamBenchCommand implements Callable<Integer> {
             .memoryBudgetBytes(budgetMb << 20)
             .preset(Windows.Preset.valueOf(mode.toUpperCase(Locale.ROOT).replace('-', '_')));
     resize.applyTo(builder);
+    imageTransforms.applyTo(builder);
     frameCache.applyTo(builder);
     Map<String, Object> out = new LinkedHashMap<>();
     try (StreamingDataset ds = builder.build()) {

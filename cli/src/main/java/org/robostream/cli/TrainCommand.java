@@ -44,6 +44,8 @@ final class TrainCommand implements Callable<Integer> {
 
   @Mixin ResizeOptions resize;
 
+  @Mixin ImageTransformOptions imageTransforms;
+
   @Mixin FrameCacheFlag frameCache;
 
   @Option(
@@ -149,6 +151,7 @@ final class TrainCommand implements Callable<Integer> {
     }
     decode.device(); // a typo is an exit 2 before the dataset is prepared
     resize.check();
+    imageTransforms.config();
     frameCache.options();
     Device device = dummy ? Device.cpu() : modelDevice(modelDevice);
     if (resumeFrom != null) {
@@ -173,6 +176,7 @@ final class TrainCommand implements Callable<Integer> {
             .deltaTimestamps(Map.of("action", deltas));
     decode.applyTo(builder);
     resize.applyTo(builder);
+    imageTransforms.applyTo(builder);
     frameCache.applyTo(builder);
     int step = resumeFrom == null ? 0 : Checkpoint.resume(resumeFrom, builder);
     try (StreamingDataset ds = builder.build();

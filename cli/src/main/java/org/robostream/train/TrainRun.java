@@ -25,8 +25,8 @@ import org.robostream.stream.StreamingDataset;
  * <p>Every {@code logFreq} steps a {@link TrainingMeter} window is printed and appended to the
  * {@link MetricsLog}: samples/s, the share of the window spent waiting for data (inside the data
  * iterator) and the model's step time. Every {@code saveFreq} steps a {@link Checkpoint}. The
- * policy is created from the first batch (its cameras' sizes) or restored from {@code resumeFrom}'s
- * policy, which must describe the same policy.
+ * policy is created at the first batch it trains on (sized by the dataset's frame columns), or
+ * restored from {@code resumeFrom}'s policy, which must describe the same policy.
  *
  * <p>Not thread-safe: the training thread runs it once.
  */
@@ -184,7 +184,7 @@ public final class TrainRun {
       return;
     }
     if (trainer == null) {
-      trainer = createOrRestore(source);
+      trainer = createOrRestore();
     }
     long start = System.nanoTime();
     float loss = trainer.step(b);
@@ -192,10 +192,10 @@ public final class TrainRun {
     optimizerSteps++;
   }
 
-  private PolicyTrainer createOrRestore(org.robostream.stream.Batch first) throws IOException {
+  private PolicyTrainer createOrRestore() throws IOException {
     PolicyConfig config =
-        PolicyConfig.forStream(
-            stream, first, settings.actionSteps(), settings.learningRate(), settings.seed());
+        PolicyConfig.forDataset(
+            stream, settings.actionSteps(), settings.learningRate(), settings.seed());
     if (settings.resumeFrom() == null) {
       return PolicyTrainer.create(config, settings.modelDevice());
     }

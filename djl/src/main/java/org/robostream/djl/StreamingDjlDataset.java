@@ -19,8 +19,8 @@ import org.robostream.stream.StreamingDataset;
  * NDList}s (names = robostream column names, e.g. {@code observation.images.top}, {@code
  * observation.state}, {@code action}, {@code action_is_pad}).
  *
- * <p>Memory: on a CPU manager every array views the batch's host memory (no copy: cameras [B, C,
- * H, W] or [B, T, C, H, W] uint8 or float32 as the stream was built, numeric columns as Arrow holds
+ * <p>Memory: on a CPU manager every array views the batch's host memory (no copy: cameras [B, C, H,
+ * W] or [B, T, C, H, W] uint8 or float32 as the stream was built, numeric columns as Arrow holds
  * them; boolean columns are the bytes robostream expanded from Arrow's bitmaps); on a GPU manager
  * the engine copies each array to the device once. Frames a GPU decoded are copied to the host
  * first ({@code toHost()}): DJL's PyTorch engine offers no way to wrap a device pointer.
@@ -72,7 +72,8 @@ public final class StreamingDjlDataset implements Dataset {
    * One robostream batch as a DJL batch of {@code manager} (a sub-manager of it holds the arrays).
    * The DJL batch owns {@code batch} from here on, also when this throws.
    */
-  public DjlBatch convert(org.robostream.stream.Batch batch, NDManager manager, long progressTotal) {
+  public DjlBatch convert(
+      org.robostream.stream.Batch batch, NDManager manager, long progressTotal) {
     NDManager arrays = manager.newSubManager();
     try {
       if (!batch.deviceFrames().onHost()) {

@@ -186,10 +186,9 @@ final class HostFramePath implements FramePath {
       return;
     }
     boolean transformed = ops != null && ops.length > 0;
-    if (transformed && FrameTransformer.takesYuv8(f.pixelFormat())) {
+    if (transformed && transformer.takes(f.pixelFormat())) {
       long block =
-          transformer.pictureBlock(
-              FrameTransformer.yuv8Bytes(f.width(), f.height(), f.pixelFormat()));
+          transformer.pictureBlock(transformer.bytesOf(f.width(), f.height(), f.pixelFormat()));
       transformer.transformYuv8(
           f.address(), block, f.width(), f.height(), f.pixelFormat(), fullRange(f), ops);
       f = f.at(block);

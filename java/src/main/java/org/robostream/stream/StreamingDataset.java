@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.OptionalInt;
 import java.util.function.Function;
 import org.robostream.arrow.FixedShapeTensorType;
+import org.robostream.arrow.FrameColumn;
 import org.robostream.dataset.DatasetSource;
 import org.robostream.dataset.EpisodeRanges;
 import org.robostream.dataset.LeRobotMetadata;
@@ -114,6 +115,21 @@ public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
 
   public RankWorld rankWorld() {
     return config.rankWorld();
+  }
+
+  /**
+   * What every batch's frame column of {@code camera} holds per row (window positions, size after
+   * any resize, layout, element type, channels), known before the first batch: for sizing a model.
+   *
+   * @throws IllegalArgumentException for a camera this dataset does not stream, naming those it
+   *     does
+   */
+  public FrameColumn frameColumn(String camera) {
+    if (!config.context().cameras().contains(camera)) {
+      throw new IllegalArgumentException(
+          camera + " is not a camera of this dataset; cameras: " + config.context().cameras());
+    }
+    return config.context().frameColumn(camera);
   }
 
   public long epoch() {

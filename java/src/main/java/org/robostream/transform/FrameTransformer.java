@@ -20,6 +20,13 @@ public final class FrameTransformer implements AutoCloseable {
   /** Floats per operation in an ops array (RS_TF_OP_FLOATS). */
   public static final int OP_FLOATS = 4;
 
+  /** Bytes the native core reads past a scratch buffer's data (RS_TF_SCRATCH_PADDING). */
+  private static final long SCRATCH_PADDING = 64;
+
+  /** What a pixel format is for the YUV path, asked of FFmpeg once per format and worker. */
+  private record Geometry(boolean yuv8, int chromaWidthShift, int chromaHeightShift) {}
+
+  private final java.util.Map<Integer, Geometry> geometries = new java.util.HashMap<>();
   private Pointer scratch;
   private long scratchBytes;
   private Pointer second;
@@ -62,23 +69,53 @@ public final class FrameTransformer implements AutoCloseable {
     return bytes;
   }
 
+  /** {@link #takesYuv8}, remembered per format (the hot path asks at every frame). */
+  public boolean takes(int pixelFormat) {
+    return geometry(pixelFormat).yuv8();
+  }
+
+  private Geometry geometry(int pixelFormat) {
+    Geometry g = geometries.get(pixelFormat);
+    if (g == null) {
+      AVPixFmtDescriptor d = pixelFormat < 0 ? null : avutil.av_pix_fmt_desc_get(pixelFormat);
+      boolean known = d != null && !d.isNull();
+      g =
+          new Geometry(
+              takesYuv8(pixelFormat), known ? d.log2_chroma_w() : 0, known ? d.log2_chroma_h() : 0);
+      geometries.put(pixelFormat, g);
+    }
+    return g;
+  }
+
+  /** Packed bytes of a {@link #takes} picture, as {@link #yuv8Bytes} (without asking FFmpeg). */
+  public long bytesOf(int width, int height, int pixelFormat) {
+    Geometry g = geometry(pixelFormat);
+    long cw = (width + (1L << g.chromaWidthShift()) - 1) >> g.chromaWidthShift();
+    long ch = (height + (1L << g.chromaHeightShift()) - 1) >> g.chromaHeightShift();
+    return (long) width * height + 2 * cw * ch;
+  }
+
   /**
    * {@code dst} = the packed picture at {@code src} with {@code ops} applied; {@code dst} holds
-   * {@link #yuv8Bytes} and overlaps nothing.
+   * {@link #bytesOf} and overlaps nothing.
    */
   public void transformYuv8(
       long src, long dst, int width, int height, int pixelFormat, boolean fullRange, float[] ops) {
-    AVPixFmtDescriptor d = avutil.av_pix_fmt_desc_get(pixelFormat);
-    long bytes = yuv8Bytes(width, height, pixelFormat);
+    Geometry g = geometry(pixelFormat);
+    if (!g.yuv8()) {
+      throw new IllegalArgumentException(
+          "pixel format " + pixelFormat + " is not 8-bit planar YUV");
+    }
+    long bytes = bytesOf(width, height, pixelFormat);
     NativeStatus.check(
         NativeCore.rs_transform_yuv8(
             src,
             dst,
-            scratch(bytes),
+            scratch(bytes + SCRATCH_PADDING),
             width,
             height,
-            d.log2_chroma_w(),
-            d.log2_chroma_h(),
+            g.chromaWidthShift(),
+            g.chromaHeightShift(),
             fullRange ? 1 : 0,
             ops,
             ops.length / OP_FLOATS),
@@ -95,7 +132,7 @@ public final class FrameTransformer implements AutoCloseable {
     NativeStatus.check(
         NativeCore.rs_transform_rgb(
             frame,
-            scratch(bytes),
+            scratch(2 * bytes + SCRATCH_PADDING),
             width,
             height,
             layout.nativeCode(),

@@ -89,6 +89,8 @@ public final class ImageTransformsConfig {
   private final List<Entry> entries;
   private final int maxNumTransforms;
   private final boolean randomOrder;
+  // The entries of positive weight, in list order: what draw() chooses from (at every sample).
+  private final Entry[] active;
 
   private ImageTransformsConfig(List<Entry> entries, int maxNumTransforms, boolean randomOrder) {
     this.entries = List.copyOf(entries);
@@ -103,6 +105,7 @@ public final class ImageTransformsConfig {
         "image transforms need at least one transform of positive weight");
     this.maxNumTransforms = maxNumTransforms;
     this.randomOrder = randomOrder;
+    this.active = this.entries.stream().filter(e -> e.weight() > 0).toArray(Entry[]::new);
   }
 
   /** LeRobot's default image transforms (see the class comment). */
@@ -173,44 +176,46 @@ public final class ImageTransformsConfig {
    * floats per operation, in application order.
    */
   public float[] draw(SplittableRandom random, int width, int height) {
-    List<Entry> active = entries.stream().filter(e -> e.weight() > 0).toList();
-    int n = Math.min(maxNumTransforms, active.size());
-    List<Integer> chosen = new ArrayList<>();
-    if (n == active.size() && !randomOrder) {
+    int n = Math.min(maxNumTransforms, active.length);
+    int[] chosen = new int[n];
+    if (n == active.length && !randomOrder) {
       for (int i = 0; i < n; i++) {
-        chosen.add(i);
+        chosen[i] = i;
       }
     } else {
       // Weighted draws without replacement (torch.multinomial's), in the order drawn.
-      List<Integer> left = new ArrayList<>();
-      for (int i = 0; i < active.size(); i++) {
-        left.add(i);
-      }
+      boolean[] taken = new boolean[active.length];
       for (int k = 0; k < n; k++) {
         double total = 0;
-        for (int i : left) {
-          total += active.get(i).weight();
-        }
-        double u = random.nextDouble() * total;
-        int pick = left.get(left.size() - 1);
-        for (int i : left) {
-          u -= active.get(i).weight();
-          if (u < 0) {
-            pick = i;
-            break;
+        int last = -1;
+        for (int i = 0; i < active.length; i++) {
+          if (!taken[i]) {
+            total += active[i].weight();
+            last = i;
           }
         }
-        chosen.add(pick);
-        left.remove(Integer.valueOf(pick));
+        double u = random.nextDouble() * total;
+        int pick = last;
+        for (int i = 0; i < active.length; i++) {
+          if (!taken[i]) {
+            u -= active[i].weight();
+            if (u < 0) {
+              pick = i;
+              break;
+            }
+          }
+        }
+        taken[pick] = true;
+        chosen[k] = pick;
       }
       if (!randomOrder) {
-        chosen.sort(null);
+        java.util.Arrays.sort(chosen);
       }
     }
-    float[] ops = new float[chosen.size() * FrameTransformer.OP_FLOATS];
+    float[] ops = new float[n * FrameTransformer.OP_FLOATS];
     int at = 0;
     for (int i : chosen) {
-      Entry e = active.get(i);
+      Entry e = active[i];
       ops[at] = e.kind().nativeCode();
       ops[at + 1] = (float) uniform(random, e.min(), e.max());
       if (e.kind() == Kind.AFFINE) {

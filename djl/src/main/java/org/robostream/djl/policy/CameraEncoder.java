@@ -12,13 +12,13 @@ import ai.djl.training.ParameterStore;
 import ai.djl.util.PairList;
 
 /**
- * One camera's encoder: three convolutions (5x5 stride 2, 3x3 stride 2, 3x3; ReLU after each) and
- * a spatial softmax that turns each of the last layer's {@code channels} feature maps into the
+ * One camera's encoder: three convolutions (5x5 stride 2, 3x3 stride 2, 3x3; ReLU after each) and a
+ * spatial softmax that turns each of the last layer's {@code channels} feature maps into the
  * expected (x, y) of its activation, in [-1, 1]: {@code 2 x channels} features that say where
  * things are, which is what a visuomotor policy needs (Levine et al. 2016; robomimic's and
- * diffusion policy's image encoders end the same way). The spatial softmax has no weights and
- * works at any input size. Input: [B, C, H, W] float32; output: [B, 2 x channels]. Not thread-safe
- * (a DJL block).
+ * diffusion policy's image encoders end the same way). The spatial softmax has no weights and works
+ * at any input size. Input: [B, C, H, W] float32; output: [B, 2 x channels]. Not thread-safe (a DJL
+ * block).
  */
 final class CameraEncoder extends AbstractBlock {
   private final int channels;

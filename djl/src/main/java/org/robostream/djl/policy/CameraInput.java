@@ -10,16 +10,19 @@ import org.robostream.video.FrameLayout;
  * pool}: side / 64, rounded down, at least 1), so a 256x256 camera costs the encoder what a 64x64
  * one does. Immutable.
  */
-public record CameraInput(String name, int channels, int height, int width, String dtype, int pool) {
+public record CameraInput(
+    String name, int channels, int height, int width, String dtype, int pool) {
   /** The side the encoder's input is pooled down to (about). */
   public static final int ENCODER_SIDE = 64;
 
   public CameraInput {
     if (channels != 1 && channels != 3) {
-      throw new IllegalArgumentException(name + ": the policy takes 1 or 3 channels, not " + channels);
+      throw new IllegalArgumentException(
+          name + ": the policy takes 1 or 3 channels, not " + channels);
     }
     if (!dtype.equals("uint8") && !dtype.equals("float32") && !dtype.equals("uint16")) {
-      throw new IllegalArgumentException(name + ": frames of " + dtype + " (uint8, float32, uint16)");
+      throw new IllegalArgumentException(
+          name + ": frames of " + dtype + " (uint8, float32, uint16)");
     }
     if (pool < 1 || height / pool < 8 || width / pool < 8) {
       throw new IllegalArgumentException(
@@ -44,7 +47,8 @@ public record CameraInput(String name, int channels, int height, int width, Stri
     }
     if (column.layout() != FrameLayout.CHW) {
       throw new IllegalArgumentException(
-          column.name() + " is HWC: the policy takes channels-first frames (layout(FrameLayout.CHW))");
+          column.name()
+              + " is HWC: the policy takes channels-first frames (layout(FrameLayout.CHW))");
     }
     int side = Math.min(column.height(), column.width());
     int pool = Math.max(1, side / ENCODER_SIDE);

@@ -26,7 +26,12 @@ public record FeatureStats(String key, float[] mean, float[] std) {
   public FeatureStats {
     if (mean.length != std.length || mean.length == 0) {
       throw new IllegalArgumentException(
-          key + ": mean and std need the same, non-zero length (" + mean.length + ", " + std.length + ")");
+          key
+              + ": mean and std need the same, non-zero length ("
+              + mean.length
+              + ", "
+              + std.length
+              + ")");
     }
     mean = mean.clone();
     std = std.clone();
@@ -56,12 +61,18 @@ public record FeatureStats(String key, float[] mean, float[] std) {
 
   @Override
   public int hashCode() {
-    return 31 * (31 * key.hashCode() + java.util.Arrays.hashCode(mean)) + java.util.Arrays.hashCode(std);
+    return 31 * (31 * key.hashCode() + java.util.Arrays.hashCode(mean))
+        + java.util.Arrays.hashCode(std);
   }
 
   @Override
   public String toString() {
-    return key + "{mean " + java.util.Arrays.toString(mean) + ", std " + java.util.Arrays.toString(std) + "}";
+    return key
+        + "{mean "
+        + java.util.Arrays.toString(mean)
+        + ", std "
+        + java.util.Arrays.toString(std)
+        + "}";
   }
 
   /** The stats of {@code key} (a feature of {@code dim} values per row) over the kept episodes. */
@@ -73,7 +84,10 @@ public record FeatureStats(String key, float[] mean, float[] std) {
       JsonNode feature = global.get().get(key);
       if (feature == null) {
         throw new IllegalArgumentException(
-            file + " has no stats for " + key + " (the policy normalises it with its mean and std)");
+            file
+                + " has no stats for "
+                + key
+                + " (the policy normalises it with its mean and std)");
       }
       return new FeatureStats(
           key, values(feature, "mean", dim, file, key), values(feature, "std", dim, file, key));
@@ -108,14 +122,18 @@ public record FeatureStats(String key, float[] mean, float[] std) {
       String where = file + " (episode " + episode + ")";
       if (stats == null || stats.get(key) == null) {
         throw new IllegalArgumentException(
-            where + " has no stats for " + key + " (the policy normalises it with its mean and std)");
+            where
+                + " has no stats for "
+                + key
+                + " (the policy normalises it with its mean and std)");
       }
       JsonNode feature = stats.get(key);
       float[] m = values(feature, "mean", dim, where, key);
       float[] s = values(feature, "std", dim, where, key);
       float[] n = values(feature, "count", 1, where, key);
       if (n[0] <= 0) {
-        throw new IllegalArgumentException(where + ": " + key + ".count must be positive, not " + n[0]);
+        throw new IllegalArgumentException(
+            where + ": " + key + ".count must be positive, not " + n[0]);
       }
       means[i] = new double[dim];
       vars[i] = new double[dim];
@@ -155,7 +173,9 @@ public record FeatureStats(String key, float[] mean, float[] std) {
               + " must be an array of "
               + dim
               + " numbers (the feature's shape), not "
-              + (node == null ? "missing" : node.isArray() ? node.size() + " values" : node.getNodeType()));
+              + (node == null
+                  ? "missing"
+                  : node.isArray() ? node.size() + " values" : node.getNodeType()));
     }
     float[] out = new float[dim];
     for (int i = 0; i < dim; i++) {

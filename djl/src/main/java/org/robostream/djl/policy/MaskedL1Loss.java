@@ -6,11 +6,11 @@ import ai.djl.ndarray.types.DataType;
 import ai.djl.training.loss.Loss;
 
 /**
- * The L1 loss of an action chunk with its padding left out, as ACT-style policies train: labels
- * are the target chunk [B, T, D] and, optionally, its {@code action_is_pad} mask [B, T] (true
- * where the window ran past the episode's end and the target repeats its last row); predictions
- * are [B, T, D]. The loss is the mean absolute error over the positions that are not padding
- * (every dimension of each), 0 when every position is. Stateless, thread-safe.
+ * The L1 loss of an action chunk with its padding left out, as ACT-style policies train: labels are
+ * the target chunk [B, T, D] and, optionally, its {@code action_is_pad} mask [B, T] (true where the
+ * window ran past the episode's end and the target repeats its last row); predictions are [B, T,
+ * D]. The loss is the mean absolute error over the positions that are not padding (every dimension
+ * of each), 0 when every position is. Stateless, thread-safe.
  */
 public final class MaskedL1Loss extends Loss {
   public MaskedL1Loss() {

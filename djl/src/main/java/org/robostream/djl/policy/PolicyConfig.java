@@ -8,7 +8,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
-import org.robostream.arrow.FrameBatch;
 import org.robostream.dataset.Feature;
 import org.robostream.dataset.LeRobotMetadata;
 import org.robostream.stream.StreamingDataset;
@@ -53,7 +52,8 @@ public record PolicyConfig(
               + hidden);
     }
     if (!(learningRate > 0) || !Float.isFinite(learningRate)) {
-      throw new IllegalArgumentException("learning rate must be a positive number, not " + learningRate);
+      throw new IllegalArgumentException(
+          "learning rate must be a positive number, not " + learningRate);
     }
   }
 
@@ -68,27 +68,29 @@ public record PolicyConfig(
       int actionSteps,
       float learningRate,
       long seed) {
-    return new PolicyConfig(cameras, stateStats, actionStats, actionSteps, 32, 256, learningRate, seed);
+    return new PolicyConfig(
+        cameras, stateStats, actionStats, actionSteps, 32, 256, learningRate, seed);
   }
 
   /**
-   * The configuration for training on {@code stream}: the cameras as {@code batch} (one of its
-   * batches) holds them, {@code observation.state} when the batch has it, the action chunk of
-   * {@code actionSteps}, both normalised with the dataset's statistics ({@link FeatureStats#of}).
+   * The configuration for training on {@code stream}: its cameras as its batches hold them ({@link
+   * StreamingDataset#frameColumn}), {@code observation.state} when the dataset has it, the action
+   * chunk of {@code actionSteps}, both normalised with the dataset's statistics ({@link
+   * FeatureStats#of}).
    */
-  public static PolicyConfig forStream(
-      StreamingDataset stream,
-      org.robostream.stream.Batch batch,
-      int actionSteps,
-      float learningRate,
-      long seed) {
+  public static PolicyConfig forDataset(
+      StreamingDataset stream, int actionSteps, float learningRate, long seed) {
     LeRobotMetadata metadata = stream.metadata();
+    List<CameraInput> cameras = new ArrayList<>();
+    for (String camera : metadata.cameras()) {
+      cameras.add(CameraInput.of(stream.frameColumn(camera)));
+    }
     FeatureStats state =
-        batch.columnNames().contains(STATE)
+        metadata.info().features().containsKey(STATE)
             ? FeatureStats.of(metadata, STATE, dimension(metadata, STATE))
             : null;
     FeatureStats action = FeatureStats.of(metadata, ACTION, dimension(metadata, ACTION));
-    return of(camerasOf(batch.deviceFrames()), state, action, actionSteps, learningRate, seed);
+    return of(cameras, state, action, actionSteps, learningRate, seed);
   }
 
   private static int dimension(LeRobotMetadata metadata, String key) {
@@ -99,18 +101,11 @@ public record PolicyConfig(
               + ": the policy needs "
               + key
               + " as a vector feature"
-              + (f == null ? ", and there is none" : ", not of shape " + Arrays.toString(f.shape())));
+              + (f == null
+                  ? ", and there is none"
+                  : ", not of shape " + Arrays.toString(f.shape())));
     }
     return f.shape()[0];
-  }
-
-  /** The camera inputs of a batch's frames, in the batch's camera order. */
-  public static List<CameraInput> camerasOf(FrameBatch frames) {
-    List<CameraInput> out = new ArrayList<>();
-    for (String name : frames.frameColumns()) {
-      out.add(CameraInput.of(frames.column(name)));
-    }
-    return out;
   }
 
   public int actionDimension() {

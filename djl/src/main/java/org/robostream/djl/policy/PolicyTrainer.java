@@ -27,17 +27,17 @@ import java.util.Arrays;
 import java.util.Iterator;
 
 /**
- * Trains a {@link VisuomotorPolicy} on DJL batches of a {@link org.robostream.djl.StreamingDjlDataset}
- * (data: each camera, {@code observation.state}; labels: {@code action} [B, T, D] and {@code
- * action_is_pad}): state and action normalised with the dataset's mean and std, the {@link
- * MaskedL1Loss} of the predicted chunk, a {@link ResumableAdam} step. Owns the DJL model, its
- * trainer and the optimizer state.
+ * Trains a {@link VisuomotorPolicy} on DJL batches of a {@link
+ * org.robostream.djl.StreamingDjlDataset} (data: each camera, {@code observation.state}; labels:
+ * {@code action} [B, T, D] and {@code action_is_pad}): state and action normalised with the
+ * dataset's mean and std, the {@link MaskedL1Loss} of the predicted chunk, a {@link ResumableAdam}
+ * step. Owns the DJL model, its trainer and the optimizer state.
  *
- * <p>What a checkpoint holds ({@link #save}): {@code policy.json} (the {@link PolicyConfig}: shapes,
- * normalisation, seed), {@code policy-0000.params} (the weights, DJL's own format: {@code
+ * <p>What a checkpoint holds ({@link #save}): {@code policy.json} (the {@link PolicyConfig}:
+ * shapes, normalisation, seed), {@code policy-0000.params} (the weights, DJL's own format: {@code
  * Model.load} reads it) and {@code optimizer.ndlist} (Adam's moments and step counts). {@link
- * #restore} continues exactly where {@link #save} was called: the next steps give the same losses as
- * the uninterrupted run on the same device (no random number is drawn after the initial weights:
+ * #restore} continues exactly where {@link #save} was called: the next steps give the same losses
+ * as the uninterrupted run on the same device (no random number is drawn after the initial weights:
  * the policy has no dropout).
  *
  * <p>Threading: one training thread, as DJL's trainer.
@@ -123,7 +123,8 @@ public final class PolicyTrainer implements AutoCloseable {
     PolicyTrainer t = new PolicyTrainer(saved, device, 1);
     try {
       t.loadWeights(dir);
-      try (InputStream in = new BufferedInputStream(Files.newInputStream(dir.resolve(OPTIMIZER_FILE)))) {
+      try (InputStream in =
+          new BufferedInputStream(Files.newInputStream(dir.resolve(OPTIMIZER_FILE)))) {
         t.optimizer.load(t.policy.getParameters(), in, t.model.getNDManager());
       }
       return t;
@@ -220,7 +221,12 @@ public final class PolicyTrainer implements AutoCloseable {
         names.append(names.length() == 0 ? "" : ", ").append(x.getName());
       }
       throw new IllegalArgumentException(
-          "the batch's " + which + " have no " + name + " (the policy reads it); they are: " + names);
+          "the batch's "
+              + which
+              + " have no "
+              + name
+              + " (the policy reads it); they are: "
+              + names);
     }
     return a;
   }
@@ -304,12 +310,19 @@ public final class PolicyTrainer implements AutoCloseable {
         NDArray array = target.getValue().getArray();
         if (!value.getShape().equals(array.getShape())) {
           throw new IOException(
-              file + ": " + target.getKey() + " is " + value.getShape() + ", not " + array.getShape());
+              file
+                  + ": "
+                  + target.getKey()
+                  + " is "
+                  + value.getShape()
+                  + ", not "
+                  + array.getShape());
         }
         value.copyTo(array);
       }
     } catch (MalformedModelException e) {
-      throw new IOException(dir.resolve(PARAMS_FILE) + " is not a policy's weights: " + e.getMessage(), e);
+      throw new IOException(
+          dir.resolve(PARAMS_FILE) + " is not a policy's weights: " + e.getMessage(), e);
     }
   }
 

@@ -16,10 +16,10 @@ import java.util.Map;
 /**
  * Adam (Kingma and Ba; PyTorch's formulation: {@code w -= lr / (1 - b1^t) * m / (sqrt(v / (1 -
  * b2^t)) + eps)}) whose state can be saved and restored: DJL's own {@code Adam} keeps its moments
- * and its per-parameter step counts in private fields, so a resumed run would start them again
- * from zero and diverge from the uninterrupted one. Here the first and second moments and the step
- * count of every parameter are saved under the parameter's name in the block (a DJL parameter's id
- * is a random UUID per process, its name is stable).
+ * and its per-parameter step counts in private fields, so a resumed run would start them again from
+ * zero and diverge from the uninterrupted one. Here the first and second moments and the step count
+ * of every parameter are saved under the parameter's name in the block (a DJL parameter's id is a
+ * random UUID per process, its name is stable).
  *
  * <p>Threading: DJL calls {@link #update} from the training thread; not thread-safe otherwise.
  */
@@ -58,7 +58,8 @@ public final class ResumableAdam extends Optimizer {
       double biasCorrection2 = 1 - Math.pow(beta2, t);
       NDArray denominator =
           attach(v.sqrt(), scratch).divi((float) Math.sqrt(biasCorrection2)).addi(epsilon);
-      NDArray step = attach(m.div(denominator), scratch).muli((float) (learningRate / biasCorrection1));
+      NDArray step =
+          attach(m.div(denominator), scratch).muli((float) (learningRate / biasCorrection1));
       weight.subi(step);
     }
     // DJL's own optimizers zero the gradient in PyTorch's fused update; without that it would
@@ -80,8 +81,8 @@ public final class ResumableAdam extends Optimizer {
 
   /**
    * Writes the state of {@code parameters} (a block's {@code getParameters()}: names and
-   * parameters) in DJL's NDList encoding: per parameter that has been updated its step count
-   * {@code t:<name>}, moments {@code m:<name>} and {@code v:<name>}.
+   * parameters) in DJL's NDList encoding: per parameter that has been updated its step count {@code
+   * t:<name>}, moments {@code m:<name>} and {@code v:<name>}.
    */
   public void save(PairList<String, Parameter> parameters, OutputStream out, NDManager manager)
       throws IOException {

@@ -24,8 +24,8 @@ import java.util.List;
  * normalised action chunk, [B, actionSteps, actionDim], as ACT-style policies do.
  *
  * <p>Inputs, in this order: each camera's frames [B, C, H, W] as the batch holds them (uint8,
- * uint16 or float32; converted here, on the model's device), then the normalised state [B, D]
- * when the config has one. Not thread-safe (a DJL block).
+ * uint16 or float32; converted here, on the model's device), then the normalised state [B, D] when
+ * the config has one. Not thread-safe (a DJL block).
  */
 public final class VisuomotorPolicy extends AbstractBlock {
   private final PolicyConfig config;

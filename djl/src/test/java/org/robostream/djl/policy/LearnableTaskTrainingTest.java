@@ -10,7 +10,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import org.robostream.djl.DjlBatch;
 import org.robostream.djl.StreamingDjlDataset;
 import org.robostream.stream.StreamingDataset;
 import org.robostream.testing.Datasets;
@@ -67,8 +66,8 @@ class LearnableTaskTrainingTest {
           for (Batch b : djl.getData(manager)) {
             try (b) {
               if (trainer == null) {
-                trainer = PolicyTrainer.create(
-                        PolicyConfig.forStream(ds, ((DjlBatch) b).source(), 2, 1e-3f, 11), Device.cpu());
+                trainer =
+                    PolicyTrainer.create(PolicyConfig.forDataset(ds, 2, 1e-3f, 11), Device.cpu());
               }
               losses.add(trainer.step(b));
             }

@@ -1,0 +1,37 @@
+// The inner loops of the image transforms (image_transforms.cpp), each with a portable version
+// and, where the CPU has AVX2 (asked once at run time), a vectorised one that computes the same
+// values: the colour maps and the smoothing in 16-bit fixed point, the affine with gathers.
+// ROBOSTREAM_NO_AVX2 in the environment forces the portable versions (the tests run both).
+// Stateless, thread-safe.
+#pragma once
+
+#include <cstdint>
+
+namespace rs::transforms::kernels {
+
+// Bytes a plane the affine reads from must have readable after its last value (its loads read
+// up to 16 bytes from a pixel).
+constexpr int64_t kReadPadding = 16;
+
+// p[i] = clamp((p[i] * a + b + 64) >> 7): Y' = ya * Y + yb with a, b in Q7 (|a|, |b| < 32768).
+void luma_map(uint8_t* p, int64_t n, int16_t a, int16_t b);
+
+// (U, V) - 128 <- M (U - 128, V - 128), M = {m0 m1; m2 m3} in Q8 (|m| < 32768).
+void chroma_map(uint8_t* u, uint8_t* v, int64_t n, int16_t m0, int16_t m1, int16_t m2,
+                int16_t m3);
+
+// The smoothing blend of a w x h plane into `out` (no overlap): out = clamp(c + ((blur - c) * k +
+// 128) >> 8) inside, blur = round(sum of the 3x3 with 5 at the centre / 13), k = (1 - factor) x
+// 256; the border rows and columns copied. `src` has kReadPadding readable bytes after it.
+void sharpen_plane(uint8_t* out, const uint8_t* src, int w, int h, int k);
+
+// One output row of the nearest-neighbour affine: out[x] = src[iy * w + ix] with (ix, iy) the
+// integer parts of (sx + x dx, sy + x dy) in 16.16 fixed point, `fill` outside w x h. `src` has
+// kReadPadding readable bytes after its w x h values.
+void warp_row(uint8_t* out, const uint8_t* src, int w, int h, int64_t sx, int64_t sy, int64_t dx,
+              int64_t dy, uint8_t fill);
+
+// Mean of n bytes.
+double mean(const uint8_t* p, int64_t n);
+
+}  // namespace rs::transforms::kernels

@@ -2,6 +2,7 @@ package org.robostream.cli;
 
 import ai.djl.Device;
 import ai.djl.engine.Engine;
+import ai.djl.engine.StandardCapabilities;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -261,13 +262,20 @@ final class TrainCommand implements Callable<Integer> {
           "--model-device must be cpu, gpu, gpu:N or auto, not " + text);
     }
     Device d = Device.fromName(t.replace(':', ' ').replace(" ", ""));
-    if (d.isGpu() && d.getDeviceId() >= Engine.getInstance().getGpuCount()) {
-      throw new IllegalArgumentException(
-          "--model-device "
-              + text
-              + ": DJL's PyTorch engine sees "
-              + Engine.getInstance().getGpuCount()
-              + " GPU(s) (it needs CUDA natives and a usable driver; the CLI ships the CPU natives)");
+    if (d.isGpu()) {
+      // The driver's GPU count alone is not enough: the CPU natives (what the CLI ships) see the
+      // GPUs through CudaUtils but cannot run on them.
+      Engine engine = Engine.getInstance();
+      boolean cudaNatives = engine.hasCapability(StandardCapabilities.CUDA);
+      if (!cudaNatives || d.getDeviceId() >= engine.getGpuCount()) {
+        throw new IllegalArgumentException(
+            "--model-device "
+                + text
+                + ": DJL's PyTorch engine "
+                + (cudaNatives
+                    ? "sees " + engine.getGpuCount() + " GPU(s)"
+                    : "has CPU natives only (the CLI ships those; see the README for CUDA ones)"));
+      }
     }
     return d;
   }

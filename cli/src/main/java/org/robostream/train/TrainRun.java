@@ -24,9 +24,10 @@ import org.robostream.stream.StreamingDataset;
  *
  * <p>Every {@code logFreq} steps a {@link TrainingMeter} window is printed and appended to the
  * {@link MetricsLog}: samples/s, the share of the window spent waiting for data (inside the data
- * iterator) and the model's step time. Every {@code saveFreq} steps a {@link Checkpoint}. The
- * policy is created at the first batch it trains on (sized by the dataset's frame columns), or
- * restored from {@code resumeFrom}'s policy, which must describe the same policy.
+ * iterator) and the model's step time. Every {@code saveFreq} steps a {@link Checkpoint}, and at
+ * the run's last step. The policy is created at the first batch it trains on (sized by the
+ * dataset's frame columns), or restored from {@code resumeFrom}'s policy, which must describe the
+ * same policy.
  *
  * <p>Not thread-safe: the training thread runs it once.
  */
@@ -118,6 +119,11 @@ public final class TrainRun {
           return Outcome.EMPTY_EPOCH;
         }
       }
+      if (step > 0 && step % settings.saveFreq() != 0) {
+        // The run's last step is always a checkpoint (as LeRobot's trainer saves at its end), so
+        // the final policy is never lost to a --save-freq that does not divide --steps.
+        checkpoint();
+      }
       TrainingMeter.Window steady = meter.steadyState(step, stream.epoch(), world);
       metrics.summarize(steady, context());
       return Outcome.DONE;
@@ -151,12 +157,7 @@ public final class TrainRun {
         metrics.append(w);
       }
       if (step % settings.saveFreq() == 0) {
-        Checkpoint.write(
-            settings.outputDir(),
-            rank,
-            stream.state(),
-            new TrainerState(step, optimizerSteps, settings.seed()),
-            trainer);
+        checkpoint();
       }
       if (settings.haltAfter() != null && step == settings.haltAfter()) {
         out.flush();
@@ -167,6 +168,15 @@ public final class TrainRun {
       emptyEpoch = epoch;
     }
     return any;
+  }
+
+  private void checkpoint() throws IOException {
+    Checkpoint.write(
+        settings.outputDir(),
+        rank,
+        stream.state(),
+        new TrainerState(step, optimizerSteps, settings.seed()),
+        trainer);
   }
 
   private void train(DjlBatch b) throws IOException {

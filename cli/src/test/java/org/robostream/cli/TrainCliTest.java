@@ -182,6 +182,7 @@ class TrainCliTest {
             "100000",
             "--save-freq",
             "5",
+            "--image-transforms",
             "--halt-after-step",
             "12",
             "--record-indices",
@@ -212,6 +213,7 @@ class TrainCliTest {
             "100000",
             "--save-freq",
             "5",
+            "--image-transforms",
             "--resume-from",
             out.resolve("checkpoint-10").toString(),
             "--record-indices",
@@ -239,6 +241,7 @@ class TrainCliTest {
             "100000",
             "--save-freq",
             "5",
+            "--image-transforms",
             "--output-dir",
             straight.toString());
     assertEquals(0, finish(uninterrupted, log3), Files.readString(log3));
@@ -357,6 +360,52 @@ class TrainCliTest {
                     + ", partial batches"
                     + " dropped): use a smaller --batch-size"),
         r.output());
+  }
+
+  @Test
+  void theLastStepIsACheckpointWhenSaveFreqDoesNotDivideTheSteps() throws Exception {
+    Path out = tmp.resolve("out");
+    Path log = tmp.resolve("log");
+    Process p = start(Map.of(), log, "--steps", "7", "--save-freq", "5", "--output-dir", "" + out);
+    assertEquals(0, finish(p, log), Files.readString(log));
+    assertEquals(5, org.robostream.train.Checkpoint.step(out.resolve("checkpoint-5")));
+    assertEquals(7, org.robostream.train.Checkpoint.step(out.resolve("checkpoint-7")));
+    for (String file : List.of("model/policy-0000.params", "rank0/policy/optimizer.ndlist")) {
+      assertTrue(Files.isRegularFile(out.resolve("checkpoint-7").resolve(file)), file);
+    }
+    assertTrue(Files.readString(log).contains("done: 7 steps"), Files.readString(log));
+  }
+
+  @Test
+  void modelAndTransformFlagMistakesAreExit2BeforeAnythingRuns() {
+    String[][] mistakes = {
+      {"--model-device", "tpu", "--model-device must be cpu, gpu, gpu:N or auto, not tpu"},
+      // The CLI ships DJL's CPU natives: a GPU is refused by name, not a crash at the first step.
+      {"--model-device", "gpu:0", "--model-device gpu:0: DJL's PyTorch engine"},
+      {"--image-transforms-only", "blur", "--image-transforms: no image transform blur; there are"},
+      {"--image-transforms-max-num", "0", "--image-transforms: maxNumTransforms must be >= 1"},
+      {"--lr", "0", "--lr must be a positive number"},
+    };
+    for (String[] m : mistakes) {
+      String err =
+          BenchCliTest.captureErr(
+              () ->
+                  assertEquals(
+                      2,
+                      Main.run(
+                          "train",
+                          "--root",
+                          Datasets.patternV30().toString(),
+                          "--steps",
+                          "1",
+                          "--output-dir",
+                          tmp.resolve("never").toString(),
+                          m[0],
+                          m[1]),
+                      m[0] + " " + m[1]));
+      assertTrue(err.contains(m[2]), m[0] + " " + m[1] + ": " + err);
+    }
+    assertFalse(Files.exists(tmp.resolve("never")), "nothing ran");
   }
 
   @Test

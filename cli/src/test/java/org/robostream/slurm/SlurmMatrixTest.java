@@ -1,6 +1,7 @@
 package org.robostream.slurm;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
@@ -203,9 +204,7 @@ class SlurmMatrixTest {
       // $SLURM_PROCID is expanded by each task's shell: one record file per rank.
       env.put(
           "EXTRA",
-          "--dummy --epochs 1 --n-action-steps 3 --record-indices "
-              + records
-              + "/rank$SLURM_PROCID.txt");
+          "--epochs 1 --n-action-steps 3 --record-indices " + records + "/rank$SLURM_PROCID.txt");
       env.put("ROBOSTREAM", Processes.cliCommand());
       // One folder for the node, named by every rank.
       String frameCache = tmp.resolve("frames") + ":64M";
@@ -253,6 +252,28 @@ class SlurmMatrixTest {
         }
       }
       assertEquals(Datasets.totalFrames(Datasets.patternV30()), seen.size());
+      // Each rank trained its own conv policy: a loss per logging window, and the run's last step
+      // is a checkpoint holding every rank's policy and rank 0's as the model.
+      Path out = tmp.resolve("out");
+      for (int r = 0; r < 2; r++) {
+        List<String> windows = Files.readAllLines(out.resolve("metrics/rank" + r + ".jsonl"));
+        assertFalse(windows.isEmpty(), "rank " + r + " logged");
+        for (String w : windows) {
+          assertTrue(w.contains("\"loss\""), "rank " + r + " trained: " + w);
+        }
+      }
+      Path last;
+      try (var dirs = Files.list(out)) {
+        last =
+            dirs.filter(d -> d.getFileName().toString().startsWith("checkpoint-"))
+                .max(
+                    java.util.Comparator.comparingInt(
+                        d -> Integer.parseInt(d.getFileName().toString().substring(11))))
+                .orElseThrow(() -> new AssertionError("no checkpoint in " + out));
+      }
+      for (String file : List.of("rank0/policy", "rank1/policy", "model/policy.json")) {
+        assertTrue(Files.exists(last.resolve(file)), last.resolve(file).toString());
+      }
     } finally {
       run(slurmEnv, 60, "bash", repo + "/scripts/slurm-local.sh", "stop");
     }

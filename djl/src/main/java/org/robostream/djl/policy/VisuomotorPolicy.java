@@ -85,14 +85,17 @@ public final class VisuomotorPolicy extends AbstractBlock {
         out.reshape(out.getShape().get(0), config.actionSteps(), config.actionDimension()));
   }
 
-  /** Frames as the batch holds them → float32 in [-0.5, 0.5], averaged down by the pool factor. */
+  /**
+   * Frames as the batch holds them → float32 in [-0.5, 0.5], averaged down by the pool factor
+   * first: one full-size float tensor per camera (the cast), every later one small.
+   */
   private static NDArray encoderInput(CameraInput camera, NDArray frames) {
-    NDArray x = frames.toType(DataType.FLOAT32, false).mul(camera.unitScale()).sub(0.5f);
+    NDArray x = frames.toType(DataType.FLOAT32, false);
     if (camera.pool() > 1) {
       Shape k = new Shape(camera.pool(), camera.pool());
       x = Pool.avgPool2d(x, k, k, new Shape(0, 0), false, true);
     }
-    return x;
+    return x.mul(camera.unitScale()).sub(0.5f);
   }
 
   private static Shape pooled(CameraInput camera, long rows) {

@@ -26,7 +26,8 @@ BadInputTest,FrameExactnessTest,DecodePlanningTest,NvdecInputTest,DeviceBatchStr
 FrameAccessTest,BatchTensorTest,ReadmeTensorSnippetsTest,StreamingCloseTest,StreamingDatasetTest,\
 StreamingWindowsTest,StreamingResumeTest,OutstandingBatchesTest,InterruptedConsumerTest,\
 DecoderCacheSizeTest,DepthFrameBatchTest,DepthStreamingTest,MixedCameraSizesTest,ImageFeatureStreamingTest,\
-PixelFormatStreamingTest,DeviceResizeTest,ScaledDestinationTest,FrameCacheStreamingTest}
+PixelFormatStreamingTest,DeviceResizeTest,ScaledDestinationTest,FrameCacheStreamingTest,\
+ImageTransformStreamingTest}
 started=$(date +%s)
 log() { echo "sanitize: $*"; }
 

@@ -256,26 +256,30 @@ RS_TEST(wide_random_pictures_match_the_definitions) {
       }
     }
   }
-  // Affine 3 degrees and a translation: each pixel the nearest source pixel of its centre (a
-  // pixel whose source lies within 1e-3 of a boundary may go either way: fixed point).
-  std::vector<uint8_t> turned = run({RS_TF_AFFINE, 3.0f, 0.1f, -0.05f});
-  double a = 3.0 * 3.14159265358979323846 / 180;
-  int ambiguous = 0;
-  for (int y = 0; y < h; y++) {
-    for (int x = 0; x < w; x++) {
-      double px = x + 0.5 - w / 2.0 - 0.1f * w;
-      double py = y + 0.5 - h / 2.0 + 0.05f * h;
-      double sx = std::cos(a) * px - std::sin(a) * py + w / 2.0;
-      double sy = std::sin(a) * px + std::cos(a) * py + h / 2.0;
-      double fx = sx - std::floor(sx), fy = sy - std::floor(sy);
-      if (fx < 1e-3 || fx > 1 - 1e-3 || fy < 1e-3 || fy > 1 - 1e-3) {
-        ambiguous++;
-        continue;
+  // Affine small rotations both ways (LeRobot's +-5 degrees: the 16-pixel runs, one or two rows
+  // each) and a translation, and a large one (the gathers): each pixel the nearest source pixel
+  // of its centre (a pixel whose source lies within 1e-3 of a boundary may go either way: fixed
+  // point).
+  for (float degrees : {3.0f, -5.0f, -1.5f, 0.4f, 5.0f, 40.0f}) {
+    std::vector<uint8_t> turned = run({RS_TF_AFFINE, degrees, 0.1f, -0.05f});
+    double a = degrees * 3.14159265358979323846 / 180;
+    int ambiguous = 0;
+    for (int y = 0; y < h; y++) {
+      for (int x = 0; x < w; x++) {
+        double px = x + 0.5 - w / 2.0 - 0.1f * w;
+        double py = y + 0.5 - h / 2.0 + 0.05f * h;
+        double sx = std::cos(a) * px - std::sin(a) * py + w / 2.0;
+        double sy = std::sin(a) * px + std::cos(a) * py + h / 2.0;
+        double fx = sx - std::floor(sx), fy = sy - std::floor(sy);
+        if (fx < 1e-3 || fx > 1 - 1e-3 || fy < 1e-3 || fy > 1 - 1e-3) {
+          ambiguous++;
+          continue;
+        }
+        int ix = static_cast<int>(std::floor(sx)), iy = static_cast<int>(std::floor(sy));
+        int want = ix >= 0 && ix < w && iy >= 0 && iy < h ? p.bytes[iy * w + ix] : 16;
+        RS_CHECK_EQ(int(turned[y * w + x]), want);
       }
-      int ix = static_cast<int>(std::floor(sx)), iy = static_cast<int>(std::floor(sy));
-      int want = ix >= 0 && ix < w && iy >= 0 && iy < h ? p.bytes[iy * w + ix] : 16;
-      RS_CHECK_EQ(int(turned[y * w + x]), want);
     }
+    RS_CHECK(ambiguous < w * h / 50);
   }
-  RS_CHECK(ambiguous < w * h / 50);
 }

@@ -21,16 +21,17 @@ bool have_avx2() {
 
 // ------------------------------------------------------------------------ portable
 
-void luma_scalar(uint8_t* p, int64_t n, int a, int b) {
-  for (int64_t i = 0; i < n; i++) p[i] = clamp_u8((p[i] * a + b + 64) >> 7);
+void luma_scalar(const uint8_t* s, uint8_t* d, int64_t n, int a, int b) {
+  for (int64_t i = 0; i < n; i++) d[i] = clamp_u8((s[i] * a + b + 64) >> 7);
 }
 
-void chroma_scalar(uint8_t* u, uint8_t* v, int64_t n, int m0, int m1, int m2, int m3) {
+void chroma_scalar(const uint8_t* us, const uint8_t* vs, uint8_t* ud, uint8_t* vd, int64_t n,
+                   int m0, int m1, int m2, int m3) {
   for (int64_t i = 0; i < n; i++) {
-    int cu = u[i] - 128;
-    int cv = v[i] - 128;
-    u[i] = clamp_u8(((m0 * cu + m1 * cv + 128) >> 8) + 128);
-    v[i] = clamp_u8(((m2 * cu + m3 * cv + 128) >> 8) + 128);
+    int cu = us[i] - 128;
+    int cv = vs[i] - 128;
+    ud[i] = clamp_u8(((m0 * cu + m1 * cv + 128) >> 8) + 128);
+    vd[i] = clamp_u8(((m2 * cu + m3 * cv + 128) >> 8) + 128);
   }
 }
 
@@ -82,42 +83,44 @@ __attribute__((target("avx2"))) inline __m128i pack16(__m256i lo, __m256i hi) {
   return _mm_packus_epi16(_mm256_castsi256_si128(w), _mm256_extracti128_si256(w, 1));
 }
 
-__attribute__((target("avx2"))) void luma_avx2(uint8_t* p, int64_t n, int16_t a, int16_t b) {
+__attribute__((target("avx2"))) void luma_avx2(const uint8_t* s, uint8_t* d, int64_t n, int16_t a,
+                                                int16_t b) {
   const __m256i ab = pairs(a, b);
   const __m256i one = _mm256_set1_epi16(1);
   const __m256i half = _mm256_set1_epi32(64);
   int64_t i = 0;
   for (; i + 16 <= n; i += 16) {
-    __m256i y = widen(p + i);
+    __m256i y = widen(s + i);
     __m256i lo = _mm256_madd_epi16(_mm256_unpacklo_epi16(y, one), ab);
     __m256i hi = _mm256_madd_epi16(_mm256_unpackhi_epi16(y, one), ab);
     lo = _mm256_srai_epi32(_mm256_add_epi32(lo, half), 7);
     hi = _mm256_srai_epi32(_mm256_add_epi32(hi, half), 7);
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(p + i), pack16(lo, hi));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(d + i), pack16(lo, hi));
   }
-  luma_scalar(p + i, n - i, a, b);
+  luma_scalar(s + i, d + i, n - i, a, b);
 }
 
-__attribute__((target("avx2"))) void chroma_avx2(uint8_t* u, uint8_t* v, int64_t n, int16_t m0,
-                                                  int16_t m1, int16_t m2, int16_t m3) {
+__attribute__((target("avx2"))) void chroma_avx2(const uint8_t* us, const uint8_t* vs, uint8_t* ud,
+                                                  uint8_t* vd, int64_t n, int16_t m0, int16_t m1,
+                                                  int16_t m2, int16_t m3) {
   const __m256i mu = pairs(m0, m1);
   const __m256i mv = pairs(m2, m3);
   const __m256i centre16 = _mm256_set1_epi16(128);
   const __m256i round = _mm256_set1_epi32(128 + (128 << 8));  // rounding, then +128 after >> 8
   int64_t i = 0;
   for (; i + 16 <= n; i += 16) {
-    __m256i cu = _mm256_sub_epi16(widen(u + i), centre16);
-    __m256i cv = _mm256_sub_epi16(widen(v + i), centre16);
+    __m256i cu = _mm256_sub_epi16(widen(us + i), centre16);
+    __m256i cv = _mm256_sub_epi16(widen(vs + i), centre16);
     __m256i lo = _mm256_unpacklo_epi16(cu, cv);
     __m256i hi = _mm256_unpackhi_epi16(cu, cv);
     __m256i ulo = _mm256_srai_epi32(_mm256_add_epi32(_mm256_madd_epi16(lo, mu), round), 8);
     __m256i uhi = _mm256_srai_epi32(_mm256_add_epi32(_mm256_madd_epi16(hi, mu), round), 8);
     __m256i vlo = _mm256_srai_epi32(_mm256_add_epi32(_mm256_madd_epi16(lo, mv), round), 8);
     __m256i vhi = _mm256_srai_epi32(_mm256_add_epi32(_mm256_madd_epi16(hi, mv), round), 8);
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(u + i), pack16(ulo, uhi));
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(v + i), pack16(vlo, vhi));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(ud + i), pack16(ulo, uhi));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(vd + i), pack16(vlo, vhi));
   }
-  chroma_scalar(u + i, v + i, n - i, m0, m1, m2, m3);
+  chroma_scalar(us + i, vs + i, ud + i, vd + i, n - i, m0, m1, m2, m3);
 }
 
 // The whole interior of a plane: the 3x3 sums from running column sums (each column's three
@@ -181,57 +184,108 @@ __attribute__((target("avx2"))) inline __m128i low_bytes(__m256i v) {
 // Blocks of 8 pixels. Where all 8 map inside and the source rows of the first and last are at
 // most one apart (|dy| <= 2^16 / 8, ix stepping by 0 or 1: small rotations), the block is two
 // 16-byte loads of those rows shuffled into place; elsewhere a masked gather.
+__attribute__((target("avx2"))) inline __m128i warp8_avx2(const uint8_t* src, int w, int h,
+                                                          int64_t fx, int64_t fy, int64_t dx,
+                                                          int64_t dy, bool shuffles,
+                                                          uint8_t fill) {
+  const __m256i step = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+  const __m256i minus1 = _mm256_set1_epi32(-1);
+  const __m256i wv = _mm256_set1_epi32(w);
+  __m256i ix = _mm256_srai_epi32(
+      _mm256_add_epi32(_mm256_set1_epi32(static_cast<int>(fx)),
+                       _mm256_mullo_epi32(step, _mm256_set1_epi32(static_cast<int>(dx)))),
+      16);
+  __m256i iy = _mm256_srai_epi32(
+      _mm256_add_epi32(_mm256_set1_epi32(static_cast<int>(fy)),
+                       _mm256_mullo_epi32(step, _mm256_set1_epi32(static_cast<int>(dy)))),
+      16);
+  __m256i inside = _mm256_and_si256(
+      _mm256_and_si256(_mm256_cmpgt_epi32(ix, minus1), _mm256_cmpgt_epi32(wv, ix)),
+      _mm256_and_si256(_mm256_cmpgt_epi32(iy, minus1),
+                       _mm256_cmpgt_epi32(_mm256_set1_epi32(h), iy)));
+  if (shuffles && _mm256_movemask_ps(_mm256_castsi256_ps(inside)) == 0xFF) {
+    int ix0 = _mm256_cvtsi256_si32(ix);
+    int iy0 = _mm256_cvtsi256_si32(iy);
+    __m256i iy0v = _mm256_set1_epi32(iy0);
+    // The last pixel's row: the other row any pixel of the block reads (one apart at most).
+    int iy7 = iy0 + (dy > 0 ? (_mm256_movemask_ps(_mm256_castsi256_ps(
+                                  _mm256_cmpgt_epi32(iy, iy0v))) != 0)
+                            : -(_mm256_movemask_ps(_mm256_castsi256_ps(
+                                  _mm256_cmpgt_epi32(iy0v, iy))) != 0));
+    __m128i offsets = low_bytes(_mm256_sub_epi32(ix, _mm256_set1_epi32(ix0)));
+    __m128i other = low_bytes(_mm256_xor_si256(_mm256_cmpeq_epi32(iy, iy0v), minus1));
+    __m128i first = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + int64_t{iy0} * w + ix0));
+    __m128i second =
+        _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + int64_t{iy7} * w + ix0));
+    return _mm_blendv_epi8(_mm_shuffle_epi8(first, offsets), _mm_shuffle_epi8(second, offsets),
+                           other);
+  }
+  __m256i index = _mm256_and_si256(_mm256_add_epi32(_mm256_mullo_epi32(iy, wv), ix), inside);
+  __m256i got = _mm256_mask_i32gather_epi32(_mm256_set1_epi32(fill),
+                                            reinterpret_cast<const int*>(src), index, inside,
+                                            1);  // lanes outside read nothing
+  return low_bytes(got);
+}
+
+// Runs of 16 first: with small rotations (0 < dx <= 2^16, |dy| <= 2^16, so ix steps by 0 or 1
+// and iy by 0 or 1 in one direction), a run whose ends are 15 source columns apart and at most
+// one row apart, all inside, is one contiguous 16 bytes of one row, or of two rows switching at
+// lane c (found from the lanes' rows): one or two loads that stay inside the row, a blend. Most
+// of a frame under LeRobot's +-5 degrees is such runs; the rest goes through warp8_avx2.
 __attribute__((target("avx2"))) void warp_avx2(uint8_t* out, const uint8_t* src, int w, int h,
                                                 int64_t sx, int64_t sy, int64_t dx, int64_t dy,
                                                 uint8_t fill) {
-  const __m256i step = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-  const __m256i dxv = _mm256_set1_epi32(static_cast<int>(dx));
-  const __m256i dyv = _mm256_set1_epi32(static_cast<int>(dy));
-  __m256i xs = _mm256_add_epi32(_mm256_set1_epi32(static_cast<int>(sx)),
-                                _mm256_mullo_epi32(step, dxv));
-  __m256i ys = _mm256_add_epi32(_mm256_set1_epi32(static_cast<int>(sy)),
-                                _mm256_mullo_epi32(step, dyv));
-  const __m256i dx8 = _mm256_slli_epi32(dxv, 3);
-  const __m256i dy8 = _mm256_slli_epi32(dyv, 3);
-  const __m256i wv = _mm256_set1_epi32(w);
-  const __m256i hv = _mm256_set1_epi32(h);
-  const __m256i minus1 = _mm256_set1_epi32(-1);
-  const __m256i fills = _mm256_set1_epi32(fill);
   const bool shuffles = dx > 0 && dx <= 65536 && dy >= -65536 / 8 && dy <= 65536 / 8;
+  const bool runs = dx > 0 && dx <= 65536 && dy >= -65536 && dy <= 65536;
+  const __m128i lane = _mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+  const __m256i step = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+  const __m256i dyk = _mm256_mullo_epi32(step, _mm256_set1_epi32(static_cast<int>(dy)));
+  const __m256i dy8 = _mm256_set1_epi32(static_cast<int>(8 * dy));
+  const int64_t dx15 = 15 * dx;
+  const int64_t dy15 = 15 * dy;
+  // A run starting at ix0 is inside when 0 <= ix0 < w - 15 (its last column is ix0 + 15).
+  const uint64_t run_columns = w >= 16 ? static_cast<uint64_t>(w - 15) : 0;
   int x = 0;
-  for (; x + 8 <= w; x += 8) {
-    __m256i ix = _mm256_srai_epi32(xs, 16);
-    __m256i iy = _mm256_srai_epi32(ys, 16);
-    __m256i inside = _mm256_and_si256(
-        _mm256_and_si256(_mm256_cmpgt_epi32(ix, minus1), _mm256_cmpgt_epi32(wv, ix)),
-        _mm256_and_si256(_mm256_cmpgt_epi32(iy, minus1), _mm256_cmpgt_epi32(hv, iy)));
-    __m128i bytes;
-    if (shuffles && _mm256_movemask_ps(_mm256_castsi256_ps(inside)) == 0xFF) {
-      int ix0 = _mm256_cvtsi256_si32(ix);
-      int iy0 = _mm256_cvtsi256_si32(iy);
-      __m256i iy0v = _mm256_set1_epi32(iy0);
-      // The last pixel's row: the other row any pixel of the block reads (one apart at most).
-      int iy7 = iy0 + (dy > 0 ? (_mm256_movemask_ps(_mm256_castsi256_ps(
-                                    _mm256_cmpgt_epi32(iy, iy0v))) != 0)
-                              : -(_mm256_movemask_ps(_mm256_castsi256_ps(
-                                    _mm256_cmpgt_epi32(iy0v, iy))) != 0));
-      __m128i offsets = low_bytes(_mm256_sub_epi32(ix, _mm256_set1_epi32(ix0)));
-      __m128i other = low_bytes(_mm256_xor_si256(_mm256_cmpeq_epi32(iy, iy0v), minus1));
-      __m128i first =
-          _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + int64_t{iy0} * w + ix0));
-      __m128i second =
-          _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + int64_t{iy7} * w + ix0));
-      bytes = _mm_blendv_epi8(_mm_shuffle_epi8(first, offsets), _mm_shuffle_epi8(second, offsets),
-                              other);
-    } else {
-      __m256i index = _mm256_and_si256(_mm256_add_epi32(_mm256_mullo_epi32(iy, wv), ix), inside);
-      __m256i got = _mm256_mask_i32gather_epi32(fills, reinterpret_cast<const int*>(src), index,
-                                                inside, 1);  // lanes outside read nothing
-      bytes = low_bytes(got);
+  int64_t fx = sx;
+  int64_t fy = sy;
+  while (x + 8 <= w) {
+    if (runs && x + 16 <= w) {
+      int64_t ix0 = fx >> 16;
+      int64_t iy0 = fy >> 16;
+      int64_t iy15 = (fy + dy15) >> 16;
+      // One compare per condition: unsigned ranges, rows at most one apart.
+      if (((fx + dx15) >> 16) - ix0 == 15 && static_cast<uint64_t>(ix0) < run_columns &&
+          static_cast<uint64_t>(iy0) < static_cast<uint64_t>(h) &&
+          static_cast<uint64_t>(iy15) < static_cast<uint64_t>(h) &&
+          static_cast<uint64_t>(iy15 - iy0 + 1) <= 2) {
+        __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + iy0 * w + ix0));
+        if (iy15 != iy0) {
+          // Lanes 0..c-1 read row iy0, the rest row iy15 (rows are monotonic along the run).
+          __m256i lo = _mm256_add_epi32(_mm256_set1_epi32(static_cast<int>(fy)), dyk);
+          __m256i hi = _mm256_add_epi32(lo, dy8);
+          __m256i row0 = _mm256_set1_epi32(static_cast<int>(iy0));
+          int same = _mm256_movemask_ps(_mm256_castsi256_ps(
+                         _mm256_cmpeq_epi32(_mm256_srai_epi32(lo, 16), row0))) |
+                     (_mm256_movemask_ps(_mm256_castsi256_ps(
+                          _mm256_cmpeq_epi32(_mm256_srai_epi32(hi, 16), row0)))
+                      << 8);
+          int c = __builtin_popcount(static_cast<unsigned>(same));
+          __m128i next = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + iy15 * w + ix0));
+          bytes = _mm_blendv_epi8(next, bytes, _mm_cmpgt_epi8(_mm_set1_epi8(static_cast<char>(c)),
+                                                              lane));
+        }
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(out + x), bytes);
+        x += 16;
+        fx += 16 * dx;
+        fy += 16 * dy;
+        continue;
+      }
     }
-    _mm_storel_epi64(reinterpret_cast<__m128i*>(out + x), bytes);
-    xs = _mm256_add_epi32(xs, dx8);
-    ys = _mm256_add_epi32(ys, dy8);
+    _mm_storel_epi64(reinterpret_cast<__m128i*>(out + x),
+                     warp8_avx2(src, w, h, fx, fy, dx, dy, shuffles, fill));
+    x += 8;
+    fx += 8 * dx;
+    fy += 8 * dy;
   }
   warp_scalar(out, src, w, h, x, sx, sy, dx, dy, fill);
 }
@@ -253,26 +307,35 @@ __attribute__((target("avx2"))) double mean_avx2(const uint8_t* p, int64_t n) {
 
 }  // namespace
 
-void luma_map(uint8_t* p, int64_t n, int16_t a, int16_t b) {
+void luma_map(const uint8_t* src, uint8_t* dst, int64_t n, int16_t a, int16_t b) {
   if (have_avx2()) {
-    luma_avx2(p, n, a, b);
+    luma_avx2(src, dst, n, a, b);
   } else {
-    luma_scalar(p, n, a, b);
+    luma_scalar(src, dst, n, a, b);
   }
 }
 
-void chroma_map(uint8_t* u, uint8_t* v, int64_t n, int16_t m0, int16_t m1, int16_t m2,
-                int16_t m3) {
+void chroma_map(const uint8_t* u_src, const uint8_t* v_src, uint8_t* u_dst, uint8_t* v_dst,
+                int64_t n, int16_t m0, int16_t m1, int16_t m2, int16_t m3) {
   if (have_avx2()) {
-    chroma_avx2(u, v, n, m0, m1, m2, m3);
+    chroma_avx2(u_src, v_src, u_dst, v_dst, n, m0, m1, m2, m3);
   } else {
-    chroma_scalar(u, v, n, m0, m1, m2, m3);
+    chroma_scalar(u_src, v_src, u_dst, v_dst, n, m0, m1, m2, m3);
   }
 }
 
 void sharpen_plane(uint8_t* out, const uint8_t* src, int w, int h, int k) {
-  std::memcpy(out, src, static_cast<size_t>(w) * h);  // the borders are kept
-  if (w < 3 || h < 3) return;
+  if (w < 3 || h < 3) {
+    std::memcpy(out, src, static_cast<size_t>(w) * h);  // no interior: all border
+    return;
+  }
+  // The borders are kept; the interior is all written below.
+  std::memcpy(out, src, static_cast<size_t>(w));
+  std::memcpy(out + int64_t{h - 1} * w, src + int64_t{h - 1} * w, static_cast<size_t>(w));
+  for (int y = 1; y < h - 1; y++) {
+    out[int64_t{y} * w] = src[int64_t{y} * w];
+    out[int64_t{y} * w + w - 1] = src[int64_t{y} * w + w - 1];
+  }
   if (have_avx2() && k >= -127 && k <= 127) {
     sharpen_plane_avx2(out, src, w, h, k);
     return;

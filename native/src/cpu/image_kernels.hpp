@@ -13,12 +13,14 @@ namespace rs::transforms::kernels {
 // up to 16 bytes from a pixel).
 constexpr int64_t kReadPadding = 16;
 
-// p[i] = clamp((p[i] * a + b + 64) >> 7): Y' = ya * Y + yb with a, b in Q7 (|a|, |b| < 32768).
-void luma_map(uint8_t* p, int64_t n, int16_t a, int16_t b);
+// dst[i] = clamp((src[i] * a + b + 64) >> 7): Y' = ya * Y + yb with a, b in Q7 (|a|, |b| <
+// 32768). In place when src == dst; otherwise no overlap.
+void luma_map(const uint8_t* src, uint8_t* dst, int64_t n, int16_t a, int16_t b);
 
-// (U, V) - 128 <- M (U - 128, V - 128), M = {m0 m1; m2 m3} in Q8 (|m| < 32768).
-void chroma_map(uint8_t* u, uint8_t* v, int64_t n, int16_t m0, int16_t m1, int16_t m2,
-                int16_t m3);
+// (U, V)_dst - 128 = M ((U, V)_src - 128), M = {m0 m1; m2 m3} in Q8 (|m| < 32768). In place when
+// the sources are the destinations; otherwise no overlap.
+void chroma_map(const uint8_t* u_src, const uint8_t* v_src, uint8_t* u_dst, uint8_t* v_dst,
+                int64_t n, int16_t m0, int16_t m1, int16_t m2, int16_t m3);
 
 // The smoothing blend of a w x h plane into `out` (no overlap): out = clamp(c + ((blur - c) * k +
 // 128) >> 8) inside, blur = round(sum of the 3x3 with 5 at the centre / 13), k = (1 - factor) x

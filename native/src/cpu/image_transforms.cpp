@@ -96,6 +96,9 @@ void warp(Plane<const T> src, Plane<T> dst, float degrees, float tx, float ty, T
   double cy = src.h * 0.5;
   double mx = tx * src.w;
   double my = ty * src.h;
+  // The step along a row is the same for every row.
+  const int64_t fdx = std::llround(cs * 65536.0);
+  const int64_t fdy = std::llround(sn * 65536.0);
   for (int y = 0; y < dst.h; y++) {
     // Source of the centre of pixel (0, y); y grows downwards, so counter-clockwise on screen
     // is x' = cos x + sin y, y' = -sin x + cos y, and its inverse is applied here.
@@ -106,8 +109,6 @@ void warp(Plane<const T> src, Plane<T> dst, float degrees, float tx, float ty, T
     T* out = dst.data + static_cast<int64_t>(y) * dst.w;
     int64_t fx = std::llround(sx * 65536.0);
     int64_t fy = std::llround(sy * 65536.0);
-    int64_t fdx = std::llround(cs * 65536.0);
-    int64_t fdy = std::llround(sn * 65536.0);
     if constexpr (std::is_same<T, uint8_t>::value) {
       kernels::warp_row(out, src.data, src.w, src.h, fx, fy, fdx, fdy, fill);
     } else {
@@ -149,11 +150,14 @@ int16_t fixed(double v, double bound, int bits) {
   return static_cast<int16_t>(std::lround(c * (1 << bits)));
 }
 
-void apply(YuvColour& c, Plane<uint8_t> y, Plane<uint8_t> u, Plane<uint8_t> v) {
+// The colour run so far, from the planes `from` (the source picture or the destination's own)
+// into the destination's `to`; then the run starts again.
+void apply(YuvColour& c, const uint8_t* const from[3], Plane<uint8_t> to[3]) {
   if (c.identity) return;
-  kernels::luma_map(y.data, static_cast<int64_t>(y.w) * y.h, fixed(c.ya, 255, 7),
-                    fixed(c.yb, 255, 7));
-  kernels::chroma_map(u.data, v.data, static_cast<int64_t>(u.w) * u.h, fixed(c.m[0], 127, 8),
+  kernels::luma_map(from[0], to[0].data, static_cast<int64_t>(to[0].w) * to[0].h,
+                    fixed(c.ya, 255, 7), fixed(c.yb, 255, 7));
+  kernels::chroma_map(from[1], from[2], to[1].data, to[2].data,
+                      static_cast<int64_t>(to[1].w) * to[1].h, fixed(c.m[0], 127, 8),
                       fixed(c.m[1], 127, 8), fixed(c.m[2], 127, 8), fixed(c.m[3], 127, 8));
   c = YuvColour{};
 }
@@ -401,17 +405,25 @@ int64_t yuv8_bytes(const Yuv8Picture& p) {
 
 void transform_yuv8(const Yuv8Picture& p, const uint8_t* src, uint8_t* dst, uint8_t* scratch,
                     const Op* ops, int n) {
-  int64_t bytes = yuv8_bytes(p);
+  yuv8_bytes(p);  // checks the geometry
   check_ops(ops, n);
   if (!src || !dst || !scratch) throw InvalidArgument("null picture for the image transforms");
-  std::memcpy(dst, src, static_cast<size_t>(bytes));
   int cw = (p.width + (1 << p.chroma_w_shift) - 1) >> p.chroma_w_shift;
   int ch = (p.height + (1 << p.chroma_h_shift) - 1) >> p.chroma_h_shift;
+  const int64_t luma = static_cast<int64_t>(p.width) * p.height;
+  const int64_t chroma = static_cast<int64_t>(cw) * ch;
   Plane<uint8_t> planes[3] = {{dst, p.width, p.height},
-                              {dst + static_cast<int64_t>(p.width) * p.height, cw, ch},
-                              {dst + static_cast<int64_t>(p.width) * p.height +
-                                   static_cast<int64_t>(cw) * ch,
-                               cw, ch}};
+                              {dst + luma, cw, ch},
+                              {dst + luma + chroma, cw, ch}};
+  // Where each plane's current values are: the source picture until an operation first writes
+  // that plane into dst, so no pass copies the whole picture before the first operation.
+  const uint8_t* source[3] = {src, src + luma, src + luma + chroma};
+  const uint8_t* current[3] = {source[0], source[1], source[2]};
+  auto flush = [&](YuvColour& colour) {
+    if (colour.identity) return;
+    apply(colour, current, planes);
+    for (int c = 0; c < 3; c++) current[c] = planes[c].data;
+  };
   const double black = p.full_range ? 0 : 16;
   YuvColour colour;
   double raw_mean = -1;
@@ -423,9 +435,7 @@ void transform_yuv8(const Yuv8Picture& p, const uint8_t* src, uint8_t* dst, uint
         colour.chroma(op.a, 0, 0, op.a);
         break;
       case kContrast: {  // blend with the frame's mean luma
-        if (raw_mean < 0) {
-          raw_mean = kernels::mean(planes[0].data, static_cast<int64_t>(p.width) * p.height);
-        }
+        if (raw_mean < 0) raw_mean = kernels::mean(current[0], luma);
         double mean = std::min(std::max(colour.ya * raw_mean + colour.yb, 0.0), 255.0);
         colour.luma(op.a, (1 - op.a) * mean);
         colour.chroma(op.a, 0, 0, op.a);
@@ -440,21 +450,29 @@ void transform_yuv8(const Yuv8Picture& p, const uint8_t* src, uint8_t* dst, uint
         break;
       }
       case kSharpness: {
-        apply(colour, planes[0], planes[1], planes[2]);
+        flush(colour);
         raw_mean = -1;
-        std::memcpy(scratch, planes[0].data, static_cast<size_t>(p.width) * p.height);
-        sharpen<uint8_t>(Plane<const uint8_t>{scratch, p.width, p.height}, planes[0], op.a);
+        // The source's luma is followed by its chroma (the kernel's read padding): filter it
+        // straight into dst; luma already in dst goes through scratch.
+        const uint8_t* from = current[0];
+        if (from == planes[0].data || 2 * chroma < kernels::kReadPadding) {
+          std::memcpy(scratch, from, static_cast<size_t>(luma));
+          from = scratch;
+        }
+        sharpen<uint8_t>(Plane<const uint8_t>{from, p.width, p.height}, planes[0], op.a);
+        current[0] = planes[0].data;
         break;
       }
       case kAffine: {
-        apply(colour, planes[0], planes[1], planes[2]);
+        flush(colour);
         raw_mean = -1;
         for (int c = 0; c < 3; c++) {
           // The copy in scratch is followed by the rest of scratch: the gathers' padding.
-          std::memcpy(scratch, planes[c].data, static_cast<size_t>(planes[c].w) * planes[c].h);
+          std::memcpy(scratch, current[c], static_cast<size_t>(planes[c].w) * planes[c].h);
           uint8_t fill = static_cast<uint8_t>(c == 0 ? black : 128);
           warp<uint8_t>(Plane<const uint8_t>{scratch, planes[c].w, planes[c].h}, planes[c], op.a,
                         op.b, op.c, fill);
+          current[c] = planes[c].data;
         }
         break;
       }
@@ -462,7 +480,12 @@ void transform_yuv8(const Yuv8Picture& p, const uint8_t* src, uint8_t* dst, uint
         throw InvalidArgument("unknown image transform");
     }
   }
-  apply(colour, planes[0], planes[1], planes[2]);
+  flush(colour);
+  for (int c = 0; c < 3; c++) {  // planes no operation wrote
+    if (current[c] != planes[c].data) {
+      std::memcpy(planes[c].data, current[c], static_cast<size_t>(planes[c].w) * planes[c].h);
+    }
+  }
 }
 
 void transform_rgb(void* frame, void* scratch, int width, int height, int layout, bool is_float,

@@ -416,6 +416,25 @@ class BenchCliTest {
   }
 
   @Test
+  void aResultSaysWhichImageTransformsItsSamplesWentThrough() throws Exception {
+    String[] small = {"--buffer-size", "4", "--num-batches", "6", "--warmup-batches", "1"};
+    JsonNode plain = benchOnePattern(tmp.resolve("plain"), small).result();
+    assertTrue(plain.get("image_transforms").isNull(), plain.toString());
+    List<String> flags = new java.util.ArrayList<>(List.of(small));
+    flags.addAll(
+        List.of("--image-transforms-only", "brightness,affine", "--image-transforms-max-num", "1"));
+    BenchRun run = benchOnePattern(tmp.resolve("transformed"), flags.toArray(String[]::new));
+    String recorded = run.result().get("image_transforms").asText();
+    assertTrue(
+        recorded.startsWith(
+                "ImageTransformsConfig[brightness 0.8..1.2 weight 1.0, affine -5.0..5.0")
+            && recorded.endsWith("max 1]")
+            && !recorded.contains("hue"),
+        recorded);
+    assertTrue(run.out().contains("\"image_transforms\" : \"ImageTransformsConfig["), run.out());
+  }
+
+  @Test
   void theCpuConsumerCopiesEveryByteOfEveryBatchAndTimesIt() throws Exception {
     JsonNode r =
         benchOnePattern(

@@ -6,9 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
-import org.robostream.arrow.FrameLayout;
 import org.robostream.dataset.synth.LearnableTask;
 import org.robostream.testing.Datasets;
+import org.robostream.video.FrameLayout;
 
 /**
  * The learnable content ({@code make-dataset --content learnable}) as the loader delivers it: in

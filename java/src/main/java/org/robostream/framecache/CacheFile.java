@@ -257,11 +257,13 @@ final class CacheFile {
 
   /**
    * Stores the packed picture {@code f} describes as frame {@code position}, unless the slot is
-   * complete or claimed by another writer.
+   * complete or claimed by another writer. With {@code staging}, the bytes are copied into it once
+   * the slot is claimed and written from there (see {@link WriteStaging} for why); null writes them
+   * from where they are.
    *
    * @throws IOException when the bytes cannot be written (a full disk); the slot is left empty
    */
-  Stored store(int position, CachedFrame f) throws IOException {
+  Stored store(int position, CachedFrame f, WriteStaging staging) throws IOException {
     long bytes = f.bytes();
     if (bytes <= 0 || bytes > slotBytes) {
       return Stored.TOO_LARGE;
@@ -283,7 +285,8 @@ final class CacheFile {
       return Stored.PRESENT;
     }
     LONG.setOpaque(table, off + SlotEntry.CLAIMED_AT, now);
-    ByteBuffer src = NativeAddress.bytesAt(f.address(), bytes).asByteBuffer();
+    long from = staging == null ? f.address() : staging.copyOf(f.address(), bytes);
+    ByteBuffer src = NativeAddress.bytesAt(from, bytes).asByteBuffer();
     CRC32C crc = new CRC32C();
     crc.update(src);
     src.rewind();

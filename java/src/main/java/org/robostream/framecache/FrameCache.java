@@ -385,11 +385,20 @@ public final class FrameCache implements AutoCloseable {
      * the cache (one warning); never throws for I/O.
      */
     public void store(int position, CachedFrame f) {
+      store(position, f, null);
+    }
+
+    /**
+     * Like {@link #store(int, CachedFrame)}, writing the bytes from {@code staging} (the calling
+     * worker's) once the slot is claimed: for pictures that lie in a large buffer, such as the
+     * shuffle buffer's blocks (see {@link WriteStaging}).
+     */
+    public void store(int position, CachedFrame f, WriteStaging staging) {
       if (disabled != null) {
         return;
       }
       try {
-        switch (file.store(position, f)) {
+        switch (file.store(position, f, staging)) {
           case STORED -> {
             stored.incrementAndGet();
             bytesStored.addAndGet(f.bytes());

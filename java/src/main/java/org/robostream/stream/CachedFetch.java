@@ -9,6 +9,7 @@ import java.util.function.Function;
 import org.bytedeco.javacpp.Pointer;
 import org.robostream.framecache.CachedFrame;
 import org.robostream.framecache.FrameCache;
+import org.robostream.framecache.WriteStaging;
 import org.robostream.source.VideoSources;
 import org.robostream.video.DecodeResult;
 import org.robostream.video.FrameDestination;
@@ -34,6 +35,7 @@ final class CachedFetch implements AutoCloseable {
   private final Map<Path, Optional<String>> identityOf = new HashMap<>();
   private final Map<Path, Optional<String>> dataFileIdentityOf = new HashMap<>();
   private final PackedPicture packer = new PackedPicture();
+  private final WriteStaging staging = new WriteStaging();
   private Pointer scratch;
   private long scratchBytes;
 
@@ -221,7 +223,7 @@ final class CachedFetch implements AutoCloseable {
     }
     holder[0] = e; // released by the caller, also when the store below fails
     long address = packed;
-    if (address == 0) {
+    if (address == 0) { // packed here, into a block as small and reused as a staging block
       address = scratch(bytes);
       packer.pack(picture, address);
     }
@@ -235,7 +237,8 @@ final class CachedFetch implements AutoCloseable {
             picture.pixelFormat(),
             picture.color(),
             seconds,
-            frameIndex));
+            frameIndex),
+        packed == 0 ? null : staging); // the shuffle buffer's block: written through staging
   }
 
   private long scratch(long bytes) {
@@ -255,6 +258,7 @@ final class CachedFetch implements AutoCloseable {
 
   @Override
   public void close() {
+    staging.close();
     if (scratch != null) {
       Pointer.free(scratch);
       scratch = null;

@@ -135,6 +135,25 @@ class FrameCacheTest {
   }
 
   @Test
+  void aStoreThroughStagingWritesThePicturesBytesAndLeavesTheSourceAlone() {
+    try (FrameCache c = cache(1L << 20);
+        WriteStaging staging = new WriteStaging()) {
+      FrameCache.Entry e = c.acquireOrCreate("video-a", FRAMES, PICTURE);
+      CachedFrame small = picture(AV_PIX_FMT_GRAY8, 5, null, 0.25, 2);
+      CachedFrame large = picture(7, new ColorSpec(ColorSpec.Matrix.BT709, false), 0.5, 4);
+      byte[] largeBefore = bytesOf(large);
+      e.store(2, small, staging); // the block is sized for the first picture, then grown
+      e.store(4, large, staging);
+      e.store(4, picture(8, null, 0.5, 4), staging); // complete already: nothing staged over it
+      assertArrayEquals(bytesOf(small), bytesOf(e.read(2)), "slot 2's bytes");
+      assertArrayEquals(largeBefore, bytesOf(e.read(4)), "slot 4's bytes");
+      assertArrayEquals(largeBefore, bytesOf(large), "the source is only read");
+      assertEquals(0, c.stats().checksumFailures());
+      e.release();
+    }
+  }
+
+  @Test
   void anotherProcessOpensTheFileByIdentityAndASecondStoreOfACompleteSlotChangesNothing() {
     try (FrameCache writer = cache(1L << 20);
         FrameCache reader = cache(1L << 20)) {
@@ -296,7 +315,7 @@ class FrameCacheTest {
               CacheFile.slotBytesFor(PICTURE),
               1L << 20);
       CachedFrame f = picture(1, null, 0.0, 0);
-      assertEquals(CacheFile.Stored.STORED, other.store(0, f));
+      assertEquals(CacheFile.Stored.STORED, other.store(0, f, null));
       other.close();
 
       assertNull(c.acquire("video-a"), "video-b's frames are not video-a's");

@@ -1,6 +1,6 @@
 /*
  * What reading frames back from a tmpfs file costs, the way the frame cache's later epochs could:
- * writes 2.9 GB of 96 KiB frames into /dev/shm, then reads them all twice, each frame copied into
+ * writes 3.1 GB (3000 MiB) of 96 KiB frames into /dev/shm, then reads them all twice, each frame copied into
  * one 96 KiB buffer, in one of three modes:
  *
  *   mmap      through a shared mapping of the file, mapped anew for each pass (what a process's

@@ -12,7 +12,7 @@ import org.robostream.nativecore.NativeAddress;
  * write reads pages the kernel side has not touched lately; on a virtual machine with shadow paging
  * (the project's test machines) each such page costs the hypervisor a fault as well. A block reused
  * for every frame stays mapped and in cache. Measured on those machines (docs/PERFORMANCE.md,
- * "Decoded-frame cache", {@code scripts/perf/tmpfs-write-probe.c}): writing 2.9 GB of 96 KiB frames
+ * "Decoded-frame cache", {@code scripts/perf/tmpfs-write-probe.c}): writing 3.1 GB of 96 KiB frames
  * into tmpfs from two threads cost 2.0 s of system time taken from a 600 MB pool, 0.9 s (and 0.1 s
  * of user time for the copies) through a block like this one; the loader's first epoch with a cache
  * went from 14% to 10% slower than without. On bare metal the copy is a few microseconds a frame,

@@ -4,8 +4,9 @@ import org.bytedeco.javacpp.Pointer;
 import org.robostream.nativecore.NativeAddress;
 
 /**
- * A small native block that a picture is copied into just before it is written to a cache file, so
- * that the write reads the same few pages every time instead of wherever the picture lies.
+ * A small native block that a picture is copied (or packed) into just before it is written to a
+ * cache file, so that the write reads the same few pages every time instead of wherever the picture
+ * lies.
  *
  * <p>Why a copy makes the write cheaper: {@code pwrite} copies from the caller's memory through the
  * caller's mapping. The shuffle buffer's blocks spread over hundreds of megabytes, so each frame's
@@ -25,8 +26,14 @@ public final class WriteStaging implements AutoCloseable {
   private Pointer block;
   private long capacity;
 
-  /** Copies {@code bytes} at {@code address} into the block and returns the block's address. */
-  long copyOf(long address, long bytes) {
+  /**
+   * The block's address, grown to at least {@code bytes} (its contents are lost when it grows): a
+   * picture packed here is stored with no staging of its own ({@code Entry.store(position, f)}).
+   */
+  public long block(long bytes) {
+    if (bytes <= 0) {
+      throw new IllegalArgumentException("a staged picture has at least one byte, not " + bytes);
+    }
     if (block == null || capacity < bytes) {
       free();
       block = Pointer.malloc(bytes);
@@ -36,8 +43,20 @@ public final class WriteStaging implements AutoCloseable {
       }
       capacity = bytes;
     }
-    NativeAddress.copy(block.address(), address, bytes);
     return block.address();
+  }
+
+  /** Copies {@code bytes} at {@code address} into the block and returns the block's address. */
+  long copyOf(long address, long bytes) {
+    if (block != null && address == block.address()) { // packed here already
+      if (bytes > capacity) {
+        throw new IllegalArgumentException(bytes + " bytes asked of a " + capacity + "-byte block");
+      }
+      return address;
+    }
+    long to = block(bytes);
+    NativeAddress.copy(to, address, bytes);
+    return to;
   }
 
   @Override

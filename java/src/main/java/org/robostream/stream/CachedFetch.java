@@ -6,7 +6,6 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
-import org.bytedeco.javacpp.Pointer;
 import org.robostream.framecache.CachedFrame;
 import org.robostream.framecache.FrameCache;
 import org.robostream.framecache.WriteStaging;
@@ -35,9 +34,7 @@ final class CachedFetch implements AutoCloseable {
   private final Map<Path, Optional<String>> identityOf = new HashMap<>();
   private final Map<Path, Optional<String>> dataFileIdentityOf = new HashMap<>();
   private final PackedPicture packer = new PackedPicture();
-  private final WriteStaging staging = new WriteStaging();
-  private Pointer scratch;
-  private long scratchBytes;
+  private final WriteStaging staging = new WriteStaging(); // also where frames are packed to store
 
   /**
    * What a picture of the file must be: its size and FFmpeg pixel format (-1: any size or format,
@@ -223,8 +220,8 @@ final class CachedFetch implements AutoCloseable {
     }
     holder[0] = e; // released by the caller, also when the store below fails
     long address = packed;
-    if (address == 0) { // packed here, into a block as small and reused as a staging block
-      address = scratch(bytes);
+    if (address == 0) { // packed here, straight into the staging block: written from there
+      address = staging.block(bytes);
       packer.pack(picture, address);
     }
     e.store(
@@ -241,28 +238,9 @@ final class CachedFetch implements AutoCloseable {
         packed == 0 ? null : staging); // the shuffle buffer's block: written through staging
   }
 
-  private long scratch(long bytes) {
-    if (scratch == null || scratchBytes < bytes) {
-      if (scratch != null) {
-        Pointer.free(scratch);
-      }
-      scratch = Pointer.malloc(bytes);
-      if (scratch == null || scratch.isNull()) {
-        scratch = null;
-        throw new OutOfMemoryError("cannot allocate " + bytes + " bytes to pack a frame");
-      }
-      scratchBytes = bytes;
-    }
-    return scratch.address();
-  }
-
   @Override
   public void close() {
     staging.close();
-    if (scratch != null) {
-      Pointer.free(scratch);
-      scratch = null;
-    }
     packer.close();
   }
 }

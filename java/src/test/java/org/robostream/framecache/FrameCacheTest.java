@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.ByteBuffer;
@@ -149,6 +150,17 @@ class FrameCacheTest {
       assertArrayEquals(largeBefore, bytesOf(e.read(4)), "slot 4's bytes");
       assertArrayEquals(largeBefore, bytesOf(large), "the source is only read");
       assertEquals(0, c.stats().checksumFailures());
+
+      // Packed straight into the block (CachedFetch's device path): stored from where it is.
+      CachedFrame source = picture(9, null, 0.75, 6);
+      long block = staging.block(source.bytes());
+      NativeAddress.copy(block, source.address(), source.bytes());
+      e.store(
+          6,
+          new CachedFrame(block, source.bytes(), SIDE, SIDE, source.pixelFormat(), null, 0.75, 6),
+          staging);
+      assertArrayEquals(bytesOf(source), bytesOf(e.read(6)), "slot 6's bytes");
+      assertThrows(IllegalArgumentException.class, () -> staging.block(0));
       e.release();
     }
   }

@@ -14,6 +14,7 @@ import org.robostream.dataset.synth.SyntheticCamera;
 import org.robostream.dataset.synth.SyntheticDatasetSpec;
 import org.robostream.dataset.synth.SyntheticDatasetWriter;
 import org.robostream.dataset.synth.VideoCodecChoice;
+import org.robostream.dataset.synth.WriterConventions;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -121,6 +122,31 @@ final class MakeDatasetCommand implements Callable<Integer> {
               + " info.json dtype image) instead of videos")
   String imageFeatures;
 
+  @Option(
+      names = "--row-timestamps",
+      defaultValue = "frame",
+      description =
+          "what each row's timestamp holds: frame (frame_index / fps, LeRobot), frame-end"
+              + " ((frame_index + 1) / fps) or recorded (wall-clock capture times that drift by"
+              + " more than half a frame, as a robot records them)")
+  String rowTimestamps;
+
+  @Option(
+      names = "--to-timestamp",
+      defaultValue = "end",
+      description =
+          "what a v3.0 episodes table's to_timestamp marks: end (from + length / fps, LeRobot) or"
+              + " last-frame (from + (length - 1) / fps)")
+  String toTimestamp;
+
+  @Option(
+      names = "--store-vectors-as",
+      defaultValue = "float32",
+      description =
+          "the type action and observation.state are stored as (float32 or float64); info.json"
+              + " declares float32 either way")
+  String vectorsStoredAs;
+
   @Override
   public Integer call() throws Exception {
     FrameSize common = new FrameSize(96, 64);
@@ -159,7 +185,8 @@ final class MakeDatasetCommand implements Callable<Integer> {
             stateDim,
             tasks,
             cameraOptions,
-            actionShift);
+            actionShift,
+            conventions());
     long start = System.nanoTime();
     CameraFormat format =
         imageFeatures == null ? CameraFormat.VIDEO : CameraFormat.parseImage(imageFeatures);
@@ -175,6 +202,36 @@ final class MakeDatasetCommand implements Callable<Integer> {
             : "",
         (System.nanoTime() - start) / 1e9);
     return 0;
+  }
+
+  private WriterConventions conventions() {
+    WriterConventions.RowTimestamps rows =
+        switch (rowTimestamps) {
+          case "frame" -> WriterConventions.RowTimestamps.FRAME_START;
+          case "frame-end" -> WriterConventions.RowTimestamps.FRAME_END;
+          case "recorded" -> WriterConventions.RowTimestamps.RECORDED;
+          default ->
+              throw new IllegalArgumentException(
+                  "--row-timestamps must be frame, frame-end or recorded, not " + rowTimestamps);
+        };
+    WriterConventions.ToTimestamp to =
+        switch (toTimestamp) {
+          case "end" -> WriterConventions.ToTimestamp.END;
+          case "last-frame" -> WriterConventions.ToTimestamp.LAST_FRAME;
+          default ->
+              throw new IllegalArgumentException(
+                  "--to-timestamp must be end or last-frame, not " + toTimestamp);
+        };
+    if (to != WriterConventions.ToTimestamp.END
+        && SyntheticDatasetSpec.Layout.parse(layout) != SyntheticDatasetSpec.Layout.V30) {
+      throw new IllegalArgumentException(
+          "--to-timestamp is a v3.0 episodes table's column; --layout " + layout + " has none");
+    }
+    if (!vectorsStoredAs.equals("float32") && !vectorsStoredAs.equals("float64")) {
+      throw new IllegalArgumentException(
+          "--store-vectors-as must be float32 or float64, not " + vectorsStoredAs);
+    }
+    return new WriterConventions(rows, to, vectorsStoredAs.equals("float64"));
   }
 
   private static SyntheticDatasetSpec.Content parseContent(String text) {

@@ -8,16 +8,19 @@ import java.util.List;
 import java.util.Map;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Checks data files against the metadata by their footer and their {@code episode_index} column
- * alone (one integer column, scanned batch by batch): the columns are the declared features'
- * ({@link FeatureColumns}), and each file holds, contiguous, exactly {@code length} rows of every
- * episode the table puts in it, and rows of no other episode. Stateless.
+ * Checks data files against the metadata by their footer and their index columns alone ({@code
+ * episode_index}, and {@code frame_index}, {@code index} and {@code timestamp} where declared:
+ * scanned batch by batch): the columns are the declared features' ({@link FeatureColumns}), each
+ * file holds, contiguous, exactly {@code length} rows of every episode the table puts in it, and
+ * rows of no other episode, and each episode's rows are its frames in order ({@link
+ * EpisodeRowChecks}). Stateless.
  */
 final class DataFileRows {
   private static final Logger LOG = LoggerFactory.getLogger(DataFileRows.class);
@@ -29,20 +32,102 @@ final class DataFileRows {
    * @param kept the episodes whose data files are checked
    * @param listed every episode of the table (a checked file may hold episodes not kept)
    * @param table the episodes table, for messages
+   * @param tasks the task indices every row's {@code task_index} must be one of
+   * @return the timestamps of every episode of the checked files
    */
-  static void check(
-      DatasetInfo info, Collection<EpisodeInfo> kept, List<EpisodeInfo> listed, String table) {
+  static Map<Integer, EpisodeTimestamps> check(
+      DatasetInfo info,
+      Collection<EpisodeInfo> kept,
+      List<EpisodeInfo> listed,
+      String table,
+      Tasks tasks) {
     Map<Path, Map<Integer, EpisodeInfo>> byFile = new LinkedHashMap<>();
     for (EpisodeInfo e : listed) {
       byFile.computeIfAbsent(e.dataFile(), f -> new LinkedHashMap<>()).put(e.index(), e);
     }
     Map<Integer, Path> fileOf = new HashMap<>();
     listed.forEach(e -> fileOf.put(e.index(), e.dataFile()));
+    Map<Integer, EpisodeTimestamps> timestamps = new HashMap<>();
+    java.util.Set<String> casts = new java.util.TreeSet<>();
     try (BufferAllocator allocator = new RootAllocator()) {
       for (Path file : kept.stream().map(EpisodeInfo::dataFile).distinct().toList()) {
-        checkFile(allocator, info, file, byFile.get(file), fileOf, table);
+        timestamps.putAll(
+            checkFile(allocator, info, file, byFile.get(file), fileOf, table, tasks, casts));
       }
     }
+    if (!casts.isEmpty()) {
+      // Said once per dataset: the values are not in doubt, only their stored precision.
+      LOG.info(
+          "{}: columns stored in another type than info.json declares are delivered as declared,"
+              + " as LeRobot casts them: {}",
+          table,
+          String.join(", ", casts));
+    }
+    return timestamps;
+  }
+
+  /** The task indices a tasks table lists, and the table, for messages. */
+  record Tasks(java.util.Set<Integer> indices, String source) {}
+
+  /** Rows of a variable-length list column whose widths are checked when the dataset opens. */
+  private static final int LIST_ROWS_CHECKED = 64;
+
+  /**
+   * A declared vector stored as a variable-length list (a fixed-size list's width is in the footer,
+   * checked by {@link FeatureColumns}) must have the declared width on every row; the first rows of
+   * each file are checked here, so a declaration of another shape is refused when the dataset opens
+   * (every row is checked again as it is read).
+   */
+  private static void checkFirstRowsOfListColumns(
+      BufferAllocator allocator, DatasetInfo info, Schema schema, Path file) {
+    List<String> lists = new java.util.ArrayList<>();
+    for (Field field : schema.getFields()) {
+      Feature f = info.features().get(field.getName());
+      boolean variable =
+          field.getType() instanceof org.apache.arrow.vector.types.pojo.ArrowType.List
+              || field.getType() instanceof org.apache.arrow.vector.types.pojo.ArrowType.LargeList;
+      if (f != null && variable && !f.isImage() && !f.isVideo()) {
+        lists.add(field.getName());
+      }
+    }
+    if (lists.isEmpty()) {
+      return;
+    }
+    ParquetFrames.scan(
+        allocator,
+        file,
+        lists,
+        LIST_ROWS_CHECKED,
+        Long.MAX_VALUE,
+        "rows",
+        batch -> {
+          for (String column : lists) {
+            FieldVector v = batch.getVector(column);
+            long declared = info.features().get(column).elementCount();
+            for (int row = 0; row < Math.min(batch.getRowCount(), LIST_ROWS_CHECKED); row++) {
+              Object value = v.getObject(row);
+              int width = value instanceof List<?> l ? l.size() : -1;
+              if (width != declared) {
+                throw new DatasetException.BadMetadata(
+                    file.toString(),
+                    "column "
+                        + column
+                        + " row "
+                        + row
+                        + " has "
+                        + width
+                        + " values but info.json declares "
+                        + declared
+                        + " ("
+                        + info.features().get(column).dtype()
+                        + " "
+                        + java.util.Arrays.toString(info.features().get(column).shape())
+                        + ")");
+              }
+            }
+          }
+          return false; // the first batch only
+        });
   }
 
   /**
@@ -71,28 +156,40 @@ final class DataFileRows {
     }
   }
 
-  private static void checkFile(
+  private static Map<Integer, EpisodeTimestamps> checkFile(
       BufferAllocator allocator,
       DatasetInfo info,
       Path file,
       Map<Integer, EpisodeInfo> expected,
       Map<Integer, Path> fileOf,
-      String table) {
+      String table,
+      Tasks tasks,
+      java.util.Set<String> casts) {
     String name = file.toString();
     Schema schema = ParquetFrames.schema(allocator, file);
-    FeatureColumns.check(info, schema, name);
+    casts.addAll(FeatureColumns.check(info, schema, name));
+    checkFirstRowsOfListColumns(allocator, info, schema, file);
     requireDeclaredEpisodeIndex(info, schema, name);
     long rows = expected.values().stream().mapToLong(EpisodeInfo::length).sum();
     EpisodeRowRanges ranges = new EpisodeRowRanges(name);
+    EpisodeRowChecks rowChecks =
+        new EpisodeRowChecks(name, info.fps(), expected, tasks.indices(), tasks.source());
+    List<String> columns = new java.util.ArrayList<>(List.of(EpisodeRowRanges.COLUMN));
+    columns.addAll(
+        EpisodeRowChecks.columnsToRead(
+            info, schema.getFields().stream().map(Field::getName).toList()));
     // Slack over the expected count keeps the per-episode message for a few rows too many, while
     // a file declaring billions of rows is still abandoned early.
     ParquetFrames.scan(
         allocator,
         file,
-        List.of(EpisodeRowRanges.COLUMN),
+        columns,
         rows + Math.max(rows, 1 << 16),
         "rows (its episodes' lengths in " + table + " add up to " + rows + ")",
-        batch -> ranges.add(batch.getVector(EpisodeRowRanges.COLUMN)));
+        batch -> {
+          ranges.add(batch.getVector(EpisodeRowRanges.COLUMN));
+          rowChecks.add(batch);
+        });
     for (Map.Entry<Integer, int[]> r : ranges.ranges().entrySet()) {
       int episode = r.getKey();
       int count = r.getValue()[1] - r.getValue()[0];
@@ -134,5 +231,9 @@ final class DataFileRows {
                 + e.length());
       }
     }
+    if (rowChecks.problem() != null) {
+      throw rowChecks.problem();
+    }
+    return rowChecks.timestamps();
   }
 }

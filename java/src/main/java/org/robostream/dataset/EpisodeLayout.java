@@ -15,13 +15,23 @@ import java.util.Map;
  * aggregation, editing) appends a file's episodes in episode-index order, each one {@code length /
  * fps} seconds long; so in every file the episode stored k-th starts at the frames of the episodes
  * before it, {@code from_timestamp = offset / fps} (within half a frame, or up to {@link
- * VideoSpan#APPEND_SHIFT_SECONDS} per episode before it late: the concatenation's shift), and ends
- * {@code length / fps} after that, within half a frame. A table whose timestamps say otherwise
- * (swapped, overlapping, leaving gaps, a length that does not fill its span) would address frames
- * of another episode, so it is refused. And since episodes are appended in episode order, a
- * camera's files follow each other in that order too: a later episode never points back to an
- * earlier file (two episodes that each fill a file of their own could otherwise trade files
- * unnoticed). Stateless.
+ * VideoSpan#APPEND_SHIFT_SECONDS} per episode before it late: the concatenation's shift), and its
+ * {@code to_timestamp} is, within half a frame, either where it ends ({@code from + length / fps},
+ * LeRobot's writers) or its last frame's time ({@code from + (length - 1) / fps}, another writer's
+ * convention): {@link ToTimestamp}. Both mean the same frames, since frames are placed by the
+ * lengths; {@code to_timestamp} only confirms that a length fills its span. The convention is the
+ * table's, by rule: the one most spans keep (the end on a tie), and a span that keeps the other is
+ * refused like one that keeps neither (a length one frame off would otherwise pass as the other
+ * convention). A table whose timestamps say otherwise (swapped, overlapping, leaving gaps, a length
+ * that does not fill its span) would address frames of another episode, so it is refused. And since
+ * episodes are appended in episode order, a camera's files follow each other in that order too: a
+ * later episode never points back to an earlier file (two episodes that each fill a file of their
+ * own could otherwise trade files unnoticed).
+ *
+ * <p>Problems are not thrown while placing: the first is kept in the result ({@link
+ * Placed#problem()}), so that whoever opens the dataset can first report files that are missing
+ * (the first thing a user fixes, and often the cause: a wrong folder) and only then the table's
+ * disagreements with itself. Stateless.
  */
 final class EpisodeLayout {
   /** Longest episode accepted (6 days at 30 fps): lengths size per-episode frame lists. */
@@ -35,6 +45,15 @@ final class EpisodeLayout {
    */
   record Placement(
       Path file, long chunkIndex, long fileIndex, double fromTimestamp, double toTimestamp) {}
+
+  /**
+   * The placed episodes, the first disagreement of the table with itself (null when none), and how
+   * many rows and camera spans used each {@link ToTimestamp} convention.
+   */
+  record Placed(
+      List<EpisodeInfo> episodes,
+      DatasetException problem,
+      Map<ToTimestamp, Integer> toTimestamps) {}
 
   /**
    * One row of an episodes table, its files resolved, not yet placed.
@@ -56,20 +75,28 @@ final class EpisodeLayout {
    * @param sharedFiles whether episodes may share a video file (v3.0: from/to timestamps from the
    *     table); in v2.1 every episode has a file of its own starting at 0
    */
-  static List<EpisodeInfo> place(List<Row> rows, DatasetInfo info, boolean sharedFiles) {
+  static Placed place(List<Row> rows, DatasetInfo info, boolean sharedFiles) {
     List<Row> sorted = new ArrayList<>(rows);
     sorted.sort(Comparator.comparingInt(Row::index));
     for (int i = 1; i < sorted.size(); i++) {
       if (sorted.get(i).index() == sorted.get(i - 1).index()) {
+        // Not deferred: every later step keys rows by their index.
         throw new DatasetException.BadMetadata(
             sorted.get(i).table(), "episode " + sorted.get(i).index() + " is listed twice");
       }
     }
+    Problems problems = new Problems();
+    Map<ToTimestamp, Integer> conventions = toTimestampConventions(sorted, info);
+    ToTimestamp convention =
+        conventions.getOrDefault(ToTimestamp.LAST_FRAME, 0)
+                > conventions.getOrDefault(ToTimestamp.END, 0)
+            ? ToTimestamp.LAST_FRAME
+            : ToTimestamp.END;
     // camera -> {offset, total, episodes before}
     Map<Row, Map<String, int[]>> offsets = new IdentityHashMap<>();
     Map<Path, String> cameraOfFile = new HashMap<>();
     for (String camera : info.videoKeys()) {
-      requireFilesInEpisodeOrder(camera, sorted);
+      problems.add(() -> requireFilesInEpisodeOrder(camera, sorted));
       Map<Path, List<Row>> byFile = new LinkedHashMap<>();
       for (Row r : sorted) {
         byFile.computeIfAbsent(r.videos().get(camera).file(), f -> new ArrayList<>()).add(r);
@@ -77,35 +104,38 @@ final class EpisodeLayout {
       for (Map.Entry<Path, List<Row>> file : byFile.entrySet()) {
         String other = cameraOfFile.putIfAbsent(file.getKey(), camera);
         if (other != null) {
-          throw new DatasetException.BadMetadata(
-              inFileTable(file.getValue()),
-              "cameras "
-                  + other
-                  + " and "
-                  + camera
-                  + " both map to video file "
-                  + file.getKey()
-                  + " (video_path "
-                  + info.videoPath()
-                  + ")");
+          problems.add(
+              new DatasetException.BadMetadata(
+                  inFileTable(file.getValue()),
+                  "cameras "
+                      + other
+                      + " and "
+                      + camera
+                      + " both map to video file "
+                      + file.getKey()
+                      + " (video_path "
+                      + info.videoPath()
+                      + ")"));
         }
         List<Row> inFile = file.getValue();
         if (!sharedFiles && inFile.size() > 1) {
-          throw new DatasetException.BadMetadata(
-              inFile.get(1).table(),
-              "episodes "
-                  + inFile.get(0).index()
-                  + " and "
-                  + inFile.get(1).index()
-                  + " both map to video"
-                  + " file "
-                  + file.getKey()
-                  + "; a v2.x episode has a video file of its own"
-                  + " (video_path "
-                  + info.videoPath()
-                  + ")");
+          problems.add(
+              new DatasetException.BadMetadata(
+                  inFile.get(1).table(),
+                  "episodes "
+                      + inFile.get(0).index()
+                      + " and "
+                      + inFile.get(1).index()
+                      + " both map to video"
+                      + " file "
+                      + file.getKey()
+                      + "; a v2.x episode has a video file of its own"
+                      + " (video_path "
+                      + info.videoPath()
+                      + ")"));
         }
-        int total = placeInFile(camera, file.getKey(), inFile, info.fps(), offsets);
+        int total =
+            placeInFile(camera, file.getKey(), inFile, info.fps(), offsets, problems, convention);
         for (Row r : inFile) {
           offsets.get(r).get(camera)[1] = total;
         }
@@ -125,7 +155,26 @@ final class EpisodeLayout {
           new EpisodeInfo(
               r.index(), r.length(), r.tasks(), r.datasetFromIndex(), r.dataFile(), videos));
     }
-    return episodes;
+    return new Placed(episodes, problems.first, Map.copyOf(conventions));
+  }
+
+  /** The first problem found; later ones are usually its consequences. */
+  private static final class Problems {
+    DatasetException first;
+
+    void add(DatasetException p) {
+      if (first == null) {
+        first = p;
+      }
+    }
+
+    void add(Runnable check) {
+      try {
+        check.run();
+      } catch (DatasetException p) {
+        add(p);
+      }
+    }
   }
 
   private static void requireFilesInEpisodeOrder(String camera, List<Row> sorted) {
@@ -161,9 +210,45 @@ final class EpisodeLayout {
     return inFile.get(inFile.size() - 1).table();
   }
 
-  /** Checks one file's spans against the frames before each; returns the file's frame total. */
+  /** How many camera spans of the table keep each {@code to_timestamp} convention. */
+  private static Map<ToTimestamp, Integer> toTimestampConventions(
+      List<Row> rows, DatasetInfo info) {
+    Map<ToTimestamp, Integer> counts = new java.util.EnumMap<>(ToTimestamp.class);
+    for (String camera : info.videoKeys()) {
+      for (Row r : rows) {
+        ToTimestamp c = toTimestampOf(r.videos().get(camera), r.length(), info.fps());
+        if (c != null) {
+          counts.merge(c, 1, Integer::sum);
+        }
+      }
+    }
+    return counts;
+  }
+
+  /** The convention {@code p}'s {@code to_timestamp} keeps, or null for neither. */
+  private static ToTimestamp toTimestampOf(Placement p, int length, int fps) {
+    double end = p.fromTimestamp() + length / (double) fps;
+    if (Math.abs(p.toTimestamp() - end) < 0.5 / fps) {
+      return ToTimestamp.END;
+    }
+    if (Math.abs(p.toTimestamp() - (end - 1.0 / fps)) < 0.5 / fps) {
+      return ToTimestamp.LAST_FRAME;
+    }
+    return null;
+  }
+
+  /**
+   * Checks one file's spans against the frames before each and against the table's {@code
+   * to_timestamp} convention (problems to {@code problems}); returns the file's frame total.
+   */
   private static int placeInFile(
-      String camera, Path file, List<Row> inFile, int fps, Map<Row, Map<String, int[]>> offsets) {
+      String camera,
+      Path file,
+      List<Row> inFile,
+      int fps,
+      Map<Row, Map<String, int[]>> offsets,
+      Problems problems,
+      ToTimestamp convention) {
     double halfFrame = 0.5 / fps;
     String field = "videos/" + camera + "/";
     long offset = 0;
@@ -176,61 +261,69 @@ final class EpisodeLayout {
       double late = halfFrame + k * VideoSpan.APPEND_SHIFT_SECONDS;
       double shift = p.fromTimestamp() - from;
       if (!(shift > -halfFrame && shift < late)) {
-        throw new DatasetException.BadMetadata(
-            r.table(),
-            "episode "
-                + r.index()
-                + ": "
-                + field
-                + "from_timestamp is "
-                + p.fromTimestamp()
-                + " s, but in "
-                + file
-                + " "
-                + (k == 0
-                    ? "it is the first episode (by episode index), which starts at 0 s"
-                    : "the "
-                        + k
-                        + " episodes stored before it (by episode index, "
-                        + inFile.get(0).index()
-                        + " to "
-                        + inFile.get(k - 1).index()
-                        + ") hold "
-                        + offset
-                        + " frames, which end at "
-                        + from
-                        + " s at "
-                        + fps
-                        + " fps")
-                + "; a file's episodes follow each other in episode order, without gaps or"
-                + " overlaps");
+        problems.add(
+            new DatasetException.BadMetadata(
+                r.table(),
+                "episode "
+                    + r.index()
+                    + ": "
+                    + field
+                    + "from_timestamp is "
+                    + p.fromTimestamp()
+                    + " s, but in "
+                    + file
+                    + " "
+                    + (k == 0
+                        ? "it is the first episode (by episode index), which starts at 0 s"
+                        : "the "
+                            + k
+                            + " episodes stored before it (by episode index, "
+                            + inFile.get(0).index()
+                            + " to "
+                            + inFile.get(k - 1).index()
+                            + ") hold "
+                            + offset
+                            + " frames, which end at "
+                            + from
+                            + " s at "
+                            + fps
+                            + " fps")
+                    + "; a file's episodes follow each other in episode order, without gaps or"
+                    + " overlaps"));
       }
-      double to = p.fromTimestamp() + r.length() / (double) fps;
-      if (!(Math.abs(p.toTimestamp() - to) < halfFrame)) {
-        throw new DatasetException.BadMetadata(
-            r.table(),
-            "episode "
-                + r.index()
-                + ": "
-                + field
-                + "to_timestamp is "
-                + p.toTimestamp()
-                + " s, but its length of "
-                + r.length()
-                + " frames at "
-                + fps
-                + " fps, from "
-                + p.fromTimestamp()
-                + " s in "
-                + file
-                + ", ends it at "
-                + to
-                + " s");
+      if (toTimestampOf(p, r.length(), fps) != convention) {
+        double end = p.fromTimestamp() + r.length() / (double) fps;
+        double lastFrame = end - 1.0 / fps;
+        problems.add(
+            new DatasetException.BadMetadata(
+                r.table(),
+                "episode "
+                    + r.index()
+                    + ": "
+                    + field
+                    + "to_timestamp is "
+                    + p.toTimestamp()
+                    + " s, but its length of "
+                    + r.length()
+                    + " frames at "
+                    + fps
+                    + " fps, from "
+                    + p.fromTimestamp()
+                    + " s in "
+                    + file
+                    + ", "
+                    + (convention == ToTimestamp.END
+                        ? "ends it at " + end + " s"
+                        : "puts its last frame at " + lastFrame + " s")
+                    + " (this table's to_timestamp marks each episode's "
+                    + (convention == ToTimestamp.END ? "end" : "last frame")
+                    + "); a length that does not fill its span leaves the frames of the episodes"
+                    + " after it in doubt"));
       }
       offsets.computeIfAbsent(r, x -> new HashMap<>()).put(camera, new int[] {(int) offset, 0, k});
       offset += r.length();
       if (offset > Integer.MAX_VALUE) {
-        throw new DatasetException.BadMetadata(
+        throw new DatasetException.BadMetadata( // not deferred: offsets would overflow
             r.table(),
             "the episodes in " + file + " hold more than " + Integer.MAX_VALUE + " frames");
       }

@@ -1,5 +1,7 @@
 package org.robostream.dataset;
 
+import java.util.ArrayList;
+import java.util.List;
 import org.apache.arrow.vector.types.FloatingPointPrecision;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
@@ -8,16 +10,29 @@ import org.apache.arrow.vector.types.pojo.Schema;
 /**
  * Checks a data file's columns against the features info.json declares: every declared non-video
  * feature is a column, an image feature a struct of encoded bytes ({@link ImageColumn}), the others
- * of the declared element type (float32, float64, an integer type, bool, string) and, for
- * fixed-size lists, of the declared element count. So every data file of a dataset delivers the
- * same columns with the same types, and an index column of floats or strings is named as such
- * instead of failing later. Stateless.
+ * of the declared element type or one that casts to it without changing its kind, and, for
+ * fixed-size lists, of the declared element count. Columns are delivered as declared, as LeRobot's
+ * feature-typed loading casts them: float64 and float32 to each other, any integer to the declared
+ * integer or float type, bool to a declared number ({@link #castable}). A cast that changes the
+ * kind of value (a float to an integer, a number to bool, a string to a number) is refused naming
+ * both types. So every data file of a dataset delivers the same columns with the same types, and an
+ * index column of floats or strings is named as such instead of failing later. Stateless.
  */
 public final class FeatureColumns {
+  /** Columns that place rows: read as integers, so never cast (a float declaration is refused). */
+  static final java.util.Set<String> INDEX_COLUMNS =
+      java.util.Set.of("episode_index", "frame_index", "index", "task_index");
+
   private FeatureColumns() {}
 
-  /** Throws {@link DatasetException.BadMetadata} naming file, column, declared and actual type. */
-  public static void check(DatasetInfo info, Schema schema, String file) {
+  /**
+   * Throws {@link DatasetException.BadMetadata} naming file, column, declared and actual type.
+   *
+   * @return the columns stored in another type than declared, which are cast, as "observation.state
+   *     (float64 as float32)"
+   */
+  public static List<String> check(DatasetInfo info, Schema schema, String file) {
+    List<String> casts = new ArrayList<>();
     for (Feature f : info.features().values()) {
       if (f.isVideo()) {
         continue;
@@ -51,7 +66,10 @@ public final class FeatureColumns {
         element = field.getChildren().get(0).getType();
         size = f.elementCount(); // per row: checked when rows are read
       }
-      if (!matches(f.dtype(), element) || size != f.elementCount()) {
+      boolean exact = matches(f.dtype(), element);
+      // Rows are placed and paired with frames by the index columns: never cast to floats.
+      boolean cast = !INDEX_COLUMNS.contains(f.name()) && castable(f.dtype(), element);
+      if (!(exact || cast) || size != f.elementCount()) {
         throw new DatasetException.BadMetadata(
             file,
             "column "
@@ -60,9 +78,45 @@ public final class FeatureColumns {
                 + type
                 + (element == type ? "" : " of " + element)
                 + " but info.json declares "
-                + declared(f));
+                + declared(f)
+                + (size != f.elementCount()
+                    ? ""
+                    : " (columns are cast to the declared type only within a kind of value, as"
+                        + " LeRobot casts them: between float32 and float64, integers to"
+                        + " integers or floats, bool to numbers)"));
+      }
+      if (!exact) {
+        casts.add(f.name() + " (" + stored(element) + " as " + f.dtype() + ")");
       }
     }
+    return casts;
+  }
+
+  /**
+   * Whether a column of {@code element} values is delivered as {@code dtype} by a cast that keeps
+   * the kind of value (LeRobot applies the declared features when it loads the Parquet files).
+   */
+  static boolean castable(String dtype, ArrowType element) {
+    boolean floating =
+        element instanceof ArrowType.FloatingPoint p
+            && p.getPrecision() != FloatingPointPrecision.HALF;
+    return switch (dtype) {
+      case "float32", "float64" ->
+          floating || element instanceof ArrowType.Int || element instanceof ArrowType.Bool;
+      case "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64" ->
+          element instanceof ArrowType.Bool;
+      default -> false;
+    };
+  }
+
+  private static String stored(ArrowType element) {
+    if (element instanceof ArrowType.FloatingPoint p) {
+      return p.getPrecision() == FloatingPointPrecision.DOUBLE ? "float64" : "float32";
+    }
+    if (element instanceof ArrowType.Int i) {
+      return (i.getIsSigned() ? "int" : "uint") + i.getBitWidth();
+    }
+    return element instanceof ArrowType.Bool ? "bool" : element.toString();
   }
 
   private static String describe(Field field) {

@@ -75,6 +75,21 @@ public final class LeRobotMetadata {
       DatasetRoots roots,
       Optional<? extends Collection<Integer>> episodes,
       Optional<? extends Collection<String>> cameras) {
+    return open(roots, episodes, cameras, m -> {});
+  }
+
+  /**
+   * As {@link #open(DatasetRoots, Optional, Optional)}, and in the order a user fixes things: the
+   * metadata is read, then {@code filesPresent} checks that the kept episodes' files are there (a
+   * {@link SelectedFiles} check: files missing or in another folder are the first thing to report,
+   * and often what makes the tables look wrong), and only then is the episodes table's first
+   * disagreement with itself ({@link EpisodeLayout}) raised.
+   */
+  public static LeRobotMetadata open(
+      DatasetRoots roots,
+      Optional<? extends Collection<Integer>> episodes,
+      Optional<? extends Collection<String>> cameras,
+      java.util.function.Consumer<LeRobotMetadata> filesPresent) {
     Path infoFile = roots.metaFile("info.json");
     DatasetInfo info = DatasetInfo.read(infoFile);
     MetadataTables tables =
@@ -111,12 +126,18 @@ public final class LeRobotMetadata {
       roots.confineData(e.dataFile());
       e.videos().values().forEach(v -> roots.confineData(v.file()));
     }
-    return new LeRobotMetadata(
-        roots,
-        info,
-        tables,
-        keptCameras,
-        java.util.Collections.unmodifiableMap(new LinkedHashMap<>(kept)));
+    LeRobotMetadata metadata =
+        new LeRobotMetadata(
+            roots,
+            info,
+            tables,
+            keptCameras,
+            java.util.Collections.unmodifiableMap(new LinkedHashMap<>(kept)));
+    filesPresent.accept(metadata);
+    if (tables.layoutProblem() != null) {
+      throw tables.layoutProblem();
+    }
+    return metadata;
   }
 
   /** The cameras {@code selection} keeps, in info.json order; all when it is empty. */
@@ -147,18 +168,72 @@ public final class LeRobotMetadata {
   }
 
   /**
-   * Reads the footer and the {@code episode_index} column of every data file of the kept episodes
-   * and checks that its columns are the declared features and that it holds, contiguous, exactly
-   * the rows the episodes table gives the episodes it puts there, and no rows of other episodes
-   * ({@link DatasetException.BadMetadata} otherwise). Called before streaming, so that an episode
-   * whose rows disagree with the table is an error up front rather than after other episodes were
-   * delivered, and lengths, which size the stream's frame lists, are backed by real rows. Image
-   * features' first images must have the declared size ({@link ImageSizes}). Reads the files each
-   * time it is called.
+   * Reads the footer and the index columns ({@code episode_index}, and the declared {@code
+   * frame_index}, {@code index}, {@code timestamp}) of every data file of the kept episodes and
+   * checks that its columns are the declared features and that it holds, contiguous, exactly the
+   * rows the episodes table gives the episodes it puts there, each episode's rows its frames in
+   * order ({@code frame_index} 0..n-1, {@code index} counting on from {@code dataset_from_index}, a
+   * finite {@code timestamp}), and no rows of other episodes ({@link DatasetException.BadMetadata}
+   * otherwise). Called before streaming, so that an episode whose rows disagree with the table is
+   * an error up front rather than after other episodes were delivered, and lengths, which size the
+   * stream's frame lists, are backed by real rows. Image features' first images must have the
+   * declared size ({@link ImageSizes}). Reads the files each time it is called.
+   *
+   * @param rule what the timestamps may say: with {@link TimestampRule#STRICT} an episode whose
+   *     timestamps are as recorded (drifting more than half a frame) is refused, naming its first
+   *     such row and the rule that lets it through
+   * @return what the kept episodes' timestamps say
    */
-  public void checkDataFiles() {
-    DataFileRows.check(info, episodes.values(), tables.episodes(), tables.episodesSource());
+  public TimestampReport checkDataFiles(TimestampRule rule) {
+    Path tasksFile = roots.metaFile(info.majorVersion() == 3 ? "tasks.parquet" : "tasks.jsonl");
+    Map<Integer, EpisodeTimestamps> all =
+        DataFileRows.check(
+            info,
+            episodes.values(),
+            tables.episodes(),
+            tables.episodesSource(),
+            new DataFileRows.Tasks(tables.tasks().keySet(), tasksFile.toString()));
+    Map<Integer, EpisodeTimestamps> kept = new TreeMap<>();
+    for (EpisodeInfo e : episodes.values()) {
+      EpisodeTimestamps t = all.get(e.index());
+      if (t != null) {
+        kept.put(e.index(), t);
+      }
+    }
+    TimestampReport report = new TimestampReport(kept, info.fps());
+    if (rule == TimestampRule.STRICT) {
+      for (EpisodeTimestamps t : kept.values()) {
+        if (t.convention() == EpisodeTimestamps.Convention.RECORDED) {
+          throw new DatasetException.BadMetadata(
+              episode(t.episode()).dataFile().toString(), strictRefusal(t));
+        }
+      }
+    }
     ImageSizes.checkFirstImages(this);
+    return report;
+  }
+
+  /** As {@link #checkDataFiles(TimestampRule)} with {@link TimestampRule#POSITION}. */
+  public TimestampReport checkDataFiles() {
+    return checkDataFiles(TimestampRule.POSITION);
+  }
+
+  private String strictRefusal(EpisodeTimestamps t) {
+    int f = t.firstOffRow();
+    double frame = 1.0 / info.fps();
+    return "episode "
+        + t.episode()
+        + " row "
+        + f
+        + " leaves its timestamps' step (row f at f / fps = "
+        + f * frame
+        + " s, or (f + 1) / fps on every row) by more than half a frame: the episode's"
+        + " timestamps are as recorded (up to "
+        + String.format(java.util.Locale.ROOT, "%.3f", t.maxDriftSeconds())
+        + " s from frame_index / fps), and timestamps(STRICT) refuses them. Its rows pair with"
+        + " its video's frames by position all the same: to stream it, keeping the timestamp"
+        + " column as recorded, use timestamps(TimestampRule.POSITION) (--timestamps position,"
+        + " the default)";
   }
 
   /** The root holding {@code meta/} (absolute). */
@@ -239,6 +314,14 @@ public final class LeRobotMetadata {
           root().resolve("meta").toString(), "no task with index " + taskIndex);
     }
     return t;
+  }
+
+  /**
+   * How many camera spans of the episodes table (every listed episode) record {@code to_timestamp}
+   * as the episode's end, and how many as its last frame's time: both place the same frames.
+   */
+  public Map<ToTimestamp, Integer> toTimestampConventions() {
+    return tables.toTimestamps();
   }
 
   /** meta/stats.json, when the dataset has one. */

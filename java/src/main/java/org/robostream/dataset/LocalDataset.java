@@ -39,8 +39,10 @@ public record LocalDataset(LeRobotMetadata metadata, String name) implements Dat
             DatasetRoots.of(
                 absolute, files == null ? absolute : Path.of(files), options.symlinks()),
             options.episodes(),
-            options.cameras());
-    SelectedFiles.requirePresent(metadata, new LocalFileLookup(), LocalFileLookup::fetchCommand);
+            options.cameras(),
+            m ->
+                SelectedFiles.requirePresent(
+                    m, new LocalFileLookup(), LocalFileLookup::fetchCommand));
     return new LocalDataset(
         metadata,
         absolute.getFileName() == null ? absolute.toString() : absolute.getFileName().toString());

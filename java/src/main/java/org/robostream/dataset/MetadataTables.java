@@ -13,10 +13,15 @@ import java.util.Optional;
  * @param stats {@code meta/stats.json} when present
  * @param episodeStats v2.1 {@code episodes_stats.jsonl} per episode (empty for v3.0, where the
  *     per-episode stats are the episode table's {@code stats/*} columns, which are not loaded)
+ * @param layoutProblem the table's first disagreement with itself ({@link EpisodeLayout}), or null:
+ *     raised by {@link LeRobotMetadata#open} after the check for missing files
+ * @param toTimestamps how many camera spans used each {@code to_timestamp} convention
  */
 record MetadataTables(
     Map<Integer, String> tasks,
     List<EpisodeInfo> episodes,
     String episodesSource,
     Optional<JsonNode> stats,
-    Map<Integer, JsonNode> episodeStats) {}
+    Map<Integer, JsonNode> episodeStats,
+    DatasetException layoutProblem,
+    Map<ToTimestamp, Integer> toTimestamps) {}

@@ -92,12 +92,15 @@ final class V21MetadataReader {
             row.path("stats"));
       }
     }
+    EpisodeLayout.Placed placed = EpisodeLayout.place(listed, info, false);
     return new MetadataTables(
         tasks,
-        EpisodeLayout.place(listed, info, false),
+        placed.episodes(),
         source,
         MetadataFiles.optionalJson(roots.metaFile("stats.json")),
-        episodeStats);
+        episodeStats,
+        placed.problem(),
+        placed.toTimestamps());
   }
 
   /** An episode's files by the templates; its video spans are the whole files. */

@@ -49,13 +49,15 @@ final class V30MetadataReader {
         roots.confineMeta(file);
         readEpisodes(allocator, file, info, roots.dataRoot(), rows);
       }
-      List<EpisodeInfo> episodes = EpisodeLayout.place(rows, info, true);
+      EpisodeLayout.Placed placed = EpisodeLayout.place(rows, info, true);
       return new MetadataTables(
           tasks,
-          episodes,
+          placed.episodes(),
           episodesDir.toString(),
           MetadataFiles.optionalJson(roots.metaFile("stats.json")),
-          Map.of());
+          Map.of(),
+          placed.problem(),
+          placed.toTimestamps());
     }
   }
 

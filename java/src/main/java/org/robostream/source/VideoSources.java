@@ -26,6 +26,15 @@ public interface VideoSources {
     return localIdentity(file);
   }
 
+  /**
+   * Whether {@code file}'s bytes are on this machine, so that reading its index costs a local read
+   * rather than requests to a server: such files are checked when the dataset is opened, the others
+   * when their first episode is read. Default: yes.
+   */
+  default boolean onThisMachine(Path file) {
+    return true;
+  }
+
   /** A local file's real path, size and modification time (ns), or null when it cannot be read. */
   static String localIdentity(Path file) {
     try {

@@ -12,7 +12,10 @@ import org.robostream.dataset.DatasetException;
 
 /**
  * One declared column of one episode as a flat primitive array ({@code width} values per row),
- * taken out of the data file's Arrow vectors so windows can gather rows cheaply. Immutable after
+ * taken out of the data file's Arrow vectors so windows can gather rows cheaply, in the declared
+ * type: a column stored in another type of the same kind (float64 declared float32, int32 declared
+ * int64, bool declared as a number) is cast while copied, as LeRobot casts on read ({@code
+ * dataset.FeatureColumns} refused the others when the dataset was opened). Immutable after
  * construction.
  */
 final class ColumnValues {
@@ -48,8 +51,31 @@ final class ColumnValues {
     str = kind == Kind.STRING ? new String[n] : null;
   }
 
-  /** Copies rows [from, from + rows) of {@code vector}. */
+  /**
+   * The kind a declared dtype is delivered as; null for a dtype robostream does not know (the
+   * stored kind is kept).
+   */
+  static Kind declared(String dtype) {
+    return switch (dtype) {
+      case "float32" -> Kind.FLOAT32;
+      case "float64" -> Kind.FLOAT64;
+      case "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64" -> Kind.INT64;
+      case "bool" -> Kind.BOOL;
+      case "string" -> Kind.STRING;
+      default -> null;
+    };
+  }
+
+  /** Copies rows [from, from + rows) of {@code vector} in its stored kind. */
   static ColumnValues extract(FieldVector vector, int from, int rows, String file) {
+    return extract(vector, from, rows, file, null);
+  }
+
+  /**
+   * Copies rows [from, from + rows) of {@code vector} as {@code target} (null: the stored kind),
+   * casting a float, integer or bool column to a float or integer one.
+   */
+  static ColumnValues extract(FieldVector vector, int from, int rows, String file, Kind target) {
     ValueVector items = vector;
     int width = 1;
     boolean scalar = true;
@@ -75,7 +101,12 @@ final class ColumnValues {
         }
       }
     }
-    Kind kind = kindOf(items, vector.getName(), file);
+    Kind stored = kindOf(items, vector.getName(), file);
+    Kind kind = target == null ? stored : target;
+    if (kind != stored && !castable(stored, kind)) {
+      throw new DatasetException.BadMetadata(
+          file, "column " + vector.getName() + " holds " + stored + " values; declared " + kind);
+    }
     ColumnValues c = new ColumnValues(vector.getName(), kind, width, scalar, rows);
     for (int r = 0; r < rows; r++) {
       int base =
@@ -90,17 +121,51 @@ final class ColumnValues {
           throw new DatasetException.BadMetadata(
               file, "null in column " + vector.getName() + " row " + (from + r));
         }
-        switch (kind) {
-          case FLOAT32 -> c.f32[out] = ((Float4Vector) items).get(at);
-          case FLOAT64 -> c.f64[out] = ((Float8Vector) items).get(at);
-          case INT64 -> c.i64[out] = ((BaseIntVector) items).getValueAsLong(at);
-          case BOOL -> c.bool[out] = ((BitVector) items).get(at) != 0;
-          case STRING -> c.str[out] = String.valueOf(items.getObject(at));
-          default -> throw new IllegalStateException();
+        if (kind == stored) {
+          switch (kind) {
+            case FLOAT32 -> c.f32[out] = ((Float4Vector) items).get(at);
+            case FLOAT64 -> c.f64[out] = ((Float8Vector) items).get(at);
+            case INT64 -> c.i64[out] = ((BaseIntVector) items).getValueAsLong(at);
+            case BOOL -> c.bool[out] = ((BitVector) items).get(at) != 0;
+            case STRING -> c.str[out] = String.valueOf(items.getObject(at));
+            default -> throw new IllegalStateException();
+          }
+        } else {
+          cast(items, stored, at, c, out);
         }
       }
     }
     return c;
+  }
+
+  /** Numbers of the same kind of value: floats, integers and bools to floats or integers. */
+  private static boolean castable(Kind stored, Kind target) {
+    return switch (target) {
+      case FLOAT32, FLOAT64 ->
+          stored == Kind.FLOAT32
+              || stored == Kind.FLOAT64
+              || stored == Kind.INT64
+              || stored == Kind.BOOL;
+      case INT64 -> stored == Kind.BOOL;
+      default -> false;
+    };
+  }
+
+  private static void cast(ValueVector items, Kind stored, int at, ColumnValues c, int out) {
+    double v =
+        switch (stored) {
+          case FLOAT32 -> ((Float4Vector) items).get(at);
+          case FLOAT64 -> ((Float8Vector) items).get(at);
+          case INT64 -> ((BaseIntVector) items).getValueAsLong(at);
+          case BOOL -> ((BitVector) items).get(at);
+          default -> throw new IllegalStateException();
+        };
+    switch (c.kind) {
+      case FLOAT32 -> c.f32[out] = (float) v;
+      case FLOAT64 -> c.f64[out] = v;
+      case INT64 -> c.i64[out] = (long) v; // from bool: 0 or 1
+      default -> throw new IllegalStateException();
+    }
   }
 
   private static Kind kindOf(ValueVector items, String column, String file) {

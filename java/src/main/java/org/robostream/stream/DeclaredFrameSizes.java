@@ -21,10 +21,13 @@ final class DeclaredFrameSizes {
   /**
    * @param cameras the video features the stream delivers
    * @param videos where the video bytes come from (local files, or the Hub's)
+   * @return each camera's first file's header (cameras without kept episodes left out)
    * @throws org.robostream.dataset.DatasetException.BadMetadata naming the file, the camera and
    *     both sizes, when they differ
    */
-  static void check(LeRobotMetadata metadata, List<String> cameras, VideoSources videos) {
+  static java.util.Map<String, VideoHeader> check(
+      LeRobotMetadata metadata, List<String> cameras, VideoSources videos) {
+    java.util.Map<String, VideoHeader> headers = new java.util.LinkedHashMap<>();
     for (String camera : cameras) {
       List<Path> files = metadata.videoFiles(camera);
       if (files.isEmpty()) {
@@ -37,6 +40,8 @@ final class DeclaredFrameSizes {
           .get(camera)
           .frameShape()
           .requireSize(camera, header.file(), header.width(), header.height());
+      headers.put(camera, header);
     }
+    return headers;
   }
 }

@@ -91,7 +91,12 @@ final class DeviceFramePath implements FramePath {
 
   @Override
   public int maxRun() {
-    return pool.onCuda() ? 64 : 8;
+    return maxRun(pool.onCuda());
+  }
+
+  /** The longest run: on NVDEC every call starts with a seek, so runs go on to the GOP's end. */
+  static int maxRun(boolean onCuda) {
+    return onCuda ? 64 : 8;
   }
 
   @Override

@@ -17,13 +17,13 @@ import org.robostream.dataset.ParquetFrames;
 
 /**
  * Episode rows for one worker: reads data Parquet files (declared columns only, checked against
- * info.json by {@link FeatureColumns}) through arrow-dataset, keeps the last few files open (v3.0
- * files hold many episodes) and the recently used episodes extracted. An episode must have exactly
- * its metadata length of rows, whose {@code frame_index} is 0..length-1, whose {@code timestamp} is
- * within half a frame of {@code frame_index / fps} (where the frame is looked up; or of {@code
- * (frame_index + 1) / fps} for every row, a writer stamping each frame's end) and whose {@code
- * index} counts on from the table's {@code dataset_from_index}. Not thread-safe: one per worker;
- * {@link #close()} frees the files.
+ * info.json by {@link FeatureColumns}, each in its declared type) through arrow-dataset, keeps the
+ * last few files open (v3.0 files hold many episodes) and the recently used episodes extracted. An
+ * episode must have exactly its metadata length of rows. Its index columns ({@code frame_index}
+ * 0..length-1, {@code index} counting on from {@code dataset_from_index}, a finite {@code
+ * timestamp}) were checked when the dataset was opened ({@code LeRobotMetadata.checkDataFiles});
+ * the {@code timestamp} column is delivered as written, whatever convention it keeps. Not
+ * thread-safe: one per worker; {@link #close()} frees the files.
  */
 final class EpisodeRowSource implements AutoCloseable {
   private static final int OPEN_FILES = 2;
@@ -65,8 +65,11 @@ final class EpisodeRowSource implements AutoCloseable {
     }
     Map<String, ColumnValues> columns = new LinkedHashMap<>();
     for (FieldVector v : file.root().getFieldVectors()) {
-      ColumnValues c = ColumnValues.extract(v, range[0], e.length(), name);
-      long declared = info.features().get(v.getName()).elementCount();
+      org.robostream.dataset.Feature feature = info.features().get(v.getName());
+      ColumnValues c =
+          ColumnValues.extract(
+              v, range[0], e.length(), name, ColumnValues.declared(feature.dtype()));
+      long declared = feature.elementCount();
       if (c.width != declared) {
         throw new DatasetException.BadMetadata(
             name,
@@ -79,87 +82,12 @@ final class EpisodeRowSource implements AutoCloseable {
       }
       columns.put(v.getName(), c);
     }
-    checkFrames(e, columns, name);
     EpisodeRows rows = new EpisodeRows(e.index(), e.length(), columns);
     episodes.put(e.index(), rows);
     while (episodes.size() > episodeCapacity) {
       episodes.remove(episodes.keySet().iterator().next());
     }
     return rows;
-  }
-
-  /** Row f must be frame f: the loader delivers row f with the video frame at f / fps. */
-  private void checkFrames(EpisodeInfo e, Map<String, ColumnValues> columns, String file) {
-    ColumnValues frameIndex = integers(columns, "frame_index", file);
-    ColumnValues index = integers(columns, "index", file);
-    integers(columns, "task_index", file);
-    ColumnValues timestamp = columns.get("timestamp");
-    if (timestamp != null
-        && timestamp.kind != ColumnValues.Kind.FLOAT32
-        && timestamp.kind != ColumnValues.Kind.FLOAT64) {
-      throw new DatasetException.BadMetadata(
-          file,
-          "column timestamp holds "
-              + timestamp.kind
-              + " values; expected float32 or float64 seconds");
-    }
-    double frame = 1.0 / info.fps();
-    double halfFrame = 0.5 * frame;
-    // Some writers (GR00T's demo data) stamp each row with the end of its frame: timestamps run
-    // from 1/fps, not 0. Rows still pair with frames by position (row f, frame f: the loader
-    // reads frame f at f / fps, and checks the video's frames against the table's), so a start one
-    // frame late is the writer's convention, accepted when every row keeps it; any other start, or
-    // a row that leaves it, is a disagreement.
-    double start = timestamp == null || e.length() == 0 ? 0 : timestamp.doubleAt(0);
-    double shift = Math.abs(start - frame) < halfFrame ? frame : 0;
-    for (int f = 0; f < e.length(); f++) {
-      String row = "episode " + e.index() + " row " + f;
-      if (frameIndex != null && frameIndex.longAt(f) != f) {
-        throw new DatasetException.BadMetadata(
-            file,
-            row + " has frame_index " + frameIndex.longAt(f) + " (rows must be frames 0..n-1)");
-      }
-      if (index != null && index.longAt(f) != e.datasetFromIndex() + f) {
-        throw new DatasetException.BadMetadata(
-            file,
-            row
-                + " has index "
-                + index.longAt(f)
-                + " but the episodes table's dataset_from_index "
-                + e.datasetFromIndex()
-                + " puts it at "
-                + (e.datasetFromIndex() + f));
-      }
-      double seconds = timestamp == null ? f * frame : timestamp.doubleAt(f);
-      if (!(Math.abs(seconds - (f * frame + shift)) < halfFrame)) {
-        throw new DatasetException.BadMetadata(
-            file,
-            row
-                + " has timestamp "
-                + seconds
-                + " s, more than half a frame from frame "
-                + f
-                + " at "
-                + info.fps()
-                + " fps ("
-                + (f * frame + shift)
-                + " s"
-                + (shift == 0 ? "" : ", as the episode's timestamps start one frame late")
-                + ")");
-      }
-    }
-  }
-
-  /** The column, which must hold integers when present. */
-  private static ColumnValues integers(
-      Map<String, ColumnValues> columns, String name, String file) {
-    ColumnValues c = columns.get(name);
-    if (c != null && c.kind != ColumnValues.Kind.INT64) {
-      throw new DatasetException.BadMetadata(
-          file,
-          "column " + name + " holds " + c.kind + " values; expected int64 (an integer column)");
-    }
-    return c;
   }
 
   private FileRows file(Path path) {

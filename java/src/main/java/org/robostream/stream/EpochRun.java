@@ -92,7 +92,8 @@ final class EpochRun implements Iterator<Batch> {
               counters,
               memory::newFramePath,
               memory.store(w),
-              memory.newCachedFetch(counters, decoders::identity, decoders::facts));
+              memory.newCachedFetch(counters, decoders::identity, decoders::facts),
+              decoders.placement());
       tasks.add(task);
       Thread t = new Thread(() -> runAndLetGo(task, q), "robostream-worker-" + rank + "-" + w);
       t.setDaemon(true);
@@ -127,7 +128,7 @@ final class EpochRun implements Iterator<Batch> {
    */
   List<StreamState.Segment> segments() {
     List<StreamState.Segment> s = new ArrayList<>(position.prior());
-    s.add(new StreamState.Segment(world, workers, next));
+    s.add(new StreamState.Segment(world, workers, next, position.plan().buffer()));
     return s;
   }
 

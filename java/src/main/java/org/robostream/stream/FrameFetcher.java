@@ -1,14 +1,9 @@
 package org.robostream.stream;
 
 import java.nio.file.Path;
-import java.util.HashMap;
-import java.util.HashSet;
-import java.util.Map;
-import java.util.Set;
 import java.util.function.BiFunction;
 import java.util.function.Supplier;
 import org.robostream.RobostreamException;
-import org.robostream.dataset.DatasetException;
 import org.robostream.dataset.DatasetInfo;
 import org.robostream.dataset.EpisodeInfo;
 import org.robostream.dataset.VideoSpan;
@@ -18,40 +13,29 @@ import org.robostream.video.Device;
 import org.robostream.video.FrameDestination;
 import org.robostream.video.PictureSink;
 import org.robostream.video.VideoDecoder;
-import org.robostream.video.VideoStreamInfo;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
- * Decodes the frames of episode-local frame numbers for one camera into given addresses. Inside a
- * file whose frame count matches the metadata, a frame is addressed by its position (frames of the
- * episodes before it plus its number) and its pts is checked against {@code from_timestamp + frame
- * / fps}: drift is recorded, and a frame more than half a frame early, or later than half a frame
- * plus the concatenation shift of the episodes stored before it ({@link
- * org.robostream.dataset.VideoSpan#maxPositionDrift}), is an error. Otherwise frames are looked up
- * by pts within the tolerance (warned once per file). Before the first frame of an episode and
- * camera is decoded, all of the episode's frames are checked against the file's frame table ({@link
- * SpanFrames}), a file's frame size against the camera's declared shape and, looked up by pts, its
- * duration against the table's frames. Cameras that are image features go to {@link ImageFrames}.
+ * Decodes the frames of episode-local frame numbers for one camera into given addresses, where
+ * {@link FramePlacement} says they are. Inside a file whose frame count matches the metadata, a
+ * frame is addressed by its position (frames of the episodes before it plus its number) and its pts
+ * is checked against {@code from_timestamp + frame / fps}: drift is recorded, and a frame more than
+ * half a frame early, or later than half a frame plus the concatenation shift of the episodes
+ * stored before it ({@link org.robostream.dataset.VideoSpan#maxPositionDrift}), is an error.
+ * Otherwise frames are looked up by pts within the tolerance. Before the first frame of an episode
+ * and camera is decoded its placement is checked (for local videos that happened when the dataset
+ * was opened, so this finds it done). Cameras that are image features go to {@link ImageFrames}.
  * Errors come out as {@link SampleException} naming file, episode and camera. Not thread-safe: one
  * per worker.
  */
 final class FrameFetcher {
-  private static final Logger LOG = LoggerFactory.getLogger(FrameFetcher.class);
-
   private final DecoderCache cache;
   private final Device device;
   private final DatasetInfo info;
   private final int fps;
-  private final double tolerance;
   private final StreamCounters counters;
   private final ImageFrames images;
   private final CachedFetch cached; // null: no frame cache
-  private final Map<Path, Boolean> byPosition = new HashMap<>();
-  private final Set<CheckedSpan> checkedSpans = new HashSet<>();
-
-  /** An episode's camera whose frames were checked against its file's frame table. */
-  private record CheckedSpan(int episode, String camera) {}
+  private final FramePlacement placement;
 
   /**
    * Where a decode call writes: the destination for a file's decoder, which may decode on the GPU
@@ -71,17 +55,17 @@ final class FrameFetcher {
       DecoderCache cache,
       Device device,
       DatasetInfo info,
-      double tolerance,
       StreamCounters counters,
       ImageFrames images,
-      CachedFetch cached) {
+      CachedFetch cached,
+      FramePlacement placement) {
+    this.placement = placement;
     this.images = images;
     this.cached = cached;
     this.cache = cache;
     this.device = device;
     this.info = info;
     this.fps = info.fps();
-    this.tolerance = tolerance;
     this.counters = counters;
   }
 
@@ -257,70 +241,13 @@ final class FrameFetcher {
     String file = span.file().toString();
     try {
       VideoDecoder decoder = cache.get(file, device, reader);
-      if (frame == 0 || !addressedByPosition(span, decoder.info())) {
+      if (frame == 0 || !placement.byPosition(span, decoder.info())) {
         return false;
       }
       int position = span.frameOffset() + frame;
       return decoder.seekGopOf(position) != decoder.seekGopOf(position - 1);
     } catch (RobostreamException | IllegalArgumentException e) {
       throw new SampleException(file, episode.index(), camera, e.getMessage(), e);
-    }
-  }
-
-  private boolean addressedByPosition(VideoSpan span, VideoStreamInfo video) {
-    return byPosition.computeIfAbsent(
-        span.file(),
-        p -> {
-          requireDeclaredSize(span, video);
-          boolean match = video.frameCount() == span.fileFrames();
-          if (!match) {
-            requireTableDuration(span, video);
-            LOG.warn(
-                "{}: {} frames but the episode table puts {} there; addressing frames by pts"
-                    + " (tolerance {} s)",
-                span.file(),
-                video.frameCount(),
-                span.fileFrames(),
-                tolerance);
-          }
-          return match;
-        });
-  }
-
-  /** The file's frames must have the size info.json declares for its camera. */
-  private void requireDeclaredSize(VideoSpan span, VideoStreamInfo video) {
-    info.features()
-        .get(span.camera())
-        .frameShape()
-        .requireSize(span.camera(), span.file().toString(), video.width(), video.height());
-  }
-
-  /**
-   * A file whose frames are looked up by pts (its frame count is not the table's) must still last
-   * as long as the frames the table puts there: a file longer or shorter than its episodes' spans
-   * holds episodes the table does not describe, and a lookup by pts could give another episode's
-   * frame. (Addressed by position, each frame's pts is checked instead: LeRobot's concatenation
-   * shifts each appended episode by up to a millisecond, so a long file's duration drifts from the
-   * table's while every frame is still where its position says.)
-   */
-  private void requireTableDuration(VideoSpan span, VideoStreamInfo video) {
-    double table = span.fileFrames() / (double) fps;
-    double file = video.durationSeconds();
-    if (!(Math.abs(file - table) < 0.5 / fps)) {
-      throw new DatasetException.BadMetadata(
-          span.file().toString(),
-          "holds "
-              + file
-              + " s of"
-              + " video ("
-              + video.frameCount()
-              + " frames) but the episodes table puts "
-              + span.fileFrames()
-              + " frames there, "
-              + table
-              + " s at "
-              + fps
-              + " fps");
     }
   }
 
@@ -340,13 +267,9 @@ final class FrameFetcher {
       if (facts == null) {
         facts = VideoFacts.of(decoder.get());
       }
-      boolean positions = addressedByPosition(span, facts.info());
+      placement.checkSpan(episode, span, facts.info(), facts.table());
+      boolean positions = placement.byPosition(span, facts.info());
       double first = facts.info().firstPtsSeconds();
-      CheckedSpan key = new CheckedSpan(episode.index(), camera);
-      if (!checkedSpans.contains(key)) {
-        SpanFrames.check(episode, span, facts.table(), first, fps, positions, tolerance);
-        checkedSpans.add(key);
-      }
       if (positions) {
         int[] at = new int[frames.length];
         for (int i = 0; i < frames.length; i++) {

@@ -28,6 +28,9 @@ import org.robostream.video.RawPicture;
  * cameras are never resized). Not thread-safe: one per worker.
  */
 final class HostFramePath implements FramePath {
+  /** Frames a stream decodes in one call (fixed runs). */
+  static final int MAX_RUN = 8;
+
   private final PackedPicture packer = new PackedPicture();
   private final FrameTransformer transformer = new FrameTransformer();
   private final StreamContext ctx;
@@ -136,12 +139,12 @@ final class HostFramePath implements FramePath {
   /** CPU decoders keep their position between calls: short runs switch streams cheaply. */
   @Override
   public int minRun() {
-    return 8;
+    return MAX_RUN;
   }
 
   @Override
   public int maxRun() {
-    return 8;
+    return MAX_RUN;
   }
 
   @Override

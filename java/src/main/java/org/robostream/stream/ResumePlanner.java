@@ -7,12 +7,13 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Turns a {@link StreamState} into the plan to continue with. Same world size and workers as the
- * last segment: that segment's plan, skipping the batches already consumed, so the continuation
- * equals the uninterrupted run sample for sample. Another world size or worker count: every sample
- * the old ranks consumed (their first {@code batches} batches, padding excluded) is taken out of
- * the pool and the rest of the epoch becomes a new segment planned over the new ranks, so it is
- * delivered exactly once. Stateless.
+ * Turns a {@link StreamState} into the plan to continue with. Same world size, workers and shuffle
+ * buffer as the last segment: that segment's plan, skipping the batches already consumed, so the
+ * continuation equals the uninterrupted run sample for sample. Another world size, worker count or
+ * buffer (the memory budget sizes it: {@link ShuffleBufferSizing}): every sample the old ranks
+ * consumed (their first {@code batches} batches, padding excluded, replayed with the buffer their
+ * segment recorded) is taken out of the pool and the rest of the epoch becomes a new segment
+ * planned over the new ranks, so it is delivered exactly once. Stateless.
  */
 public final class ResumePlanner {
   private ResumePlanner() {}
@@ -20,6 +21,9 @@ public final class ResumePlanner {
   /** The segment to run and how many of its batches every rank has already consumed. */
   public record Position(SegmentPlan plan, int consumedBatches, List<StreamState.Segment> prior) {}
 
+  /**
+   * As {@link #resolve(List, PlanParameters, long, List, int, int, int)} with the plan's buffer.
+   */
   public static Position resolve(
       List<EpisodePiece> epochPool,
       PlanParameters params,
@@ -27,19 +31,34 @@ public final class ResumePlanner {
       List<StreamState.Segment> segments,
       int world,
       int workers) {
+    return resolve(epochPool, params, epoch, segments, world, workers, params.bufferSize());
+  }
+
+  /**
+   * @param buffer the reservoir size of a new segment (the plan's {@code buffer_size}, or fewer)
+   */
+  public static Position resolve(
+      List<EpisodePiece> epochPool,
+      PlanParameters params,
+      long epoch,
+      List<StreamState.Segment> segments,
+      int world,
+      int workers,
+      int buffer) {
     List<EpisodePiece> pool = epochPool;
     for (int i = 0; i < segments.size(); i++) {
       StreamState.Segment s = segments.get(i);
-      SegmentPlan plan = new SegmentPlan(pool, params, epoch, i, s.world(), s.workers());
+      SegmentPlan plan =
+          new SegmentPlan(pool, params, epoch, i, s.world(), s.workers(), s.bufferOf(params));
       boolean last = i == segments.size() - 1;
-      if (last && s.world() == world && s.workers() == workers) {
+      if (last && s.world() == world && s.workers() == workers && s.bufferOf(params) == buffer) {
         return new Position(
             plan, Math.min(s.batches(), plan.batchesPerRank()), segments.subList(0, i));
       }
       pool = remove(pool, consumed(plan, s.batches()));
     }
     return new Position(
-        new SegmentPlan(pool, params, epoch, segments.size(), world, workers), 0, segments);
+        new SegmentPlan(pool, params, epoch, segments.size(), world, workers, buffer), 0, segments);
   }
 
   /** Samples (not padding) that the first {@code batches} batches of every rank delivered. */

@@ -26,6 +26,7 @@ import java.util.List;
  */
 public final class SegmentPlan {
   private final PlanParameters params;
+  private final int buffer;
   private final long epoch;
   private final int segment;
   private final int world;
@@ -35,6 +36,7 @@ public final class SegmentPlan {
   private final long[] slotFrames;
   private final int batchesPerRank;
 
+  /** A plan whose reservoirs hold the parameters' {@code bufferSize}. */
   public SegmentPlan(
       List<EpisodePiece> pool,
       PlanParameters params,
@@ -42,9 +44,25 @@ public final class SegmentPlan {
       int segment,
       int world,
       int workers) {
-    if (world < 1 || workers < 1) {
-      throw new IllegalArgumentException("world size and workers must be >= 1");
+    this(pool, params, epoch, segment, world, workers, params.bufferSize());
+  }
+
+  /**
+   * @param buffer samples each slot's reservoir holds: the parameters' {@code bufferSize}, or fewer
+   *     when the memory budget sized it down ({@link ShuffleBufferSizing})
+   */
+  public SegmentPlan(
+      List<EpisodePiece> pool,
+      PlanParameters params,
+      long epoch,
+      int segment,
+      int world,
+      int workers,
+      int buffer) {
+    if (world < 1 || workers < 1 || buffer < 1) {
+      throw new IllegalArgumentException("world size, workers and buffer must be >= 1");
     }
+    this.buffer = buffer;
     this.params = params;
     this.epoch = epoch;
     this.segment = segment;
@@ -95,6 +113,11 @@ public final class SegmentPlan {
     return world;
   }
 
+  /** Samples each slot's reservoir holds. */
+  public int buffer() {
+    return buffer;
+  }
+
   public int workers() {
     return workers;
   }
@@ -118,7 +141,7 @@ public final class SegmentPlan {
     return new SlotSampler(
         slots.get(slot(rank, worker)),
         params.shuffle(),
-        params.bufferSize(),
+        buffer,
         params.maxNumShards(),
         new SplitMix64(
             SplitMix64.derive(params.seed(), epoch, segment, world, workers, slot(rank, worker))));
@@ -166,7 +189,7 @@ public final class SegmentPlan {
           SlotSampler.deliveryOrder(
               slots.get(slot(rank, w)),
               params.shuffle(),
-              params.bufferSize(),
+              buffer,
               params.maxNumShards(),
               new SplitMix64(
                   SplitMix64.derive(

@@ -11,12 +11,15 @@ import org.robostream.dataset.FrameShape;
 import org.robostream.dataset.LeRobotMetadata;
 import org.robostream.dataset.SourceOptions;
 import org.robostream.dataset.SymlinkPolicy;
+import org.robostream.dataset.TimestampReport;
 import org.robostream.framecache.FrameCacheOptions;
 import org.robostream.source.VideoSources;
 import org.robostream.video.DecodeDeviceSpec;
 import org.robostream.video.DecoderCache;
 import org.robostream.video.Device;
+import org.robostream.video.FrameTables;
 import org.robostream.video.VideoDecoderOptions;
+import org.robostream.video.VideoHeader;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -36,6 +39,12 @@ final class StreamConfig {
   // Batches a worker may have built ahead of the consumer.
   private static final int PREFETCH = 2;
 
+  /**
+   * The default budget for the frames the workers hold in their shuffle buffers, on top of the
+   * batches they build ahead (see {@link StreamingDataset.Builder#memoryBudgetBytes}).
+   */
+  static final long DEFAULT_HELD_FRAMES_BYTES = 2L << 30;
+
   private final LeRobotMetadata metadata;
   private final VideoSources videos;
   private final PlanParameters params;
@@ -51,12 +60,21 @@ final class StreamConfig {
   private final long fingerprint;
   private final long startEpoch;
   private final List<StreamState.Segment> startSegments;
+  private final TimestampReport timestamps;
+  private final FramePlacement placement;
+  private final FrameTables frameTables = new FrameTables();
+  private final ShuffleBufferSizing bufferSizing;
 
-  /** The order of the checks is the order errors are reported in; keep it. */
+  /**
+   * The order of the checks is the order errors are reported in, the order a user fixes things:
+   * files missing (when the source opens), the metadata against itself (also there), then against
+   * the data files and the videos (here). Keep it.
+   */
   private StreamConfig(StreamingDataset.Builder b) {
     DatasetSource source = openSource(b);
     this.metadata = source.metadata();
-    metadata.checkDataFiles(); // every disagreement with the data rows before the first batch
+    // Every disagreement with the data rows before the first batch.
+    this.timestamps = metadata.checkDataFiles(b.timestampRule);
     this.videos = b.videos != null ? b.videos : source.videos();
     this.params =
         new PlanParameters(
@@ -94,12 +112,24 @@ final class StreamConfig {
     if (b.preset == null) {
       refuseWindowsOfCamerasLeftOut(b.deltaTimestamps.keySet(), metadata);
     }
-    DeclaredFrameSizes.check(metadata, metadata.videoCameras(), videos);
+    Map<String, VideoHeader> headers =
+        DeclaredFrameSizes.check(metadata, metadata.videoCameras(), videos);
+    this.placement = new FramePlacement(metadata.info(), b.toleranceSeconds, timestamps);
+    VideoChecks.atOpen(metadata, videos, placement, frameTables);
+    if (timestamps.recorded()) {
+      // Said once per dataset: the frames are not in doubt (each video holds its rows' frames at
+      // a constant rate, checked above or, for remote videos, before their first frame).
+      LOG.warn(
+          "{}: {}. Rows are delivered with their frames by position (row f, frame f of its"
+              + " episode's video), the timestamp column as written; timestamps(STRICT) /"
+              + " --timestamps strict refuses such datasets",
+          metadata.root(),
+          timestamps.summary());
+    }
     Map<String, StreamContext.FrameSize> fileSizes = frameSizes(metadata, cameras);
     Map<String, StreamContext.FrameSize> frameSizes =
         BatchFrameSizes.resolve(
             fileSizes, cameras, Set.copyOf(metadata.depthCameras()), b.resizeAll, b.resizeCameras);
-    this.memoryBudget = b.memoryBudgetBytes;
     this.frameCache = b.frameCache;
     StreamContext probe =
         new StreamContext(
@@ -115,8 +145,48 @@ final class StreamConfig {
             1,
             frameSizes,
             fileSizes,
-            SampleTransforms.NONE);
+            SampleTransforms.NONE,
+            null);
+    long batchBytes = probe.sampleBatchBytes() * b.batchSize;
+    this.memoryBudget =
+        b.memoryBudgetBytes > 0
+            ? b.memoryBudgetBytes
+            : (long) workers * PREFETCH * batchBytes + DEFAULT_HELD_FRAMES_BYTES;
     long storeBytes = storeBytes(probe, b.batchSize);
+    int maxRun = onGpu ? DeviceFramePath.maxRun(true) : HostFramePath.MAX_RUN;
+    long sampleBytes = deviceBatches ? probe.heldSampleBytes() : packedSampleBytes(probe, headers);
+    // Image cameras keep their encoded images in the same budget, up to half of it (ImageFrames).
+    long framesStore = metadata.imageCameras().isEmpty() ? storeBytes : storeBytes / 2;
+    this.bufferSizing =
+        ShuffleBufferSizing.of(
+            b.shuffle ? b.bufferSize : 1,
+            framesStore,
+            sampleBytes,
+            b.batchSize,
+            b.shuffle ? b.maxNumShards : 1,
+            maxRun);
+    if (b.shuffle && bufferSizing.reduced(b.bufferSize)) {
+      long needed =
+          (long) workers
+                  * (PREFETCH * batchBytes
+                      + (metadata.imageCameras().isEmpty() ? 1 : 2)
+                          * ShuffleBufferSizing.bytesFor(
+                              b.bufferSize, sampleBytes, b.batchSize, b.maxNumShards, maxRun))
+              + (1L << 20);
+      LOG.warn(
+          "shuffle buffer: {} samples asked per worker, but the memory budget ({} MiB for {}"
+              + " workers) holds {} frames: each worker's buffer holds {} samples instead, and the"
+              + " sample order follows it (resume included). Samples that did not fit would be"
+              + " decoded in random order, which on long-GOP video decodes up to a GOP per sample."
+              + " For the whole buffer: memoryBudgetBytes({}) / --memory-budget-mb {}",
+          b.bufferSize,
+          memoryBudget >> 20,
+          workers,
+          bufferSizing,
+          bufferSizing.bufferSize(),
+          needed,
+          (needed + (1 << 20) - 1) >> 20);
+    }
     int cacheSize = decoderCacheCapacity(b, cameras.size());
     this.context =
         new StreamContext(
@@ -132,7 +202,8 @@ final class StreamConfig {
             cacheSize,
             frameSizes,
             fileSizes,
-            transforms(b, onGpu));
+            transforms(b, onGpu),
+            bufferSizing);
     List<EpisodePiece> pieces = new ArrayList<>();
     for (EpisodeInfo e : metadata.episodes()) {
       pieces.add(EpisodePiece.whole(e.index(), e.length()));
@@ -257,6 +328,30 @@ final class StreamConfig {
   }
 
   /**
+   * Bytes a worker holds for one sample on the host path: each camera's pictures packed as its
+   * files' pixel format decodes them (YUV 4:2:0 at 1.5 bytes a pixel, 10-bit twice that), at the
+   * files' size, once per window position; RGB where the format is not known (and for image
+   * cameras: PNG decodes to RGB).
+   */
+  private static long packedSampleBytes(StreamContext probe, Map<String, VideoHeader> headers) {
+    long sum = 0;
+    for (String camera : probe.cameras()) {
+      StreamContext.FrameSize size = probe.fileSize(camera);
+      VideoHeader header = headers.get(camera);
+      int format =
+          header == null
+              ? -1
+              : org.bytedeco.ffmpeg.global.avutil.av_get_pix_fmt(header.pixelFormat());
+      long bytes =
+          format < 0
+              ? 3L * size.height() * size.width() * (probe.samples(camera).channels() == 1 ? 2 : 1)
+              : org.robostream.video.PackedPicture.packedBytes(size.width(), size.height(), format);
+      sum += probe.positions(camera) * bytes;
+    }
+    return sum;
+  }
+
+  /**
    * Open decoders each worker keeps: the builder's {@code decoderCacheSize}, else the environment's
    * {@link DecoderCache#ENV} / {@link DecoderCache#LEROBOT_ENV} (checked here, so a bad value fails
    * the build naming the variable), else enough for every live stream's cameras plus one episode's
@@ -286,6 +381,21 @@ final class StreamConfig {
 
   LeRobotMetadata metadata() {
     return metadata;
+  }
+
+  /** What the kept episodes' timestamp columns say. */
+  TimestampReport timestamps() {
+    return timestamps;
+  }
+
+  /** Which frame each row gets; local videos were checked against it when the dataset opened. */
+  FramePlacement placement() {
+    return placement;
+  }
+
+  /** The frame tables of the videos scanned when the dataset opened, for the workers' decoders. */
+  FrameTables frameTables() {
+    return frameTables;
   }
 
   /** Where the video bytes come from: the builder's sources, else the dataset source's. */
@@ -325,6 +435,16 @@ final class StreamConfig {
 
   long memoryBudget() {
     return memoryBudget;
+  }
+
+  /** Each worker's shuffle buffer and decode runs, sized to the budget. */
+  ShuffleBufferSizing bufferSizing() {
+    return bufferSizing;
+  }
+
+  /** Samples each worker's reservoir holds in a new segment: the requested size or fewer. */
+  int shuffleBufferSize() {
+    return params.shuffle() ? bufferSizing.bufferSize() : params.bufferSize();
   }
 
   /** What every worker shares: metadata, windows, output format, limits. */

@@ -21,6 +21,9 @@ import org.robostream.video.VideoDecoderOptions;
  * @param frameSizes each camera's frame size in the batches: its files', or resized
  * @param fileSizes each camera's frame size in its files, as info.json declares it
  * @param transforms the image transforms every sample's frames get before batching
+ * @param sizing the shuffle buffer and decode runs sized to {@code storeBytes}: the most frames a
+ *     stream decodes ahead in one call (the frame path's own limits apply too) and the bytes a held
+ *     sample is expected to take until the first ones are measured
  */
 record StreamContext(
     LeRobotMetadata metadata,
@@ -35,7 +38,8 @@ record StreamContext(
     int decoderCacheSize,
     Map<String, FrameSize> frameSizes,
     Map<String, FrameSize> fileSizes,
-    SampleTransforms transforms) {
+    SampleTransforms transforms,
+    ShuffleBufferSizing sizing) {
 
   /** A camera's frame size. */
   record FrameSize(int height, int width) {}

@@ -1,6 +1,7 @@
 package org.robostream.stream;
 
 import java.util.concurrent.atomic.AtomicLong;
+import org.robostream.dataset.TimestampReport;
 
 /** Counters shared by all workers of a stream, read exactly at any time (atomics). Thread-safe. */
 public final class StreamCounters {
@@ -11,10 +12,19 @@ public final class StreamCounters {
   final AtomicLong decodedOnExit = new AtomicLong();
   final AtomicLong maxDriftNanos = new AtomicLong();
   final AtomicLong peakHeldBytes = new AtomicLong();
+  private final TimestampReport timestamps;
+
+  /** Counters of a stream whose data files' timestamps say {@code timestamps}. */
+  public StreamCounters(TimestampReport timestamps) {
+    this.timestamps = timestamps;
+  }
 
   /**
    * Snapshot. {@code amplification} = frames decoded / frames delivered; {@code framesFromCache}:
-   * frames delivered from the frame cache instead of decoded (counted in {@code framesDelivered}).
+   * frames delivered from the frame cache instead of decoded (counted in {@code framesDelivered});
+   * {@code maxDriftSeconds}: the largest distance of a decoded frame's pts from where its position
+   * puts it; {@code timestamps}: what the data files' timestamp columns said when the dataset was
+   * opened (recorded timestamps are reported there, not refused).
    */
   public record Snapshot(
       long framesDecoded,
@@ -23,7 +33,8 @@ public final class StreamCounters {
       long samplesDecodedOnEntry,
       long samplesDecodedOnExit,
       double maxDriftSeconds,
-      long peakHeldFrameBytes) {
+      long peakHeldFrameBytes,
+      TimestampReport timestamps) {
     public double amplification() {
       return framesDelivered == 0 ? 0.0 : framesDecoded / (double) framesDelivered;
     }
@@ -37,7 +48,8 @@ public final class StreamCounters {
         decodedOnEntry.get(),
         decodedOnExit.get(),
         maxDriftNanos.get() / 1e9,
-        peakHeldBytes.get());
+        peakHeldBytes.get(),
+        timestamps);
   }
 
   void drift(double seconds) {

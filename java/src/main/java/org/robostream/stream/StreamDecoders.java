@@ -30,7 +30,8 @@ final class StreamDecoders {
   private final VideoDecoderOptions options;
   private final Set<String> depthFiles = new java.util.HashSet<>(); // the depth cameras' files
   private final int cacheSize;
-  private final FrameTables tables = new FrameTables();
+  private final FrameTables tables;
+  private final FramePlacement placement;
   private final DecoderCacheCounters cacheCounters = new DecoderCacheCounters();
   private final int wholeDeviceFallbacks; // files on the CPU because the GPU is unusable
   private final Set<String> perFileFallbacks = ConcurrentHashMap.newKeySet();
@@ -40,6 +41,8 @@ final class StreamDecoders {
     this.videos = config.videos();
     this.options = config.context().decoderOptions();
     this.cacheSize = config.context().decoderCacheSize();
+    this.tables = config.frameTables();
+    this.placement = config.placement();
     for (String camera : config.metadata().depthCameras()) {
       config.metadata().videoFiles(camera).forEach(f -> depthFiles.add(f.toString()));
     }
@@ -64,6 +67,11 @@ final class StreamDecoders {
       perFileFallbacks.add(file);
     }
     return decoder;
+  }
+
+  /** Which frame each row gets, shared by every worker. */
+  FramePlacement placement() {
+    return placement;
   }
 
   /** What the first decoder of {@code file} told about it, or null before one opened it. */

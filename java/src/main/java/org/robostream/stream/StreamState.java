@@ -22,12 +22,29 @@ public record StreamState(
   static final String FORMAT = "robostream.stream-state/1";
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  /** A stretch of the epoch run with one world size and worker count. */
-  public record Segment(int world, int workers, int batches) {
+  /**
+   * A stretch of the epoch run with one world size, worker count and shuffle buffer.
+   *
+   * @param buffer samples each worker's reservoir held (the requested size, or fewer when the
+   *     memory budget could not hold it: {@link ShuffleBufferSizing}); 0 in states saved before it
+   *     was recorded, meaning the plan's {@code buffer_size}
+   */
+  public record Segment(int world, int workers, int batches, int buffer) {
     public Segment {
-      if (world < 1 || workers < 1 || batches < 0) {
-        throw new IllegalArgumentException("bad segment " + world + "/" + workers + "/" + batches);
+      if (world < 1 || workers < 1 || batches < 0 || buffer < 0) {
+        throw new IllegalArgumentException(
+            "bad segment " + world + "/" + workers + "/" + batches + "/" + buffer);
       }
+    }
+
+    /** A segment whose buffer is the plan's {@code buffer_size}. */
+    public Segment(int world, int workers, int batches) {
+      this(world, workers, batches, 0);
+    }
+
+    /** The reservoir size the segment's plan used, given the plan's parameters. */
+    public int bufferOf(PlanParameters params) {
+      return buffer > 0 ? buffer : params.bufferSize();
     }
   }
 
@@ -41,10 +58,14 @@ public record StreamState(
     root.put("epoch", epoch);
     ArrayNode segs = root.putArray("segments");
     for (Segment s : segments) {
-      segs.addObject()
-          .put("world", s.world())
-          .put("workers", s.workers())
-          .put("batches", s.batches());
+      ObjectNode seg =
+          segs.addObject()
+              .put("world", s.world())
+              .put("workers", s.workers())
+              .put("batches", s.batches());
+      if (s.buffer() > 0) {
+        seg.put("buffer", s.buffer());
+      }
     }
     root.put("seed", params.seed());
     root.put("shuffle", params.shuffle());
@@ -77,7 +98,10 @@ public record StreamState(
     for (JsonNode s : root.path("segments")) {
       segments.add(
           new Segment(
-              s.path("world").asInt(), s.path("workers").asInt(), s.path("batches").asInt(-1)));
+              s.path("world").asInt(),
+              s.path("workers").asInt(),
+              s.path("batches").asInt(-1),
+              s.path("buffer").asInt(0)));
     }
     PlanParameters params =
         new PlanParameters(

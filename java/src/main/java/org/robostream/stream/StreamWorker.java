@@ -45,6 +45,7 @@ final class StreamWorker implements Runnable {
   private final Supplier<FramePath> framePaths;
   private final FrameMemory store; // the dataset's store for this worker index, kept across epochs
   private final CachedFetch cached; // this worker's, closed when it ends; null: no frame cache
+  private final FramePlacement placement;
   private final Map<Integer, int[]> pieceFrames = new HashMap<>();
   private long estimatedSampleBytes; // packed bytes of a sample, learned from the first ones
   private volatile boolean stopped;
@@ -63,8 +64,10 @@ final class StreamWorker implements Runnable {
       StreamCounters counters,
       Supplier<FramePath> framePaths,
       FrameMemory store,
-      CachedFetch cached) {
+      CachedFetch cached,
+      FramePlacement placement) {
     this.ctx = ctx;
+    this.placement = placement;
     this.cached = cached;
     this.store = store;
     this.framePaths = framePaths;
@@ -77,7 +80,7 @@ final class StreamWorker implements Runnable {
     this.allocator = allocator;
     this.decoders = decoders;
     this.counters = counters;
-    this.estimatedSampleBytes = ctx.heldSampleBytes(); // RGB size until one is measured
+    this.estimatedSampleBytes = ctx.sizing().sampleBytes(); // as sized, until one is measured
     for (EpisodePiece p : plan.piecesOf(rank, worker)) {
       pieceFrames.put(p.episode(), p.frames());
     }
@@ -105,13 +108,7 @@ final class StreamWorker implements Runnable {
                 allocator, ctx.metadata().info(), ctx.decoderCacheSize(), counters, store)) {
       FrameFetcher fetcher =
           new FrameFetcher(
-              decoders,
-              ctx.device(),
-              ctx.metadata().info(),
-              ctx.decoderOptions().toleranceSeconds(),
-              counters,
-              images,
-              cached);
+              decoders, ctx.device(), ctx.metadata().info(), counters, images, cached, placement);
       SlotSampler sampler = plan.sampler(rank, worker);
       Map<Long, PackedFrame[]> decoded = new HashMap<>();
       for (int j = 0; j < jobs.size() && !stopped; j++) {
@@ -270,8 +267,8 @@ final class StreamWorker implements Runnable {
         DecodeRuns.length(
             frames,
             at,
-            path.minRun(),
-            path.maxRun(),
+            Math.min(path.minRun(), ctx.sizing().run()),
+            Math.min(path.maxRun(), ctx.sizing().run()),
             n ->
                 !decoded.containsKey(Samples.of(episode, frames[at + n]))
                     && store.canHold((n + 1) * estimatedSampleBytes),

@@ -15,6 +15,8 @@ import org.robostream.dataset.EpisodeRanges;
 import org.robostream.dataset.LeRobotMetadata;
 import org.robostream.dataset.SourceOptions;
 import org.robostream.dataset.SymlinkPolicy;
+import org.robostream.dataset.TimestampReport;
+import org.robostream.dataset.TimestampRule;
 import org.robostream.framecache.FrameCache;
 import org.robostream.framecache.FrameCacheOptions;
 import org.robostream.framecache.FrameCacheStats;
@@ -55,7 +57,7 @@ import org.robostream.video.FrameLayout;
 public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
   private final StreamConfig config;
   private final StreamDecoders decoders;
-  private final StreamCounters counters = new StreamCounters();
+  private final StreamCounters counters;
   private final StreamMemory memory;
   private final EpochRun.Owner runOwner =
       new EpochRun.Owner() {
@@ -79,6 +81,7 @@ public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
 
   private StreamingDataset(Builder b) {
     this.config = StreamConfig.resolve(b);
+    this.counters = new StreamCounters(config.timestamps());
     this.epoch = config.startEpoch();
     this.segments = config.startSegments();
     this.decoders = new StreamDecoders(config);
@@ -158,7 +161,8 @@ public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
         epoch,
         segments,
         config.rankWorld().world(),
-        config.workers());
+        config.workers(),
+        config.shuffleBufferSize());
   }
 
   /**
@@ -198,9 +202,17 @@ public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
     return config.deviceBatches();
   }
 
-  /** Decode and delivery counters summed over every worker. */
+  /**
+   * Decode and delivery counters summed over every worker, with what the timestamps said when the
+   * dataset was opened ({@link StreamCounters.Snapshot#timestamps()}).
+   */
   public StreamCounters.Snapshot stats() {
     return counters.snapshot();
+  }
+
+  /** What the kept episodes' timestamp columns say, read when the dataset was built. */
+  public TimestampReport timestamps() {
+    return config.timestamps();
   }
 
   /** What the frame cache did in this process ({@link FrameCacheStats#NONE} without one). */
@@ -218,9 +230,20 @@ public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
     return memory.outstandingBatchBytes();
   }
 
-  /** The memory budget for decoded frames held by the workers, in bytes. */
+  /**
+   * The memory budget of the workers in bytes (prefetched batches and held frames): the builder's,
+   * or the default resolved for this dataset.
+   */
   public long memoryBudgetBytes() {
     return config.memoryBudget();
+  }
+
+  /**
+   * Samples each worker's shuffle buffer holds: the builder's {@code bufferSize}, or fewer when
+   * their frames would not fit the memory budget (said once, when built).
+   */
+  public int shuffleBufferSize() {
+    return config.shuffleBufferSize();
   }
 
   /**
@@ -270,6 +293,7 @@ public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
     Map<String, double[]> deltaTimestamps = Map.of();
     Windows.Preset preset;
     double toleranceSeconds = 1e-4;
+    TimestampRule timestampRule = TimestampRule.POSITION;
     int bufferSize = 1000;
     int maxNumShards = 16;
     long seed = 42;
@@ -287,7 +311,7 @@ public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
     Map<String, String> environment = System.getenv();
     Collection<Integer> episodes;
     List<String> cameras;
-    long memoryBudgetBytes = 1L << 30;
+    long memoryBudgetBytes = -1; // auto: the prefetched batches + 2 GiB of held frames
     boolean deviceBatches;
     FrameCacheOptions frameCache;
     ImageTransformsConfig imageTransforms;
@@ -462,16 +486,34 @@ public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
      * path is always taken). The batches are the same either way (device_type CPU); this runs the
      * GPU path's logic on machines without a GPU.
      */
+    /**
+     * What the data files' timestamps may say ({@link TimestampRule#POSITION}, the default: rows
+     * pair with frames by position and recorded timestamps are reported, not refused; {@link
+     * TimestampRule#STRICT}: a dataset whose timestamps drift more than half a frame from {@code
+     * frame_index / fps} is refused when built).
+     */
+    public Builder timestamps(TimestampRule rule) {
+      this.timestampRule = java.util.Objects.requireNonNull(rule, "rule");
+      return this;
+    }
+
     public Builder deviceBatches(boolean d) {
       this.deviceBatches = d;
       return this;
     }
 
     /**
-     * Bytes of decoded frames the workers may hold (default 1 GiB): packed pictures in host memory,
-     * or RGB frames in the batch device's memory for device batches.
+     * Bytes the workers may hold: the batches each builds ahead of the consumer (2 a worker) and
+     * the decoded frames of their shuffle buffers (packed pictures in host memory, or RGB frames in
+     * the batch device's memory for device batches). Default: the prefetched batches plus 2 GiB for
+     * the frames. A shuffle buffer whose frames do not fit its worker's share is made smaller, with
+     * a warning naming the budget that holds it whole (decoding the rest at delivery, in random
+     * order, would decode up to a GOP per sample on long-GOP video).
      */
     public Builder memoryBudgetBytes(long b) {
+      if (b <= 0) {
+        throw new IllegalArgumentException("memoryBudgetBytes must be > 0, got " + b);
+      }
       this.memoryBudgetBytes = b;
       return this;
     }

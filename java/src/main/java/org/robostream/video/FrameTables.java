@@ -29,4 +29,12 @@ public final class FrameTables {
     byFile.putIfAbsent(decoder.file(), decoder.frameTable());
     return decoder;
   }
+
+  /**
+   * Keeps {@code table} (scanned without a decoder, {@link VideoScan}) for the decoders of its file
+   * that open later: they skip the scan while it still describes the file's size.
+   */
+  public void remember(FrameTable table) {
+    byFile.putIfAbsent(table.file, table);
+  }
 }

@@ -126,7 +126,7 @@ public final class VideoDecoder implements AutoCloseable {
   /** Larger frames are either damaged headers or far beyond robot camera sizes. */
   static final int MAX_DIMENSION = 8192;
 
-  private static void checkFrameSize(Demuxer demuxer) {
+  static void checkFrameSize(Demuxer demuxer) {
     AVCodecParameters p = demuxer.stream().codecpar();
     if (p.width() <= 0
         || p.height() <= 0

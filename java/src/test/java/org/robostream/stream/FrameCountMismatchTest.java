@@ -1,7 +1,6 @@
 package org.robostream.stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -23,12 +22,13 @@ import org.robostream.testing.Fixtures;
 import org.robostream.video.FrameLayout;
 
 /**
- * A video whose frame count differs from what the episodes table puts in it (FrameFetcher): the
- * loader cannot address frames by position and looks each one up by pts, within the tolerance.
- * Extra frames that keep the file's duration are skipped, and every sample still gets its own
- * frame; a lookup farther than the tolerance, or a file whose duration no longer matches the table
- * (a trailing frame appended), is a {@link SampleException} naming file, episode and camera with
- * the {@link DatasetException.BadMetadata} as its cause — never another frame.
+ * A video whose frame count differs from what the episodes table puts in it ({@link
+ * FramePlacement}): the loader cannot address frames by position and looks each one up by pts,
+ * within the tolerance. Extra frames that keep the file's duration are skipped, and every sample
+ * still gets its own frame; a lookup farther than the tolerance, a file whose duration no longer
+ * matches the table (a trailing frame appended), or an episode whose timestamps are as recorded
+ * (the time to look up is then in doubt) is a {@link DatasetException.BadMetadata} naming the file
+ * and the episode when the dataset is built — never another frame, never half way through an epoch.
  *
  * <p>The seed: {@link Datasets#tinyPatternV30()}, 3 episodes x 12 frames at 20 fps in one file per
  * camera; the top camera's file is replaced.
@@ -73,19 +73,9 @@ class FrameCountMismatchTest {
         .layout(FrameLayout.HWC);
   }
 
-  /** Streams an epoch in natural order until it fails; returns the failure, samples checked. */
-  private static SampleException failureOf(Path root, List<Long> delivered) {
-    return assertThrows(
-        SampleException.class,
-        () -> {
-          try (StreamingDataset ds = stream(root).build()) {
-            for (Batch b : ds) {
-              try (b) {
-                delivered.addAll(PatternSamples.checked(b, ds.metadata().info().videoKeys()));
-              }
-            }
-          }
-        });
+  /** The refusal {@code build()} raises. */
+  private static DatasetException.BadMetadata refusalOf(Path root) {
+    return assertThrows(DatasetException.BadMetadata.class, () -> stream(root).build());
   }
 
   @Test
@@ -129,17 +119,31 @@ class FrameCountMismatchTest {
         shifted.toString());
     Files.move(shifted, video, StandardCopyOption.REPLACE_EXISTING);
 
-    List<Long> delivered = new ArrayList<>();
-    SampleException e = failureOf(root, delivered);
+    DatasetException.BadMetadata e = refusalOf(root);
     assertEquals(root.resolve(TOP_FILE).toString(), e.file());
-    assertEquals(1, e.episode());
-    assertEquals(TOP, e.camera());
-    assertInstanceOf(DatasetException.BadMetadata.class, e.getCause());
+    assertTrue(e.getMessage().contains("episode 1 (" + TOP + ")"), e.getMessage());
     assertTrue(e.getMessage().contains("looked up by pts"), e.getMessage());
-    assertTrue(
-        !delivered.isEmpty() && delivered.stream().allMatch(s -> Samples.episode(s) == 0),
-        "episode 0's first batch, exact, and nothing of episode 1 came before the error: "
-            + delivered.size());
+  }
+
+  @Test
+  void recordedTimestampsWhereFramesAreLookedUpByTimeAreRefusedWhenBuilt() throws Exception {
+    Path root = withTopVideo(2 * FPS, twiceTheRate());
+    // Episode 2's rows drift more than half a frame: looked up by time, its frames are in doubt.
+    org.robostream.testing.ParquetEdit.rewrite(
+        root.resolve("data/chunk-000/file-000.parquet"),
+        t -> {
+          for (int row = 0; row < t.rows(); row++) {
+            if (t.longAt("episode_index", row) == 2) {
+              t.set("timestamp", row, t.doubleAt("timestamp", row) + 0.03 * (row % 2));
+            }
+          }
+        });
+    DatasetException.BadMetadata e = refusalOf(root);
+    assertEquals(root.resolve(TOP_FILE).toString(), e.file());
+    assertTrue(e.getMessage().contains("episode 2 (" + TOP + ")"), e.getMessage());
+    assertTrue(e.getMessage().contains("as recorded"), e.getMessage());
+    assertTrue(e.getMessage().contains("in doubt"), e.getMessage());
+    assertTrue(e.getMessage().contains("--episodes"), e.getMessage());
   }
 
   @Test
@@ -156,15 +160,10 @@ class FrameCountMismatchTest {
     frames.add(new PatternCode.Identity(EPISODES - 1, LENGTH, NOT_IN_THE_TABLE));
     Path root = withTopVideo(FPS, frames);
 
-    List<Long> delivered = new ArrayList<>();
-    SampleException e = failureOf(root, delivered);
+    DatasetException.BadMetadata e = refusalOf(root);
     assertEquals(root.resolve(TOP_FILE).toString(), e.file());
-    assertEquals(0, e.episode(), "the first episode read from the file");
-    assertEquals(TOP, e.camera());
-    assertInstanceOf(DatasetException.BadMetadata.class, e.getCause());
     assertTrue(
         e.getMessage().contains("37 frames") && e.getMessage().contains("36 frames"),
         e.getMessage());
-    assertEquals(List.of(), delivered, "no batch before the file was refused");
   }
 }

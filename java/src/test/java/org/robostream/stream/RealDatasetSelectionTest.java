@@ -16,6 +16,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.robostream.dataset.DatasetException;
 import org.robostream.dataset.EpisodeInfo;
+import org.robostream.dataset.EpisodeTimestamps;
+import org.robostream.dataset.TimestampReport;
+import org.robostream.dataset.TimestampRule;
 import org.robostream.testing.Fixtures;
 import org.robostream.testing.FrameCompare;
 import org.robostream.testing.ReferenceFrames;
@@ -47,6 +50,48 @@ class RealDatasetSelectionTest {
     StreamingDataset.Builder b =
         StreamingDataset.builder(root).cameras("observation.images.ego_view");
     assertEquals(2096, streamAndCompare(b, "observation.images.ego_view", 256, 256));
+  }
+
+  @Test
+  void cr5EpisodesZeroToFourStreamEveryFrameByPositionWithTheirRecordedTimestamps()
+      throws Exception {
+    Path root = Fixtures.sharedDataset(Fixtures.CR5);
+    StreamingDataset.Builder b = StreamingDataset.builder(root).episodes("0-4");
+    // 197 + 215 + 275 + 209 + 237 rows, each the frame at its own position in its episode's file.
+    assertEquals(1133, streamAndCompare(b, "observation.images.top", 640, 480));
+    try (StreamingDataset ds = StreamingDataset.builder(root).episodes("0-4").build()) {
+      TimestampReport report = ds.timestamps();
+      assertEquals(5, report.count(EpisodeTimestamps.Convention.RECORDED), report.summary());
+      EpisodeTimestamps worst = report.largestRecordedDrift().orElseThrow();
+      assertTrue(worst.maxDriftSeconds() > 0.05, "more than half a frame at 10 fps");
+      assertTrue(
+          report.summary().startsWith("timestamps: 5 of 5 episodes as recorded, up to "),
+          report.summary());
+      // Episode 1 as its README says: row 0 at 0.056 s (near the one-frame-late step), row 1 at
+      // 0.116 s (near frame_index / fps): no convention holds for every row.
+      assertTrue(report.episode(1).firstOffRow() >= 1, "a row leaves row 0's step");
+    }
+  }
+
+  @Test
+  void cr5StrictTimestampsAreRefusedWhenBuiltNamingTheWayThrough() {
+    Path root = Fixtures.sharedDataset(Fixtures.CR5);
+    DatasetException.BadMetadata e =
+        assertThrows(
+            DatasetException.BadMetadata.class,
+            () ->
+                StreamingDataset.builder(root)
+                    .episodes("0-4")
+                    .timestamps(TimestampRule.STRICT)
+                    .build());
+    assertTrue(e.file().endsWith("episode_000000.parquet"), e.file());
+    assertTrue(e.getMessage().contains("--timestamps position"), e.getMessage());
+  }
+
+  @Test
+  void cr5WithEveryEpisodeIsRefusedUpFrontNamingTheEpisodesThatAreThere() {
+    String m = refusal(StreamingDataset.builder(Fixtures.sharedDataset(Fixtures.CR5)));
+    assertNames(m, "152 of the 162 files", "episodes(\"0-4\")");
   }
 
   @Test

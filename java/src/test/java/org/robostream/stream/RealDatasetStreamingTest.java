@@ -85,25 +85,20 @@ class RealDatasetStreamingTest {
   }
 
   @Test
-  void aCorruptVideoRaisesOutOfTheIteratorWithFileEpisodeAndCamera() throws Exception {
+  void aCorruptVideoIsRefusedWhenTheStreamIsBuiltNamingFileEpisodeAndCamera() throws Exception {
     Path copy = tmp.resolve("ds");
     org.robostream.dataset.V30MetadataTestAccess.copyTree(Datasets.patternV21(), copy);
     Path video = copy.resolve("videos/chunk-000/observation.images.top/episode_000003.mp4");
     byte[] bytes = Files.readAllBytes(video);
     Files.write(video, java.util.Arrays.copyOf(bytes, bytes.length / 3));
-    try (StreamingDataset ds = StreamingDataset.builder(copy).batchSize(4).shuffle(false).build()) {
-      SampleException e =
-          assertThrows(
-              SampleException.class,
-              () -> {
-                for (Batch b : ds) {
-                  b.close();
-                }
-              });
-      assertEquals(3, e.episode());
-      assertEquals("observation.images.top", e.camera());
-      assertTrue(e.getMessage().contains("episode_000003.mp4"), e.getMessage());
-    }
+    // Every local video's container and index is read when the stream is built: a file cut short
+    // is found before any episode is delivered, not half way through the epoch.
+    DatasetException.CorruptFile e =
+        assertThrows(
+            DatasetException.CorruptFile.class,
+            () -> StreamingDataset.builder(copy).batchSize(4).shuffle(false).build());
+    assertEquals(video.toString(), e.file());
+    assertTrue(e.getMessage().contains("episode 3, camera observation.images.top"), e.getMessage());
   }
 
   @Test

@@ -95,6 +95,40 @@ class StreamingResumeTest {
     assertEquals(StreamingDatasetTest.totalFrames(Datasets.patternV30()), seen.size());
   }
 
+  @Test
+  void aBufferSizedToTheBudgetResumesExactlyAndUnderAnotherBudgetOnce() {
+    // Per worker (2): two prefetched batches of 6 samples (2 cameras of 64x64 RGB), then room for
+    // 12 packed samples (yuv420p, 12,288 B): 6 of them the batch being cut, so a buffer of 6.
+    long batch = 6L * 2 * 64 * 64 * 3;
+    long tight = 2 * (2 * batch + 12 * 12_288L);
+    List<String> full;
+    try (StreamingDataset ds = base(0, 1, 2).memoryBudgetBytes(tight).build()) {
+      assertEquals(6, ds.shuffleBufferSize());
+      full = take(ds, Integer.MAX_VALUE);
+      assertEquals(0, ds.stats().samplesDecodedOnExit(), "every sample fit when it entered");
+    }
+    String state;
+    List<String> head;
+    try (StreamingDataset ds = base(0, 1, 2).memoryBudgetBytes(tight).build()) {
+      head = take(ds, 3);
+      state = ds.state();
+    }
+    assertTrue(state.contains("\"buffer\":6"), state);
+    List<String> joined = new ArrayList<>(head);
+    try (StreamingDataset ds = base(0, 1, 2).memoryBudgetBytes(tight).resumeFrom(state).build()) {
+      joined.addAll(take(ds, Integer.MAX_VALUE));
+    }
+    assertEquals(full, joined, "same budget: the same segment, batch for batch");
+    // Another budget sizes another buffer: the rest of the epoch is a new segment, each once.
+    Set<String> seen = new HashSet<>();
+    head.forEach(b -> addAll(seen, b));
+    try (StreamingDataset ds = base(0, 1, 2).resumeFrom(state).build()) {
+      assertEquals(15, ds.shuffleBufferSize());
+      take(ds, Integer.MAX_VALUE).forEach(b -> addAll(seen, b));
+    }
+    assertEquals(StreamingDatasetTest.totalFrames(Datasets.patternV30()), seen.size());
+  }
+
   private static void addAll(Set<String> seen, String batch) {
     if (batch.startsWith("pad:")) {
       return;

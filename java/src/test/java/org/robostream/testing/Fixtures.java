@@ -20,6 +20,12 @@ public final class Fixtures {
 
   public static final String GR00T = "gr00t-picknplace-v20";
 
+  /**
+   * A real Dobot CR5 arm's dataset (v2.1, AV1 640x480 at 10 fps), episodes 0-4 present: its
+   * timestamps are wall-clock capture times that drift from frame_index / fps.
+   */
+  public static final String CR5 = "cr5-v21-sample";
+
   private static Path dir;
 
   private Fixtures() {}

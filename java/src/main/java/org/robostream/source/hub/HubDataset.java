@@ -115,8 +115,10 @@ public record HubDataset(
             : cache.mirrorOf(files).resolve(files.prefix());
     LeRobotMetadata metadata =
         LeRobotMetadata.open(
-            DatasetRoots.of(metadataRoot, dataRoot, SymlinkPolicy.CONFINED), episodes, cameras);
-    requireFiles(http, files, dataRoot, metadata);
+            DatasetRoots.of(metadataRoot, dataRoot, SymlinkPolicy.CONFINED),
+            episodes,
+            cameras,
+            m -> requireFiles(http, files, dataRoot, m));
     Set<Path> parquet = new LinkedHashSet<>();
     metadata.episodes().forEach(e -> parquet.add(e.dataFile()));
     cache.fetchAll(files, relativeTo(dataRoot, parquet), progress);
@@ -184,6 +186,11 @@ public record HubDataset(
       @Override
       public String identity(Path file) {
         return remoteIdentity(file);
+      }
+
+      @Override
+      public boolean onThisMachine(Path file) {
+        return HubFileCache.isComplete(file);
       }
     };
   }

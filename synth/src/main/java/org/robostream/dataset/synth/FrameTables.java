@@ -3,8 +3,10 @@ package org.robostream.dataset.synth;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.BaseFixedWidthVector;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.Float4Vector;
+import org.apache.arrow.vector.FloatingPointVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.complex.FixedSizeListVector;
 import org.apache.arrow.vector.types.FloatingPointPrecision;
@@ -15,8 +17,10 @@ import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
  * Frame rows of generated episodes in LeRobot's data schema: {@code action} and {@code
- * observation.state} as fixed-size float32 lists, the cameras when they are image features ({@link
- * ImageColumns}), {@code timestamp} float32 and int64 indices. Not thread-safe.
+ * observation.state} as fixed-size float32 lists (float64 with {@link
+ * WriterConventions#vectorsAsFloat64()}), the cameras when they are image features ({@link
+ * ImageColumns}), {@code timestamp} float32 (as {@link WriterConventions#rowTimestamp} says) and
+ * int64 indices. Not thread-safe.
  */
 final class FrameTables {
   private final BufferAllocator allocator;
@@ -48,7 +52,12 @@ final class FrameTables {
 
   private Field vector(String name) {
     Field item =
-        Field.notNullable("item", new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE));
+        Field.notNullable(
+            "item",
+            new ArrowType.FloatingPoint(
+                spec.conventions().vectorsAsFloat64()
+                    ? FloatingPointPrecision.DOUBLE
+                    : FloatingPointPrecision.SINGLE));
     return new Field(
         name,
         FieldType.notNullable(new ArrowType.FixedSizeList(spec.stateDimension())),
@@ -69,10 +78,10 @@ final class FrameTables {
       root.allocateNew();
       FixedSizeListVector action = (FixedSizeListVector) root.getVector("action");
       FixedSizeListVector state = (FixedSizeListVector) root.getVector("observation.state");
-      Float4Vector actionItems = (Float4Vector) action.getDataVector();
-      Float4Vector stateItems = (Float4Vector) state.getDataVector();
-      actionItems.allocateNew(n * d);
-      stateItems.allocateNew(n * d);
+      FloatingPointVector actionItems = (FloatingPointVector) action.getDataVector();
+      FloatingPointVector stateItems = (FloatingPointVector) state.getDataVector();
+      ((BaseFixedWidthVector) actionItems).allocateNew(n * d);
+      ((BaseFixedWidthVector) stateItems).allocateNew(n * d);
       Float4Vector timestamp = (Float4Vector) root.getVector("timestamp");
       BigIntVector frameIndex = (BigIntVector) root.getVector("frame_index");
       BigIntVector episodeIndex = (BigIntVector) root.getVector("episode_index");
@@ -83,10 +92,11 @@ final class FrameTables {
         action.setNotNull(f);
         state.setNotNull(f);
         for (int j = 0; j < d; j++) {
-          actionItems.set(f * d + j, values.action(e, f, j));
-          stateItems.set(f * d + j, values.state(e, f, j));
+          // The float32 value either way: a float64 column holds exactly what float32 would.
+          actionItems.setWithPossibleTruncate(f * d + j, values.action(e, f, j));
+          stateItems.setWithPossibleTruncate(f * d + j, values.state(e, f, j));
         }
-        timestamp.set(f, (float) (f / (double) spec.fps()));
+        timestamp.set(f, (float) spec.conventions().rowTimestamp(e, f, spec.fps()));
         frameIndex.set(f, f);
         episodeIndex.set(f, e);
         index.set(f, firstIndex + f);

@@ -16,6 +16,9 @@ import java.util.List;
  * @param actionShift for {@link Content#LEARNABLE}: the action of frame f is the disc's position at
  *     frame f + actionShift (0: aligned; the alignment test's misaligned dataset shifts by 5); 0
  *     for the other contents
+ * @param conventions how the tables record the frames: LeRobot's ({@link
+ *     WriterConventions#LEROBOT}), or another writer's (recorded timestamps, to_timestamp at the
+ *     last frame, float64 vectors)
  */
 public record SyntheticDatasetSpec(
     Path out,
@@ -36,7 +39,8 @@ public record SyntheticDatasetSpec(
     int stateDimension,
     int tasks,
     CameraOptions cameraOptions,
-    int actionShift) {
+    int actionShift,
+    WriterConventions conventions) {
 
   /** On-disk layout. */
   public enum Layout {
@@ -84,6 +88,7 @@ public record SyntheticDatasetSpec(
     require(fps >= 1, "fps must be >= 1");
     require(gop >= 1, "gop must be >= 1");
     require(cameraOptions != null, "camera options must not be null");
+    require(conventions != null, "writer conventions must not be null");
     require(
         codec != VideoCodecChoice.AV1 || cameraOptions.pixelFormat() != PixelFormatChoice.YUV444P,
         "av1 (libsvtav1) cannot write yuv444p; use codec h264 or hevc");
@@ -102,6 +107,50 @@ public record SyntheticDatasetSpec(
           keys.contains(named) || keys.contains("observation.images." + named),
           "a size is given for camera " + named + ", which is not one of " + keys);
     }
+  }
+
+  /** The spec with LeRobot's writer conventions. */
+  public SyntheticDatasetSpec(
+      Path out,
+      int episodes,
+      int framesPerEpisode,
+      double lengthJitter,
+      int cameras,
+      int width,
+      int height,
+      int fps,
+      VideoCodecChoice codec,
+      int gop,
+      int crf,
+      Layout layout,
+      double dataFilesSizeMb,
+      double videoFilesSizeMb,
+      Content content,
+      int stateDimension,
+      int tasks,
+      CameraOptions cameraOptions,
+      int actionShift) {
+    this(
+        out,
+        episodes,
+        framesPerEpisode,
+        lengthJitter,
+        cameras,
+        width,
+        height,
+        fps,
+        codec,
+        gop,
+        crf,
+        layout,
+        dataFilesSizeMb,
+        videoFilesSizeMb,
+        content,
+        stateDimension,
+        tasks,
+        cameraOptions,
+        actionShift,
+        WriterConventions.LEROBOT);
   }
 
   /** The spec with its actions aligned to its frames (no shift). */

@@ -182,7 +182,14 @@ public final class SyntheticDatasetWriter {
             v.advance();
           }
           double duration = FfmpegVideoWriter.durationSeconds(piece);
-          row.videos().add(new double[] {v.chunk, v.file, v.duration, v.duration + duration});
+          row.videos()
+              .add(
+                  new double[] {
+                    v.chunk,
+                    v.file,
+                    v.duration,
+                    spec.conventions().toTimestamp(v.duration, duration, spec.fps())
+                  });
           v.pieces.add(piece);
           v.bytes += size;
           v.duration += duration;

@@ -1,0 +1,178 @@
+package org.robostream.stream;
+
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.robostream.dataset.DatasetException;
+import org.robostream.dataset.DatasetInfo;
+import org.robostream.dataset.EpisodeInfo;
+import org.robostream.dataset.EpisodeTimestamps;
+import org.robostream.dataset.TimestampReport;
+import org.robostream.dataset.VideoSpan;
+import org.robostream.video.FrameTable;
+import org.robostream.video.VideoStreamInfo;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Which frame of its video each row of an episode gets, decided once per file and checked once per
+ * episode and camera for the whole dataset (docs/ARCHITECTURE.md, "Which frame a row gets"):
+ *
+ * <ul>
+ *   <li><b>By position</b> when the file holds exactly the frames the episodes table puts there:
+ *       row f is frame {@code frameOffset + f} of the file, and every such frame's pts must be
+ *       where a constant-rate stream puts it ({@link SpanFrames}). The {@code timestamp} column is
+ *       then information: recorded timestamps that drift, or a writer's one-frame-late stamps,
+ *       leave the frame in no doubt.
+ *   <li><b>By time</b> otherwise (the file's frame count is not the table's): row f is the frame
+ *       nearest {@code from_timestamp + f / fps}, within the tolerance, and the file must last as
+ *       long as the table's frames. That time is the row's only when its timestamps say so ({@code
+ *       frame_index / fps}, {@link EpisodeTimestamps#agreesWithPosition()}); an episode whose
+ *       timestamps are recorded or one frame late leaves the frame in doubt and is refused.
+ * </ul>
+ *
+ * <p>Every check runs before any frame of the file or episode is decoded: for videos on this
+ * machine all of them when the dataset is opened ({@link OpenedVideos}), for remote ones when an
+ * episode is first read. Errors are {@link DatasetException.BadMetadata} naming the file.
+ *
+ * <p>Threading: thread-safe; every worker asks at once. Two threads deciding the same file or
+ * checking the same span at once do the same work and reach the same answer.
+ */
+final class FramePlacement {
+  private static final Logger LOG = LoggerFactory.getLogger(FramePlacement.class);
+
+  private final DatasetInfo info;
+  private final int fps;
+  private final double tolerance;
+  private final TimestampReport timestamps;
+  private final Map<Path, Boolean> byPosition = new ConcurrentHashMap<>();
+  private final Set<CheckedSpan> checkedSpans = ConcurrentHashMap.newKeySet();
+
+  /** An episode's camera whose frames were checked against its file's frame table. */
+  private record CheckedSpan(int episode, String camera) {}
+
+  /**
+   * @param tolerance how far a frame looked up by time may be from it, in seconds
+   * @param timestamps what the kept episodes' timestamp columns say
+   */
+  FramePlacement(DatasetInfo info, double tolerance, TimestampReport timestamps) {
+    this.info = info;
+    this.fps = info.fps();
+    this.tolerance = tolerance;
+    this.timestamps = timestamps;
+  }
+
+  /** The dataset's timestamps, as read when it was opened. */
+  TimestampReport timestamps() {
+    return timestamps;
+  }
+
+  /**
+   * Whether the frames of {@code span}'s file are addressed by position, decided the first time the
+   * file is asked for: the file's frames must have the camera's declared size, and a file addressed
+   * by time must last as long as the table's frames.
+   */
+  boolean byPosition(VideoSpan span, VideoStreamInfo video) {
+    Boolean known = byPosition.get(span.file());
+    if (known != null) {
+      return known;
+    }
+    info.features()
+        .get(span.camera())
+        .frameShape()
+        .requireSize(span.camera(), span.file().toString(), video.width(), video.height());
+    boolean match = video.frameCount() == span.fileFrames();
+    if (!match) {
+      requireTableDuration(span, video);
+      LOG.warn(
+          "{}: {} frames but the episode table puts {} there; addressing frames by pts"
+              + " (tolerance {} s)",
+          span.file(),
+          video.frameCount(),
+          span.fileFrames(),
+          tolerance);
+    }
+    byPosition.put(span.file(), match);
+    return match;
+  }
+
+  /**
+   * Checks, once per episode and camera, that the frames {@code span} addresses are the episode's
+   * (from the file's frame table, before any is decoded), deciding first how the file's frames are
+   * addressed ({@link #byPosition}). The file's first pts is the origin of the table's timestamps.
+   */
+  void checkSpan(EpisodeInfo episode, VideoSpan span, VideoStreamInfo video, FrameTable table) {
+    boolean positions = byPosition(span, video);
+    CheckedSpan key = new CheckedSpan(episode.index(), span.camera());
+    if (checkedSpans.contains(key)) {
+      return;
+    }
+    if (!positions) {
+      requireTimestampsOfPositions(episode, span, table);
+    }
+    SpanFrames.check(episode, span, table, video.firstPtsSeconds(), fps, positions, tolerance);
+    checkedSpans.add(key);
+  }
+
+  /**
+   * Looked up by time, a row's frame is the one at {@code frame_index / fps}: only the right one
+   * when the row's timestamp says the same. Recorded or one-frame-late timestamps leave it in
+   * doubt.
+   */
+  private void requireTimestampsOfPositions(EpisodeInfo episode, VideoSpan span, FrameTable table) {
+    EpisodeTimestamps t = timestamps.episodes().get(episode.index());
+    if (t == null || t.agreesWithPosition()) {
+      return;
+    }
+    String what =
+        t.convention() == EpisodeTimestamps.Convention.FRAME_END
+            ? "run one frame late ((frame_index + 1) / fps)"
+            : "are as recorded (up to "
+                + String.format(java.util.Locale.ROOT, "%.3f", t.maxDriftSeconds())
+                + " s from frame_index / fps)";
+    throw new DatasetException.BadMetadata(
+        span.file().toString(),
+        "episode "
+            + episode.index()
+            + " ("
+            + span.camera()
+            + "): the file holds "
+            + table.frameCount()
+            + " frames but the episodes table puts "
+            + span.fileFrames()
+            + " there, so its frames can only be looked up by time, and the episode's timestamps "
+            + what
+            + ": which frame a row shows is in doubt. Re-encode the video with exactly one frame"
+            + " per row, or leave the episode out (episodes(...) / --episodes)");
+  }
+
+  /**
+   * A file whose frames are looked up by pts (its frame count is not the table's) must still last
+   * as long as the frames the table puts there: a file longer or shorter than its episodes' spans
+   * holds episodes the table does not describe, and a lookup by pts could give another episode's
+   * frame. (Addressed by position, each frame's pts is checked instead: LeRobot's concatenation
+   * shifts each appended episode by up to a millisecond, so a long file's duration drifts from the
+   * table's while every frame is still where its position says.)
+   */
+  private void requireTableDuration(VideoSpan span, VideoStreamInfo video) {
+    double table = span.fileFrames() / (double) fps;
+    double file = video.durationSeconds();
+    if (!(Math.abs(file - table) < 0.5 / fps)) {
+      throw new DatasetException.BadMetadata(
+          span.file().toString(),
+          "holds "
+              + file
+              + " s of"
+              + " video ("
+              + video.frameCount()
+              + " frames) but the episodes table puts "
+              + span.fileFrames()
+              + " frames there, "
+              + table
+              + " s at "
+              + fps
+              + " fps");
+    }
+  }
+}

@@ -1,0 +1,83 @@
+package org.robostream.stream;
+
+import java.util.Locale;
+
+/**
+ * How many samples each worker's shuffle buffer holds, and how many frames a stream decodes ahead
+ * in one call, so that every sample's frames fit the worker's share of the memory budget.
+ *
+ * <p>Why: a worker decodes each sample's frames when its episode stream produces it (in stream
+ * order, so each live stream's decoder only moves forward) and holds them until the reservoir
+ * delivers the sample. A sample whose frames do not fit has to be decoded when its batch is built,
+ * in random order: on long-GOP video that decodes up to a whole GOP per sample (measured: 26x
+ * slower on 640x360 H.264 with a keyframe every ~200 frames). So the buffer is never larger than
+ * what the budget holds: the budget must hold the buffer's samples, the samples of the batch being
+ * cut (delivered, not yet built), and each live stream's frames decoded ahead ({@code liveStreams x
+ * (run - 1)}). Runs shrink first (down to one frame: on the CPU a stream's decoder stays where it
+ * stopped, so short runs cost call overhead, not decoding), then the buffer.
+ *
+ * <p>The sample order follows the sized buffer ({@link SegmentPlan}), and a saved state records it
+ * per segment, so resume stays exact. Immutable.
+ *
+ * @param bufferSize samples each worker's reservoir holds (at most the requested size, at least 1)
+ * @param run most frames a stream decodes ahead in one call (1..the frame path's maximum)
+ * @param sampleBytes bytes one held sample takes (every camera and window position)
+ * @param capacity samples the worker's share of the budget holds
+ */
+record ShuffleBufferSizing(int bufferSize, int run, long sampleBytes, long capacity) {
+
+  /**
+   * @param requested the buffer size asked for
+   * @param storeBytes a worker's share of the budget for held frames
+   * @param sampleBytes bytes one held sample takes
+   * @param batchSize samples delivered before their batch is built (and their frames let go)
+   * @param liveStreams episode streams a worker keeps open at once (max_num_shards)
+   * @param maxRun the frame path's longest run
+   */
+  static ShuffleBufferSizing of(
+      int requested,
+      long storeBytes,
+      long sampleBytes,
+      int batchSize,
+      int liveStreams,
+      int maxRun) {
+    long perSample = Math.max(1, sampleBytes);
+    long capacity = storeBytes / perSample;
+    long room = capacity - batchSize; // for the buffer and the runs decoded ahead
+    long ahead = (long) liveStreams * (maxRun - 1);
+    if (room - ahead >= requested) {
+      return new ShuffleBufferSizing(requested, maxRun, perSample, capacity);
+    }
+    if (room >= requested) {
+      int run = (int) (1 + (room - requested) / Math.max(1, liveStreams));
+      return new ShuffleBufferSizing(requested, Math.min(run, maxRun), perSample, capacity);
+    }
+    return new ShuffleBufferSizing((int) Math.max(1, room), 1, perSample, capacity);
+  }
+
+  /**
+   * Bytes of held frames a worker needs for {@code requested} samples with full runs: what {@link
+   * #of} would leave unreduced.
+   */
+  static long bytesFor(
+      int requested, long sampleBytes, int batchSize, int liveStreams, int maxRun) {
+    return (requested + (long) batchSize + (long) liveStreams * (maxRun - 1))
+        * Math.max(1, sampleBytes);
+  }
+
+  /** Whether the buffer is smaller than {@code requested}. */
+  boolean reduced(int requested) {
+    return bufferSize < requested;
+  }
+
+  @Override
+  public String toString() {
+    return String.format(
+        Locale.ROOT,
+        "%d samples a worker (runs of up to %d frames; %,d B a held sample, %,d samples fit)",
+        bufferSize,
+        run,
+        sampleBytes,
+        capacity);
+  }
+}

@@ -72,6 +72,8 @@ final class BenchCommand implements Callable<Integer> {
 
   @Mixin ResizeOptions resize;
 
+  @Mixin TimestampsOption timestamps;
+
   @Mixin ImageTransformOptions imageTransforms;
 
   @Mixin FrameCacheFlag frameCache;
@@ -113,8 +115,11 @@ final class BenchCommand implements Callable<Integer> {
 
   @Option(
       names = {"--memory-budget-mb", "--memory_budget_mb"},
-      defaultValue = "1024")
-  long budgetMb;
+      description =
+          "MiB the workers may hold: their prefetched batches and their shuffle buffers' frames"
+              + " (default: the prefetched batches + 2048; a buffer whose frames do not fit is"
+              + " made smaller, with a warning)")
+  Long budgetMb;
 
   @Option(
       names = "--baseline",
@@ -152,6 +157,7 @@ final class BenchCommand implements Callable<Integer> {
     BenchSource.checkBaseline(baseline, source, remote);
     DecodeDeviceSpec device = decode.device();
     resize.check();
+    timestamps.rule();
     imageTransforms.config();
     frameCache.options();
     workers =
@@ -176,13 +182,16 @@ final class BenchCommand implements Callable<Integer> {
         .dropLast(true)
         .returnUint8(true)
         .toleranceSeconds(1e-3)
-        .memoryBudgetBytes(budgetMb << 20)
         .preset(mode.equals("sarm") ? Windows.Preset.SARM_BENCH : Windows.Preset.SINGLE);
+    if (budgetMb != null) {
+      builder.memoryBudgetBytes(budgetMb << 20);
+    }
     if (!splitByRank) {
       builder.rank(0, 1); // the environment's SLURM_PROCID/SLURM_NTASKS do not split this run
     }
     decode.applyTo(builder);
     resize.applyTo(builder);
+    timestamps.applyTo(builder);
     imageTransforms.applyTo(builder);
     frameCache.applyTo(builder);
     Map<String, Object> config = new LinkedHashMap<>();
@@ -225,6 +234,10 @@ final class BenchCommand implements Callable<Integer> {
         return 3;
       }
       result = StreamingBenchmark.result(config, m, ds, frameCache.spec);
+      // What the workers' buffers held: the asked size, or fewer where the budget could not.
+      result.put("shuffle_buffer_size", ds.shuffleBufferSize());
+      result.put("memory_budget_bytes", ds.memoryBudgetBytes());
+      result.put("timestamps", ds.timestamps().summary());
       RunPlacement.of(ds.rankWorld(), splitByRank, System.getenv()).addTo(result);
       if (hub != null) {
         long fetched = hub.http().bytesFetched();
@@ -317,7 +330,9 @@ final class BenchCommand implements Callable<Integer> {
     FlagChecks.atLeast(1, "--buffer-size", bufferSize);
     FlagChecks.atLeast(1, "--num-batches", numBatches);
     FlagChecks.atLeast(0, "--warmup-batches", warmup);
-    FlagChecks.atLeast(1, "--memory-budget-mb", budgetMb);
+    if (budgetMb != null) {
+      FlagChecks.atLeast(1, "--memory-budget-mb", budgetMb);
+    }
     FlagChecks.atLeast(1, "--default-episodes", defaultEpisodes);
     FlagChecks.atLeast(1, "--default-frames-per-episode", defaultFrames);
   }

@@ -7,12 +7,16 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import org.robostream.RobostreamException;
 import org.robostream.dataset.DatasetRoots;
 import org.robostream.dataset.EpisodeInfo;
 import org.robostream.dataset.Feature;
 import org.robostream.dataset.LeRobotMetadata;
+import org.robostream.dataset.LocalFileLookup;
 import org.robostream.dataset.SourceOptions;
 import org.robostream.dataset.SymlinkPolicy;
+import org.robostream.dataset.TimestampReport;
+import org.robostream.dataset.ToTimestamp;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -21,7 +25,10 @@ import picocli.CommandLine.Parameters;
 /**
  * {@code robostream inspect ROOT}: what a local LeRobot dataset holds. Each camera (video, depth or
  * image feature) shows its own declared shape, kind and pixel format, and for videos what the first
- * present file's header says ({@link InspectCamera}).
+ * present file's header says ({@link InspectCamera}); for the episodes whose data files are here,
+ * what their timestamps keep and whether their rows are the frames the tables say (the index
+ * columns of each data file are read: the same check as opening the dataset; exit 1 when it
+ * refuses, printing why).
  */
 @Command(
     name = "inspect",
@@ -75,9 +82,29 @@ final class InspectCommand implements Callable<Integer> {
     out.put("tasks", m.tasks().size());
     out.put("data_files", dataFiles.size());
     out.put("data_files_present", dataPresent);
+    Map<ToTimestamp, Integer> conventions = m.toTimestampConventions();
+    if (m.info().majorVersion() == 3) {
+      out.put(
+          "to_timestamp",
+          conventions.getOrDefault(ToTimestamp.LAST_FRAME, 0)
+                  > conventions.getOrDefault(ToTimestamp.END, 0)
+              ? "last_frame"
+              : "end");
+    }
+    // The rows of the episodes whose data files are here: their timestamps, and whether they
+    // are the frames the tables say (the same checks as opening the dataset for streaming).
+    String refused = null;
+    TimestampReport timestamps = TimestampReport.NONE;
+    try {
+      timestamps = presentEpisodes(m, selected).checkDataFiles();
+    } catch (RobostreamException e) {
+      refused = e.getMessage();
+    }
+    out.put("timestamps", timestamps.summary());
+    out.put("data_check", refused == null ? "ok" : refused);
     if (json) {
       System.out.println(Json.MAPPER.writeValueAsString(out));
-      return 0;
+      return refused == null ? 0 : 1;
     }
     System.out.printf(
         "%s  LeRobot %s, %d fps, robot %s%n",
@@ -91,6 +118,40 @@ final class InspectCommand implements Callable<Integer> {
           "  %-32s %-8s %s%n",
           f.get("name"), f.get("dtype"), java.util.Arrays.toString((int[]) f.get("shape")));
     }
+    if (out.containsKey("to_timestamp")) {
+      System.out.println(
+          "to_timestamp: "
+              + (out.get("to_timestamp").equals("end")
+                  ? "each episode's end (from + length / fps)"
+                  : "each episode's last frame (from + (length - 1) / fps), a writer's"
+                      + " convention: the same frames"));
+    }
+    System.out.println(
+        timestamps.summary()
+            + (timestamps.recorded()
+                ? "; rows stream with their frames by position (--timestamps strict refuses)"
+                : ""));
+    if (refused != null) {
+      System.out.println("data files: refused: " + refused);
+      return 1;
+    }
     return 0;
+  }
+
+  /**
+   * The selection's episodes whose data files are here, opened on their own: inspect describes a
+   * dataset with missing files instead of refusing it.
+   */
+  private LeRobotMetadata presentEpisodes(LeRobotMetadata m, SourceOptions selected) {
+    LocalFileLookup files = new LocalFileLookup();
+    List<Integer> present =
+        m.episodes().stream()
+            .filter(e -> files.lookup(e.dataFile()).isPresent()) // not an LFS pointer either
+            .map(EpisodeInfo::index)
+            .toList();
+    return LeRobotMetadata.open(
+        DatasetRoots.of(root, root, SymlinkPolicy.CONFINED),
+        java.util.Optional.of(present),
+        selected.cameras());
   }
 }

@@ -70,8 +70,10 @@ final class StreamBenchCommand implements Callable<Integer> {
   @Option(names = "--no-shuffle", description = "natural order")
   boolean noShuffle;
 
-  @Option(names = "--memory-budget-mb", defaultValue = "1024")
-  long budgetMb;
+  @Option(
+      names = "--memory-budget-mb",
+      description = "as bench's (default: the prefetched batches + 2048)")
+  Long budgetMb;
 
   @Option(names = "--warmup-batches", defaultValue = "2")
   int warmup;
@@ -87,6 +89,8 @@ final class StreamBenchCommand implements Callable<Integer> {
 
   @Mixin ResizeOptions resize;
 
+  @Mixin TimestampsOption timestamps;
+
   @Mixin ImageTransformOptions imageTransforms;
 
   @Mixin FrameCacheFlag frameCache;
@@ -95,6 +99,7 @@ final class StreamBenchCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     checkCounts(); // before a default dataset is generated
     resize.check();
+    timestamps.rule();
     imageTransforms.config();
     frameCache.options();
     Path dataset = root != null ? root : DefaultDataset.ensure(defaultEpisodes, defaultFrames);
@@ -107,9 +112,12 @@ final class StreamBenchCommand implements Callable<Integer> {
             .maxNumShards(maxNumShards)
             .shuffle(!noShuffle)
             .returnUint8(true)
-            .memoryBudgetBytes(budgetMb << 20)
             .preset(Windows.Preset.valueOf(mode.toUpperCase(Locale.ROOT).replace('-', '_')));
+    if (budgetMb != null) {
+      builder.memoryBudgetBytes(budgetMb << 20);
+    }
     resize.applyTo(builder);
+    timestamps.applyTo(builder);
     imageTransforms.applyTo(builder);
     frameCache.applyTo(builder);
     Map<String, Object> out = new LinkedHashMap<>();
@@ -167,6 +175,7 @@ final class StreamBenchCommand implements Callable<Integer> {
               ? null
               : FrameCacheReport.block(frameCache.spec, ds.frameCacheStats()));
       out.put("memory_budget_bytes", ds.memoryBudgetBytes());
+      out.put("shuffle_buffer_size", ds.shuffleBufferSize());
       out.put("peak_held_frame_bytes", stats.peakHeldFrameBytes());
       out.put("peak_rss_bytes", ProcessMemory.peakRssBytes());
       out.put("max_pts_drift_s", stats.maxDriftSeconds());
@@ -235,7 +244,9 @@ final class StreamBenchCommand implements Callable<Integer> {
     FlagChecks.atLeast(1, "--workers", workers);
     FlagChecks.atLeast(1, "--buffer-size", bufferSize);
     FlagChecks.atLeast(1, "--max-num-shards", maxNumShards);
-    FlagChecks.atLeast(1, "--memory-budget-mb", budgetMb);
+    if (budgetMb != null) {
+      FlagChecks.atLeast(1, "--memory-budget-mb", budgetMb);
+    }
     FlagChecks.atLeast(0, "--warmup-batches", warmup);
     FlagChecks.atLeast(1, "--rounds", rounds);
   }

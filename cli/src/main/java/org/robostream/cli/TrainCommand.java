@@ -45,6 +45,8 @@ final class TrainCommand implements Callable<Integer> {
 
   @Mixin ResizeOptions resize;
 
+  @Mixin TimestampsOption timestamps;
+
   @Mixin ImageTransformOptions imageTransforms;
 
   @Mixin FrameCacheFlag frameCache;
@@ -152,6 +154,7 @@ final class TrainCommand implements Callable<Integer> {
     }
     decode.device(); // a typo is an exit 2 before the dataset is prepared
     resize.check();
+    timestamps.rule();
     imageTransforms.config();
     frameCache.options();
     Device device = dummy ? Device.cpu() : modelDevice(modelDevice);
@@ -177,6 +180,7 @@ final class TrainCommand implements Callable<Integer> {
             .deltaTimestamps(Map.of("action", deltas));
     decode.applyTo(builder);
     resize.applyTo(builder);
+    timestamps.applyTo(builder);
     imageTransforms.applyTo(builder);
     frameCache.applyTo(builder);
     int step = resumeFrom == null ? 0 : Checkpoint.resume(resumeFrom, builder);

@@ -65,6 +65,41 @@ class InspectCommandTest {
   }
 
   @Test
+  void theCr5DatasetSaysItsTimestampsAreAsRecordedForTheEpisodesThatAreThere() throws Exception {
+    Path root = Fixtures.sharedDataset(Fixtures.CR5);
+    JsonNode json = Json.MAPPER.readTree(inspect(root, "--json"));
+    assertEquals("ok", json.get("data_check").asText());
+    String timestamps = json.get("timestamps").asText();
+    assertTrue(
+        timestamps.startsWith(
+            "timestamps: 5 of 5 episodes as recorded, up to 2.170 s (21.7"
+                + " frames) from frame_index / fps (episode 2 row 269 at"),
+        timestamps);
+    assertContains(inspect(root), "; rows stream with their frames by position");
+  }
+
+  @Test
+  void aTableThatRecordsTheLastFramesTimeSaysSo() throws Exception {
+    Path root = Datasets.lastFrameToTimestampV30();
+    assertEquals(
+        "last_frame", Json.MAPPER.readTree(inspect(root, "--json")).get("to_timestamp").asText());
+    assertContains(inspect(root), "to_timestamp: each episode's last frame");
+    assertContains(inspect(Datasets.tinyPatternV30()), "to_timestamp: each episode's end");
+  }
+
+  @Test
+  void aDataFileThatIsNotItsRowsFramesExitsOneSayingWhy() throws Exception {
+    Path root = tmp.resolve("ds");
+    V30MetadataTestAccess.copyTree(Datasets.tinyPatternV21(), root);
+    org.robostream.testing.ParquetEdit.rewrite(
+        root.resolve("data/chunk-000/episode_000001.parquet"), t -> t.set("frame_index", 4, 9));
+    String out =
+        CliTest.capture(() -> assertEquals(1, Main.run(new String[] {"inspect", root.toString()})));
+    assertContains(out, "data files: refused: ");
+    assertContains(out, "episode 1 row 4 has frame_index 9");
+  }
+
+  @Test
   void aSyntheticDatasetShowsChannelsFirstDepthAndImageCameras() throws Exception {
     Path root =
         tinyV21With(

@@ -66,6 +66,26 @@ class RealDatasetCliTest {
   }
 
   @Test
+  void benchOnCr5StreamsItsRecordedTimestampsAndStrictRefusesThemNamingTheFlag() {
+    String root = Fixtures.sharedDataset(Fixtures.CR5).toString();
+    String err =
+        BenchCliTest.captureErr(
+            () ->
+                assertEquals(0, bench("--root", root, "--episodes", "0-4", "--buffer-size", "16")));
+    assertTrue(err.contains("timestamps: 5 of 5 episodes as recorded"), err);
+    err =
+        BenchCliTest.captureErr(
+            () ->
+                assertEquals(
+                    1, bench("--root", root, "--episodes", "0-4", "--timestamps", "strict")));
+    assertTrue(err.contains("--timestamps position"), err);
+    err =
+        BenchCliTest.captureErr(
+            () -> assertEquals(2, bench("--root", root, "--episodes", "0-4", "--timestamps", "x")));
+    assertTrue(err.contains("timestamps must be position or strict"), err);
+  }
+
+  @Test
   void aMalformedSelectionIsAFlagErrorNamingTheFlag() {
     String root = Fixtures.sharedDataset(Fixtures.G1).toString();
     String err =

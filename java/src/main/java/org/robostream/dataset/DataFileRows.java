@@ -50,9 +50,12 @@ final class DataFileRows {
     Map<Integer, EpisodeTimestamps> timestamps = new HashMap<>();
     java.util.Set<String> casts = new java.util.TreeSet<>();
     try (BufferAllocator allocator = new RootAllocator()) {
+      java.util.Set<Integer> keptIndices = new java.util.HashSet<>();
+      kept.forEach(e -> keptIndices.add(e.index()));
       for (Path file : kept.stream().map(EpisodeInfo::dataFile).distinct().toList()) {
         timestamps.putAll(
-            checkFile(allocator, info, file, byFile.get(file), fileOf, table, tasks, casts));
+            checkFile(
+                allocator, info, file, byFile.get(file), keptIndices, fileOf, table, tasks, casts));
       }
     }
     if (!casts.isEmpty()) {
@@ -161,6 +164,7 @@ final class DataFileRows {
       DatasetInfo info,
       Path file,
       Map<Integer, EpisodeInfo> expected,
+      java.util.Set<Integer> kept,
       Map<Integer, Path> fileOf,
       String table,
       Tasks tasks,
@@ -173,7 +177,7 @@ final class DataFileRows {
     long rows = expected.values().stream().mapToLong(EpisodeInfo::length).sum();
     EpisodeRowRanges ranges = new EpisodeRowRanges(name);
     EpisodeRowChecks rowChecks =
-        new EpisodeRowChecks(name, info.fps(), expected, tasks.indices(), tasks.source());
+        new EpisodeRowChecks(name, info.fps(), expected, kept, tasks.indices(), tasks.source());
     List<String> columns = new java.util.ArrayList<>(List.of(EpisodeRowRanges.COLUMN));
     columns.addAll(
         EpisodeRowChecks.columnsToRead(

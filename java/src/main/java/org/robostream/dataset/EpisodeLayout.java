@@ -149,7 +149,14 @@ final class EpisodeLayout {
         int[] o = offsets.get(r).get(camera);
         videos.put(
             camera,
-            new VideoSpan(camera, p.file(), p.fromTimestamp(), p.toTimestamp(), o[0], o[1], o[2]));
+            new VideoSpan(
+                camera,
+                p.file(),
+                p.fromTimestamp(),
+                end(p, convention, info.fps()),
+                o[0],
+                o[1],
+                o[2]));
       }
       episodes.add(
           new EpisodeInfo(
@@ -208,6 +215,14 @@ final class EpisodeLayout {
 
   private static String inFileTable(List<Row> inFile) {
     return inFile.get(inFile.size() - 1).table();
+  }
+
+  /**
+   * Where the span ends: its {@code to_timestamp}, or a frame after it where the table records each
+   * episode's last frame there ({@link VideoSpan#toTimestamp()} is always the end).
+   */
+  private static double end(Placement p, ToTimestamp convention, int fps) {
+    return convention == ToTimestamp.LAST_FRAME ? p.toTimestamp() + 1.0 / fps : p.toTimestamp();
   }
 
   /** How many camera spans of the table keep each {@code to_timestamp} convention. */

@@ -31,6 +31,7 @@ final class EpisodeRowChecks {
   private final String file;
   private final int fps;
   private final Map<Integer, EpisodeInfo> expected;
+  private final java.util.Set<Integer> kept;
   private final java.util.Set<Integer> tasks;
   private final String tasksSource;
   private final Map<Integer, int[]> rowsSeen = new HashMap<>();
@@ -39,6 +40,8 @@ final class EpisodeRowChecks {
 
   /**
    * @param expected the episodes the table puts in this file, by index
+   * @param kept the episodes streamed: only their rows are checked (a selection leaves a bad row of
+   *     another episode of a shared file out, as it leaves out that episode's frames)
    * @param tasks the task indices the tasks table lists, which every row's {@code task_index} must
    *     be one of
    * @param tasksSource the tasks table, for messages
@@ -47,11 +50,13 @@ final class EpisodeRowChecks {
       String file,
       int fps,
       Map<Integer, EpisodeInfo> expected,
+      java.util.Set<Integer> kept,
       java.util.Set<Integer> tasks,
       String tasksSource) {
     this.file = file;
     this.fps = fps;
     this.expected = expected;
+    this.kept = kept;
     this.tasks = tasks;
     this.tasksSource = tasksSource;
   }
@@ -84,8 +89,8 @@ final class EpisodeRowChecks {
         continue;
       }
       int f = rowsSeen.computeIfAbsent(info.index(), k -> new int[1])[0]++;
-      if (f >= info.length()) {
-        continue; // too many rows: EpisodeRowRanges counts them
+      if (f >= info.length() || !kept.contains(info.index())) {
+        continue; // too many rows: EpisodeRowRanges counts them; not streamed: not read
       }
       String row = "episode " + info.index() + " row " + f;
       if (frameIndex != null) {
@@ -148,6 +153,9 @@ final class EpisodeRowChecks {
   Map<Integer, EpisodeTimestamps> timestamps() {
     Map<Integer, EpisodeTimestamps> out = new LinkedHashMap<>();
     for (Integer e : rowsSeen.keySet()) {
+      if (!kept.contains(e)) {
+        continue;
+      }
       EpisodeTimestamps.Accumulator a = timestamps.get(e);
       out.put(e, a != null ? a.result() : new EpisodeTimestamps.Accumulator(e, fps).result());
     }
@@ -179,7 +187,10 @@ final class EpisodeRowChecks {
 
   private void requireSeconds(FieldVector v) {
     FieldVector values = elements(v);
-    if (values != null && !(values instanceof Float4Vector) && !(values instanceof Float8Vector)) {
+    if (values != null
+        && !(values instanceof Float4Vector)
+        && !(values instanceof Float8Vector)
+        && !(values instanceof BaseIntVector)) { // whole seconds cast, as declared floats are
       throw new DatasetException.BadMetadata(
           file,
           "column timestamp is "
@@ -213,7 +224,12 @@ final class EpisodeRowChecks {
     if (v.isNull(i) || values.isNull(at)) {
       throw new DatasetException.BadMetadata(file, row + " has no timestamp (null)");
     }
-    double s = values instanceof Float4Vector f4 ? f4.get(at) : ((Float8Vector) values).get(at);
+    double s =
+        values instanceof Float4Vector f4
+            ? f4.get(at)
+            : values instanceof Float8Vector f8
+                ? f8.get(at)
+                : ((BaseIntVector) values).getValueAsLong(at);
     if (!Double.isFinite(s)) {
       throw new DatasetException.BadMetadata(
           file, row + " has timestamp " + s + "; a timestamp is a finite number of seconds");

@@ -32,7 +32,10 @@ public record EpisodeTimestamps(
      * Row f at {@code (f + 1) / fps}, within half a frame, on every row (a writer stamping ends).
      */
     FRAME_END,
-    /** As a robot recorded them: at least one row is more than half a frame from both. */
+    /**
+     * As a robot recorded them: not every row keeps one of the two steps above (a row more than
+     * half a frame from both, or rows near one step and rows near the other).
+     */
     RECORDED
   }
 

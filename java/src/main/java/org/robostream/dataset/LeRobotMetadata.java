@@ -225,9 +225,9 @@ public final class LeRobotMetadata {
         + t.episode()
         + " row "
         + f
-        + " leaves its timestamps' step (row f at f / fps = "
+        + " breaks the episode's step (every row within half a frame of f / fps, here "
         + f * frame
-        + " s, or (f + 1) / fps on every row) by more than half a frame: the episode's"
+        + " s, or every row of (f + 1) / fps): the episode's"
         + " timestamps are as recorded (up to "
         + String.format(java.util.Locale.ROOT, "%.3f", t.maxDriftSeconds())
         + " s from frame_index / fps), and timestamps(STRICT) refuses them. Its rows pair with"

@@ -46,6 +46,43 @@ public final class LocalFileLookup implements FileLookup {
     };
   }
 
+  /** Top-level folders of a data root looked at for a missing file's other place. */
+  private static final int FOLDERS_LOOKED_AT = 32;
+
+  /**
+   * The same relative path under another top-level folder of {@code root} (at most the first 32 in
+   * name order; links and files skipped), when a regular file is there: the common way files end up
+   * where info.json's templates do not point (a {@code video/} folder, a renamed copy).
+   */
+  @Override
+  public Path elsewhere(Path root, Path file) {
+    Path relative;
+    try {
+      relative = root.relativize(file);
+    } catch (IllegalArgumentException e) {
+      return null;
+    }
+    if (relative.getNameCount() < 2) {
+      return null;
+    }
+    Path rest = relative.subpath(1, relative.getNameCount());
+    try (java.util.stream.Stream<Path> top = Files.list(root)) {
+      for (Path folder : top.sorted().limit(FOLDERS_LOOKED_AT).toList()) {
+        if (folder.getFileName().equals(relative.getName(0))
+            || !Files.isDirectory(folder, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+          continue;
+        }
+        Path candidate = folder.resolve(rest);
+        if (Files.isRegularFile(candidate, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+          return candidate;
+        }
+      }
+    } catch (IOException | java.io.UncheckedIOException e) {
+      return null;
+    }
+    return null;
+  }
+
   /**
    * The command that replaces placeholders of {@code kind} under {@code root} with the real files:
    * {@code git lfs pull} / {@code git annex get} in the git checkout holding the dataset, else a

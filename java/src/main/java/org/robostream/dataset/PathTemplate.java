@@ -129,9 +129,29 @@ public final class PathTemplate {
                 + layout
                 + " dataset does not fill (it fills "
                 + String.join(", ", filled.stream().map(n -> "{" + n + "}").toList())
-                + ")");
+                + "); LeRobot's "
+                + layout
+                + " reader cannot fill it either: "
+                + fix(f.name(), filled));
       }
     }
+  }
+
+  /**
+   * How to correct a template that uses {@code field}: the layout's field of the same meaning (the
+   * chunk is {@code episode_chunk} in v2.x and {@code chunk_index} in v3.0), else the ones there
+   * are.
+   */
+  private String fix(String field, Collection<String> filled) {
+    String same =
+        switch (field) {
+          case "chunk_index" -> "episode_chunk";
+          case "episode_chunk" -> "chunk_index";
+          default -> null;
+        };
+    return same != null && filled.contains(same)
+        ? "write {" + same + "} for {" + field + "} in meta/info.json's " + key
+        : "write " + key + " in meta/info.json with the fields above";
   }
 
   /** Fills the fields; an unknown field is a {@link DatasetException.BadMetadata}. */

@@ -74,6 +74,20 @@ public final class SelectedFiles {
           .append("): fetch the real files with ")
           .append(fetchCommand.apply(root, kind));
     }
+    Path first = absent.get(0);
+    Path other = lookup.elsewhere(root, first);
+    if (other != null) {
+      boolean video = metadata.videoFiles().contains(first);
+      problem
+          .append("; ")
+          .append(root.relativize(other))
+          .append(" is there: the files are in another folder than meta/info.json's ")
+          .append(
+              video
+                  ? "video_path " + metadata.info().videoPath().template()
+                  : "data_path " + metadata.info().dataPath().template())
+          .append(" says: move them there, or correct the template");
+    }
     problem.append("; ").append(PresentSelection.of(metadata, f -> states.get(f).isPresent()));
     throw new DatasetException.MissingFile(root.toString(), problem.toString());
   }

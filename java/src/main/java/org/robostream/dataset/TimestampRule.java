@@ -17,9 +17,10 @@ public enum TimestampRule {
    */
   POSITION,
   /**
-   * Every row's timestamp must be within half a frame of {@code frame_index / fps} (or of {@code
-   * (frame_index + 1) / fps} on every row of the episode): a dataset with recorded timestamps is
-   * refused when it is opened, naming the first row that drifts.
+   * Every row of an episode must keep one step, within half a frame: {@code frame_index / fps}, or
+   * {@code (frame_index + 1) / fps} on every row (the one-frame-late convention is accepted). A
+   * dataset with recorded timestamps is refused when it is opened, naming the first row that leaves
+   * the step.
    */
   STRICT;
 

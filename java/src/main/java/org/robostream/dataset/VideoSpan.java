@@ -10,7 +10,8 @@ import java.nio.file.Path;
  * @param camera the video feature name, e.g. {@code observation.images.top}
  * @param file the MP4 (under the data root)
  * @param fromTimestamp seconds inside the file where the episode starts, from the episode table
- * @param toTimestamp seconds inside the file where the episode ends
+ * @param toTimestamp seconds inside the file where the episode ends (the table's {@code
+ *     to_timestamp}, one frame later where the table records each episode's last frame there)
  * @param frameOffset frames of the episodes stored before this one in the same file (ordered by
  *     {@code fromTimestamp}): the position of the episode's frame 0 in the file
  * @param fileFrames the frames the metadata puts into this file, all its episodes together; when

@@ -74,10 +74,12 @@ final class FramePlacement {
    * by time must last as long as the table's frames.
    */
   boolean byPosition(VideoSpan span, VideoStreamInfo video) {
-    Boolean known = byPosition.get(span.file());
-    if (known != null) {
-      return known;
-    }
+    // Decided once: the checks and the warning run in one thread while others asking for the
+    // same file wait; a check that throws leaves no decision, so the next asker throws too.
+    return byPosition.computeIfAbsent(span.file(), file -> decide(span, video));
+  }
+
+  private boolean decide(VideoSpan span, VideoStreamInfo video) {
     info.features()
         .get(span.camera())
         .frameShape()
@@ -93,7 +95,6 @@ final class FramePlacement {
           span.fileFrames(),
           tolerance);
     }
-    byPosition.put(span.file(), match);
     return match;
   }
 

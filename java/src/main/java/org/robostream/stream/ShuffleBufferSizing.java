@@ -33,6 +33,9 @@ record ShuffleBufferSizing(int bufferSize, int run, long sampleBytes, long capac
    * @param batchSize samples delivered before their batch is built (and their frames let go)
    * @param liveStreams episode streams a worker keeps open at once (max_num_shards)
    * @param maxRun the frame path's longest run
+   * @param runsMayShrink whether shorter runs cost no decoding: true on the CPU (a stream's decoder
+   *     stays where it stopped); false for NVDEC, where every call starts with a seek and a run cut
+   *     before its GOP's end decodes the GOP's start again, so only the buffer shrinks
    */
   static ShuffleBufferSizing of(
       int requested,
@@ -40,13 +43,21 @@ record ShuffleBufferSizing(int bufferSize, int run, long sampleBytes, long capac
       long sampleBytes,
       int batchSize,
       int liveStreams,
-      int maxRun) {
+      int maxRun,
+      boolean runsMayShrink) {
     long perSample = Math.max(1, sampleBytes);
     long capacity = storeBytes / perSample;
     long room = capacity - batchSize; // for the buffer and the runs decoded ahead
     long ahead = (long) liveStreams * (maxRun - 1);
     if (room - ahead >= requested) {
       return new ShuffleBufferSizing(requested, maxRun, perSample, capacity);
+    }
+    if (!runsMayShrink) {
+      // At most half the room for the runs: the worker also stops a run where the store is full,
+      // so this reserve only keeps the buffer from crowding the runs out entirely.
+      long reserved = Math.min(ahead, Math.max(0, room / 2));
+      return new ShuffleBufferSizing(
+          (int) Math.max(1, Math.min(requested, room - reserved)), maxRun, perSample, capacity);
     }
     if (room >= requested) {
       int run = (int) (1 + (room - requested) / Math.max(1, liveStreams));
@@ -74,10 +85,10 @@ record ShuffleBufferSizing(int bufferSize, int run, long sampleBytes, long capac
   public String toString() {
     return String.format(
         Locale.ROOT,
-        "%d samples a worker (runs of up to %d frames; %,d B a held sample, %,d samples fit)",
+        "%d samples a worker (a held sample %,d B, %,d samples fit; runs of up to %d frames)",
         bufferSize,
-        run,
         sampleBytes,
-        capacity);
+        capacity,
+        run);
   }
 }

@@ -71,11 +71,7 @@ final class StreamConfig {
    * the data files and the videos (here). Keep it.
    */
   private StreamConfig(StreamingDataset.Builder b) {
-    DatasetSource source = openSource(b);
-    this.metadata = source.metadata();
-    // Every disagreement with the data rows before the first batch.
-    this.timestamps = metadata.checkDataFiles(b.timestampRule);
-    this.videos = b.videos != null ? b.videos : source.videos();
+    // The settings' own mistakes first, before any file is read.
     this.params =
         new PlanParameters(
             b.seed,
@@ -85,8 +81,29 @@ final class StreamConfig {
             b.batchSize,
             b.dropLast,
             b.rankBalance);
-    this.rankWorld = b.rankWorld();
     this.workers = b.workers;
+    if (workers < 1) {
+      throw new IllegalArgumentException("workers must be >= 1");
+    }
+    this.rankWorld = b.rankWorld();
+    DatasetSource source = openSource(b);
+    this.metadata = source.metadata();
+    this.videos = b.videos != null ? b.videos : source.videos();
+    // Settings against the metadata alone, before the data files and videos are read.
+    Windows windows =
+        b.preset != null
+            ? Windows.preset(b.preset, metadata.info())
+            : Windows.fromDeltaTimestamps(b.deltaTimestamps, metadata.info());
+    List<String> cameras = metadata.cameras();
+    if (b.preset == null) {
+      refuseWindowsOfCamerasLeftOut(b.deltaTimestamps.keySet(), metadata);
+    }
+    Map<String, StreamContext.FrameSize> fileSizes = frameSizes(metadata, cameras);
+    Map<String, StreamContext.FrameSize> frameSizes =
+        BatchFrameSizes.resolve(
+            fileSizes, cameras, Set.copyOf(metadata.depthCameras()), b.resizeAll, b.resizeCameras);
+    // Every disagreement with the data rows before the first batch.
+    this.timestamps = metadata.checkDataFiles(b.timestampRule);
     // Decided before any worker starts: `cuda` without a usable GPU fails here, naming the
     // cause; `cuda-or-cpu` decodes on the CPU and says why, once.
     this.deviceResolution = b.device.resolve();
@@ -101,17 +118,6 @@ final class StreamConfig {
     this.deviceBatches = onGpu || b.deviceBatches;
     VideoDecoderOptions decoderOptions =
         VideoDecoderOptions.defaults().withTolerance(b.toleranceSeconds).withCudaDevice(gpu);
-    if (workers < 1) {
-      throw new IllegalArgumentException("workers must be >= 1");
-    }
-    Windows windows =
-        b.preset != null
-            ? Windows.preset(b.preset, metadata.info())
-            : Windows.fromDeltaTimestamps(b.deltaTimestamps, metadata.info());
-    List<String> cameras = metadata.cameras();
-    if (b.preset == null) {
-      refuseWindowsOfCamerasLeftOut(b.deltaTimestamps.keySet(), metadata);
-    }
     Map<String, VideoHeader> headers =
         DeclaredFrameSizes.check(metadata, metadata.videoCameras(), videos);
     this.placement = new FramePlacement(metadata.info(), b.toleranceSeconds, timestamps);
@@ -126,10 +132,6 @@ final class StreamConfig {
           metadata.root(),
           timestamps.summary());
     }
-    Map<String, StreamContext.FrameSize> fileSizes = frameSizes(metadata, cameras);
-    Map<String, StreamContext.FrameSize> frameSizes =
-        BatchFrameSizes.resolve(
-            fileSizes, cameras, Set.copyOf(metadata.depthCameras()), b.resizeAll, b.resizeCameras);
     this.frameCache = b.frameCache;
     StreamContext probe =
         new StreamContext(
@@ -153,8 +155,13 @@ final class StreamConfig {
             ? b.memoryBudgetBytes
             : (long) workers * PREFETCH * batchBytes + DEFAULT_HELD_FRAMES_BYTES;
     long storeBytes = storeBytes(probe, b.batchSize);
-    int maxRun = onGpu ? DeviceFramePath.maxRun(true) : HostFramePath.MAX_RUN;
-    long sampleBytes = deviceBatches ? probe.heldSampleBytes() : packedSampleBytes(probe, headers);
+    // Sized from what the builder asked, never from what this machine resolved: every rank of a
+    // job must plan with the same buffer (a saved state records one buffer for all of them), and
+    // a cuda-or-cpu rank that fell back to the CPU must not plan another one than its peers.
+    boolean askedGpu = b.device.device() == Device.CUDA;
+    int maxRun = askedGpu ? DeviceFramePath.maxRun(true) : HostFramePath.MAX_RUN;
+    long sampleBytes =
+        askedGpu || b.deviceBatches ? probe.heldSampleBytes() : packedSampleBytes(probe, headers);
     // Image cameras keep their encoded images in the same budget, up to half of it (ImageFrames).
     long framesStore = metadata.imageCameras().isEmpty() ? storeBytes : storeBytes / 2;
     this.bufferSizing =
@@ -164,7 +171,8 @@ final class StreamConfig {
             sampleBytes,
             b.batchSize,
             b.shuffle ? b.maxNumShards : 1,
-            maxRun);
+            maxRun,
+            !askedGpu);
     if (b.shuffle && bufferSizing.reduced(b.bufferSize)) {
       long needed =
           (long) workers
@@ -174,16 +182,15 @@ final class StreamConfig {
                               b.bufferSize, sampleBytes, b.batchSize, b.maxNumShards, maxRun))
               + (1L << 20);
       LOG.warn(
-          "shuffle buffer: {} samples asked per worker, but the memory budget ({} MiB for {}"
-              + " workers) holds {} frames: each worker's buffer holds {} samples instead, and the"
-              + " sample order follows it (resume included). Samples that did not fit would be"
-              + " decoded in random order, which on long-GOP video decodes up to a GOP per sample."
-              + " For the whole buffer: memoryBudgetBytes({}) / --memory-budget-mb {}",
+          "shuffle buffer: {} samples asked per worker, but the memory budget ({} for {}"
+              + " workers) holds {}. The sample order follows the smaller buffer (resume"
+              + " included) rather than decoding the samples that do not fit in random order,"
+              + " which on long-GOP video decodes up to a GOP per sample. For the whole buffer:"
+              + " memoryBudgetBytes({}) / --memory-budget-mb {}",
           b.bufferSize,
-          memoryBudget >> 20,
+          String.format(java.util.Locale.ROOT, "%,d B", memoryBudget),
           workers,
           bufferSizing,
-          bufferSizing.bufferSize(),
           needed,
           (needed + (1 << 20) - 1) >> 20);
     }
@@ -342,9 +349,10 @@ final class StreamConfig {
           header == null
               ? -1
               : org.bytedeco.ffmpeg.global.avutil.av_get_pix_fmt(header.pixelFormat());
+      // Unknown: RGB (image cameras: PNG decodes to RGB24), a depth map 16 bits a pixel.
       long bytes =
           format < 0
-              ? 3L * size.height() * size.width() * (probe.samples(camera).channels() == 1 ? 2 : 1)
+              ? (probe.samples(camera).channels() == 1 ? 2L : 3L) * size.height() * size.width()
               : org.robostream.video.PackedPicture.packedBytes(size.width(), size.height(), format);
       sum += probe.positions(camera) * bytes;
     }

@@ -19,7 +19,15 @@ import java.util.List;
  */
 public record StreamState(
     long epoch, List<Segment> segments, PlanParameters params, long episodesFingerprint) {
-  static final String FORMAT = "robostream.stream-state/1";
+  /**
+   * Version 2 records each segment's shuffle buffer, which the memory budget may size below {@code
+   * buffer_size}: a reader of version 1 would resume such a segment with the wrong buffer, so it
+   * must refuse the state rather than misread it. Version 1 states still read (their segments held
+   * {@code buffer_size}).
+   */
+  static final String FORMAT = "robostream.stream-state/2";
+
+  static final String FORMAT_V1 = "robostream.stream-state/1";
   private static final ObjectMapper JSON = new ObjectMapper();
 
   /**
@@ -86,7 +94,9 @@ public record StreamState(
     } catch (IOException e) {
       throw new IllegalArgumentException("stream state is not JSON: " + e.getMessage(), e);
     }
-    if (root == null || !FORMAT.equals(root.path("format").asText())) {
+    if (root == null
+        || !(FORMAT.equals(root.path("format").asText())
+            || FORMAT_V1.equals(root.path("format").asText()))) {
       throw new IllegalArgumentException(
           "not a robostream stream state (format "
               + (root == null ? "missing" : root.path("format"))

@@ -481,22 +481,22 @@ public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
     }
 
     /**
-     * Frames take the device path even when decoding on the CPU: converted to RGB when decoded and
-     * held in a host pool, then copied into the batch, as NVDEC's frames are on a GPU (where this
-     * path is always taken). The batches are the same either way (device_type CPU); this runs the
-     * GPU path's logic on machines without a GPU.
-     */
-    /**
      * What the data files' timestamps may say ({@link TimestampRule#POSITION}, the default: rows
      * pair with frames by position and recorded timestamps are reported, not refused; {@link
-     * TimestampRule#STRICT}: a dataset whose timestamps drift more than half a frame from {@code
-     * frame_index / fps} is refused when built).
+     * TimestampRule#STRICT}: an episode whose rows keep neither {@code frame_index / fps} nor
+     * {@code (frame_index + 1) / fps}, within half a frame, is refused when built).
      */
     public Builder timestamps(TimestampRule rule) {
       this.timestampRule = java.util.Objects.requireNonNull(rule, "rule");
       return this;
     }
 
+    /**
+     * Frames take the device path even when decoding on the CPU: converted to RGB when decoded and
+     * held in a host pool, then copied into the batch, as NVDEC's frames are on a GPU (where this
+     * path is always taken). The batches are the same either way (device_type CPU); this runs the
+     * GPU path's logic on machines without a GPU.
+     */
     public Builder deviceBatches(boolean d) {
       this.deviceBatches = d;
       return this;

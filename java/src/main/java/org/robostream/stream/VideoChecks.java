@@ -8,9 +8,11 @@ import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import org.robostream.FileException;
 import org.robostream.dataset.DatasetException;
 import org.robostream.dataset.EpisodeInfo;
 import org.robostream.dataset.LeRobotMetadata;
+import org.robostream.source.UnreadableFileException;
 import org.robostream.source.VideoSources;
 import org.robostream.video.FrameTables;
 import org.robostream.video.UnsupportedVideoException;
@@ -83,7 +85,7 @@ final class VideoChecks {
         VideoScan scan;
         try {
           scan = result(scans.get(i));
-        } catch (VideoException e) {
+        } catch (VideoException | UnreadableFileException e) {
           throw unreadable(e, episodes.get(0), camera);
         }
         tables.remember(scan.table());
@@ -100,9 +102,9 @@ final class VideoChecks {
    * A video that cannot be read, as the dataset's error: missing, unsupported (a codec or size
    * robostream does not decode) or corrupt, naming the file, the first episode and the camera.
    */
-  private static DatasetException unreadable(VideoException e, EpisodeInfo first, String camera) {
+  private static DatasetException unreadable(FileException e, EpisodeInfo first, String camera) {
     String problem = "episode " + first.index() + ", camera " + camera + ": " + e.problem();
-    if (e instanceof VideoNotFoundException) {
+    if (e instanceof VideoNotFoundException || e instanceof UnreadableFileException) {
       return new DatasetException.MissingFile(e.file(), problem);
     }
     if (e instanceof UnsupportedVideoException) {
@@ -126,6 +128,9 @@ final class VideoChecks {
     } catch (java.util.concurrent.ExecutionException e) {
       if (e.getCause() instanceof RuntimeException r) {
         throw r;
+      }
+      if (e.getCause() instanceof Error error) {
+        throw error;
       }
       throw new IllegalStateException(e.getCause());
     }

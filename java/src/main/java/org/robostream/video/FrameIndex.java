@@ -196,6 +196,11 @@ final class FrameIndex {
     return packetDts[gopStartPacket[gop]];
   }
 
+  /** The pts of {@code gop}'s keyframe, in the stream's time base. */
+  long gopKeyPts(int gop) {
+    return gopKeyPts[gop];
+  }
+
   int gopOfPacket(int packet) {
     return packetGop[packet];
   }

@@ -17,17 +17,16 @@ public record VideoScan(VideoStreamInfo info, FrameTable table) {
    *     size is outside 1..8192
    */
   public static VideoScan read(ByteSource source) {
-    NativeCore.ensureLoaded();
     long size;
     try {
+      NativeCore.ensureLoaded();
       size = source.size();
     } catch (java.io.IOException e) {
-      try {
-        source.close();
-      } catch (Exception ignored) {
-        // the size error is the one to report
-      }
+      closeQuietly(source);
       throw new VideoNotFoundException(source.name(), "cannot read size: " + e.getMessage(), e);
+    } catch (RuntimeException | Error e) {
+      closeQuietly(source); // the demuxer would own it; it was never made
+      throw e;
     }
     try (Demuxer demuxer = new Demuxer(source)) {
       VideoDecoder.checkFrameSize(demuxer);
@@ -35,6 +34,14 @@ public record VideoScan(VideoStreamInfo info, FrameTable table) {
       return new VideoScan(
           VideoStreamInfo.of(demuxer.file(), demuxer.stream(), index, size),
           new FrameTable(index, demuxer.file(), size));
+    }
+  }
+
+  private static void closeQuietly(ByteSource source) {
+    try {
+      source.close();
+    } catch (Exception ignored) {
+      // the first error is the one to report
     }
   }
 }

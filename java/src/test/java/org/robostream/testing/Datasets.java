@@ -9,6 +9,7 @@ import org.robostream.dataset.synth.SyntheticDatasetSpec;
 import org.robostream.dataset.synth.SyntheticDatasetSpec.Content;
 import org.robostream.dataset.synth.SyntheticDatasetSpec.Layout;
 import org.robostream.dataset.synth.VideoCodecChoice;
+import org.robostream.dataset.synth.WriterConventions;
 
 /** The synthetic datasets tests share (generated once per build by {@link Fixtures#dataset}). */
 public final class Datasets {
@@ -391,6 +392,86 @@ public final class Datasets {
                 2,
                 1)
             .withActionShift(actionShift));
+  }
+
+  /**
+   * The twin of cr5-v21-sample: v2.1, 4 episodes of 20 frames at 10 fps, AV1 g2, one camera 64x64,
+   * the rows stamped with wall-clock capture times that drift by more than half a frame,
+   * differently per row ({@link WriterConventions.RowTimestamps#RECORDED}).
+   */
+  public static Path recordedTimestampsV21() {
+    return Fixtures.dataset(
+        "recorded-timestamps-v21",
+        asRecorded(4, 20, 64, 64, 10, VideoCodecChoice.AV1, 2, Layout.V21, 200)
+            .withConventions(
+                WriterConventions.LEROBOT.withRowTimestamps(
+                    WriterConventions.RowTimestamps.RECORDED)));
+  }
+
+  /**
+   * The twin of a v3.0 writer's dataset: one H.264 file per episode (B-frames, one GOP an episode),
+   * {@code to_timestamp} the last frame's time; 3 episodes of 24 frames at 10 fps, one camera
+   * 64x48.
+   */
+  public static Path lastFrameToTimestampV30() {
+    return Fixtures.dataset(
+        "last-frame-to-timestamp-v30",
+        asRecorded(3, 24, 64, 48, 10, VideoCodecChoice.H264, 250, Layout.V30, 0.00001)
+            .withConventions(
+                WriterConventions.LEROBOT.withToTimestamp(
+                    WriterConventions.ToTimestamp.LAST_FRAME)));
+  }
+
+  /**
+   * v2.1, 3 episodes of 12 frames, one camera 64x64 AV1 g2, {@code action} and {@code
+   * observation.state} stored as float64 while info.json declares float32.
+   */
+  public static Path float64VectorsV21() {
+    return Fixtures.dataset(
+        "float64-vectors-v21",
+        asRecorded(3, 12, 64, 64, 20, VideoCodecChoice.AV1, 2, Layout.V21, 200)
+            .withConventions(WriterConventions.LEROBOT.withVectorsAsFloat64(true)));
+  }
+
+  /**
+   * Long GOPs at the loader's scale: v3.0, 3 episodes of 120 frames, one camera 96x64 H.264 with a
+   * keyframe every 60 frames (B-frames), one file.
+   */
+  public static Path longGopH264() {
+    return Fixtures.dataset(
+        "long-gop-h264",
+        asRecorded(3, 120, 96, 64, 20, VideoCodecChoice.H264, 60, Layout.V30, 200));
+  }
+
+  /** A one-camera pattern dataset with LeRobot's conventions (the fixtures above change them). */
+  private static SyntheticDatasetSpec asRecorded(
+      int episodes,
+      int frames,
+      int width,
+      int height,
+      int fps,
+      VideoCodecChoice codec,
+      int gop,
+      Layout layout,
+      double videoFilesMb) {
+    return new SyntheticDatasetSpec(
+        Path.of("unused"),
+        episodes,
+        frames,
+        0.0,
+        1,
+        width,
+        height,
+        fps,
+        codec,
+        gop,
+        -1,
+        layout,
+        100,
+        videoFilesMb,
+        Content.PATTERN,
+        3,
+        1);
   }
 
   /** Frames of every episode of the dataset at {@code root}. */

@@ -41,6 +41,25 @@ class DecodePlanningTest {
   }
 
   @Test
+  void aSeekLandsOnTheTargetGopsKeyframeInAFileWithBFrames() {
+    // H.264 with B-frames: MP4's index times are shifted by the reorder delay, and a seek by the
+    // keyframe packet's dts landed on the GOP before (a whole GOP decoded for nothing).
+    assertTrue(
+        org.robostream.testing.Ffprobe.frames(Fixtures.video("h264_g30.mp4")).stream()
+            .anyMatch(f -> f.pictureType().equals("B")),
+        "the fixture has B-frames");
+    try (VideoDecoder d = VideoDecoder.open(Fixtures.video("h264_g30.mp4"))) {
+      HostFrameBuffer one = HostFrameBuffer.forVideo(d.info(), 1, FrameLayout.HWC);
+      for (int gop : new int[] {5, 2, 8}) {
+        long before = d.stats().framesDecoded();
+        assertEquals(gop * 30, d.decodeFrames(new int[] {gop * 30 + 3}, one).frameIndex(0) - 3);
+        assertEquals(4, d.stats().framesDecoded() - before, "GOP " + gop + ": its frames 0..3");
+      }
+      assertEquals(3, d.stats().seeks());
+    }
+  }
+
+  @Test
   void oneCallCostsAtMostOneSeekPerGop() {
     try (VideoDecoder d = VideoDecoder.open(Fixtures.video("h264_g30.mp4"))) {
       double[] pts = d.framePtsSeconds();

@@ -342,7 +342,16 @@ public record SyntheticDatasetSpec(
     return with(out, cameraOptions, frames);
   }
 
+  /** The spec whose tables another writer's conventions record. */
+  public SyntheticDatasetSpec withConventions(WriterConventions c) {
+    return with(out, cameraOptions, actionShift, c);
+  }
+
   private SyntheticDatasetSpec with(Path o, CameraOptions options, int shift) {
+    return with(o, options, shift, conventions);
+  }
+
+  private SyntheticDatasetSpec with(Path o, CameraOptions options, int shift, WriterConventions c) {
     return new SyntheticDatasetSpec(
         o,
         episodes,
@@ -362,7 +371,8 @@ public record SyntheticDatasetSpec(
         stateDimension,
         tasks,
         options,
-        shift);
+        shift,
+        c);
   }
 
   private static void require(boolean ok, String message) {

@@ -118,7 +118,12 @@ class InspectCommandTest {
               still.putArray("shape").add(3).add(32).add(40);
               still.putArray("names").add("channel").add("height").add("width");
             });
-    JsonNode json = Json.MAPPER.readTree(inspect(root, "--json"));
+    // The still camera is declared but the data files have no column for it: described all the
+    // same, and the data check's refusal said (exit 1).
+    JsonNode json = Json.MAPPER.readTree(inspectExiting(1, root, "--json"));
+    assertTrue(
+        json.get("data_check").asText().contains("has no column observation.images.still"),
+        json.get("data_check").asText());
     JsonNode top = camera(json, "observation.images.top");
     assertEquals("video", top.get("kind").asText());
     assertDeclared(top, 48, 64, 3, "CHW");
@@ -128,7 +133,8 @@ class InspectCommandTest {
     assertEquals("image", still.get("kind").asText());
     assertDeclared(still, 32, 40, 3, "CHW");
 
-    String text = inspect(root);
+    String text = inspectExiting(1, root);
+    assertContains(text, "data files: refused: ");
     assertContains(
         text,
         "camera observation.images.top (video): declared 48 x 64 x 3 (H x W x C; info.json"
@@ -167,11 +173,15 @@ class InspectCommandTest {
   }
 
   private static String inspect(Path root, String... options) {
+    return inspectExiting(0, root, options);
+  }
+
+  private static String inspectExiting(int exit, Path root, String... options) {
     String[] args = new String[options.length + 2];
     args[0] = "inspect";
     args[1] = root.toString();
     System.arraycopy(options, 0, args, 2, options.length);
-    return CliTest.capture(() -> assertEquals(0, Main.run(args)));
+    return CliTest.capture(() -> assertEquals(exit, Main.run(args)));
   }
 
   private static JsonNode camera(JsonNode json, String key) {

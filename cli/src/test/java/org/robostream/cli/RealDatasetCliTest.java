@@ -69,9 +69,7 @@ class RealDatasetCliTest {
   void benchOnCr5StreamsItsRecordedTimestampsAndStrictRefusesThemNamingTheFlag() {
     String root = Fixtures.sharedDataset(Fixtures.CR5).toString();
     String err =
-        BenchCliTest.captureErr(
-            () ->
-                assertEquals(0, bench("--root", root, "--episodes", "0-4", "--buffer-size", "16")));
+        BenchCliTest.captureErr(() -> assertEquals(0, bench("--root", root, "--episodes", "0-4")));
     assertTrue(err.contains("timestamps: 5 of 5 episodes as recorded"), err);
     err =
         BenchCliTest.captureErr(

@@ -26,7 +26,7 @@ BadInputTest,FrameExactnessTest,DecodePlanningTest,NvdecInputTest,DeviceBatchStr
 FrameAccessTest,BatchTensorTest,ReadmeTensorSnippetsTest,StreamingCloseTest,StreamingDatasetTest,\
 StreamingWindowsTest,StreamingResumeTest,OutstandingBatchesTest,InterruptedConsumerTest,\
 DecoderCacheSizeTest,DepthFrameBatchTest,DepthStreamingTest,MixedCameraSizesTest,ImageFeatureStreamingTest,\
-PixelFormatStreamingTest,DeviceResizeTest,ScaledDestinationTest,FrameCacheStreamingTest,\
+PixelFormatStreamingTest,DeviceResizeTest,ScaledDestinationTest,FrameCacheStreamingTest,StrictImageTest,\
 ImageTransformStreamingTest}
 started=$(date +%s)
 log() { echo "sanitize: $*"; }

@@ -17,7 +17,7 @@
 # OUT_DIR [bench-results/multinode], BATCH_SIZE [64], WORKERS [12], BUFFER [4000],
 # NUM_BATCHES [300], DECODE [cpu; cuda: the node's GPU 0, see slurm/task_device.sh], SPLIT [0],
 # FRAME_CACHE [unset: none; passed as --frame-cache, expanded by each task's shell, e.g.
-# '${SLURM_TMPDIR:-/tmp}/robostream-frames:64G' or /dev/shm/robostream-frames:64G],
+# '${SLURM_TMPDIR:-/tmp}/robostream-frames-$USER:64G' or shared:64G (your own /dev/shm folder)],
 # ROBOSTREAM [scripts/robostream]. Hub cache: see slurm/hub_cache.sh ($SCRATCH when set).
 set -euo pipefail
 dry_run=0

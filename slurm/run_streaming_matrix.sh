@@ -20,7 +20,7 @@
 #   with afterany, so one job touches the network at a time; 0 submits them in parallel
 #   JAVA_OPTS  ROBOSTREAM [scripts/robostream]  LOG_DIR [logs]  ACCOUNT PARTITION QOS (passed
 #   only when set)  FRAME_CACHE (unset: no cache) passed as `bench --frame-cache`: memory:SIZE,
-#   or a node-local folder DIR:SIZE, expanded in the job ('${SLURM_TMPDIR:-/tmp}/robostream-frames:64G';
+#   or a node-local folder DIR:SIZE, expanded in the job ('${SLURM_TMPDIR:-/tmp}/robostream-frames-$USER:64G';
 #   a folder outlives the job, so later jobs on the node start warm: use memory:SIZE to compare
 #   decoders)
 # Hub cache (the warmed_bucket jobs' prewarmed mirror, metadata and Parquet of every Hub job):
@@ -107,7 +107,7 @@ done
 case "$SERIAL" in 0|1) ;; *) problem "SERIAL=$SERIAL must be 0 or 1" ;; esac
 case "${FRAME_CACHE:-unset}" in
   unset|?*:?*) ;; # robostream checks the folder and the size
-  *) problem "FRAME_CACHE=$FRAME_CACHE must be memory:SIZE or DIR:SIZE (e.g. memory:16G)" ;;
+  *) problem "FRAME_CACHE=$FRAME_CACHE must be shared:SIZE, memory:SIZE or DIR:SIZE (e.g. memory:16G)" ;;
 esac
 
 if [ ${#problems[@]} -gt 0 ]; then

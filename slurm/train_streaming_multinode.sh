@@ -17,8 +17,8 @@
 # REPO_ID (+ DATA_FILES_ROOT), DECODE [cpu], OUTPUT_DIR [outputs/train_streaming],
 # STEPS [200000], BATCH_SIZE [64], WORKERS [12], BUFFER [4000], SAVE_FREQ [2000], LOG_FREQ [50],
 # RESUME_FROM, EXTRA (e.g. --dummy), ROBOSTREAM [scripts/robostream], FRAME_CACHE [unset: none;
-# passed as --frame-cache, expanded by each task's shell: '${SLURM_TMPDIR:-/tmp}/robostream-frames:64G'
-# or /dev/shm/robostream-frames:64G is one folder per node, shared by its ranks]. Hub cache: see
+# passed as --frame-cache, expanded by each task's shell: '${SLURM_TMPDIR:-/tmp}/robostream-frames-$USER:64G'
+# or shared:64G (your own /dev/shm folder) is one folder per node, shared by its ranks]. Hub cache: see
 # slurm/hub_cache.sh ($SCRATCH when set).
 set -euo pipefail
 dry_run=0

@@ -13,11 +13,12 @@ import picocli.CommandLine.Option;
 final class FrameCacheFlag {
   @Option(
       names = "--frame-cache",
-      paramLabel = "memory:SIZE|DIR:SIZE",
+      paramLabel = "shared:SIZE|memory:SIZE|DIR:SIZE",
       description =
-          "keep decoded frames so later epochs read them instead of decoding: memory:16G (this"
-              + " process's RAM) or DIR:SIZE, a folder shared by every process that names it"
-              + " (node-local disk, /dev/shm/robostream-frames:64G); SIZE bounds its bytes")
+          "keep decoded frames so later epochs read them instead of decoding: shared:64G (your"
+              + " own folder in /dev/shm, shared by your processes on the node), memory:16G (this"
+              + " process's RAM) or DIR:SIZE (a folder shared by every process that names it, used"
+              + " only when no other user can write it); SIZE bounds its bytes")
   String spec;
 
   /** The parsed flag, null without it; call before any heavy work so a typo is an exit 2. */

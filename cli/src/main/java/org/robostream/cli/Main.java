@@ -37,7 +37,11 @@ public final class Main implements Runnable {
     CommandLine cli = new CommandLine(new Main());
     cli.setExecutionExceptionHandler(
         (e, cmd, parsed) -> {
-          cmd.getErr().println("robostream: " + OptionFlags.inMessage(e.getMessage()));
+          String message = e.getMessage();
+          if (message == null || message.isBlank()) { // never "robostream: null"
+            message = e.getClass().getName() + " (no message: a bug, please report it)";
+          }
+          cmd.getErr().println("robostream: " + OptionFlags.inMessage(message));
           return e instanceof IllegalArgumentException ? 2 : 1;
         });
     return cli.execute(args);

@@ -4,7 +4,10 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import org.robostream.FileException;
+import org.robostream.JsonFields;
 import org.robostream.djl.policy.PolicyTrainer;
+import org.robostream.stream.StreamState;
 import org.robostream.stream.StreamingDataset;
 
 /**
@@ -123,8 +126,26 @@ public final class Checkpoint {
    * @return the step the checkpoint was taken at
    */
   public static int resume(Path checkpoint, StreamingDataset.Builder builder) throws IOException {
-    builder.resumeFrom(Files.readString(stateFile(checkpoint, builder.rankWorld().rank())));
+    builder.resumeFrom(readState(stateFile(checkpoint, builder.rankWorld().rank())));
     return step(checkpoint);
+  }
+
+  /** A dataset state holds thousands of segments at most: far under this. */
+  static final long MAX_STATE_BYTES = 4L << 20;
+
+  /**
+   * The dataset state in {@code file}, checked field by field before anything uses it.
+   *
+   * @throws FileException naming the file and the field that is wrong
+   */
+  static String readState(Path file) {
+    String text = JsonFields.read(file, MAX_STATE_BYTES).toString();
+    try {
+      StreamState.fromJson(text);
+    } catch (IllegalArgumentException e) {
+      throw new FileException(file.toString(), "is not a dataset state: " + e.getMessage(), e);
+    }
+    return text;
   }
 
   /**

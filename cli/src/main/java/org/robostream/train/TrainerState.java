@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.robostream.JsonFields;
 
 /**
  * The training loop's own part of a checkpoint ({@code rank<r>/trainer_state.json}): the step it
@@ -20,11 +21,24 @@ public record TrainerState(int step, long optimizerSteps, long seed) {
     Files.writeString(file, JSON.writerWithDefaultPrettyPrinter().writeValueAsString(this));
   }
 
-  public static TrainerState load(Path file) throws IOException {
+  /**
+   * The trainer state in {@code file}, every field type-checked and bounded.
+   *
+   * @throws org.robostream.FileException naming the file and the field
+   */
+  public static TrainerState load(Path file) {
+    com.fasterxml.jackson.databind.JsonNode root = JsonFields.read(file, MAX_FILE_BYTES);
     try {
-      return JSON.readValue(file.toFile(), TrainerState.class);
-    } catch (IOException | RuntimeException e) {
-      throw new IOException(file + " is not a trainer state: " + e.getMessage(), e);
+      return new TrainerState(
+          JsonFields.wholeInt(root, "step", "step", 0, Integer.MAX_VALUE),
+          JsonFields.whole(root, "optimizerSteps", "optimizerSteps", 0, Long.MAX_VALUE),
+          JsonFields.whole(root, "seed", "seed", Long.MIN_VALUE, Long.MAX_VALUE));
+    } catch (IllegalArgumentException e) {
+      throw new org.robostream.FileException(
+          file.toString(), "is not a trainer state: " + e.getMessage(), e);
     }
   }
+
+  /** A trainer state is a few dozen bytes. */
+  static final long MAX_FILE_BYTES = 1L << 20;
 }

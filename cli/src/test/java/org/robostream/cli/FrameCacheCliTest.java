@@ -153,10 +153,10 @@ class FrameCacheCliTest {
     String root = Datasets.patternV30().toString();
     String never = tmp.resolve("never").toString();
     String[][] cases = {
-      {"memory", "--frame-cache memory: write memory:SIZE or DIR:SIZE"},
+      {"memory", "--frame-cache memory: write shared:SIZE, memory:SIZE or DIR:SIZE"},
       {"memory:lots", "--frame-cache memory:lots: lots is not a size"},
       {"memory:1K", "--frame-cache memory:1K: a frame cache needs at least 1 MiB"},
-      {":4G", "--frame-cache :4G: write memory:SIZE or DIR:SIZE"}
+      {":4G", "--frame-cache :4G: write shared:SIZE, memory:SIZE or DIR:SIZE"}
     };
     for (String[] c : cases) {
       for (String[] command :

@@ -329,7 +329,7 @@ class MatrixLauncherTest {
             "DECODES has a GPU decode but GPUS=0",
             "SERIAL=yes must be 0 or 1",
             "NUM_BATCHES=lots is not a whole number",
-            "FRAME_CACHE=16G must be memory:SIZE or DIR:SIZE")) {
+            "FRAME_CACHE=16G must be shared:SIZE, memory:SIZE or DIR:SIZE")) {
       assertTrue(r.output().contains(problem), problem + " in:\n" + r.output());
     }
     assertFalse(Files.exists(log), "sbatch was never called");

@@ -1,78 +1,76 @@
 package org.robostream.framecache;
 
 import java.io.IOException;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.MappedByteBuffer;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.FileChannel;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.zip.CRC32C;
-import org.bytedeco.javacpp.Pointer;
 import org.robostream.nativecore.NativeAddress;
 
 /**
  * One video file's decoded frames on disk: a file of fixed-size slots, one per frame position,
- * memory-mapped by every process that uses it. Layout (little-endian):
+ * shared by every process that uses it. Layout (little-endian):
  *
  * <pre>
  * 0       header (8 KiB, {@link CacheFileHeader}): magic, version, frames, slot bytes, data
  *         offset, last use, the identity (whose frames these are, e.g. path + size + mtime)
- * 8192    slot table: 64 bytes a frame ({@link SlotEntry}): state, CRC-32C of the bytes, bytes,
- *         width, height, pixel format, colour matrix and range, pts, frame index, claim time
+ * 8192    slot table: 64 bytes a frame ({@link SlotEntry}): state, CRC-32C of the fields and the
+ *         bytes, bytes, width, height, pixel format, colour matrix and range, pts, frame index
  * data    (4 KiB aligned) slot i at data + i * slotBytes: the packed picture
  * </pre>
  *
- * <p><b>Cross-process protocol.</b> A slot is EMPTY (0), COMPLETE (1), or claimed by a writer (any
- * other value: the writer's random token). A writer claims an empty slot with a compare-and-set on
- * the shared mapping, writes the bytes with a positional write (so a full disk is an {@link
- * IOException}, not a fault on a mapped page), then the slot's fields, then sets COMPLETE with
- * release ordering. A reader takes the state with acquire ordering and serves the slot only when it
- * is COMPLETE and its bytes match their CRC-32C. A writer that crashed leaves its slot claimed:
- * never served, taken over by another writer after {@link #STALE_CLAIM_MILLIS}. The header and the
- * slot table are written (zeros) when the file is created, so the compare-and-set never touches an
- * unbacked page; a file becomes visible under its name only complete (created under a temporary
- * name, then hard-linked). Slots are filled with identical bytes by whoever decodes them (a video
- * decodes to the same pictures in every process), so two writers racing for a slot is harmless. An
- * interrupted writer stores nothing (FileChannel closes itself when a thread is interrupted in a
- * write; the channel is then opened again), so stopping a worker never disables the cache.
+ * <p><b>Nothing is mapped.</b> Every access is a positional read or write ({@code pread}/{@code
+ * pwrite}): a file that shrinks underneath (truncated by any process) gives short reads, which are
+ * a counted corrupt miss, where a mapping would raise SIGBUS and kill the JVM. A reader copies a
+ * slot into memory of its own ({@link FrameTarget}) and checks it there, so what it serves cannot
+ * change after the check either. (The cost against the mapped design, measured in
+ * docs/PERFORMANCE.md "Decoded-frame cache": one copy of each served frame.)
+ *
+ * <p><b>Cross-process protocol.</b> A slot is COMPLETE (1) or not (anything else). A writer writes
+ * the picture's bytes, then the slot's entry in one 64-byte write with its checksum and the state
+ * COMPLETE. A reader reads the entry, then the bytes, and serves them only when the state is
+ * COMPLETE and the checksum matches the fields and the bytes; a mismatch is read once more (a
+ * writer may have been completing the slot meanwhile), then the slot is emptied so that it is
+ * filled again. Slots are filled with identical bytes by whoever decodes them (a video decodes to
+ * the same pictures in every process), so two writers of one slot are harmless, and a reader that
+ * meets a write in flight sees either the old or the same bytes. A file becomes visible under its
+ * name only complete (created under a temporary name, then hard-linked); it is opened only as a
+ * regular file of this user, never through a link ({@link CacheFolder}). An interrupted reader or
+ * writer stores and serves nothing (FileChannel closes itself when a thread is interrupted in a
+ * read or write; the channel is then opened again), so stopping a worker never disables the cache.
  *
  * <p>Threading: thread-safe (the protocol above also holds between threads). Ownership: {@link
- * FrameCache} opens and closes it; {@link #close()} unmaps, so no reader may use an address after
- * it (the cache's reference count sees to that).
+ * FrameCache} opens and closes it; what {@link #read} returns lies in the caller's memory.
  */
 final class CacheFile {
   static final String SUFFIX = ".frames";
-  static final long STALE_CLAIM_MILLIS = 60_000;
 
-  /** At most this many bytes of slots per mapping (a mapping is at most 2 GiB in Java). */
-  static final long CHUNK_BYTES = 1L << 30;
+  /** The largest slot: a picture read or written in one go. */
+  static final long MAX_SLOT_BYTES = 1L << 30;
 
   static final int EMPTY = 0;
   static final int COMPLETE = 1;
 
-  private static final VarHandle INT =
-      MethodHandles.byteBufferViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
-  private static final VarHandle LONG =
-      MethodHandles.byteBufferViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+  private static final ThreadLocal<ByteBuffer> ENTRY = ThreadLocal.withInitial(SlotEntry::buffer);
 
   /** What {@link #store} did. */
   enum Stored {
     STORED,
-    /** Complete already, or another writer holds the slot. */
+    /** Complete already, or the file is no longer usable (it shrank, or left its name). */
     PRESENT,
     /** The picture is larger than a slot. */
     TOO_LARGE,
     /**
-     * Not stored: the writing thread was interrupted (its worker is being stopped), before or
-     * during the write; the slot is left empty and the file works on for everyone else.
+     * Not stored: the thread was interrupted (its worker is being stopped), before or during the
+     * write; the slot is left as it was and the file works on for everyone else.
      */
     INTERRUPTED
   }
@@ -90,45 +88,23 @@ final class CacheFile {
   final long slotBytes;
   final long dataOffset;
   final Object fileKey;
-  private volatile FileChannel channel; // replaced when an interrupt closed it (see #store)
+  private final int uid;
+  private volatile FileChannel channel; // replaced when an interrupt closed it (see #reopen)
+  private volatile boolean shrunk; // a read came back short: the file is cut, never used again
+  private volatile boolean gone; // it left its name (evicted, replaced): opened again by name
   private boolean closed; // guarded by this
-  private final MappedByteBuffer table;
-  private final MappedByteBuffer[] chunks;
-  private final long[] chunkAddress;
-  private final int slotsPerChunk;
   private volatile long lastTouched;
 
   private CacheFile(
-      Path path,
-      String identity,
-      int frames,
-      long slotBytes,
-      long dataOffset,
-      Object fileKey,
-      FileChannel channel)
-      throws IOException {
+      Path path, String identity, CacheFileHeader h, Object fileKey, int uid, FileChannel channel) {
     this.path = path;
     this.identity = identity;
-    this.frames = frames;
-    this.slotBytes = slotBytes;
-    this.dataOffset = dataOffset;
+    this.frames = h.frames();
+    this.slotBytes = h.slotBytes();
+    this.dataOffset = h.dataOffset();
     this.fileKey = fileKey;
+    this.uid = uid;
     this.channel = channel;
-    this.table = channel.map(FileChannel.MapMode.READ_WRITE, 0, dataOffset);
-    table.order(ByteOrder.LITTLE_ENDIAN); // every field, as the layout says (not only the states)
-    this.slotsPerChunk = (int) Math.max(1, Math.min(frames, CHUNK_BYTES / slotBytes));
-    int n = (frames + slotsPerChunk - 1) / slotsPerChunk;
-    this.chunks = new MappedByteBuffer[n];
-    this.chunkAddress = new long[n];
-    for (int c = 0; c < n; c++) {
-      int slots = Math.min(slotsPerChunk, frames - c * slotsPerChunk);
-      chunks[c] =
-          channel.map(
-              FileChannel.MapMode.READ_WRITE,
-              dataOffset + (long) c * slotsPerChunk * slotBytes,
-              slots * slotBytes);
-      chunkAddress[c] = new Pointer(chunks[c]).address();
-    }
   }
 
   /** The file's full size for {@code frames} slots of {@code slotBytes}. */
@@ -143,14 +119,14 @@ final class CacheFile {
 
   /**
    * Creates the file {@code name} in {@code dir} for {@code identity}, or opens the one another
-   * process created first.
+   * process created first. A file of ours of an older layout under that name is replaced.
    *
-   * @return null when a file of that name holds something else (another identity, another layout)
-   *     or one larger than {@code maxBytes}
+   * @return null when the name holds something else (another identity, another layout, anything but
+   *     a regular file of this user) or a file larger than {@code maxBytes}
    * @throws IOException when the folder cannot take it (full, gone, read-only)
    */
   static CacheFile create(
-      Path dir, String name, String identity, int frames, long slotBytes, long maxBytes)
+      Path dir, String name, String identity, int frames, long slotBytes, long maxBytes, int uid)
       throws IOException {
     CacheFileHeader header = CacheFileHeader.of(identity, frames, slotBytes);
     if (header == null) {
@@ -169,42 +145,60 @@ final class CacheFile {
       try (FileChannel ch =
           FileChannel.open(tmp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
         writeFully(ch, header.bytes(), 0);
-        // The slot table as real zeros: its pages must be backed before anyone maps them.
+        // The slot table as real zeros (every slot EMPTY), so a read of it is never short.
         ByteBuffer zeros = ByteBuffer.allocateDirect(1 << 16);
         for (long at = CacheFileHeader.BYTES; at < dataOffset; at += zeros.capacity()) {
           zeros.clear().limit((int) Math.min(zeros.capacity(), dataOffset - at));
           writeFully(ch, zeros, at);
         }
+        // Its full size from the start (sparse: pages are used as slots are written), so that
+        // the folder's budget, which adds up file sizes, counts what its slots will take.
+        writeFully(ch, ByteBuffer.allocate(1), fileBytes(frames, slotBytes) - 1);
       }
-      try {
-        Files.createLink(target, tmp);
-      } catch (FileAlreadyExistsException raced) {
-        // another process created it first: use theirs
-      } catch (UnsupportedOperationException | IOException noLinks) {
-        if (!Files.exists(target)) {
-          Files.move(tmp, target, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
-        }
+      if (!link(tmp, target) && CacheFileHeader.isOlderVersionOfOurs(target, uid)) {
+        // Ours, from an older robostream: its frames are in a layout this version does not read.
+        Files.deleteIfExists(target);
+        link(tmp, target);
       }
     } finally {
       Files.deleteIfExists(tmp);
     }
     try {
-      return open(target, identity, maxBytes);
-    } catch (java.nio.file.NoSuchFileException evictedAtOnce) {
+      return open(target, identity, maxBytes, uid);
+    } catch (NoSuchFileException evictedAtOnce) {
       return null; // another process evicted it between the link and the open
+    }
+  }
+
+  /** Gives {@code tmp} the name {@code target}; false when the name is taken. */
+  private static boolean link(Path tmp, Path target) throws IOException {
+    try {
+      Files.createLink(target, tmp);
+      return true;
+    } catch (FileAlreadyExistsException raced) {
+      return false; // another process created it first (or something else is there)
+    } catch (UnsupportedOperationException | IOException noLinks) {
+      if (Files.exists(target, LinkOption.NOFOLLOW_LINKS)) {
+        return false;
+      }
+      Files.move(tmp, target, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+      return true;
     }
   }
 
   /**
    * Opens an existing file for {@code identity}, unless its slots would take more than {@code
-   * maxBytes} (the budget: nothing larger is mapped, whatever a header from disk says).
+   * maxBytes} (the budget: nothing larger is used, whatever a header from disk says).
    *
-   * @return null when it holds another identity, is not a complete frame-cache file, or is too
-   *     large
-   * @throws java.nio.file.NoSuchFileException when it is not there
+   * @return null when it holds another identity, is not a complete frame-cache file of this layout,
+   *     is too large, or is not a regular file of this user
+   * @throws NoSuchFileException when it is not there
    */
-  static CacheFile open(Path path, String identity, long maxBytes) throws IOException {
-    FileChannel ch = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE);
+  static CacheFile open(Path path, String identity, long maxBytes, int uid) throws IOException {
+    FileChannel ch = CacheFolder.openOwnFile(path, uid);
+    if (ch == null) {
+      return null;
+    }
     boolean ok = false;
     try {
       CacheFileHeader h = CacheFileHeader.read(ch);
@@ -213,11 +207,11 @@ final class CacheFile {
           || fileBytes(h.frames(), h.slotBytes()) > maxBytes) {
         return null;
       }
-      Object key = Files.readAttributes(path, BasicFileAttributes.class).fileKey();
-      CacheFile f =
-          new CacheFile(path, identity, h.frames(), h.slotBytes(), h.dataOffset(), key, ch);
+      Object key =
+          Files.readAttributes(path, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS)
+              .fileKey();
       ok = true;
-      return f;
+      return new CacheFile(path, identity, h, key, uid, ch);
     } finally {
       if (!ok) {
         ch.close();
@@ -226,42 +220,127 @@ final class CacheFile {
   }
 
   /**
-   * Frame {@code position}'s picture if the slot is complete and its bytes match their checksum
-   * (else {@code out[0]} says MISS or CORRUPT: a corrupt slot is emptied so that it is filled
-   * again).
+   * Frame {@code position}'s picture, copied into a block of {@code target}, if the slot is
+   * complete and its fields and bytes match their checksum; else null, and {@code out[0]} says MISS
+   * or CORRUPT (a corrupt slot is emptied so that it is filled again; a file cut short is corrupt
+   * once, then used no more).
    */
-  CachedFrame read(int position, Found[] out) {
-    int off = slotOffset(position);
-    if ((int) INT.getAcquire(table, off) != COMPLETE) {
-      out[0] = Found.MISS;
-      return null;
+  CachedFrame read(int position, FrameTarget target, Found[] out) {
+    out[0] = Found.MISS;
+    if (shrunk || gone || Thread.currentThread().isInterrupted()) {
+      return null; // an interrupted read would close the channel every reader shares
     }
-    int chunk = position / slotsPerChunk;
-    int within = (int) ((position % slotsPerChunk) * slotBytes);
-    CachedFrame f = SlotEntry.read(table, off, chunkAddress[chunk] + within, slotBytes);
-    if (f == null) {
+    long entryAt = entryOffset(position);
+    ByteBuffer entry = ENTRY.get();
+    for (int attempt = 0; attempt < 2; attempt++) {
+      FileChannel ch = channel;
+      long address = 0;
+      long bytes = 0;
+      try {
+        entry.clear();
+        if (!readFully(ch, entry, entryAt)) {
+          return cutShort(out);
+        }
+        if (SlotEntry.state(entry) != COMPLETE) {
+          return null;
+        }
+        CachedFrame described = SlotEntry.describe(entry, 0, slotBytes);
+        if (described == null) {
+          break; // fields no picture has: corrupt
+        }
+        bytes = described.bytes();
+        address = target.take(bytes);
+        ByteBuffer picture = NativeAddress.bytesAt(address, bytes).asByteBuffer();
+        if (!readFully(ch, picture, slotOffset(position))) {
+          target.giveBack(address, bytes);
+          return cutShort(out);
+        }
+        if (SlotEntry.matches(entry, picture.flip())) {
+          out[0] = Found.HIT;
+          return new CachedFrame(
+              address,
+              bytes,
+              described.width(),
+              described.height(),
+              described.pixelFormat(),
+              described.color(),
+              described.ptsSeconds(),
+              described.frameIndex());
+        }
+        target.giveBack(address, bytes); // read once more: a writer may have been completing it
+      } catch (ClosedChannelException interrupted) {
+        giveBackIfTaken(target, address, bytes);
+        reopen(ch); // an interrupt (this worker's or another's) closed the shared channel
+        return null;
+      } catch (IOException e) {
+        giveBackIfTaken(target, address, bytes);
+        shrunk = true; // the file cannot be read: not used again
+        return null;
+      }
+    }
+    out[0] = Found.CORRUPT;
+    emptyAt(entryAt);
+    return null;
+  }
+
+  private static void giveBackIfTaken(FrameTarget target, long address, long bytes) {
+    if (address != 0) {
+      target.giveBack(address, bytes);
+    }
+  }
+
+  /** A read came back short: the file was cut (truncated by some process). */
+  private CachedFrame cutShort(Found[] out) {
+    if (!shrunk) {
+      shrunk = true;
       out[0] = Found.CORRUPT;
-      INT.compareAndSet(table, off, COMPLETE, EMPTY);
-      return null;
     }
-    CRC32C crc = new CRC32C();
-    crc.update(chunks[chunk].slice(within, (int) f.bytes()));
-    if ((int) crc.getValue() != SlotEntry.crc(table, off)) {
-      out[0] = Found.CORRUPT;
-      INT.compareAndSet(table, off, COMPLETE, EMPTY);
-      return null;
+    return null;
+  }
+
+  /** Whether a read found the file cut short (it is no longer used). */
+  boolean shrunk() {
+    return shrunk;
+  }
+
+  /** Whether the file left its name while this process had it (evicted or replaced). */
+  boolean gone() {
+    return gone;
+  }
+
+  /**
+   * Removes the file from the folder when its name still holds it: a file of ours (opened as this
+   * user's regular file with this cache's header) that was cut short, so that it can be made anew.
+   */
+  void removeIfStillThere() {
+    try {
+      if (stillThere()) {
+        Files.deleteIfExists(path);
+      }
+    } catch (IOException e) {
+      // left for eviction
     }
-    out[0] = Found.HIT;
-    return f;
+  }
+
+  /** Empties slot {@code position}, so that it is stored again (best effort: a miss either way). */
+  void empty(int position) {
+    emptyAt(entryOffset(position));
+  }
+
+  private void emptyAt(long entryAt) {
+    try {
+      writeFully(channel, ByteBuffer.allocate(4), entryAt);
+    } catch (IOException e) {
+      // the slot stays corrupt, and is found so again: never served
+    }
   }
 
   /**
    * Stores the packed picture {@code f} describes as frame {@code position}, unless the slot is
-   * complete or claimed by another writer. With {@code staging}, the bytes are copied into it once
-   * the slot is claimed and written from there (see {@link WriteStaging} for why); null writes them
-   * from where they are.
+   * complete. With {@code staging}, the bytes are copied into it first and written from there (see
+   * {@link WriteStaging} for why); null writes them from where they are.
    *
-   * @throws IOException when the bytes cannot be written (a full disk); the slot is left empty
+   * @throws IOException when the bytes cannot be written (a full disk); the slot is left as it was
    */
   Stored store(int position, CachedFrame f, WriteStaging staging) throws IOException {
     long bytes = f.bytes();
@@ -271,74 +350,70 @@ final class CacheFile {
     if (Thread.currentThread().isInterrupted()) {
       return Stored.INTERRUPTED; // a write now would close the channel every writer shares
     }
-    int off = slotOffset(position);
-    int token = claimToken();
-    int state = (int) INT.getAcquire(table, off);
-    long now = System.currentTimeMillis();
-    if (state == COMPLETE) {
+    if (shrunk || gone) {
       return Stored.PRESENT;
     }
-    boolean stale =
-        state != EMPTY
-            && now - (long) LONG.getOpaque(table, off + SlotEntry.CLAIMED_AT) > STALE_CLAIM_MILLIS;
-    if ((state != EMPTY && !stale) || !INT.compareAndSet(table, off, state, token)) {
-      return Stored.PRESENT;
-    }
-    LONG.setOpaque(table, off + SlotEntry.CLAIMED_AT, now);
-    long from = staging == null ? f.address() : staging.copyOf(f.address(), bytes);
-    ByteBuffer src = NativeAddress.bytesAt(from, bytes).asByteBuffer();
-    CRC32C crc = new CRC32C();
-    crc.update(src);
-    src.rewind();
-    int chunk = position / slotsPerChunk;
-    long within = (position % slotsPerChunk) * slotBytes;
+    long entryAt = entryOffset(position);
+    ByteBuffer entry = ENTRY.get();
     FileChannel ch = channel;
     try {
-      writeFully(ch, src, dataOffset + (long) chunk * slotsPerChunk * slotBytes + within);
+      entry.clear();
+      if (!readFully(ch, entry, entryAt)) {
+        shrunk = true;
+        return Stored.PRESENT;
+      }
+      if (SlotEntry.state(entry) == COMPLETE) {
+        return Stored.PRESENT;
+      }
+      long from = staging == null ? f.address() : staging.copyOf(f.address(), bytes);
+      ByteBuffer picture = NativeAddress.bytesAt(from, bytes).asByteBuffer();
+      SlotEntry.complete(entry, f, picture, COMPLETE);
+      writeFully(ch, picture, slotOffset(position));
+      writeFully(ch, entry.clear(), entryAt); // last: the slot is served from here on
+      return Stored.STORED;
     } catch (ClosedChannelException interrupted) {
-      // FileChannel is interruptible: an interrupt of this or another writer during a write
-      // closes the channel for every thread. Not a fault of the folder: open it again.
-      INT.compareAndSet(table, off, token, EMPTY); // only our claim: never another's slot
+      // FileChannel is interruptible: an interrupt of this or another thread during a read or a
+      // write closes the channel for every thread. Not a fault of the folder: open it again.
       reopen(ch);
       return Stored.INTERRUPTED;
-    } catch (IOException | RuntimeException e) {
-      INT.compareAndSet(table, off, token, EMPTY);
-      throw e;
     }
-    SlotEntry.write(table, off, f, (int) crc.getValue());
-    // From our claim only: a writer that took a stale claim over completes the slot itself (with
-    // the same bytes), and a slot emptied meanwhile is not marked complete over someone's write.
-    INT.compareAndExchangeRelease(table, off, token, COMPLETE);
-    return Stored.STORED;
   }
 
   /**
    * Replaces {@code broken} (closed by an interrupt) with a new channel on the same file; when the
-   * file left its name meanwhile, stores go on returning {@link Stored#INTERRUPTED} until the cache
-   * notices it is gone ({@link #stillThere()}).
+   * file left its name meanwhile, nothing more is read or stored until the cache notices it is gone
+   * ({@link #stillThere()}).
    */
   private synchronized void reopen(FileChannel broken) {
     if (closed || channel != broken) {
-      return; // closed for good, or another writer reopened it already
+      return; // closed for good, or another thread reopened it already
     }
     try {
-      FileChannel fresh = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE);
-      if (stillThere()) {
+      FileChannel fresh = CacheFolder.openOwnFile(path, uid);
+      if (fresh != null && stillThere()) {
         channel = fresh;
       } else {
-        fresh.close();
+        if (fresh != null) {
+          fresh.close();
+        }
+        gone = true;
       }
-    } catch (IOException gone) {
-      // the name holds nothing (evicted): nothing more is stored in this file
+    } catch (IOException nothingThere) {
+      gone = true; // evicted meanwhile: the cache opens the name again when asked
     }
   }
 
   /** Records a use (for least-recently-used eviction across processes), at most once a second. */
   void touch() {
     long now = System.currentTimeMillis();
-    if (now - lastTouched >= 1000) {
+    if (now - lastTouched >= 1000 && !shrunk && !gone && !Thread.currentThread().isInterrupted()) {
       lastTouched = now;
-      LONG.setOpaque(table, CacheFileHeader.OFF_LAST_USED, now);
+      ByteBuffer b = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putLong(0, now);
+      try {
+        writeFully(channel, b, CacheFileHeader.OFF_LAST_USED);
+      } catch (IOException e) {
+        // an interrupted or cut file: its last use is only a hint for eviction
+      }
     }
   }
 
@@ -346,20 +421,18 @@ final class CacheFile {
   boolean stillThere() {
     try {
       return fileKey == null
-          || fileKey.equals(Files.readAttributes(path, BasicFileAttributes.class).fileKey());
+          || fileKey.equals(
+              Files.readAttributes(path, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS)
+                  .fileKey());
     } catch (IOException e) {
       return false;
     }
   }
 
-  /** Unmaps and closes; no address from {@link #read} may be used afterwards. */
+  /** Closes the file. */
   void close() {
     synchronized (this) {
       closed = true;
-    }
-    Unmapper.unmap(table);
-    for (MappedByteBuffer c : chunks) {
-      Unmapper.unmap(c);
     }
     try {
       channel.close();
@@ -368,20 +441,29 @@ final class CacheFile {
     }
   }
 
-  private int slotOffset(int position) {
+  private long entryOffset(int position) {
     if (position < 0 || position >= frames) {
       throw new IndexOutOfBoundsException(
           "frame " + position + " of " + path + ", which has " + frames + " slots");
     }
-    return CacheFileHeader.BYTES + position * CacheFileHeader.SLOT_ENTRY_BYTES;
+    return CacheFileHeader.BYTES + (long) position * SlotEntry.BYTES;
   }
 
-  private static int claimToken() {
-    int t;
-    do {
-      t = ThreadLocalRandom.current().nextInt();
-    } while (t == EMPTY || t == COMPLETE);
-    return t;
+  private long slotOffset(int position) {
+    return dataOffset + position * slotBytes;
+  }
+
+  /** Reads until {@code b} is full; false when the file ends first. */
+  private static boolean readFully(FileChannel ch, ByteBuffer b, long at) throws IOException {
+    long pos = at;
+    while (b.hasRemaining()) {
+      int n = ch.read(b, pos);
+      if (n < 0) {
+        return false;
+      }
+      pos += n;
+    }
+    return true;
   }
 
   private static void writeFully(FileChannel ch, ByteBuffer b, long at) throws IOException {

@@ -6,27 +6,26 @@ import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 
 /**
  * The first {@link #BYTES} of a {@link CacheFile} (little-endian): magic "RSFRAMES", version,
  * frames, slot bytes, data offset, last use (ms since the epoch, {@link #OFF_LAST_USED}, written by
  * every user at most once a second), the identity (UTF-8: whose frames these are). A header read
  * from disk is hostile until checked: {@link #read} accepts only the layout this version writes,
- * with a slot table a single mapping can hold. Immutable.
+ * with a slot table under 2 GiB. Immutable.
  *
  * @param lastUsedMillis when a process last used the file (for least-recently-used eviction)
  */
 record CacheFileHeader(
     int frames, long slotBytes, long dataOffset, long lastUsedMillis, String identity) {
   static final long MAGIC = 0x53454d4152465352L; // "RSFRAMES" read little-endian
-  static final int VERSION = 1;
+  static final int VERSION = 2; // 2: the checksum covers the slot's fields; nothing is mapped
   static final int BYTES = 8192;
   static final int SLOT_ENTRY_BYTES = 64;
   static final int MAX_IDENTITY_BYTES = BYTES - 64;
   static final int OFF_LAST_USED = 32;
 
-  /** Most slots a file may have: its header and slot table are one mapping (at most 2 GiB). */
+  /** Most slots a file may have (its slot table stays under 2 GiB). */
   static final int MAX_FRAMES = (Integer.MAX_VALUE - BYTES - 4095) / SLOT_ENTRY_BYTES;
 
   private static final int OFF_MAGIC = 0;
@@ -55,7 +54,7 @@ record CacheFileHeader(
     return frames > 0
         && frames <= MAX_FRAMES
         && slotBytes > 0
-        && slotBytes <= CacheFile.CHUNK_BYTES
+        && slotBytes <= CacheFile.MAX_SLOT_BYTES
         && dataOffset == dataOffsetFor(frames)
         && identityBytes >= 0
         && identityBytes <= MAX_IDENTITY_BYTES;
@@ -76,17 +75,41 @@ record CacheFileHeader(
     return b;
   }
 
-  /** The header of the cache file at {@code path}, or null when it is not one of ours. */
-  static CacheFileHeader read(Path path) throws IOException {
-    try (FileChannel ch = FileChannel.open(path, StandardOpenOption.READ)) {
-      return read(ch);
+  /**
+   * The header of the cache file at {@code path}, or null when it is not one of ours (or not a
+   * regular file of user {@code uid}: nothing else is opened).
+   */
+  static CacheFileHeader read(Path path, int uid) throws IOException {
+    try (FileChannel ch = CacheFolder.openOwnFile(path, uid)) {
+      return ch == null ? null : read(ch);
+    }
+  }
+
+  /**
+   * Whether {@code path} is a regular file of user {@code uid} with this cache's magic and an older
+   * version: written by an earlier robostream, in a layout this one does not read.
+   */
+  static boolean isOlderVersionOfOurs(Path path, int uid) throws IOException {
+    try (FileChannel ch = CacheFolder.openOwnFile(path, uid)) {
+      if (ch == null) {
+        return false;
+      }
+      ByteBuffer b = ByteBuffer.allocate(12).order(ByteOrder.LITTLE_ENDIAN);
+      while (b.hasRemaining()) {
+        if (ch.read(b, b.position()) < 0) {
+          return false;
+        }
+      }
+      int version = b.getInt(OFF_VERSION);
+      return b.getLong(OFF_MAGIC) == MAGIC && version > 0 && version < VERSION;
+    } catch (java.nio.file.NoSuchFileException gone) {
+      return false;
     }
   }
 
   /**
    * The header {@code ch} starts with, or null when it is not one of ours: another magic or
-   * version, fields this version does not write, or a file shorter than its slot table (whose pages
-   * must exist before the table is mapped).
+   * version, fields this version does not write, or a file shorter than its slot table.
    */
   static CacheFileHeader read(FileChannel ch) throws IOException {
     ByteBuffer b = ByteBuffer.allocate(BYTES).order(ByteOrder.LITTLE_ENDIAN);

@@ -5,9 +5,9 @@ import org.robostream.video.ColorSpec;
 /**
  * One decoded picture found in a {@link FrameCache}, or handed to it to store: its packed bytes
  * (FFmpeg's image layout with alignment 1, as {@code video.PackedPicture} packs them) at {@code
- * address}, checked against their checksum, and what the decoder reported for it. The address is
- * valid while the {@link FrameCache.Entry} it came from is held (between {@link FrameCache#acquire}
- * and {@link FrameCache.Entry#release()}). Immutable.
+ * address}, checked against their checksum, and what the decoder reported for it. A frame read from
+ * the cache lies in a block of the reader's own ({@link FrameTarget}), never in the cache's pages:
+ * the address is valid as long as the reader keeps that block. Immutable.
  *
  * @param color null where the decoder gave none (a depth map's gray picture)
  * @param ptsSeconds the frame's pts in its file, as decoded

@@ -3,7 +3,6 @@ package org.robostream.framecache;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -18,9 +17,11 @@ import org.slf4j.LoggerFactory;
  * Keeps a frame cache's folder within its byte budget, for every process that shares it: before a
  * new file is created, the files' sizes are added up (a stat each), and only when the new one would
  * pass the budget are their headers read and the least recently used removed whole (by the last use
- * each process writes into a header). Files without this cache's header are never removed;
- * temporary files of creators that died (older than 10 minutes, with our header) are. Threading:
- * called under its {@link FrameCache}'s lock; the eviction count is readable from any thread.
+ * each process writes into a header; files of ours in an older layout first). Only regular files of
+ * this user are looked into ({@link CacheFolder}: a FIFO is never opened, a link never followed);
+ * files without this cache's header are never removed; temporary files of creators that died (older
+ * than 10 minutes, with our header) are. Threading: called under its {@link FrameCache}'s lock; the
+ * eviction count is readable from any thread.
  */
 final class FolderBudget {
   private static final Logger LOG = LoggerFactory.getLogger(FrameCache.class);
@@ -34,11 +35,13 @@ final class FolderBudget {
 
   private final Path dir;
   private final long maxBytes;
+  private final int uid;
   private final AtomicLong evictions = new AtomicLong();
 
-  FolderBudget(Path dir, long maxBytes) {
+  FolderBudget(Path dir, long maxBytes, int uid) {
     this.dir = dir;
     this.maxBytes = maxBytes;
+    this.uid = uid;
   }
 
   /** Files removed to stay within the budget (by this process). */
@@ -50,7 +53,7 @@ final class FolderBudget {
    * Removes least recently used files (by the last use every process records in their headers)
    * until {@code need} more bytes fit the budget, telling {@code evicted} of each; returns the
    * bytes the cache's files take. Only files with this cache's header are removed; a process that
-   * has one open keeps it mapped until its readers are done.
+   * has one open notices (its name no longer holds it) and lets go of it.
    */
   long makeRoom(long need, Consumer<Path> evicted) throws IOException {
     List<SizedFile> files = new ArrayList<>();
@@ -62,6 +65,9 @@ final class FolderBudget {
     try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir)) {
       for (Path p : ds) {
         String name = p.getFileName().toString();
+        if (!CacheFolder.isOwnRegularFile(p, uid)) {
+          continue; // a link, a FIFO, a folder, another user's file: never opened or counted
+        }
         try {
           if (name.contains(CacheFile.SUFFIX + ".tmp-")) {
             removeStaleTemporary(p, now);
@@ -70,8 +76,8 @@ final class FolderBudget {
             files.add(new SizedFile(p, bytes));
             total += bytes;
           }
-        } catch (NoSuchFileException gone) {
-          // removed by another process while we looked
+        } catch (IOException goneOrUnreadable) {
+          // removed by another process while we looked, or not ours to read: never counted
         }
       }
     }
@@ -92,13 +98,15 @@ final class FolderBudget {
     List<Aged> ours = new ArrayList<>();
     for (SizedFile f : files) {
       try {
-        CacheFileHeader h = CacheFileHeader.read(f.path());
+        CacheFileHeader h = CacheFileHeader.read(f.path(), uid);
         if (h != null) {
           ours.add(new Aged(f, h.lastUsedMillis()));
+        } else if (CacheFileHeader.isOlderVersionOfOurs(f.path(), uid)) {
+          ours.add(new Aged(f, Long.MIN_VALUE)); // an older robostream's: no use to this one
         } else {
           total -= f.bytes(); // named like ours, but not ours: never counted, never removed
         }
-      } catch (NoSuchFileException gone) {
+      } catch (IOException goneOrUnreadable) { // removed meanwhile, or not ours to read
         total -= f.bytes();
       }
     }
@@ -119,7 +127,7 @@ final class FolderBudget {
 
   private void removeStaleTemporary(Path p, long now) throws IOException {
     if (now - Files.getLastModifiedTime(p).toMillis() > STALE_TMP_MILLIS
-        && CacheFileHeader.read(p) != null) {
+        && (CacheFileHeader.read(p, uid) != null || CacheFileHeader.isOlderVersionOfOurs(p, uid))) {
       Files.deleteIfExists(p);
     }
   }

@@ -45,11 +45,12 @@ public final class FrameCache implements AutoCloseable {
   private final FrameCacheOptions options;
   private final Path dir;
   private final boolean ownsDir;
+  private final int uid; // the user the folder's files must belong to
 
   /**
-   * Open files kept while nobody uses them: each holds a file descriptor and its mappings, and a
-   * v2.x dataset has a file per episode and camera (thousands); beyond this many the least recently
-   * used idle ones are closed (opened again from the folder when asked for).
+   * Open files kept while nobody uses them: each holds a file descriptor, and a v2.x dataset has a
+   * file per episode and camera (thousands); beyond this many the least recently used idle ones are
+   * closed (opened again from the folder when asked for).
    */
   static final int MAX_IDLE_OPEN = 256;
 
@@ -71,22 +72,38 @@ public final class FrameCache implements AutoCloseable {
   private boolean closed;
   private Thread removeOnExit;
 
-  private FrameCache(FrameCacheOptions options, Path dir, boolean ownsDir) {
+  private FrameCache(FrameCacheOptions options, Path dir, boolean ownsDir, int uid) {
     this.options = options;
     this.dir = dir;
     this.ownsDir = ownsDir;
-    this.budget = new FolderBudget(dir, options.maxBytes());
+    this.uid = uid;
+    this.budget = new FolderBudget(dir, options.maxBytes(), uid);
   }
 
   /**
-   * Opens the cache {@code options} describe: creates the shared folder if it is missing, or a
-   * private one in {@code /dev/shm} (else the temporary folder) for {@link
-   * FrameCacheOptions#memory}.
+   * Opens the cache {@code options} describe: the shared folder (created, readable and writable
+   * only by this user, when it is missing), or a private one in {@code /dev/shm} (else the
+   * temporary folder) for {@link FrameCacheOptions#memory}.
    *
-   * @throws FileException naming the folder and the option when it cannot be created or is not a
-   *     folder (a cache that cannot start is refused when the dataset is built, not disabled)
+   * <p>A shared folder is used only when no other user can change what is in it ({@link
+   * CacheFolder#prepare}); otherwise the cache starts disabled with one warning naming the folder,
+   * why, and what to do, and every frame is decoded. The per-user default folder ({@link
+   * FrameCacheOptions#shared}) is the exception: when another user took its name first (a folder, a
+   * file, a link), the cache moves to a folder named by this user's key ({@link UserKey}), which
+   * nobody else can guess, so nobody can turn the cache off for us, and this user's processes still
+   * share it; only when there is no key (no writable home folder) does the process cache in a
+   * private folder of its own (each process then holds up to the budget).
+   *
+   * @throws FileException naming the folder and the option when it cannot be created (a cache that
+   *     cannot start is refused when the dataset is built, not disabled)
    */
   public static FrameCache open(FrameCacheOptions options) {
+    return open(options, Path.of(System.getProperty("user.home")));
+  }
+
+  /** {@link #open(FrameCacheOptions)} with the user's key kept under {@code home}. */
+  static FrameCache open(FrameCacheOptions options, Path home) {
+    int uid = CacheFolder.currentUid();
     try {
       if (options.isPrivateMemory()) {
         Path shm = Path.of("/dev/shm");
@@ -94,21 +111,87 @@ public final class FrameCache implements AutoCloseable {
             Files.isDirectory(shm) && Files.isWritable(shm)
                 ? shm
                 : Path.of(System.getProperty("java.io.tmpdir"));
-        FrameCache c =
-            new FrameCache(options, Files.createTempDirectory(parent, "robostream-frames-"), true);
-        c.removeOnExit = new Thread(c::removeOwnFolder, "robostream-frame-cache-cleanup");
-        Runtime.getRuntime().addShutdownHook(c.removeOnExit);
-        return c;
+        return privateFolder(options, parent, "robostream-frames-", uid);
       }
       Path d = options.directory().toAbsolutePath().normalize();
-      Files.createDirectories(d);
-      return new FrameCache(options, d, false);
+      CacheFolder.Checked folder = CacheFolder.prepare(d, uid);
+      if (folder.distrust() == null) {
+        return new FrameCache(options, folder.real(), false, uid);
+      }
+      if (options.isDefaultShared()) {
+        return instead(options, d, folder.distrust(), home, uid);
+      }
+      return untrusted(options, d, folder, uid);
     } catch (IOException e) {
       throw new FileException(
           String.valueOf(options.directory()),
           "frameCache(...) cannot use this folder for the frame cache: " + e,
           e);
     }
+  }
+
+  /** A cache that never uses {@code d}: disabled, with one warning saying why and what to do. */
+  private static FrameCache untrusted(
+      FrameCacheOptions options, Path d, CacheFolder.Checked folder, int uid) {
+    FrameCache c = new FrameCache(options, folder.real(), false, uid);
+    c.disabled = "the folder " + d + " is not trusted: " + folder.distrust();
+    LOG.warn(
+        "frame cache {}: not used, as {}: another user could plant or rewrite frames there;"
+            + " decoding every frame. Use a folder only you can write (chmod 700 {}), or"
+            + " --frame-cache shared:SIZE for a folder of your own in /dev/shm",
+        d,
+        folder.distrust(),
+        d);
+    return c;
+  }
+
+  /**
+   * The cache for {@link FrameCacheOptions#shared} when its folder {@code d} cannot be used ({@code
+   * why}): the keyed folder beside it, else a private one, else none (one warning each way).
+   */
+  private static FrameCache instead(
+      FrameCacheOptions options, Path d, String why, Path home, int uid) throws IOException {
+    Path parent = d.getParent();
+    String parentWhy = CacheFolder.distrustAbove(parent, uid);
+    if (parentWhy != null) {
+      return untrusted(options, d, new CacheFolder.Checked(d, why + ", and " + parentWhy), uid);
+    }
+    String key = UserKey.name(home, uid);
+    if (key != null) {
+      Path keyed = parent.resolve(d.getFileName() + "-" + key);
+      CacheFolder.Checked folder = CacheFolder.prepare(keyed, uid);
+      if (folder.distrust() == null) {
+        LOG.warn(
+            "frame cache {}: not used, as {}; caching in {} instead, named by your key in ~/{}"
+                + " (remove {} if it is yours)",
+            d,
+            why,
+            keyed,
+            UserKey.FILE,
+            d);
+        return new FrameCache(options, folder.real(), false, uid);
+      }
+    }
+    FrameCache c = privateFolder(options, parent, d.getFileName() + "-", uid);
+    LOG.warn(
+        "frame cache {}: not used, as {}; caching in {}, private to this process (no key in"
+            + " ~/{}: the ranks of the node do not share frames, and each holds up to the budget)",
+        d,
+        why,
+        c.dir,
+        UserKey.FILE);
+    return c;
+  }
+
+  /** A cache in a new folder of this process's under {@code parent}, removed on close. */
+  private static FrameCache privateFolder(
+      FrameCacheOptions options, Path parent, String prefix, int uid) throws IOException {
+    // createTempDirectory makes it 0700: nobody else may look in or write.
+    FrameCache c =
+        new FrameCache(options, Files.createTempDirectory(parent, prefix).toRealPath(), true, uid);
+    c.removeOnExit = new Thread(c::removeOwnFolder, "robostream-frame-cache-cleanup");
+    Runtime.getRuntime().addShutdownHook(c.removeOnExit);
+    return c;
   }
 
   /** The folder the files are in. */
@@ -131,16 +214,25 @@ public final class FrameCache implements AutoCloseable {
     }
     Entry e = open.get(identity);
     long now = System.currentTimeMillis();
-    if (e != null && now - e.checked >= RECHECK_MILLIS) {
+    if (e != null && e.file.shrunk()) { // cut short by some process: removed, to be made anew
+      e.file.removeIfStillThere();
+      forget(e);
+      e = null;
+    }
+    if (e != null && (e.file.gone() || now - e.checked >= RECHECK_MILLIS)) {
       e.checked = now;
-      if (!e.file.stillThere()) { // evicted by another process: let go of its pages
+      if (e.file.gone() || !e.file.stillThere()) { // evicted by another process: let go of it
         forget(e);
         e = null;
       }
     }
+    if (e == null && refused.contains(identity)) {
+      return null;
+    }
     if (e == null) {
       try {
-        CacheFile f = CacheFile.open(dir.resolve(fileName(identity)), identity, options.maxBytes());
+        CacheFile f =
+            CacheFile.open(dir.resolve(fileName(identity)), identity, options.maxBytes(), uid);
         if (f == null) {
           return null;
         }
@@ -172,7 +264,7 @@ public final class FrameCache implements AutoCloseable {
     }
     long slotBytes = CacheFile.slotBytesFor(pictureBytes);
     long need = CacheFile.fileBytes(frames, slotBytes);
-    if (need > options.maxBytes() || slotBytes > CacheFile.CHUNK_BYTES) {
+    if (need > options.maxBytes() || slotBytes > CacheFile.MAX_SLOT_BYTES) {
       return refuse(identity, frames);
     }
     try {
@@ -187,7 +279,7 @@ public final class FrameCache implements AutoCloseable {
               });
       CacheFile f =
           CacheFile.create(
-              dir, fileName(identity), identity, frames, slotBytes, options.maxBytes());
+              dir, fileName(identity), identity, frames, slotBytes, options.maxBytes(), uid);
       if (f == null) {
         return refuse(identity, frames);
       }
@@ -209,15 +301,6 @@ public final class FrameCache implements AutoCloseable {
       notCacheable.addAndGet(frames);
     }
     return null;
-  }
-
-  /**
-   * Counts a frame found in the cache that is not the video's (another size or pixel format than
-   * the stream has) as a corrupt miss.
-   */
-  public void recordMismatch() {
-    checksumFailures.incrementAndGet();
-    misses.incrementAndGet();
   }
 
   /** Counts {@code n} lookups of a file that has no entry yet as misses. */
@@ -348,24 +431,19 @@ public final class FrameCache implements AutoCloseable {
       this.file = file;
     }
 
-    /**
-     * Whether the cache let go of this file (evicted, removed by another process): its frames are
-     * still readable while held, but its pages are no longer counted in the budget, so a holder
-     * should copy rather than keep them.
-     */
-    public boolean evicted() {
-      return forgotten;
-    }
-
     /** Frame positions (slots) of the file. */
     public int frames() {
       return file.frames;
     }
 
-    /** The frame at {@code position}, or null (a miss: decode it, then {@link #store}). */
-    public CachedFrame read(int position) {
+    /**
+     * The frame at {@code position}, its bytes copied into a block of {@code target} and checked
+     * there; null (a miss: decode it, then {@link #store}) when the slot is empty or does not match
+     * its checksum (a corrupt miss, counted; nothing of {@code target}'s is kept then).
+     */
+    public CachedFrame read(int position, FrameTarget target) {
       CacheFile.Found[] out = new CacheFile.Found[1];
-      CachedFrame f = file.read(position, out);
+      CachedFrame f = file.read(position, target, out);
       switch (out[0]) {
         case HIT -> {
           hits.incrementAndGet();
@@ -378,6 +456,19 @@ public final class FrameCache implements AutoCloseable {
         default -> misses.incrementAndGet();
       }
       return f;
+    }
+
+    /**
+     * Counts frame {@code position}, which {@link #read} served but is not the video's (another
+     * size, pixel format or frame index than the stream has), as a corrupt miss instead of a hit,
+     * and empties its slot so that the decoded frame is stored over it.
+     */
+    public void reject(int position, CachedFrame served) {
+      hits.decrementAndGet();
+      bytesServed.addAndGet(-served.bytes());
+      checksumFailures.incrementAndGet();
+      misses.incrementAndGet();
+      file.empty(position);
     }
 
     /**
@@ -410,16 +501,6 @@ public final class FrameCache implements AutoCloseable {
         synchronized (FrameCache.this) {
           disable("cannot write a frame to " + file.path, e);
         }
-      }
-    }
-
-    /**
-     * One more user of this entry (a frame of it held by the shuffle buffer): its file stays mapped
-     * until every user {@link #release}d it. Only for a holder of the entry (it is in use).
-     */
-    public void retain() {
-      if (users.getAndIncrement() <= 0) {
-        throw new IllegalStateException(file.path + " was released by all its users");
       }
     }
 

@@ -1,5 +1,6 @@
 package org.robostream.framecache;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
 
@@ -7,6 +8,9 @@ import java.util.Locale;
  * Where a {@link FrameCache} keeps decoded frames and how many bytes it may take. Immutable.
  *
  * <ul>
+ *   <li>{@link #shared(long)}: the per-user folder every process of this user on the node shares,
+ *       {@code /dev/shm/robostream-frames-UID} (RAM; else in the temporary folder). The recommended
+ *       form: it is this user's alone, so another user cannot plant frames in it.
  *   <li>{@link #directory(Path, long)}: a folder, shared by every process of the node that names it
  *       (node-local NVMe, or {@code /dev/shm/...} for RAM shared by all ranks). Its files stay
  *       after the process ends, so the next job on the node starts warm.
@@ -20,6 +24,9 @@ import java.util.Locale;
  *     when a file is created)
  */
 public record FrameCacheOptions(Path directory, long maxBytes) {
+  /** The system property naming the folder {@link #shared}'s per-user folder is made in. */
+  public static final String SHARED_PARENT_PROPERTY = "robostream.frameCache.sharedParent";
+
   /** Smallest budget accepted: below it not even one small video's frames would fit. */
   public static final long MIN_BYTES = 1L << 20;
 
@@ -38,6 +45,34 @@ public record FrameCacheOptions(Path directory, long maxBytes) {
     return new FrameCacheOptions(directory, maxBytes);
   }
 
+  /**
+   * The per-user folder shared by this user's processes on the node: {@code
+   * /dev/shm/robostream-frames-UID}, or {@code robostream-frames-UID} in the temporary folder where
+   * there is no {@code /dev/shm}.
+   */
+  public static FrameCacheOptions shared(long maxBytes) {
+    return new FrameCacheOptions(defaultSharedFolder(), maxBytes);
+  }
+
+  /**
+   * The folder {@link #shared} names for this user, in the folder the system property {@value
+   * #SHARED_PARENT_PROPERTY} names if set (node-local NVMe, say), else {@code /dev/shm}.
+   */
+  public static Path defaultSharedFolder() {
+    Path shm = Path.of("/dev/shm");
+    String asked = System.getProperty(SHARED_PARENT_PROPERTY);
+    Path parent =
+        asked != null && !asked.isBlank()
+            ? Path.of(asked)
+            : Files.isDirectory(shm) ? shm : Path.of(System.getProperty("java.io.tmpdir"));
+    return parent.resolve("robostream-frames-" + CacheFolder.currentUid());
+  }
+
+  /** Whether this is {@link #shared}'s folder (another user may have made it first). */
+  boolean isDefaultShared() {
+    return directory != null && directory.equals(defaultSharedFolder());
+  }
+
   /** RAM private to this process. */
   public static FrameCacheOptions memory(long maxBytes) {
     return new FrameCacheOptions(null, maxBytes);
@@ -49,9 +84,10 @@ public record FrameCacheOptions(Path directory, long maxBytes) {
   }
 
   /**
-   * Parses the command line's form: {@code memory:SIZE} (private RAM) or {@code DIR:SIZE} (a shared
-   * folder); SIZE is bytes with an optional K, M, G or T suffix (powers of 1024), e.g. {@code
-   * /dev/shm/robostream-frames:64G}.
+   * Parses the command line's form: {@code shared:SIZE} (this user's folder shared by the node's
+   * processes, see {@link #shared}), {@code memory:SIZE} (private RAM) or {@code DIR:SIZE} (a
+   * folder of your choice, used only when no other user can write it); SIZE is bytes with an
+   * optional K, M, G or T suffix (powers of 1024), e.g. {@code shared:64G}.
    */
   public static FrameCacheOptions parse(String spec) {
     int colon = spec == null ? -1 : spec.lastIndexOf(':');
@@ -59,12 +95,16 @@ public record FrameCacheOptions(Path directory, long maxBytes) {
       throw new IllegalArgumentException(
           "--frame-cache "
               + spec
-              + ": write memory:SIZE or DIR:SIZE, for example memory:16G or"
-              + " /dev/shm/robostream-frames:64G");
+              + ": write shared:SIZE, memory:SIZE or DIR:SIZE, for example shared:64G,"
+              + " memory:16G or /local/nvme/frames:200G");
     }
     String where = spec.substring(0, colon);
     long bytes = parseSize(spec.substring(colon + 1), spec);
-    return where.equals("memory") ? memory(bytes) : directory(Path.of(where), bytes);
+    return switch (where) {
+      case "memory" -> memory(bytes);
+      case "shared" -> shared(bytes);
+      default -> directory(Path.of(where), bytes);
+    };
   }
 
   /** Bytes from {@code 512M}, {@code 16G}, {@code 1048576}. */

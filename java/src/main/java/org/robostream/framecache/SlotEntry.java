@@ -1,22 +1,28 @@
 package org.robostream.framecache;
 
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.zip.CRC32C;
 import org.robostream.video.ColorSpec;
 import org.robostream.video.PackedPicture;
 
 /**
  * One slot's 64 bytes in a {@link CacheFile}'s slot table (little-endian): the state at 0 (owned by
- * CacheFile's protocol), then the CRC-32C of the picture's bytes at 4, its bytes at 8, width 16,
- * height 20, pixel format 24, colour matrix 28 (-1: none), full range 32, pts 40, frame index 48,
- * when a writer claimed the slot at {@link #CLAIMED_AT}. The table is as hostile as the bytes (the
- * checksum covers only the picture): {@link #read} serves only fields that describe a picture of
- * exactly its bytes within the slot, so a picture is never read past its slot. Stateless.
+ * CacheFile's protocol), the CRC-32C at 4, then the fields that describe the picture: its bytes at
+ * 8, width 16, height 20, pixel format 24, colour matrix 28 (-1: none), full range 32, pts 40,
+ * frame index 48; 56-63 are zero. The checksum covers every field that decides the pixels or where
+ * the frame belongs (bytes 8 to 56 of the entry) and then the picture's bytes, so a flipped range,
+ * a changed pts or frame index is a corrupt slot like a flipped pixel. The table is as hostile as
+ * the bytes: {@link #describe} accepts only fields that describe a picture of exactly its bytes
+ * within the slot, so a picture is never read past its slot. Stateless.
  */
 final class SlotEntry {
-  static final int CLAIMED_AT = 56;
+  static final int BYTES = 64;
+  static final int STATE = 0;
 
   private static final int CRC = 4;
-  private static final int BYTES = 8;
+  private static final int FIELDS = 8; // where the checksummed fields start
+  private static final int PICTURE_BYTES = 8;
   private static final int WIDTH = 16;
   private static final int HEIGHT = 20;
   private static final int FORMAT = 24;
@@ -24,51 +30,85 @@ final class SlotEntry {
   private static final int FULL_RANGE = 32;
   private static final int PTS = 40;
   private static final int FRAME_INDEX = 48;
+  private static final int FIELDS_END = 56;
+
+  /** No picture side is larger (FFmpeg's own checks would log every absurd size they refuse). */
+  private static final int MAX_SIDE = 1 << 15;
 
   private SlotEntry() {}
 
-  /** Writes {@code f}'s fields (not its state) into the entry at {@code off}. */
-  static void write(ByteBuffer table, int off, CachedFrame f, int crc32c) {
-    ColorSpec color = f.color();
-    table.putInt(off + CRC, crc32c);
-    table.putLong(off + BYTES, f.bytes());
-    table.putInt(off + WIDTH, f.width());
-    table.putInt(off + HEIGHT, f.height());
-    table.putInt(off + FORMAT, f.pixelFormat());
-    table.putInt(off + MATRIX, color == null ? -1 : color.matrix().ordinal());
-    table.putInt(off + FULL_RANGE, color != null && color.fullRange() ? 1 : 0);
-    table.putDouble(off + PTS, f.ptsSeconds());
-    table.putLong(off + FRAME_INDEX, f.frameIndex());
-  }
-
-  /** The checksum the entry at {@code off} records for its picture's bytes. */
-  static int crc(ByteBuffer table, int off) {
-    return table.getInt(off + CRC);
+  /** A new entry buffer (little-endian, {@link #BYTES} long). */
+  static ByteBuffer buffer() {
+    return ByteBuffer.allocate(BYTES).order(ByteOrder.LITTLE_ENDIAN);
   }
 
   /**
-   * The picture the entry at {@code off} describes, its bytes at {@code address}; null when its
-   * fields do not describe a picture of exactly its bytes within {@code slotBytes}.
+   * The entry for {@code f} in {@code entry}, complete with the checksum of its fields and the
+   * picture's bytes {@code picture} (read from its position to its limit, left as they were).
    */
-  static CachedFrame read(ByteBuffer table, int off, long address, long slotBytes) {
-    long bytes = table.getLong(off + BYTES);
-    int width = table.getInt(off + WIDTH);
-    int height = table.getInt(off + HEIGHT);
-    int format = table.getInt(off + FORMAT);
-    int matrix = table.getInt(off + MATRIX);
+  static ByteBuffer complete(ByteBuffer entry, CachedFrame f, ByteBuffer picture, int state) {
+    ColorSpec color = f.color();
+    entry.clear();
+    entry.put(new byte[BYTES]).clear();
+    entry.putLong(PICTURE_BYTES, f.bytes());
+    entry.putInt(WIDTH, f.width());
+    entry.putInt(HEIGHT, f.height());
+    entry.putInt(FORMAT, f.pixelFormat());
+    entry.putInt(MATRIX, color == null ? -1 : color.matrix().ordinal());
+    entry.putInt(FULL_RANGE, color != null && color.fullRange() ? 1 : 0);
+    entry.putDouble(PTS, f.ptsSeconds());
+    entry.putLong(FRAME_INDEX, f.frameIndex());
+    entry.putInt(CRC, checksum(entry, picture));
+    entry.putInt(STATE, state);
+    return entry;
+  }
+
+  /** The slot's state (EMPTY, COMPLETE or anything a broken writer left). */
+  static int state(ByteBuffer entry) {
+    return entry.getInt(STATE);
+  }
+
+  /** Whether {@code picture}'s bytes and {@code entry}'s fields match the checksum it records. */
+  static boolean matches(ByteBuffer entry, ByteBuffer picture) {
+    return checksum(entry, picture) == entry.getInt(CRC);
+  }
+
+  /**
+   * The checksum of {@code entry}'s fields and then {@code picture}'s bytes from its position to
+   * its limit (both buffers are left as they were).
+   */
+  private static int checksum(ByteBuffer entry, ByteBuffer picture) {
+    CRC32C crc = new CRC32C();
+    crc.update(entry.duplicate().position(FIELDS).limit(FIELDS_END));
+    crc.update(picture.duplicate());
+    return (int) crc.getValue();
+  }
+
+  /**
+   * The picture the entry describes, its bytes to be at {@code address}; null when its fields do
+   * not describe a picture of exactly its bytes within {@code slotBytes}.
+   */
+  static CachedFrame describe(ByteBuffer entry, long address, long slotBytes) {
+    long bytes = entry.getLong(PICTURE_BYTES);
+    int width = entry.getInt(WIDTH);
+    int height = entry.getInt(HEIGHT);
+    int format = entry.getInt(FORMAT);
+    int matrix = entry.getInt(MATRIX);
+    int fullRange = entry.getInt(FULL_RANGE);
     if (bytes <= 0
         || bytes > slotBytes
         || width <= 0
         || height <= 0
+        || width > MAX_SIDE
+        || height > MAX_SIDE
         || matrix < -1
         || matrix >= ColorSpec.Matrix.values().length
+        || (fullRange != 0 && fullRange != 1)
         || !isPackedSize(bytes, width, height, format)) {
       return null;
     }
     ColorSpec color =
-        matrix < 0
-            ? null
-            : new ColorSpec(ColorSpec.Matrix.values()[matrix], table.getInt(off + FULL_RANGE) != 0);
+        matrix < 0 ? null : new ColorSpec(ColorSpec.Matrix.values()[matrix], fullRange == 1);
     return new CachedFrame(
         address,
         bytes,
@@ -76,8 +116,8 @@ final class SlotEntry {
         height,
         format,
         color,
-        table.getDouble(off + PTS),
-        table.getLong(off + FRAME_INDEX));
+        entry.getDouble(PTS),
+        entry.getLong(FRAME_INDEX));
   }
 
   private static boolean isPackedSize(long bytes, int width, int height, int format) {

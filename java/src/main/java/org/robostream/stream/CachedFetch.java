@@ -8,6 +8,7 @@ import java.util.Optional;
 import java.util.function.Function;
 import org.robostream.framecache.CachedFrame;
 import org.robostream.framecache.FrameCache;
+import org.robostream.framecache.FrameTarget;
 import org.robostream.framecache.WriteStaging;
 import org.robostream.source.VideoSources;
 import org.robostream.video.DecodeResult;
@@ -36,11 +37,25 @@ final class CachedFetch implements AutoCloseable {
   private final PackedPicture packer = new PackedPicture();
   private final WriteStaging staging = new WriteStaging(); // also where frames are packed to store
 
+  /** Served frames for a sink that does not hold them: read into the staging block. */
+  private final FrameTarget scratch =
+      new FrameTarget() {
+        @Override
+        public long take(long bytes) {
+          return staging.block(bytes);
+        }
+
+        @Override
+        public void giveBack(long address, long bytes) {
+          // the staging block is reused as it is
+        }
+      };
+
   /**
    * What a picture of the file must be: its size and FFmpeg pixel format (-1: any size or format,
-   * for images, whose format varies). A cached frame that is something else is a corrupt miss: the
-   * slot's fields are as hostile as its bytes, and the device path writes a depth map's values by
-   * the picture's size.
+   * for images, whose format varies). A cached frame that is something else is a corrupt miss (its
+   * slot is stored over): the slot's fields are as hostile as its bytes, and the device path writes
+   * a depth map's values by the picture's size.
    */
   record Expected(int width, int height, int pixelFormat) {
     static final Expected ANY = new Expected(-1, -1, -1);
@@ -126,11 +141,15 @@ final class CachedFetch implements AutoCloseable {
       int[] missed = new int[n];
       int misses = 0;
       HoldingSink holding = sink instanceof HoldingSink h ? h : null;
+      // Served frames are read into memory of ours (never the cache's pages): the shuffle
+      // buffer's blocks on the host path, else the staging block, converted before the next read.
+      FrameTarget target = holding != null ? holding.heldMemory() : scratch;
       for (int i = 0; i < n; i++) {
-        CachedFrame f = entry == null ? null : entry.read(positions[i]);
+        CachedFrame f = entry == null ? null : entry.read(positions[i], target);
         if (f != null && (!expected.accepts(f) || f.frameIndex() != positions[i])) {
-          // another picture than the video's at this position (the slot's fields are hostile)
-          cache.recordMismatch();
+          // another picture than the video's at this position: a corrupt miss, stored over
+          entry.reject(positions[i], f);
+          target.giveBack(f.address(), f.bytes());
           f = null;
         }
         if (f == null) {
@@ -138,8 +157,9 @@ final class CachedFetch implements AutoCloseable {
           continue;
         }
         pts[i] = f.ptsSeconds();
-        if (holding != null && holding.hold(i, f, entry)) {
-          continue; // held where the cache keeps it: no copy
+        if (holding != null) {
+          holding.hold(i, f); // read into its block: held as it is
+          continue;
         }
         RawPicture view =
             packer.view(f.address(), f.width(), f.height(), f.pixelFormat(), f.color());

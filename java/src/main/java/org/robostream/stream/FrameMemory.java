@@ -19,15 +19,6 @@ interface FrameMemory extends AutoCloseable {
 
   void release(long address, long bytes);
 
-  /**
-   * Holds {@code bytes} at {@code address}, memory this store does not own (a frame-cache slot), as
-   * if it were a block: counted against the budget, and released with {@link #release} or {@link
-   * #releaseAll}, which run {@code onRelease} instead of recycling it.
-   *
-   * @return false when {@code address} is held already (the caller copies the frame instead)
-   */
-  boolean borrow(long address, long bytes, Runnable onRelease);
-
   /** Returns every held block (end of an epoch, or a stopped run). */
   void releaseAll();
 

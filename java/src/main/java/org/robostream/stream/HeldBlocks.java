@@ -13,8 +13,6 @@ import java.util.Map;
 abstract class HeldBlocks implements FrameMemory {
   private final long budgetBytes;
   private final Map<Long, Long> held = new HashMap<>(); // address -> bytes
-  private final Map<Long, Runnable> borrowed =
-      new HashMap<>(); // held, not ours: address -> release
   private long heldBytes; // in blocks
   private long accountedBytes; // held outside blocks, told by account()
 
@@ -53,31 +51,14 @@ abstract class HeldBlocks implements FrameMemory {
   }
 
   @Override
-  public boolean borrow(long address, long bytes, Runnable onRelease) {
-    if (held.containsKey(address)) {
-      return false;
-    }
-    held.put(address, bytes);
-    heldBytes += bytes;
-    borrowed.put(address, onRelease);
-    return true;
-  }
-
-  @Override
   public void releaseAll() {
     held.forEach(this::giveBack);
     held.clear();
     heldBytes = 0;
   }
 
-  /** A block goes back to the subclass, borrowed memory to its owner. */
   private void giveBack(long address, long bytes) {
-    Runnable owner = borrowed.isEmpty() ? null : borrowed.remove(address); // none without a cache
-    if (owner != null) {
-      owner.run();
-    } else {
-      recycle(address, bytes);
-    }
+    recycle(address, bytes);
   }
 
   @Override

@@ -9,7 +9,7 @@ import org.robostream.arrow.FrameBatchBuilder;
 import org.robostream.arrow.FrameColumn;
 import org.robostream.dataset.EpisodeInfo;
 import org.robostream.framecache.CachedFrame;
-import org.robostream.framecache.FrameCache;
+import org.robostream.framecache.FrameTarget;
 import org.robostream.transform.FrameTransformer;
 import org.robostream.video.DepthSamples;
 import org.robostream.video.HostFrameBuffer;
@@ -62,17 +62,30 @@ final class HostFramePath implements FramePath {
 
   /**
    * Holds one call's pictures in {@code memory}: decoded ones packed into its blocks, cached ones
-   * where the cache keeps them. {@code depthFile}: the file of a depth camera (its pictures must be
-   * depth maps), else null.
+   * read into its blocks. {@code depthFile}: the file of a depth camera (its pictures must be depth
+   * maps), else null.
    */
   private final class Holder implements HoldingSink {
     private final FrameMemory memory;
     private final HeldFrames out;
     private final String depthFile;
+    private final FrameTarget target;
     private long lastPacked;
 
     Holder(FrameMemory memory, HeldFrames out, String depthFile) {
       this.memory = memory;
+      this.target =
+          new FrameTarget() {
+            @Override
+            public long take(long bytes) {
+              return memory.take(bytes);
+            }
+
+            @Override
+            public void giveBack(long address, long bytes) {
+              memory.release(address, bytes);
+            }
+          };
       this.out = out;
       this.depthFile = depthFile;
     }
@@ -99,15 +112,17 @@ final class HostFramePath implements FramePath {
     }
 
     @Override
-    public boolean hold(int request, CachedFrame f, FrameCache.Entry entry) {
-      requireDepthMap(f.pixelFormat());
-      if (entry.evicted()) {
-        return false; // its pages no longer count in the budget: copy rather than keep them
-      }
-      entry.retain();
-      if (!memory.borrow(f.address(), f.bytes(), entry::release)) {
-        entry.release(); // held already (a window asks a frame twice): copy it instead
-        return false;
+    public FrameTarget heldMemory() {
+      return target;
+    }
+
+    @Override
+    public void hold(int request, CachedFrame f) {
+      try {
+        requireDepthMap(f.pixelFormat());
+      } catch (RuntimeException notADepthMap) {
+        memory.release(f.address(), f.bytes());
+        throw notADepthMap;
       }
       out.put(
           request,
@@ -120,7 +135,6 @@ final class HostFramePath implements FramePath {
               f.color(),
               f.ptsSeconds(),
               f.frameIndex()));
-      return true;
     }
 
     @Override
@@ -160,8 +174,8 @@ final class HostFramePath implements FramePath {
   /**
    * Scales (when the batch is resized) and converts {@code f} into the slot in one pass, with the
    * sample's image transforms: a packed 8-bit YUV picture is transformed into a block of its own
-   * (the held picture may be another sample's too, or the frame cache's) and converted from there;
-   * any other picture is transformed in its slot once converted.
+   * (the held picture may be another sample's too) and converted from there; any other picture is
+   * transformed in its slot once converted.
    */
   private void convert(FrameBatchBuilder.Column column, long slot, PackedFrame f, float[] ops) {
     FrameColumn spec = column.spec();

@@ -82,8 +82,9 @@ final class StreamConfig {
             b.dropLast,
             b.rankBalance);
     this.workers = b.workers;
-    if (workers < 1) {
-      throw new IllegalArgumentException("workers must be >= 1");
+    if (workers < 1 || workers > StreamState.MAX_WORKERS) {
+      throw new IllegalArgumentException(
+          "workers must be from 1 to " + StreamState.MAX_WORKERS + ", got " + workers);
     }
     this.rankWorld = b.rankWorld();
     DatasetSource source = openSource(b);

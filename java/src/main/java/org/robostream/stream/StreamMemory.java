@@ -50,7 +50,7 @@ final class StreamMemory {
   StreamMemory(StreamConfig config) {
     this.ctx = config.context();
     // First: a folder that cannot be used fails here, before any native pool exists; added first,
-    // closed last (after the stores, which give back the frames they borrowed from it).
+    // closed last.
     this.frameCache =
         config.frameCache() == null ? null : shared.add(FrameCache.open(config.frameCache()));
     shared.add(this::closeAllocator);

@@ -4,9 +4,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import org.robostream.FileException;
+import org.robostream.JsonFields;
 
 /**
  * Where a stream stands: the epoch and, per segment of it, the (world, workers) it ran with and how
@@ -28,6 +29,17 @@ public record StreamState(
   static final String FORMAT = "robostream.stream-state/2";
 
   static final String FORMAT_V1 = "robostream.stream-state/1";
+
+  /**
+   * Most segments a state may hold: one is added per resume with another world, worker count or
+   * buffer, so thousands are already far more than any run has.
+   */
+  static final int MAX_SEGMENTS = 4096;
+
+  /** Most ranks and workers a segment may record (far beyond any cluster and machine). */
+  static final int MAX_WORLD = 1 << 20;
+
+  static final int MAX_WORKERS = 4096;
   private static final ObjectMapper JSON = new ObjectMapper();
 
   /**
@@ -86,48 +98,83 @@ public record StreamState(
     return root.toString();
   }
 
-  /** Parses {@link #toJson()} output; an {@link IllegalArgumentException} says what is wrong. */
+  /**
+   * Parses {@link #toJson()} output: the state {@code json} holds, every field type-checked and
+   * bounded before use (a checkpoint is input: a state claiming 2147483647 workers must be an error
+   * naming the field, not an allocation).
+   *
+   * @throws IllegalArgumentException naming the field, its range and what it got
+   */
   public static StreamState fromJson(String json) {
     JsonNode root;
     try {
-      root = JSON.readTree(json);
-    } catch (IOException e) {
-      throw new IllegalArgumentException("stream state is not JSON: " + e.getMessage(), e);
+      root = JsonFields.parse(json, "stream state");
+    } catch (FileException e) {
+      throw new IllegalArgumentException(e.getMessage(), e);
     }
-    if (root == null
-        || !(FORMAT.equals(root.path("format").asText())
-            || FORMAT_V1.equals(root.path("format").asText()))) {
+    JsonNode format = root.get("format");
+    if (format == null || !(FORMAT.equals(format.asText()) || FORMAT_V1.equals(format.asText()))) {
       throw new IllegalArgumentException(
           "not a robostream stream state (format "
-              + (root == null ? "missing" : root.path("format"))
+              + JsonFields.describe(format)
               + ", expected "
               + FORMAT
               + ")");
     }
     List<Segment> segments = new ArrayList<>();
-    for (JsonNode s : root.path("segments")) {
+    JsonNode list = JsonFields.list(root, "segments", "segments", MAX_SEGMENTS);
+    for (int i = 0; i < list.size(); i++) {
+      JsonNode s = list.get(i);
+      String at = "segments[" + i + "]";
+      if (!s.isObject()) {
+        throw new IllegalArgumentException(
+            at + " must be an object, got " + JsonFields.describe(s));
+      }
       segments.add(
           new Segment(
-              s.path("world").asInt(),
-              s.path("workers").asInt(),
-              s.path("batches").asInt(-1),
-              s.path("buffer").asInt(0)));
+              JsonFields.wholeInt(s, "world", at + ".world", 1, MAX_WORLD),
+              JsonFields.wholeInt(s, "workers", at + ".workers", 1, MAX_WORKERS),
+              JsonFields.wholeInt(s, "batches", at + ".batches", 0, Integer.MAX_VALUE),
+              s.has("buffer")
+                  ? JsonFields.wholeInt(s, "buffer", at + ".buffer", 1, Integer.MAX_VALUE)
+                  : 0));
+    }
+    String balance = // states of version 1 saved before it existed balanced by padding
+        root.has("rank_balance")
+            ? JsonFields.text(root, "rank_balance", "rank_balance", 16)
+            : "pad";
+    PlanParameters.RankBalance rankBalance;
+    try {
+      rankBalance = PlanParameters.RankBalance.valueOf(balance.toUpperCase(java.util.Locale.ROOT));
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(
+          "rank_balance must be one of "
+              + java.util.Arrays.toString(PlanParameters.RankBalance.values())
+                  .toLowerCase(java.util.Locale.ROOT)
+              + ", got another string");
     }
     PlanParameters params =
         new PlanParameters(
-            root.path("seed").asLong(),
-            root.path("shuffle").asBoolean(),
-            root.path("buffer_size").asInt(),
-            root.path("max_num_shards").asInt(),
-            root.path("batch_size").asInt(),
-            root.path("drop_last").asBoolean(),
-            PlanParameters.RankBalance.valueOf(
-                root.path("rank_balance").asText("pad").toUpperCase(java.util.Locale.ROOT)));
+            JsonFields.whole(root, "seed", "seed", Long.MIN_VALUE, Long.MAX_VALUE),
+            JsonFields.bool(root, "shuffle", "shuffle"),
+            JsonFields.wholeInt(root, "buffer_size", "buffer_size", 1, Integer.MAX_VALUE),
+            JsonFields.wholeInt(root, "max_num_shards", "max_num_shards", 1, Integer.MAX_VALUE),
+            JsonFields.wholeInt(root, "batch_size", "batch_size", 1, Integer.MAX_VALUE),
+            JsonFields.bool(root, "drop_last", "drop_last"),
+            rankBalance);
+    String fingerprint = JsonFields.text(root, "episodes_fingerprint", "episodes_fingerprint", 16);
+    long episodes;
+    try {
+      episodes = Long.parseUnsignedLong(fingerprint, 16);
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(
+          "episodes_fingerprint must be up to 16 hexadecimal digits, got another string");
+    }
     return new StreamState(
-        root.path("epoch").asLong(),
+        JsonFields.whole(root, "epoch", "epoch", Long.MIN_VALUE, Long.MAX_VALUE),
         segments,
         params,
-        Long.parseUnsignedLong(root.path("episodes_fingerprint").asText("0"), 16));
+        episodes);
   }
 
   /** Hash of the episode list a plan runs over. */

@@ -2,6 +2,10 @@ package org.robostream.video;
 
 import static org.bytedeco.ffmpeg.global.avcodec.AV_CODEC_ID_MJPEG;
 import static org.bytedeco.ffmpeg.global.avcodec.AV_CODEC_ID_PNG;
+import static org.bytedeco.ffmpeg.global.avcodec.AV_EF_BITSTREAM;
+import static org.bytedeco.ffmpeg.global.avcodec.AV_EF_BUFFER;
+import static org.bytedeco.ffmpeg.global.avcodec.AV_EF_CRCCHECK;
+import static org.bytedeco.ffmpeg.global.avcodec.AV_EF_EXPLODE;
 import static org.bytedeco.ffmpeg.global.avcodec.AV_INPUT_BUFFER_PADDING_SIZE;
 import static org.bytedeco.ffmpeg.global.avcodec.av_packet_alloc;
 import static org.bytedeco.ffmpeg.global.avcodec.av_packet_free;
@@ -41,6 +45,9 @@ import org.bytedeco.javacpp.Pointer;
 public final class ImageDecoder implements AutoCloseable {
   /** The largest image side decoded: above any camera (feature sides are at most 8192). */
   static final int MAX_SIDE = 16384;
+
+  /** FFmpeg's {@code AV_FRAME_FLAG_CORRUPT} (a macro the bindings leave out). */
+  private static final int FRAME_FLAG_CORRUPT = 1;
 
   private final Map<ImageHeader.Format, AVCodecContext> contexts =
       new EnumMap<>(ImageHeader.Format.class);
@@ -84,6 +91,19 @@ public final class ImageDecoder implements AutoCloseable {
               + MAX_SIDE
               + ")");
     }
+    if (header.format() == ImageHeader.Format.JPEG
+        && ImageStructure.isFourComponentJpeg(bytes, length)) {
+      throw new UnsupportedVideoException(
+          file,
+          what
+              + ": a 4-component (CMYK or YCCK) JPEG; robostream decodes grayscale and YCbCr"
+              + " JPEGs: convert the images to RGB when writing the dataset");
+    }
+    String broken = ImageStructure.problem(header.format(), bytes, length);
+    if (broken != null) {
+      // Refused before FFmpeg, which would conceal it: a made-up picture is silently wrong data.
+      throw new CorruptImageException(file, what + ": " + broken);
+    }
     AVCodecContext context = context(header.format(), file);
     // FFmpeg checks the aligned size it allocates (width to the stride alignment, up to 64; JPEG's
     // height to whole MCUs, up to 32 rows): measured, the exact w*h refuses a 40x24 image.
@@ -103,6 +123,16 @@ public final class ImageDecoder implements AutoCloseable {
               + length
               + " bytes): "
               + FfmpegErrors.describe(rc));
+    }
+    if (frame.decode_error_flags() != 0 || (frame.flags() & FRAME_FLAG_CORRUPT) != 0) {
+      throw new CorruptImageException(
+          file,
+          what
+              + ": the "
+              + header.format()
+              + " image ("
+              + length
+              + " bytes) decodes only with errors concealed");
     }
     if (frame.width() != header.width() || frame.height() != header.height()) {
       throw new CorruptImageException(
@@ -166,6 +196,8 @@ public final class ImageDecoder implements AutoCloseable {
     }
     context = avcodec_alloc_context3(codec);
     context.thread_count(1); // one image per call on a worker thread: no codec threads
+    // Strict: a damaged bitstream is an error, not a picture with the damage concealed.
+    context.err_recognition(AV_EF_EXPLODE | AV_EF_CRCCHECK | AV_EF_BITSTREAM | AV_EF_BUFFER);
     int rc = avcodec_open2(context, codec, (AVDictionary) null);
     if (rc < 0) {
       avcodec_free_context(context);

@@ -1,6 +1,7 @@
 package org.robostream.stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -175,11 +176,12 @@ class FrameCacheStreamingTest {
   }
 
   /**
-   * Frames served from the cache are held where the cache maps them (no copy) until their batch is
-   * built; every mapping must be gone once the dataset closes, also after an epoch left early.
+   * Nothing of the cache is mapped, ever (a file another process truncates would fault the reader
+   * of a mapping: SIGBUS kills the JVM), held frames are copies in the shuffle buffer, and no cache
+   * file stays open once the dataset closes.
    */
   @Test
-  void noCacheFileStaysMappedAfterTheDatasetCloses() throws Exception {
+  void noCacheFileIsMappedAndNoneStaysOpenAfterTheDatasetCloses() throws Exception {
     Path dir = tmp.resolve("mapped");
     try (StreamingDataset ds =
         pattern(
@@ -198,9 +200,71 @@ class FrameCacheStreamingTest {
           break; // frames of the cache are held in the shuffle buffer now
         }
       }
-      assertTrue(mappingsOf(dir) > 0, "the cache's files are mapped while it streams");
+      assertTrue(ds.frameCacheStats().hits() > 0, ds.frameCacheStats().toString());
+      assertEquals(0, mappingsOf(dir), "no cache file is mapped");
     }
-    assertEquals(0, mappingsOf(dir), "a held frame kept its cache file mapped");
+    assertEquals(0, descriptorsInto(dir), "a cache file stayed open");
+  }
+
+  /**
+   * Every cache file is cut in half by "another process" half way through the second epoch: the
+   * epoch is still the epoch without a cache, byte for byte (before: SIGBUS, the JVM killed).
+   */
+  @Test
+  void cacheFilesCutShortDuringAnEpochCostMissesNotFrames() throws Exception {
+    Path root = Datasets.patternV30();
+    UnaryOperator<StreamingDataset.Builder> settings = b -> b.returnUint8(true);
+    Run plain = run(pattern(root, settings), 2);
+    Path dir = tmp.resolve("cut");
+    List<String> second = new ArrayList<>();
+    FrameCacheStats stats;
+    try (StreamingDataset ds =
+        pattern(root, settings).frameCache(FrameCacheOptions.directory(dir, 256L << 20)).build()) {
+      epoch(ds);
+      ds.setEpoch(1);
+      int batches = 0;
+      for (Batch b : ds) {
+        try (b) {
+          second.add(digest(b));
+        }
+        if (++batches == 2) {
+          try (var files = java.nio.file.Files.list(dir)) {
+            for (Path f : (Iterable<Path>) files::iterator) {
+              try (java.nio.channels.FileChannel ch =
+                  java.nio.channels.FileChannel.open(f, java.nio.file.StandardOpenOption.WRITE)) {
+                ch.truncate(ch.size() / 2);
+              }
+            }
+          }
+        }
+      }
+      stats = ds.frameCacheStats();
+    }
+    assertEquals(plain.epochs().get(1), second, "the second epoch differs");
+    assertTrue(stats.checksumFailures() > 0, "the cut files were noticed: " + stats);
+    assertNull(stats.disabled(), stats.toString());
+  }
+
+  /**
+   * A cache folder others may write, with frames in it: not used, every frame decoded, the epochs
+   * those without a cache.
+   */
+  @Test
+  void aFolderOthersMayWriteIsNotUsedAndTheEpochsAreTheEpochsWithout() throws Exception {
+    Path root = Datasets.patternV30();
+    UnaryOperator<StreamingDataset.Builder> settings = b -> b.returnUint8(true);
+    Path dir = tmp.resolve("shared-with-everyone");
+    run(pattern(root, settings).frameCache(FrameCacheOptions.directory(dir, 256L << 20)), 1);
+    // Everyone may write the folder now: whatever is in it (here a first run's frames, which
+    // another user could have rewritten with checksums recomputed) must not be served.
+    java.nio.file.Files.setPosixFilePermissions(
+        dir, java.nio.file.attribute.PosixFilePermissions.fromString("rwxrwxrwx"));
+    Run plain = run(pattern(root, settings), 1);
+    Run cached =
+        run(pattern(root, settings).frameCache(FrameCacheOptions.directory(dir, 256L << 20)), 1);
+    assertEquals(plain.epochs(), cached.epochs());
+    assertEquals(0, cached.cache().hits(), cached.cache().toString());
+    assertNotNull(cached.cache().disabled(), cached.cache().toString());
   }
 
   private static long mappingsOf(Path dir) throws Exception {
@@ -208,6 +272,23 @@ class FrameCacheStreamingTest {
     try (var lines = java.nio.file.Files.lines(Path.of("/proc/self/maps"))) {
       return lines.filter(l -> l.contains(prefix)).count();
     }
+  }
+
+  private static long descriptorsInto(Path dir) throws Exception {
+    String prefix = dir.toRealPath().toString();
+    long n = 0;
+    try (var fds = java.nio.file.Files.list(Path.of("/proc/self/fd"))) {
+      for (Path fd : (Iterable<Path>) fds::iterator) {
+        try {
+          if (java.nio.file.Files.readSymbolicLink(fd).toString().startsWith(prefix)) {
+            n++;
+          }
+        } catch (java.io.IOException closedMeanwhile) {
+          // the listing's own descriptor
+        }
+      }
+    }
+    return n;
   }
 
   @Test

@@ -34,7 +34,16 @@ public record PolicyConfig(
 
   public static final String ACTION = "action";
 
-  private static final ObjectMapper JSON = new ObjectMapper();
+  /** A configuration is kilobytes (the statistics of two vectors); a larger file is not one. */
+  static final long MAX_FILE_BYTES = 16L << 20;
+
+  // Strict: a fraction is not an int, a null not a number, an unknown field not ignored.
+  private static final ObjectMapper JSON =
+      com.fasterxml.jackson.databind.json.JsonMapper.builder()
+          .disable(com.fasterxml.jackson.databind.DeserializationFeature.ACCEPT_FLOAT_AS_INT)
+          .enable(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
+          .enable(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+          .build();
 
   public PolicyConfig {
     cameras = List.copyOf(cameras);
@@ -121,6 +130,14 @@ public record PolicyConfig(
   }
 
   public static PolicyConfig load(Path file) throws IOException {
+    if (!Files.isRegularFile(file) || Files.size(file) > MAX_FILE_BYTES) {
+      throw new IOException(
+          file
+              + " is not a policy configuration: "
+              + (Files.isRegularFile(file)
+                  ? "it is " + Files.size(file) + " bytes (at most " + MAX_FILE_BYTES + ")"
+                  : "no such file"));
+    }
     try {
       return JSON.readValue(file.toFile(), PolicyConfig.class);
     } catch (IOException | RuntimeException e) {

@@ -123,9 +123,12 @@ public final class PolicyTrainer implements AutoCloseable {
     PolicyTrainer t = new PolicyTrainer(saved, device, 1);
     try {
       t.loadWeights(dir);
-      try (InputStream in =
-          new BufferedInputStream(Files.newInputStream(dir.resolve(OPTIMIZER_FILE)))) {
+      Path optimizer = dir.resolve(OPTIMIZER_FILE);
+      try (InputStream in = new BufferedInputStream(Files.newInputStream(optimizer))) {
         t.optimizer.load(t.policy.getParameters(), in, t.model.getNDManager());
+      } catch (IOException | RuntimeException e) {
+        // A checkpoint's file is input: whatever it holds, the error names it.
+        throw new IOException(optimizer + ": " + describe(e), e);
       }
       return t;
     } catch (IOException | RuntimeException e) {
@@ -297,16 +300,29 @@ public final class PolicyTrainer implements AutoCloseable {
   private void loadWeights(Path dir) throws IOException {
     try (Model saved = Model.newInstance(MODEL_NAME, model.getNDManager().getDevice())) {
       saved.setBlock(new VisuomotorPolicy(config));
-      saved.load(dir, MODEL_NAME);
+      Path file = dir.resolve(PARAMS_FILE);
+      try {
+        saved.load(dir, MODEL_NAME);
+      } catch (MalformedModelException | IOException | RuntimeException e) {
+        // DJL reads a garbage or cut file into an EOFException without a message, a
+        // NullPointerException or "parameter weight has not been initialized": the error names
+        // the file whatever happened.
+        throw new IOException(file + " is not a policy's weights: " + describe(e), e);
+      }
       PairList<String, Parameter> from = saved.getBlock().getParameters();
       PairList<String, Parameter> to = policy.getParameters();
-      Path file = dir.resolve(PARAMS_FILE);
       if (!from.keys().equals(to.keys())) {
         throw new IOException(file + " holds the parameters " + from.keys() + ", not " + to.keys());
       }
       for (int i = 0; i < to.size(); i++) {
         Pair<String, Parameter> target = to.get(i);
-        NDArray value = from.get(i).getValue().getArray();
+        NDArray value;
+        try {
+          value = from.get(i).getValue().getArray();
+        } catch (RuntimeException notInTheFile) { // DJL took the file, but not this array from it
+          throw new IOException(
+              file + " is not a policy's weights: it holds no " + target.getKey(), notInTheFile);
+        }
         NDArray array = target.getValue().getArray();
         if (!value.getShape().equals(array.getShape())) {
           throw new IOException(
@@ -320,10 +336,13 @@ public final class PolicyTrainer implements AutoCloseable {
         }
         value.copyTo(array);
       }
-    } catch (MalformedModelException e) {
-      throw new IOException(
-          dir.resolve(PARAMS_FILE) + " is not a policy's weights: " + e.getMessage(), e);
     }
+  }
+
+  /** An exception's message, or its kind when it has none. */
+  private static String describe(Exception e) {
+    String m = e.getMessage();
+    return m == null || m.isBlank() ? e.getClass().getSimpleName() : m;
   }
 
   @Override

@@ -132,18 +132,35 @@ public final class ResumableAdam extends Optimizer {
     }
     clearState();
     for (int i = 0; i < state.size(); i += 3) {
-      String name = state.get(i).getName().substring(2);
+      String stepName = state.get(i).getName();
+      if (stepName == null || !stepName.startsWith("t:")) {
+        throw new IOException("the optimizer state's array " + i + " is not a step count");
+      }
+      String name = stepName.substring(2);
       Parameter p = byName.get(name);
       NDArray m = state.get(i + 1);
       NDArray v = state.get(i + 2);
-      if (p == null
-          || !state.get(i).getName().equals("t:" + name)
-          || !m.getName().equals("m:" + name)
-          || !v.getName().equals("v:" + name)
-          || !m.getShape().equals(p.getArray().getShape())
+      if (p == null) {
+        throw new IOException(
+            "the optimizer state's " + name + " is not a parameter of this model");
+      }
+      if (!("m:" + name).equals(m.getName()) || !("v:" + name).equals(v.getName())) {
+        throw new IOException("the optimizer state's " + name + " has no moments after it");
+      }
+      if (!m.getShape().equals(p.getArray().getShape())
           || !v.getShape().equals(p.getArray().getShape())) {
         throw new IOException(
-            "the optimizer state's " + name + " is not a parameter of this model with that shape");
+            "the optimizer state's "
+                + name
+                + " has moments of shape "
+                + m.getShape()
+                + " and "
+                + v.getShape()
+                + ", the parameter "
+                + p.getArray().getShape());
+      }
+      if (state.get(i).size() != 1 || state.get(i).toIntArray()[0] < 0) {
+        throw new IOException("the optimizer state's step count of " + name + " is not a count");
       }
       String id = p.getId();
       steps.put(id, state.get(i).toIntArray()[0]);

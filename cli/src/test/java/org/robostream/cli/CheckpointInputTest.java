@@ -1,0 +1,238 @@
+package org.robostream.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.function.UnaryOperator;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.robostream.testing.Datasets;
+
+/**
+ * A checkpoint is input (issue 24): every field of {@code dataset_state.json} and {@code
+ * trainer_state.json} is type-checked and bounded before use, and the policy's files are read with
+ * errors naming the file. The fuzz takes one real checkpoint (a short training run) and resumes
+ * from mutated copies of it: each resume ends in an error naming the file (and the field), never an
+ * OutOfMemoryError, a negative flag the user never passed, "robostream: null", or a hint about
+ * --batch-size for a state that is simply wrong. Before: {@code "workers": 2147483647} ended in
+ * OutOfMemoryError, a huge {@code buffer_size} in "--buffer-size ... got -727379968", a garbage
+ * policy file in "robostream: null".
+ */
+class CheckpointInputTest {
+  @TempDir static Path tmp;
+  private static Path checkpoint;
+
+  private static String[] train(Path out, String... more) {
+    List<String> args =
+        new ArrayList<>(
+            List.of(
+                "train",
+                "--root",
+                Datasets.patternV30().toString(),
+                "--batch-size",
+                "6",
+                "--buffer-size",
+                "20",
+                "--n-action-steps",
+                "3",
+                "--steps",
+                "6",
+                "--save-freq",
+                "5",
+                "--output-dir",
+                out.toString()));
+    args.addAll(Arrays.asList(more));
+    return args.toArray(String[]::new);
+  }
+
+  @BeforeAll
+  static void trainOnce() {
+    Path out = tmp.resolve("run");
+    String err = BenchCliTest.captureErr(() -> assertEquals(0, Main.run(train(out))));
+    checkpoint = out.resolve("checkpoint-5");
+    assertTrue(Files.isRegularFile(checkpoint.resolve("rank0/dataset_state.json")), err);
+    // The same policy predicting 4 action steps instead of 3: weights of another shape.
+    Path other = tmp.resolve("other");
+    List<String> args = new ArrayList<>(Arrays.asList(train(other)));
+    args.set(args.indexOf("--n-action-steps") + 1, "4");
+    String err2 =
+        BenchCliTest.captureErr(() -> assertEquals(0, Main.run(args.toArray(String[]::new))));
+    otherWeights = other.resolve("checkpoint-5/rank0/policy/policy-0000.params");
+    assertTrue(Files.isRegularFile(otherWeights), err2);
+  }
+
+  private static Path otherWeights;
+
+  private static UnaryOperator<byte[]> otherShapes() {
+    return b -> {
+      try {
+        return Files.readAllBytes(otherWeights);
+      } catch (java.io.IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
+    };
+  }
+
+  /** One mutation: the file it changes, how, and what the error must say besides the file. */
+  private record Mutation(String name, String file, UnaryOperator<byte[]> change, String says) {}
+
+  private static UnaryOperator<byte[]> replace(String from, String to) {
+    return b -> {
+      String text = new String(b, StandardCharsets.UTF_8);
+      assertTrue(text.contains(from), from + " in " + text);
+      return text.replaceFirst(java.util.regex.Pattern.quote(from), to)
+          .getBytes(StandardCharsets.UTF_8);
+    };
+  }
+
+  private static UnaryOperator<byte[]> cut() {
+    return b -> Arrays.copyOf(b, b.length / 2);
+  }
+
+  private static UnaryOperator<byte[]> garbage() {
+    return b -> {
+      byte[] g = new byte[Math.max(64, b.length)];
+      new java.util.Random(b.length).nextBytes(g);
+      return g;
+    };
+  }
+
+  private static String manySegments(int n) {
+    StringBuilder s = new StringBuilder("\"segments\":[");
+    for (int i = 0; i < n; i++) {
+      s.append(i == 0 ? "" : ",").append("{\"world\":1,\"workers\":2,\"batches\":0}");
+    }
+    return s.append("],").toString();
+  }
+
+  private static final String STATE = "rank0/dataset_state.json";
+  private static final String TRAINER = "rank0/trainer_state.json";
+
+  private static List<Mutation> mutations() {
+    return List.of(
+        new Mutation(
+            "workers huge",
+            STATE,
+            replace("\"workers\":2", "\"workers\":2147483647"),
+            "segments[0].workers must be a whole number from 1 to 4096, got 2147483647"),
+        new Mutation(
+            "batches huge",
+            STATE,
+            replace("\"batches\":", "\"batches\":1000000000000" + ", \"x\":"),
+            "segments[0].batches must be a whole number from 0 to 2147483647"),
+        new Mutation(
+            "buffer_size huge",
+            STATE,
+            replace("\"buffer_size\":20", "\"buffer_size\":3000000000"),
+            "buffer_size must be a whole number from 1 to" + " 2147483647, got 3000000000"),
+        new Mutation(
+            "5,000 segments",
+            STATE,
+            b ->
+                new String(b, StandardCharsets.UTF_8)
+                    .replaceFirst("\"segments\":\\[[^\\]]*\\],", manySegments(5_000))
+                    .getBytes(StandardCharsets.UTF_8),
+            "segments has 5000 entries; at most 4096"),
+        new Mutation(
+            "200,000 segments",
+            STATE,
+            b ->
+                new String(b, StandardCharsets.UTF_8)
+                    .replaceFirst("\"segments\":\\[[^\\]]*\\],", manySegments(200_000))
+                    .getBytes(StandardCharsets.UTF_8),
+            "bytes; at most 4194304 are read"),
+        new Mutation(
+            "epoch a string",
+            STATE,
+            b ->
+                new String(b, StandardCharsets.UTF_8)
+                    .replaceFirst("\"epoch\":\\d+", "\"epoch\":\"one\"")
+                    .getBytes(StandardCharsets.UTF_8),
+            "epoch must be a whole number from -9223372036854775808 to 9223372036854775807, got a string"),
+        new Mutation(
+            "seed a fraction",
+            STATE,
+            b ->
+                new String(b, StandardCharsets.UTF_8)
+                    .replaceFirst("\"seed\":\\d+", "\"seed\":1.5")
+                    .getBytes(StandardCharsets.UTF_8),
+            "seed must be a whole number"),
+        new Mutation("state cut", STATE, cut(), "is not JSON"),
+        new Mutation("state garbage", STATE, garbage(), "is not"),
+        new Mutation(
+            "step negative",
+            TRAINER,
+            b ->
+                new String(b, StandardCharsets.UTF_8)
+                    .replaceFirst("\"step\" ?: ?\\d+", "\"step\":-4")
+                    .getBytes(StandardCharsets.UTF_8),
+            "step must be a whole number from 0"),
+        new Mutation("trainer cut", TRAINER, cut(), "is not JSON"),
+        new Mutation("trainer garbage", TRAINER, garbage(), "is not"),
+        new Mutation("policy.json cut", "rank0/policy/policy.json", cut(), "policy configuration"),
+        new Mutation(
+            "weights garbage",
+            "rank0/policy/policy-0000.params",
+            garbage(),
+            "is not a policy's weights"),
+        new Mutation(
+            "weights cut", "rank0/policy/policy-0000.params", cut(), "is not a policy's weights"),
+        new Mutation(
+            "weights of another shape",
+            "rank0/policy/policy-0000.params",
+            otherShapes(),
+            ", not ("),
+        new Mutation("optimizer garbage", "rank0/policy/optimizer.ndlist", garbage(), ""),
+        new Mutation("optimizer cut", "rank0/policy/optimizer.ndlist", cut(), ""));
+  }
+
+  @Test
+  void everyMutatedCheckpointIsATypedErrorNamingTheFileAndField() throws Exception {
+    int n = 0;
+    for (Mutation m : mutations()) {
+      Path copy = tmp.resolve("mutated-" + n++).resolve("checkpoint-5");
+      copyTree(checkpoint, copy);
+      Path file = copy.resolve(m.file());
+      Files.write(file, m.change().apply(Files.readAllBytes(file)));
+      int[] code = new int[1];
+      String err =
+          BenchCliTest.captureErr(
+              () ->
+                  code[0] =
+                      Main.run(
+                          train(
+                              copy.getParent().resolve("out"), "--resume-from", copy.toString())));
+      String where = m.name() + ": " + err;
+      assertNotEquals(0, code[0], where);
+      assertTrue(err.contains(file.getFileName().toString()), "names the file: " + where);
+      assertTrue(err.contains(m.says()), where);
+      for (String never :
+          List.of("robostream: null", "OutOfMemoryError", "--buffer-size", "--batch-size")) {
+        assertFalse(err.contains(never), never + " in " + where);
+      }
+    }
+    System.out.println("checkpoint fuzz: " + n + " mutated checkpoints, each a typed error");
+  }
+
+  private static void copyTree(Path from, Path to) throws Exception {
+    try (var paths = Files.walk(from)) {
+      for (Path p : (Iterable<Path>) paths::iterator) {
+        Path target = to.resolve(from.relativize(p).toString());
+        if (Files.isDirectory(p)) {
+          Files.createDirectories(target);
+        } else {
+          Files.copy(p, target);
+        }
+      }
+    }
+  }
+}

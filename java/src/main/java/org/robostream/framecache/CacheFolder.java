@@ -1,0 +1,184 @@
+package org.robostream.framecache;
+
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Map;
+
+/**
+ * What a frame cache trusts in its folder, and how it opens what is there. The cache trusts the
+ * processes of the user running it, and nobody else: a folder is used only when no other user can
+ * write it or anything on the way to it (see {@link #distrust}), and a file in it is opened only
+ * when it is a regular file of this user, never through a link ({@link #openOwnFile}). A FIFO, a
+ * device, a directory, a link or another user's file named like a cache file is never opened (a
+ * FIFO would block the opener), never served, never removed.
+ *
+ * <p>What that defends against: another user planting, rewriting or swapping frames (their pixels
+ * would pass a checksum they recomputed), a stray special file hanging or turning off the cache. It
+ * does not defend against this user's own processes, which may write the folder; what they leave is
+ * still checked (headers, every slot's checksum, reads that cannot fault when a file shrinks).
+ *
+ * <p>Stateless; thread-safe.
+ */
+final class CacheFolder {
+  /** Mode bits: group and others may write, and the sticky bit. */
+  private static final int GROUP_OR_OTHER_WRITE = 0022;
+
+  private static final int STICKY = 01000;
+  private static final int ROOT = 0;
+
+  private CacheFolder() {}
+
+  /** The user id this process runs as (the owner of {@code /proc/self}). */
+  static int currentUid() {
+    try {
+      return (Integer) Files.getAttribute(Path.of("/proc/self"), "unix:uid");
+    } catch (IOException | UnsupportedOperationException e) {
+      return -1; // not Linux: nothing is owned by us, so no shared folder is trusted
+    }
+  }
+
+  /**
+   * The folder {@code dir} names (made when nothing is there, readable and writable only by this
+   * user: mode 0700 before the umask), with why it cannot be trusted (null: it can). What is at
+   * {@code dir} is looked at without following a link first: a file, a FIFO or another user's link
+   * there is untrusted, never an exception (another user must not be able to fail our build); a
+   * link of this user's (or root's) is followed and its target checked.
+   *
+   * @throws IOException when the folder cannot be made (a path under a file, no permission)
+   */
+  static Checked prepare(Path dir, int uid) throws IOException {
+    if (!Files.exists(dir, LinkOption.NOFOLLOW_LINKS)) {
+      try {
+        Files.createDirectories(
+            dir,
+            PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+      } catch (java.nio.file.FileAlreadyExistsException raced) {
+        // made meanwhile (by another rank, or someone else): looked at below like any other
+      }
+    }
+    if (Files.isSymbolicLink(dir)) {
+      int owner = (Integer) Files.getAttribute(dir, "unix:uid", LinkOption.NOFOLLOW_LINKS);
+      if (owner != uid && owner != ROOT) {
+        return new Checked(dir, "it is a link made by user " + owner);
+      }
+      if (!Files.exists(dir)) {
+        return new Checked(dir, "it is a link to nothing");
+      }
+      String linkWhy = distrustAbove(dir.getParent(), uid); // could the link be replaced?
+      if (linkWhy != null) {
+        return new Checked(dir, "it is a link, and " + linkWhy);
+      }
+    }
+    if (!Files.isDirectory(dir)) {
+      return new Checked(dir, "it is not a folder");
+    }
+    Path real = dir.toRealPath();
+    return new Checked(real, distrust(real, uid));
+  }
+
+  /**
+   * A folder and why it cannot be trusted with frames.
+   *
+   * @param real the folder's real path (links resolved)
+   * @param distrust null when only this user can change what is in it
+   */
+  record Checked(Path real, String distrust) {}
+
+  /**
+   * Why {@code dir} (a folder's real path) cannot be trusted with frames, or null when only this
+   * user can change what is in it: it is a folder this user owns that group and others cannot
+   * write, and every folder above it is owned by this user or root and, when others can write it,
+   * has the sticky bit (so that nobody else can rename or replace what lies in it).
+   */
+  static String distrust(Path dir, int uid) throws IOException {
+    Map<String, Object> a = Files.readAttributes(dir, "unix:mode,uid", LinkOption.NOFOLLOW_LINKS);
+    int mode = (Integer) a.get("mode");
+    int owner = (Integer) a.get("uid");
+    if (!Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
+      return "it is not a folder";
+    }
+    if (owner != uid) {
+      return "it belongs to user " + owner + ", not to this user (" + uid + ")";
+    }
+    if ((mode & GROUP_OR_OTHER_WRITE) != 0) {
+      return "group or others may write it (mode " + Integer.toOctalString(mode & 07777) + ")";
+    }
+    return distrustAbove(dir.getParent(), uid);
+  }
+
+  /**
+   * Why the folders from {@code up} to the root make what lies in them replaceable by another user
+   * (see {@link #distrust}), or null.
+   */
+  static String distrustAbove(Path up, int uid) throws IOException {
+    for (; up != null; up = up.getParent()) {
+      Map<String, Object> p = Files.readAttributes(up, "unix:mode,uid", LinkOption.NOFOLLOW_LINKS);
+      int upMode = (Integer) p.get("mode");
+      int upOwner = (Integer) p.get("uid");
+      if (upOwner != uid && upOwner != ROOT) {
+        return "the folder above it, " + up + ", belongs to user " + upOwner;
+      }
+      if ((upMode & GROUP_OR_OTHER_WRITE) != 0 && (upMode & STICKY) == 0) {
+        return "others may rename what is in the folder above it, "
+            + up
+            + " (mode "
+            + Integer.toOctalString(upMode & 07777)
+            + ", no sticky bit)";
+      }
+    }
+    return null;
+  }
+
+  /**
+   * Whether {@code file} is a regular file this user owns, looked at without following a link;
+   * false when it is anything else or not there.
+   */
+  static boolean isOwnRegularFile(Path file, int uid) {
+    try {
+      Map<String, Object> a = Files.readAttributes(file, "unix:uid", LinkOption.NOFOLLOW_LINKS);
+      return Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS) && (Integer) a.get("uid") == uid;
+    } catch (IOException | UnsupportedOperationException e) {
+      return false;
+    }
+  }
+
+  /**
+   * Opens {@code file} for reading and writing when it is a regular file of this user, never
+   * following a link.
+   *
+   * @return null when the name holds something else (a link, a FIFO, a device, a folder, another
+   *     user's file)
+   * @throws NoSuchFileException when nothing is there
+   */
+  static FileChannel openOwnFile(Path file, int uid) throws IOException {
+    if (!Files.exists(file, LinkOption.NOFOLLOW_LINKS)) {
+      throw new NoSuchFileException(file.toString());
+    }
+    if (!isOwnRegularFile(file, uid)) {
+      return null;
+    }
+    // O_NOFOLLOW as well: a link put in its place since the look above is refused by the open.
+    // Should a FIFO be swapped in between (only this user could), opening it for reading and
+    // writing does not block, and every read of a cache file is positional, which a FIFO refuses
+    // at once (ESPIPE): nothing can hang on it.
+    FileChannel ch;
+    try {
+      ch =
+          FileChannel.open(
+              file, StandardOpenOption.READ, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS);
+    } catch (java.nio.file.AccessDeniedException readOnly) {
+      return null; // made read-only by its owner: left alone, not the folder's fault
+    }
+    if (!isOwnRegularFile(file, uid)) {
+      ch.close();
+      return null;
+    }
+    return ch;
+  }
+}

@@ -44,7 +44,12 @@ class StrictImageTest {
   }
 
   private static byte[] decodeToRgb(ImageDecoder decoder, byte[] bytes) {
-    decoder.decode(bytes, bytes.length, "images.parquet", "observation.image episode 3 frame 7");
+    RawPicture p =
+        decoder.decode(
+            bytes, bytes.length, "images.parquet", "observation.image episode 3 frame 7");
+    // The loader refuses another size than the feature declares before converting; here the
+    // buffer is the original's size, so a picture of another size must not be converted into it.
+    assertEquals(W + "x" + H, p.width() + "x" + p.height(), "a picture of another size");
     HostFrameBuffer rgb = new HostFrameBuffer(1, H, W, FrameLayout.HWC);
     decoder.convertCurrent(rgb.slotAddress(0), FrameLayout.HWC);
     byte[] out = new byte[W * H * 3];

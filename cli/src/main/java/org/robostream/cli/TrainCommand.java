@@ -1,19 +1,17 @@
 package org.robostream.cli;
 
-import ai.djl.Device;
-import ai.djl.engine.Engine;
-import ai.djl.engine.StandardCapabilities;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.util.Locale;
+import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.robostream.bench.FrameCacheReport;
 import org.robostream.dataset.DatasetInfo;
 import org.robostream.dataset.DatasetSource;
 import org.robostream.stream.StreamingDataset;
+import org.robostream.torch.policy.PolicyTrainer;
 import org.robostream.train.Checkpoint;
 import org.robostream.train.TrainRun;
 import picocli.CommandLine.Command;
@@ -22,22 +20,23 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code robostream train}: distributed, resumable streaming training of a visuomotor policy (the
- * reference's train_streaming_multinode, with a convolutional policy on DJL's PyTorch engine
- * instead of ACT). Rank and world come from the environment (SLURM, torchrun, MPI); each rank
- * streams its own share, no sampler. Each rank trains its own policy on its share: DJL has no
- * gradient all-reduce (see docs/ARCHITECTURE.md for what was looked at); rank 0's policy is the
- * saved model. Every {@code --save-freq} steps each rank writes its dataset state, its policy and
- * its optimizer state (see {@link Checkpoint}); {@code --resume-from} continues from such a folder
- * exactly as the uninterrupted run would have: same samples, same losses. {@code --dummy} streams
- * without a model (pure data loading). The loop itself is {@link TrainRun}.
+ * reference's train_streaming_multinode, with a convolutional policy on libtorch instead of ACT).
+ * Rank and world come from the environment (SLURM, torchrun, MPI); each rank streams its own share,
+ * no sampler, and all ranks train one model: gradients are averaged across ranks every step over
+ * libtorch's c10d (Gloo on the CPU, NCCL on GPUs), as the reference's Accelerate/DDP does. Every
+ * {@code --save-freq} steps each rank writes its dataset state, its replica and its optimizer state
+ * (see {@link Checkpoint}); {@code --resume-from} continues from such a folder exactly as the
+ * uninterrupted run would have: same samples, same losses. {@code --dummy} streams without a model
+ * (pure data loading, no rendezvous). The loop itself is {@link TrainRun}.
  */
 @Command(
     name = "train",
     mixinStandardHelpOptions = true,
     description =
-        "Stream a dataset into a training loop (a convolutional visuomotor policy per rank on"
-            + " DJL's PyTorch engine, or --dummy for pure data loading) with periodic resumable"
-            + " checkpoints and per-window metrics (samples/s, data-wait share, model step time).")
+        "Stream a dataset into a training loop (one convolutional visuomotor policy on libtorch,"
+            + " its gradients averaged across ranks every step; or --dummy for pure data loading)"
+            + " with periodic resumable checkpoints and per-window metrics (samples/s, data-wait"
+            + " share, model step time, all-reduce time).")
 final class TrainCommand implements Callable<Integer> {
   @Mixin DatasetOptions dataset;
 
@@ -124,9 +123,17 @@ final class TrainCommand implements Callable<Integer> {
       names = "--model-device",
       defaultValue = "auto",
       description =
-          "where the policy trains: cpu, gpu[:N], or auto (a GPU when DJL's PyTorch engine has"
-              + " CUDA natives and finds one, else the CPU)")
+          "where the policy trains: cpu, cuda[:N] (gpu[:N]), or auto (a GPU when libtorch has"
+              + " CUDA natives and finds one, else the CPU); ranks on GPUs average over NCCL")
   String modelDevice;
+
+  @Option(
+      names = "--dist-timeout",
+      defaultValue = "600",
+      description =
+          "seconds to wait for every rank at the rendezvous and for each all-reduce before failing"
+              + " with the rendezvous named (a rank that never starts, or dies)")
+  int distTimeoutSeconds;
 
   @Option(
       names = "--record-indices",
@@ -157,7 +164,12 @@ final class TrainCommand implements Callable<Integer> {
     timestamps.rule();
     imageTransforms.config();
     frameCache.options();
-    Device device = dummy ? Device.cpu() : modelDevice(modelDevice);
+    if (distTimeoutSeconds <= 0) {
+      throw new IllegalArgumentException(
+          "--dist-timeout must be a positive number of seconds, not " + distTimeoutSeconds);
+    }
+    // A typo or a GPU libtorch cannot use is an exit 2 before the dataset is prepared.
+    String device = dummy ? "cpu" : PolicyTrainer.device(modelDevice).str().getString();
     if (resumeFrom != null) {
       resumeFrom = locateCheckpoint(resumeFrom);
     }
@@ -215,6 +227,7 @@ final class TrainCommand implements Callable<Integer> {
                   seed,
                   learningRate,
                   device,
+                  Duration.ofSeconds(distTimeoutSeconds),
                   resumeFrom,
                   record,
                   haltAfter),
@@ -246,42 +259,6 @@ final class TrainCommand implements Callable<Integer> {
       }
     }
     return 0;
-  }
-
-  /**
-   * {@code --model-device}: DJL's device names. The engine is asked only here, so that a typo is an
-   * exit 2 before the dataset is prepared; {@code ai.djl.offline} keeps the engine from downloading
-   * natives at run time (the CPU natives ship with the CLI; see the README for GPUs).
-   */
-  static Device modelDevice(String text) {
-    if (System.getProperty("ai.djl.offline") == null) {
-      System.setProperty("ai.djl.offline", "true");
-    }
-    String t = text.strip().toLowerCase(Locale.ROOT);
-    if (t.equals("auto")) {
-      return Engine.getInstance().defaultDevice();
-    }
-    if (!t.matches("cpu|gpu(:\\d{1,2})?")) {
-      throw new IllegalArgumentException(
-          "--model-device must be cpu, gpu, gpu:N or auto, not " + text);
-    }
-    Device d = Device.fromName(t.replace(':', ' ').replace(" ", ""));
-    if (d.isGpu()) {
-      // The driver's GPU count alone is not enough: the CPU natives (what the CLI ships) see the
-      // GPUs through CudaUtils but cannot run on them.
-      Engine engine = Engine.getInstance();
-      boolean cudaNatives = engine.hasCapability(StandardCapabilities.CUDA);
-      if (!cudaNatives || d.getDeviceId() >= engine.getGpuCount()) {
-        throw new IllegalArgumentException(
-            "--model-device "
-                + text
-                + ": DJL's PyTorch engine "
-                + (cudaNatives
-                    ? "sees " + engine.getGpuCount() + " GPU(s)"
-                    : "has CPU natives only (the CLI ships those; see the README for CUDA ones)"));
-      }
-    }
-    return d;
   }
 
   /** {@code --resume-from}'s folder, checked up front: a wrong path is an exit 2 naming it. */

@@ -6,9 +6,9 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import org.robostream.FileException;
 import org.robostream.JsonFields;
-import org.robostream.djl.policy.PolicyTrainer;
 import org.robostream.stream.StreamState;
 import org.robostream.stream.StreamingDataset;
+import org.robostream.torch.policy.PolicyTrainer;
 
 /**
  * The layout of a training checkpoint, {@code <output>/checkpoint-<step>/}:
@@ -17,9 +17,10 @@ import org.robostream.stream.StreamingDataset;
  *   <li>per rank, {@code rank<r>/}: {@code dataset_state.json} (the loader's position), {@code
  *       trainer_state.json} ({@link TrainerState}: step, optimizer steps, seed) and, unless the run
  *       was {@code --dummy}, {@code policy/} (the {@link PolicyTrainer}'s configuration, weights
- *       and Adam state): each rank trains its own policy (there is no gradient all-reduce);
- *   <li>{@code model/}: rank 0's policy as the run's model ({@code policy.json} and the weights,
- *       which DJL's {@code Model.load(dir, "policy")} reads);
+ *       and Adam state): the rank's replica of the one model all ranks train (gradients are
+ *       averaged every step, so the replicas are byte-identical);
+ *   <li>{@code model/}: rank 0's replica as the run's model ({@code policy.json} and {@code
+ *       model.safetensors}, which {@code safetensors.torch.load_file} reads in Python);
  *   <li>{@code step}, written last.
  * </ul>
  *

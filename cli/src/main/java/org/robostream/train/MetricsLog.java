@@ -67,6 +67,8 @@ public final class MetricsLog {
     n.put("data_wait_fraction", w.dataWaitFraction());
     n.put("model_step_ms", w.modelStepMs());
     n.put("model_steps", w.modelSteps());
+    n.put("all_reduce_ms", w.allReduceMs());
+    n.put("all_reduce_fraction", w.allReduceFraction());
     if (!Double.isNaN(w.loss())) {
       n.put("loss", w.loss());
     }

@@ -1,26 +1,29 @@
 package org.robostream.train;
 
-import ai.djl.Device;
-import ai.djl.ndarray.NDManager;
-import ai.djl.training.dataset.Batch;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Iterator;
-import org.robostream.djl.DjlBatch;
-import org.robostream.djl.StreamingDjlDataset;
-import org.robostream.djl.policy.PolicyConfig;
-import org.robostream.djl.policy.PolicyTrainer;
+import org.bytedeco.pytorch.Device;
+import org.robostream.policy.PolicyConfig;
+import org.robostream.stream.Batch;
 import org.robostream.stream.StreamingDataset;
+import org.robostream.torch.dist.DataParallel;
+import org.robostream.torch.dist.Rendezvous;
+import org.robostream.torch.policy.PolicyTrainer;
 
 /**
- * One rank's training run over a built {@link StreamingDataset}: batches through a {@link
- * StreamingDjlDataset} into a {@link PolicyTrainer} (or nowhere with {@code dummy}), a step per
- * loader batch. Padding batches (rows repeating delivered samples so that ranks yield the same
- * number of batches) count as steps but train nothing, so every rank's step k is the same point of
- * the epoch and an elastic resume (another world size) reads rank 0's state correctly.
+ * One rank's training run over a built {@link StreamingDataset}: its batches into a {@link
+ * PolicyTrainer} on libtorch (or nowhere with {@code dummy}), a step per loader batch. With several
+ * ranks the trainer's gradients are averaged across them every step ({@link DataParallel}: one
+ * model, a replica per rank, byte-identical); the ranks meet at the rendezvous their launcher set
+ * ({@link Rendezvous#fromEnvironment}) before the first step. Padding batches (rows repeating
+ * delivered samples so that ranks yield the same number of batches) train nothing but take part in
+ * the step's all-reduce with weight 0, so every rank's step k is the same point of the epoch and
+ * the same update, and an elastic resume (another world size) reads rank 0's state correctly.
  *
  * <p>Every {@code logFreq} steps a {@link TrainingMeter} window is printed and appended to the
  * {@link MetricsLog}: samples/s, the share of the window spent waiting for data (inside the data
@@ -50,7 +53,8 @@ public final class TrainRun {
       boolean dummy,
       long seed,
       float learningRate,
-      Device modelDevice,
+      String modelDevice,
+      Duration distTimeout,
       Path resumeFrom,
       PrintWriter record,
       Integer haltAfter) {}
@@ -70,6 +74,7 @@ public final class TrainRun {
   private final TrainingMeter meter = new TrainingMeter();
   private final MetricsLog metrics;
   private PolicyTrainer trainer;
+  private DataParallel group;
   private long emptyEpoch = -1;
   private long optimizerSteps;
   private int step;
@@ -97,6 +102,14 @@ public final class TrainRun {
                 + ": the weights, the data order and the image transforms all follow the seed");
       }
       optimizerSteps = saved.optimizerSteps();
+      if (saved.worldSize() > 0 && saved.worldSize() != world && !settings.dummy()) {
+        out.printf(
+            "resuming a run of %d rank(s) with %d: the data continues exactly once from the"
+                + " checkpoint; every rank starts from rank 0's weights and Adam state, and each step"
+                + " now averages %d ranks' gradients, so the effective batch changes from %d to %d"
+                + " x --batch-size (the learning rate is not rescaled)%n",
+            saved.worldSize(), world, world, saved.worldSize(), world);
+      }
     }
   }
 
@@ -111,11 +124,15 @@ public final class TrainRun {
 
   /** Runs to {@code steps} or the end of epoch {@code epochs}. */
   public Outcome run() throws IOException {
-    try (NDManager manager = NDManager.newBaseManager(settings.modelDevice())) {
-      StreamingDjlDataset djl = StreamingDjlDataset.over(stream).keepPaddingBatches(true).build();
+    try {
+      if (!settings.dummy()) {
+        Device device = PolicyTrainer.device(settings.modelDevice());
+        group = joinRanks(device);
+        trainer = createOrRestore(device);
+      }
       while (step < settings.steps()
           && (settings.epochs() == null || stream.epoch() < settings.epochs())) {
-        if (!epoch(djl, manager)) {
+        if (!epoch()) {
           return Outcome.EMPTY_EPOCH;
         }
       }
@@ -131,13 +148,30 @@ public final class TrainRun {
       if (trainer != null) {
         trainer.close();
       }
+      if (group != null) {
+        group.close();
+      }
     }
   }
 
+  /** The other ranks, met at the launcher's rendezvous (nobody for a world of one). */
+  private DataParallel joinRanks(Device device) {
+    Rendezvous rendezvous = Rendezvous.fromEnvironment(stream.rankWorld(), System.getenv());
+    if (rendezvous.world() > 1) {
+      out.printf(
+          "%s: waiting up to %d s for every rank (--dist-timeout)%n",
+          rendezvous.describe(), settings.distTimeout().toSeconds());
+    }
+    return DataParallel.join(
+        rendezvous,
+        device.is_cuda() ? DataParallel.Backend.NCCL : DataParallel.Backend.GLOO,
+        settings.distTimeout());
+  }
+
   /** The rest of the current epoch (or up to the last step); false when it had no batch. */
-  private boolean epoch(StreamingDjlDataset djl, NDManager manager) throws IOException {
+  private boolean epoch() throws IOException {
     long epoch = stream.epoch();
-    Iterator<Batch> batches = djl.getData(manager).iterator();
+    Iterator<Batch> batches = stream.iterator();
     boolean any = false;
     while (step < settings.steps()) {
       long asked = System.nanoTime();
@@ -149,7 +183,7 @@ public final class TrainRun {
       }
       any = true;
       try (b) {
-        train((DjlBatch) b);
+        train(b);
       }
       if (step % settings.logFreq() == 0) {
         TrainingMeter.Window w = meter.close(step, stream.epoch(), world);
@@ -175,42 +209,47 @@ public final class TrainRun {
         settings.outputDir(),
         rank,
         stream.state(),
-        new TrainerState(step, optimizerSteps, settings.seed()),
+        new TrainerState(step, optimizerSteps, settings.seed(), world),
         trainer);
   }
 
-  private void train(DjlBatch b) throws IOException {
+  private void train(Batch b) throws IOException {
     step++;
-    org.robostream.stream.Batch source = b.source();
-    boolean padding = source.booleans("is_padding")[0];
+    boolean padding = b.booleans("is_padding")[0];
     if (settings.record() != null && !padding) {
-      for (long index : source.longs("index")) {
+      for (long index : b.longs("index")) {
         settings.record().println(step + " " + index);
       }
       settings.record().flush();
     }
-    if (settings.dummy() || padding) {
-      meter.delivered(b.getSize());
+    if (settings.dummy()) {
+      meter.delivered(b.size());
       return;
     }
-    if (trainer == null) {
-      trainer = createOrRestore();
-    }
+    long allReduced = group.allReduceNanos();
     long start = System.nanoTime();
-    float loss = trainer.step(b);
-    meter.stepped(b.getSize(), System.nanoTime() - start, loss);
-    optimizerSteps++;
+    if (padding) {
+      trainer.stepWithoutBatch();
+      meter.delivered(b.size());
+    } else {
+      float loss = trainer.step(b);
+      meter.stepped(b.size(), System.nanoTime() - start, loss);
+    }
+    if (group.world() > 1) {
+      meter.allReduced(group.allReduceNanos() - allReduced);
+    }
+    optimizerSteps = trainer.optimizerSteps();
   }
 
-  private PolicyTrainer createOrRestore() throws IOException {
+  private PolicyTrainer createOrRestore(Device device) throws IOException {
     PolicyConfig config =
         PolicyConfig.forDataset(
             stream, settings.actionSteps(), settings.learningRate(), settings.seed());
     if (settings.resumeFrom() == null) {
-      return PolicyTrainer.create(config, settings.modelDevice());
+      return PolicyTrainer.create(config, device, group);
     }
     return PolicyTrainer.restore(
-        Checkpoint.policyDir(settings.resumeFrom(), rank), config, settings.modelDevice());
+        Checkpoint.policyDir(settings.resumeFrom(), rank), config, device, group);
   }
 
   private ObjectNode context() {
@@ -221,7 +260,7 @@ public final class TrainRun {
     c.put("optimizer_steps", optimizerSteps);
     c.put("epoch", stream.epoch());
     c.put("dummy", settings.dummy());
-    c.put("model_device", settings.modelDevice().toString());
+    c.put("model_device", trainer == null ? "none" : trainer.device().str().getString());
     c.put("seed", settings.seed());
     c.put("learning_rate", settings.learningRate());
     c.put("n_action_steps", settings.actionSteps());

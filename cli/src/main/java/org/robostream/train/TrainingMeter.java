@@ -21,21 +21,31 @@ public final class TrainingMeter {
       double dataWaitFraction,
       double modelStepMs,
       int modelSteps,
-      double loss) {
+      double loss,
+      double allReduceMs,
+      double allReduceFraction) {
     /**
-     * {@code step N | X frames/s/proc | Y frames/s total | data wait P% | model M ms/step[ | loss
-     * L]}.
+     * {@code step N | X frames/s/proc | Y frames/s total | data wait P% | model M ms/step[ |
+     * all-reduce A ms/step (S%)][ | loss L]}: the all-reduce part when gradients were averaged
+     * across ranks in the window (its time is inside the model's step time too).
      */
     public String line() {
       return String.format(
           Locale.ROOT,
           "step %d | %.1f frames/s/proc | %.1f frames/s total | data wait %.1f%% | model %.1f"
-              + " ms/step%s",
+              + " ms/step%s%s",
           step,
           samplesPerSecond,
           samplesPerSecondTotal,
           100 * dataWaitFraction,
           modelStepMs,
+          allReduceFraction > 0
+              ? String.format(
+                  Locale.ROOT,
+                  " | all-reduce %.1f ms/step (%.1f%%)",
+                  allReduceMs,
+                  100 * allReduceFraction)
+              : "",
           Double.isNaN(loss) ? "" : String.format(Locale.ROOT, " | loss %.6f", loss));
     }
   }
@@ -46,6 +56,8 @@ public final class TrainingMeter {
   private long modelNanos;
   private int modelSteps;
   private double lossSum;
+  private long allReduceNanos;
+  private int syncSteps; // steps that took part in an all-reduce, padding steps included
   // The run after its first window (which holds the engine's start and the first batches' fill).
   private int windows;
   private double steadySeconds;
@@ -53,6 +65,8 @@ public final class TrainingMeter {
   private long steadyWaitNanos;
   private long steadyModelNanos;
   private int steadyModelSteps;
+  private long steadyAllReduceNanos;
+  private int steadySyncSteps;
   private double lastLoss = Double.NaN;
 
   /** Time spent getting the next batch (the data iterator's hasNext + next). */
@@ -69,6 +83,15 @@ public final class TrainingMeter {
     modelNanos += nanos;
     modelSteps++;
     lossSum += loss;
+  }
+
+  /**
+   * Time one step spent averaging gradients across ranks ({@code nanos}, already inside the step's
+   * model time), for a step that trained or a padding step that only took part.
+   */
+  public void allReduced(long nanos) {
+    allReduceNanos += nanos;
+    syncSteps++;
   }
 
   /** A batch delivered without a model step (--dummy, or a padding batch). */
@@ -93,7 +116,9 @@ public final class TrainingMeter {
             waitNanos,
             modelNanos,
             modelSteps,
-            modelSteps == 0 ? Double.NaN : lossSum / modelSteps);
+            modelSteps == 0 ? Double.NaN : lossSum / modelSteps,
+            allReduceNanos,
+            syncSteps);
     lastLoss = w.loss();
     if (windows++ > 0) {
       steadySeconds += seconds;
@@ -101,7 +126,11 @@ public final class TrainingMeter {
       steadyWaitNanos += waitNanos;
       steadyModelNanos += modelNanos;
       steadyModelSteps += modelSteps;
+      steadyAllReduceNanos += allReduceNanos;
+      steadySyncSteps += syncSteps;
     }
+    allReduceNanos = 0;
+    syncSteps = 0;
     windowStart = now;
     samples = 0;
     waitNanos = 0;
@@ -128,7 +157,9 @@ public final class TrainingMeter {
         steadyWaitNanos,
         steadyModelNanos,
         steadyModelSteps,
-        lastLoss);
+        lastLoss,
+        steadyAllReduceNanos,
+        steadySyncSteps);
   }
 
   private static Window window(
@@ -140,7 +171,9 @@ public final class TrainingMeter {
       long waitNanos,
       long modelNanos,
       int modelSteps,
-      double loss) {
+      double loss,
+      long allReduceNanos,
+      int syncSteps) {
     double perProc = samples / seconds;
     return new Window(
         step,
@@ -152,6 +185,8 @@ public final class TrainingMeter {
         Math.min(1.0, waitNanos / 1e9 / seconds),
         modelSteps == 0 ? 0 : modelNanos / 1e6 / modelSteps,
         modelSteps,
-        loss);
+        loss,
+        syncSteps == 0 ? 0 : allReduceNanos / 1e6 / syncSteps,
+        Math.min(1.0, allReduceNanos / 1e9 / seconds));
   }
 }

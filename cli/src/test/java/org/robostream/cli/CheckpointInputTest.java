@@ -66,7 +66,7 @@ class CheckpointInputTest {
     args.set(args.indexOf("--n-action-steps") + 1, "4");
     String err2 =
         BenchCliTest.captureErr(() -> assertEquals(0, Main.run(args.toArray(String[]::new))));
-    otherWeights = other.resolve("checkpoint-5/rank0/policy/policy-0000.params");
+    otherWeights = other.resolve("checkpoint-5/rank0/policy/model.safetensors");
     assertTrue(Files.isRegularFile(otherWeights), err2);
   }
 
@@ -181,18 +181,15 @@ class CheckpointInputTest {
         new Mutation("policy.json cut", "rank0/policy/policy.json", cut(), "policy configuration"),
         new Mutation(
             "weights garbage",
-            "rank0/policy/policy-0000.params",
+            "rank0/policy/model.safetensors",
             garbage(),
             "is not a policy's weights"),
         new Mutation(
-            "weights cut", "rank0/policy/policy-0000.params", cut(), "is not a policy's weights"),
+            "weights cut", "rank0/policy/model.safetensors", cut(), "is not a policy's weights"),
         new Mutation(
-            "weights of another shape",
-            "rank0/policy/policy-0000.params",
-            otherShapes(),
-            ", not ("),
-        new Mutation("optimizer garbage", "rank0/policy/optimizer.ndlist", garbage(), ""),
-        new Mutation("optimizer cut", "rank0/policy/optimizer.ndlist", cut(), ""));
+            "weights of another shape", "rank0/policy/model.safetensors", otherShapes(), ", not ["),
+        new Mutation("optimizer garbage", "rank0/policy/optimizer.safetensors", garbage(), ""),
+        new Mutation("optimizer cut", "rank0/policy/optimizer.safetensors", cut(), ""));
   }
 
   @Test

@@ -2,6 +2,7 @@ package org.robostream.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -91,11 +92,12 @@ class TrainCliTest {
       Pattern.compile(
           "step (\\d+) \\| (\\d+\\.\\d) frames/s/proc"
               + " \\| (\\d+\\.\\d) frames/s total \\| data wait (\\d+\\.\\d)% \\| model"
-              + " (\\d+\\.\\d) ms/step(?: \\| loss (\\S+))?");
+              + " (\\d+\\.\\d) ms/step(?: \\| all-reduce (\\d+\\.\\d) ms/step \\((\\d+\\.\\d)%\\))?"
+              + "(?: \\| loss (\\S+))?");
 
   /**
    * The log's throughput lines: step, frames/s/proc, frames/s total, loss (null with --dummy), data
-   * wait %, model ms/step.
+   * wait %, model ms/step, all-reduce ms/step (null with one rank).
    */
   static List<String[]> logLines(Path log) throws Exception {
     List<String[]> out = new ArrayList<>();
@@ -104,7 +106,9 @@ class TrainCliTest {
         Matcher m = LOG_LINE.matcher(line);
         assertTrue(m.matches(), "log line format: " + line);
         out.add(
-            new String[] {m.group(1), m.group(2), m.group(3), m.group(6), m.group(4), m.group(5)});
+            new String[] {
+              m.group(1), m.group(2), m.group(3), m.group(8), m.group(4), m.group(5), m.group(6)
+            });
       }
     }
     return out;
@@ -168,6 +172,87 @@ class TrainCliTest {
   }
 
   @Test
+  void twoRanksTrainOneModelAndAResumeWithOneRankSaysWhatChanges() throws Exception {
+    int port;
+    try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
+      port = s.getLocalPort();
+    }
+    Path out = tmp.resolve("out");
+    List<Process> ranks = new ArrayList<>();
+    for (int r = 0; r < 2; r++) {
+      ranks.add(
+          start(
+              Map.of(
+                  "MASTER_ADDR", "127.0.0.1",
+                  "MASTER_PORT", "" + port,
+                  "RANK", "" + r,
+                  "WORLD_SIZE", "2",
+                  "LOCAL_RANK", "" + r),
+              tmp.resolve("rank" + r + ".log"),
+              "--steps",
+              "10",
+              "--save-freq",
+              "5",
+              "--dist-timeout",
+              "120",
+              "--output-dir",
+              out.toString()));
+    }
+    for (int r = 0; r < 2; r++) {
+      Path log = tmp.resolve("rank" + r + ".log");
+      assertEquals(0, finish(ranks.get(r), log), Files.readString(log));
+      List<String[]> lines = logLines(log);
+      assertFalse(lines.isEmpty(), Files.readString(log));
+      for (String[] l : lines) {
+        assertNotNull(l[6], "the all-reduce time is logged with two ranks: " + String.join(" ", l));
+      }
+      var last =
+          Json.MAPPER.readTree(
+              Files.readAllLines(out.resolve("metrics/rank" + r + ".jsonl")).get(0));
+      assertTrue(last.get("all_reduce_ms").asDouble() > 0, last.toString());
+      assertTrue(last.get("all_reduce_fraction").asDouble() > 0, last.toString());
+    }
+    // One model: the replicas are byte-identical at every checkpoint, and rank 0's is the model.
+    for (int step : new int[] {5, 10}) {
+      Path ckpt = out.resolve("checkpoint-" + step);
+      for (String file : List.of("model.safetensors", "optimizer.safetensors")) {
+        assertEquals(
+            -1L,
+            Files.mismatch(
+                ckpt.resolve("rank0/policy").resolve(file),
+                ckpt.resolve("rank1/policy").resolve(file)),
+            step + " " + file);
+      }
+      assertEquals(
+          -1L,
+          Files.mismatch(
+              ckpt.resolve("rank0/policy/model.safetensors"),
+              ckpt.resolve("model/model.safetensors")));
+    }
+    // Resumed by one rank: it continues, and says what another world size does to the model.
+    Path log = tmp.resolve("alone.log");
+    Process alone =
+        start(
+            Map.of(),
+            log,
+            "--steps",
+            "8",
+            "--save-freq",
+            "4",
+            "--resume-from",
+            out.resolve("checkpoint-5").toString(),
+            "--output-dir",
+            tmp.resolve("alone").toString());
+    assertEquals(0, finish(alone, log), Files.readString(log));
+    assertTrue(
+        Files.readString(log).contains("resuming a run of 2 rank(s) with 1"),
+        Files.readString(log));
+    assertTrue(
+        Files.readString(log).contains("effective batch changes from 2 to 1 x --batch-size"),
+        Files.readString(log));
+  }
+
+  @Test
   void aHaltedRunResumesFromItsLastCheckpointExactlyOnce() throws Exception {
     Path out = tmp.resolve("out");
     Path first = tmp.resolve("first.txt");
@@ -195,10 +280,10 @@ class TrainCliTest {
             "rank0/dataset_state.json",
             "rank0/trainer_state.json",
             "rank0/policy/policy.json",
-            "rank0/policy/policy-0000.params",
-            "rank0/policy/optimizer.ndlist",
+            "rank0/policy/model.safetensors",
+            "rank0/policy/optimizer.safetensors",
             "model/policy.json",
-            "model/policy-0000.params")) {
+            "model/model.safetensors")) {
       assertTrue(Files.isRegularFile(out.resolve("checkpoint-10").resolve(file)), file);
     }
     Path second = tmp.resolve("second.txt");
@@ -249,9 +334,9 @@ class TrainCliTest {
     for (int step = 15; Files.isDirectory(straight.resolve("checkpoint-" + step)); step += 5) {
       for (String file :
           List.of(
-              "model/policy-0000.params",
-              "rank0/policy/policy-0000.params",
-              "rank0/policy/optimizer.ndlist",
+              "model/model.safetensors",
+              "rank0/policy/model.safetensors",
+              "rank0/policy/optimizer.safetensors",
               "rank0/trainer_state.json")) {
         assertEquals(
             -1L,
@@ -370,7 +455,7 @@ class TrainCliTest {
     assertEquals(0, finish(p, log), Files.readString(log));
     assertEquals(5, org.robostream.train.Checkpoint.step(out.resolve("checkpoint-5")));
     assertEquals(7, org.robostream.train.Checkpoint.step(out.resolve("checkpoint-7")));
-    for (String file : List.of("model/policy-0000.params", "rank0/policy/optimizer.ndlist")) {
+    for (String file : List.of("model/model.safetensors", "rank0/policy/optimizer.safetensors")) {
       assertTrue(Files.isRegularFile(out.resolve("checkpoint-7").resolve(file)), file);
     }
     assertTrue(Files.readString(log).contains("done: 7 steps"), Files.readString(log));
@@ -379,9 +464,14 @@ class TrainCliTest {
   @Test
   void modelAndTransformFlagMistakesAreExit2BeforeAnythingRuns() {
     String[][] mistakes = {
-      {"--model-device", "tpu", "--model-device must be cpu, gpu, gpu:N or auto, not tpu"},
-      // The CLI ships DJL's CPU natives: a GPU is refused by name, not a crash at the first step.
-      {"--model-device", "gpu:0", "--model-device gpu:0: DJL's PyTorch engine"},
+      {
+        "--model-device",
+        "tpu",
+        "--model-device must be cpu, cuda, cuda:N (gpu, gpu:N) or auto, not tpu"
+      },
+      // The CLI ships libtorch's CPU natives: a GPU is refused by name, not a crash at a step.
+      {"--model-device", "gpu:0", "--model-device gpu:0: libtorch has no CUDA"},
+      {"--dist-timeout", "0", "--dist-timeout must be a positive number of seconds"},
       {"--image-transforms-only", "blur", "--image-transforms: no image transform blur; there are"},
       {"--image-transforms-max-num", "0", "--image-transforms: maxNumTransforms must be >= 1"},
       {"--lr", "0", "--lr must be a positive number"},

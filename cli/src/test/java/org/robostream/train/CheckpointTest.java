@@ -22,11 +22,11 @@ class CheckpointTest {
 
   @Test
   void aWrittenCheckpointIsLocatedAndReadBack() throws IOException {
-    Path dir = Checkpoint.write(tmp, 0, "{\"epoch\":0}", new TrainerState(40, 38, 42), null);
+    Path dir = Checkpoint.write(tmp, 0, "{\"epoch\":0}", new TrainerState(40, 38, 42, 1), null);
     assertEquals(dir.toAbsolutePath(), Checkpoint.locate(dir));
     assertEquals(40, Checkpoint.step(dir));
     assertEquals(
-        new TrainerState(40, 38, 42), TrainerState.load(Checkpoint.trainerStateFile(dir, 3)));
+        new TrainerState(40, 38, 42, 1), TrainerState.load(Checkpoint.trainerStateFile(dir, 3)));
     IOException noPolicy = assertThrows(IOException.class, () -> Checkpoint.policyDir(dir, 0));
     assertTrue(noPolicy.getMessage().contains("--dummy"), noPolicy.getMessage());
     assertEquals(
@@ -45,7 +45,7 @@ class CheckpointTest {
           batches.next().close();
         }
         states[rank] = ds.state();
-        Checkpoint.write(tmp, rank, states[rank], new TrainerState(9, 9, 42), null);
+        Checkpoint.write(tmp, rank, states[rank], new TrainerState(9, 9, 42, 1), null);
       }
     }
     Path checkpoint = tmp.resolve("checkpoint-9");
@@ -85,9 +85,9 @@ class CheckpointTest {
 
   @Test
   void anOutputFolderIsRefusedNamingItsLatestCheckpoint() throws IOException {
-    Checkpoint.write(tmp, 0, "{}", new TrainerState(5, 5, 42), null);
-    Checkpoint.write(tmp, 0, "{}", new TrainerState(20, 20, 42), null);
-    Checkpoint.write(tmp, 0, "{}", new TrainerState(10, 10, 42), null);
+    Checkpoint.write(tmp, 0, "{}", new TrainerState(5, 5, 42, 1), null);
+    Checkpoint.write(tmp, 0, "{}", new TrainerState(20, 20, 42, 1), null);
+    Checkpoint.write(tmp, 0, "{}", new TrainerState(10, 10, 42, 1), null);
     Files.createDirectories(tmp.resolve("checkpoint-30")); // interrupted: no step file
     IllegalArgumentException e =
         assertThrows(IllegalArgumentException.class, () -> Checkpoint.locate(tmp));

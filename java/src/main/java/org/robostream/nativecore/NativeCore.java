@@ -19,7 +19,9 @@ import org.bytedeco.javacpp.annotation.Platform;
 @Platform(include = "robostream/robostream.h", link = "robostream_core")
 public final class NativeCore {
   static {
-    Loader.load();
+    // Processes started together (ranks) must not extract the same libraries at once.
+    // (Loader.load() names the class it loads by its caller: here that would be the lambda.)
+    NativeCacheLock.whileHolding(() -> Loader.load(NativeCore.class));
   }
 
   private NativeCore() {}

@@ -16,6 +16,8 @@ import ai.djl.training.ParameterStore;
 import ai.djl.util.PairList;
 import java.util.ArrayList;
 import java.util.List;
+import org.robostream.policy.CameraInput;
+import org.robostream.policy.PolicyConfig;
 
 /**
  * A small visuomotor policy: per camera a {@link CameraEncoder} (its frame averaged down to about

@@ -1,9 +1,10 @@
 /**
- * The visuomotor policy example {@code robostream train} runs, on DJL's PyTorch engine: {@link
+ * A visuomotor policy for DJL users, the model of the README's DJL training loop: {@link
  * org.robostream.djl.policy.VisuomotorPolicy} (a convolutional encoder with a spatial softmax per
- * camera, an MLP head predicting the action chunk), {@link org.robostream.djl.policy.MaskedL1Loss}
- * (L1 without the padded positions of the chunk), {@link org.robostream.djl.policy.ResumableAdam}
- * (Adam whose state is saved) and {@link org.robostream.djl.policy.PolicyTrainer}, which ties them
- * to robostream's DJL batches and writes and restores checkpoints.
+ * camera, an MLP head predicting the action chunk) and {@link
+ * org.robostream.djl.policy.MaskedL1Loss} (L1 without the padded positions of the chunk), shaped by
+ * the core's {@link org.robostream.policy.PolicyConfig}. {@code robostream train} does not use it:
+ * its trainer (same design, on libtorch through JavaCPP, with gradient all-reduce across ranks) is
+ * robostream-torch's {@code org.robostream.torch.policy.PolicyTrainer}.
  */
 package org.robostream.djl.policy;

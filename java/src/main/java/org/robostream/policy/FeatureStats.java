@@ -1,4 +1,4 @@
-package org.robostream.djl.policy;
+package org.robostream.policy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Path;

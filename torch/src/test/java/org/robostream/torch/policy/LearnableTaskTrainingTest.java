@@ -1,18 +1,17 @@
-package org.robostream.djl.policy;
+package org.robostream.torch.policy;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import ai.djl.Device;
-import ai.djl.ndarray.NDManager;
-import ai.djl.training.dataset.Batch;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import org.robostream.djl.StreamingDjlDataset;
+import org.robostream.policy.PolicyConfig;
+import org.robostream.stream.Batch;
 import org.robostream.stream.StreamingDataset;
 import org.robostream.testing.Datasets;
+import org.robostream.torch.dist.DataParallel;
 
 /**
  * The policy learns the learnable task (the action is where the disc is): the loss falls at least
@@ -50,35 +49,28 @@ class LearnableTaskTrainingTest {
   static List<Float> train(Path root) throws Exception {
     List<Float> losses = new ArrayList<>();
     try (StreamingDataset ds =
-            StreamingDataset.builder(root)
-                .batchSize(32)
-                .workers(2)
-                .bufferSize(200)
-                .seed(7)
-                .returnUint8(true)
-                .deltaTimestamps(Map.of("action", new double[] {0, 0.05}))
-                .build();
-        NDManager manager = NDManager.newBaseManager(Device.cpu())) {
-      StreamingDjlDataset djl = StreamingDjlDataset.over(ds).build();
-      PolicyTrainer trainer = null;
-      try {
+        StreamingDataset.builder(root)
+            .batchSize(32)
+            .workers(2)
+            .bufferSize(200)
+            .seed(7)
+            .returnUint8(true)
+            .deltaTimestamps(Map.of("action", new double[] {0, 0.05}))
+            .build()) {
+      try (PolicyTrainer trainer =
+          PolicyTrainer.create(
+              PolicyConfig.forDataset(ds, 2, 1e-3f, 11),
+              PolicyTrainer.device("cpu"),
+              DataParallel.single())) {
         while (losses.size() < STEPS) {
-          for (Batch b : djl.getData(manager)) {
+          for (Batch b : ds) {
             try (b) {
-              if (trainer == null) {
-                trainer =
-                    PolicyTrainer.create(PolicyConfig.forDataset(ds, 2, 1e-3f, 11), Device.cpu());
-              }
               losses.add(trainer.step(b));
             }
             if (losses.size() == STEPS) {
               break;
             }
           }
-        }
-      } finally {
-        if (trainer != null) {
-          trainer.close();
         }
       }
     }

@@ -1,4 +1,4 @@
-package org.robostream.djl.policy;
+package org.robostream.policy;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
@@ -13,12 +13,14 @@ import org.robostream.dataset.LeRobotMetadata;
 import org.robostream.stream.StreamingDataset;
 
 /**
- * Everything that fixes a {@link VisuomotorPolicy}'s shape and its normalisation: the cameras it
- * sees (in input order), the state it reads (none when {@code stateStats} is null), the action
- * chunk it predicts ({@code actionSteps} x the action's dimension), the widths of its layers, its
- * learning rate and the seed of its initial weights. Saved next to the weights ({@code
- * policy.json}), so a checkpoint says what it holds and a resume with another dataset or other
- * flags is refused instead of loading weights into the wrong shape. Immutable.
+ * Everything that fixes a visuomotor policy's shape (robostream-torch's {@code
+ * org.robostream.torch.policy.VisuomotorPolicy}, robostream-djl's DJL block of the same design) and
+ * its normalisation: the cameras it sees (in input order), the state it reads (none when {@code
+ * stateStats} is null), the action chunk it predicts ({@code actionSteps} x the action's
+ * dimension), the widths of its layers, its learning rate and the seed of its initial weights.
+ * Saved next to the weights ({@code policy.json}), so a checkpoint says what it holds and a resume
+ * with another dataset or other flags is refused instead of loading weights into the wrong shape.
+ * Immutable.
  */
 public record PolicyConfig(
     List<CameraInput> cameras,

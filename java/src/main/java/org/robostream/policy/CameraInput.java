@@ -1,4 +1,4 @@
-package org.robostream.djl.policy;
+package org.robostream.policy;
 
 import org.robostream.arrow.DType;
 import org.robostream.arrow.FrameColumn;
@@ -71,7 +71,7 @@ public record CameraInput(
   }
 
   /** What one sample's frame of this camera is scaled by to land in [0, 1]. */
-  float unitScale() {
+  public float unitScale() {
     return switch (dtype) {
       case "uint8" -> 1f / 255f;
       case "uint16" -> 1f / 65535f;

@@ -1,0 +1,40 @@
+package org.robostream.torch;
+
+import org.bytedeco.javacpp.Loader;
+import org.bytedeco.pytorch.global.torch;
+import org.robostream.nativecore.NativeCacheLock;
+
+/**
+ * Loads libtorch (JavaCPP's PyTorch presets) once per JVM, under the cross-process {@link
+ * NativeCacheLock}: ranks started together must not extract the same 90 MB of natives at once. Call
+ * {@link #load} before any other {@code org.bytedeco.pytorch} class is touched. Turns oneDNN off
+ * (see {@link #load}'s comment): every convolution runs on libtorch's own kernels. Thread-safe.
+ */
+public final class TorchNatives {
+  private static volatile boolean loaded;
+
+  private TorchNatives() {}
+
+  /** Loads the natives (idempotent). */
+  public static void load() {
+    if (loaded) {
+      return;
+    }
+    synchronized (TorchNatives.class) {
+      if (!loaded) {
+        NativeCacheLock.whileHolding(() -> Loader.load(torch.class));
+        // oneDNN's convolution backward in this build (libtorch 2.10.0, JavaCPP 1.5.13, CPU)
+        // returns NaN weight gradients now and then for the policy's small convolutions: 7-19
+        // of 300 steps measured here, 0 of 900 with it off. libtorch's own kernels are exact.
+        torch.globalContext().setUserEnabledMkldnn(false);
+        loaded = true;
+      }
+    }
+  }
+
+  /** Whether libtorch sees a CUDA device (false with the CPU natives the build ships). */
+  public static boolean cudaAvailable() {
+    load();
+    return torch.cuda_is_available();
+  }
+}

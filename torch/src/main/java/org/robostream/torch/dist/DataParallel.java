@@ -1,0 +1,316 @@
+package org.robostream.torch.dist;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.bytedeco.javacpp.SizeTPointer;
+import org.bytedeco.javacpp.chrono.Milliseconds;
+import org.bytedeco.pytorch.AllreduceOptions;
+import org.bytedeco.pytorch.DeviceOptional;
+import org.bytedeco.pytorch.GlooDeviceVector;
+import org.bytedeco.pytorch.ProcessGroupGloo;
+import org.bytedeco.pytorch.ReduceOp;
+import org.bytedeco.pytorch.Scalar;
+import org.bytedeco.pytorch.Store;
+import org.bytedeco.pytorch.TCPStore;
+import org.bytedeco.pytorch.TCPStoreOptions;
+import org.bytedeco.pytorch.Tensor;
+import org.bytedeco.pytorch.TensorOptions;
+import org.bytedeco.pytorch.TensorVector;
+import org.bytedeco.pytorch.Work;
+import org.bytedeco.pytorch.global.torch;
+import org.robostream.torch.TorchNatives;
+
+/**
+ * Synchronous data parallelism over libtorch's c10d, as PyTorch's DistributedDataParallel does it:
+ * rank 0 serves a {@code TCPStore} at the {@link Rendezvous}, every rank joins a process group
+ * (Gloo for tensors in host memory, NCCL for CUDA tensors), the replicas start from rank 0's
+ * parameters ({@link #broadcastFromRankZero}), and every step each rank's gradients are summed
+ * across ranks in buckets of at most {@link #BUCKET_BYTES} and divided by the ranks that trained
+ * ({@link #averageGradients}), so every replica applies the same update to the same weights and
+ * stays byte-identical.
+ *
+ * <p>A rank with nothing to train on at a step (a padding batch, which keeps ranks in lockstep at
+ * the end of an epoch) still takes part, with weight 0: the others' gradients are averaged over the
+ * ranks that trained, and the collective calls stay matched on every rank.
+ *
+ * <p>Failures: a rank that does not arrive within the timeout, a peer that dies or stops answering
+ * in an all-reduce, are {@link DistributedException}s naming the rendezvous; nothing hangs past the
+ * timeout. Threading: one training thread; the collectives block it. Owns the store and the process
+ * group ({@link #close}).
+ */
+public final class DataParallel implements AutoCloseable {
+  /** DDP's default bucket size. */
+  public static final long BUCKET_BYTES = 25L << 20;
+
+  /** Which c10d backend runs the collectives. */
+  public enum Backend {
+    /** Host-memory tensors (the CPU trainer). */
+    GLOO,
+    /** CUDA tensors; needs JavaCPP's linux-x86_64-gpu natives and a GPU per rank. */
+    NCCL
+  }
+
+  private final Rendezvous rendezvous;
+  private final Duration timeout;
+  private final Store store;
+  private final org.bytedeco.pytorch.Backend group;
+  private long allReduceNanos;
+  private long allReduces;
+
+  private DataParallel(
+      Rendezvous rendezvous, Duration timeout, Store store, org.bytedeco.pytorch.Backend group) {
+    this.rendezvous = rendezvous;
+    this.timeout = timeout;
+    this.store = store;
+    this.group = group;
+  }
+
+  /** One rank alone: every call is local, nothing is sent. */
+  public static DataParallel single() {
+    return new DataParallel(Rendezvous.single(), Duration.ZERO, null, null);
+  }
+
+  /**
+   * Meets the other ranks at {@code rendezvous} (a world of one meets nobody). Blocks until every
+   * rank has arrived.
+   *
+   * @param timeout how long to wait for every rank to arrive, and for each collective
+   * @throws DistributedException when a rank does not arrive within {@code timeout}
+   */
+  public static DataParallel join(Rendezvous rendezvous, Backend backend, Duration timeout) {
+    if (rendezvous.world() == 1) {
+      return new DataParallel(rendezvous, timeout, null, null);
+    }
+    TorchNatives.load();
+    Milliseconds ms = new Milliseconds(Math.max(1, timeout.toMillis()));
+    Store store;
+    try {
+      TCPStoreOptions options = new TCPStoreOptions();
+      options
+          .port((short) rendezvous.port())
+          .isServer(rendezvous.rank() == 0)
+          .numWorkers(new SizeTPointer(1).put(rendezvous.world()))
+          .waitWorkers(false)
+          .timeout(ms);
+      store = new TCPStore(rendezvous.host(), options);
+    } catch (RuntimeException e) {
+      throw new DistributedException(
+          rendezvous.describe()
+              + ": "
+              + (rendezvous.rank() == 0
+                  ? "cannot serve the rendezvous (is the port in use? set MASTER_PORT)"
+                  : "rank 0 did not answer within " + seconds(timeout))
+              + " ("
+              + DistributedException.firstLine(e)
+              + ")",
+          e);
+    }
+    org.bytedeco.pytorch.Backend group;
+    try {
+      group =
+          backend == Backend.NCCL
+              ? NcclGroups.create(store, rendezvous, ms)
+              : gloo(store, rendezvous, ms);
+    } catch (RuntimeException e) {
+      store.close();
+      throw new DistributedException(
+          rendezvous.describe()
+              + ": not every rank arrived within "
+              + seconds(timeout)
+              + " (--dist-timeout); every rank of the world must start with the same"
+              + " MASTER_ADDR/MASTER_PORT ("
+              + DistributedException.firstLine(e)
+              + ")",
+          e);
+    }
+    return new DataParallel(rendezvous, timeout, store, group);
+  }
+
+  private static org.bytedeco.pytorch.Backend gloo(
+      Store store, Rendezvous r, Milliseconds timeout) {
+    ProcessGroupGloo.Options options = ProcessGroupGloo.Options.create(timeout);
+    // As PyTorch picks Gloo's interface: GLOO_SOCKET_IFNAME when set; the loopback when rank 0
+    // is on it (every rank on this machine); else the interface the host name resolves to.
+    String iface = System.getenv("GLOO_SOCKET_IFNAME");
+    boolean loopback = r.host().equals("localhost") || r.host().startsWith("127.");
+    options.devices(
+        new GlooDeviceVector(
+            iface != null && !iface.isBlank()
+                ? ProcessGroupGloo.createDeviceForInterface(iface.strip())
+                : loopback
+                    ? ProcessGroupGloo.createDeviceForHostname(r.host())
+                    : ProcessGroupGloo.createDefaultDevice()));
+    return new ProcessGroupGloo(store, r.rank(), r.world(), options);
+  }
+
+  private static String seconds(Duration d) {
+    return d.toMillis() % 1000 == 0 ? d.toSeconds() + " s" : d.toMillis() + " ms";
+  }
+
+  public Rendezvous rendezvous() {
+    return rendezvous;
+  }
+
+  public int rank() {
+    return rendezvous.rank();
+  }
+
+  public int world() {
+    return rendezvous.world();
+  }
+
+  /** Time spent in all-reduces (waiting for them included), since this group was joined. */
+  public long allReduceNanos() {
+    return allReduceNanos;
+  }
+
+  /** All-reduce calls since this group was joined. */
+  public long allReduces() {
+    return allReduces;
+  }
+
+  /** Overwrites {@code tensors} (in place) with rank 0's values: the replicas' common start. */
+  public void broadcastFromRankZero(List<Tensor> tensors) {
+    if (group == null) {
+      return;
+    }
+    for (List<Tensor> bucket : buckets(tensors)) {
+      Tensor flat = flatten(bucket, null);
+      try {
+        finish(group.broadcast(new TensorVector(flat)), "broadcast");
+      } catch (RuntimeException e) {
+        throw failed("broadcasting rank 0's parameters", e);
+      }
+      scatter(flat, bucket);
+    }
+  }
+
+  /**
+   * Replaces each of {@code grads} (in place) by the weighted mean of that gradient across ranks:
+   * the sum of {@code weight x grad} over ranks divided by the sum of the weights. Every rank must
+   * call this with its gradients in the same order and shapes.
+   *
+   * @param weight 1 for a rank that trained on a batch, 0 for one that had none (its gradients must
+   *     be zeros)
+   * @return the sum of the weights across ranks (0: no rank trained; the gradients are then zero)
+   */
+  public double averageGradients(List<Tensor> grads, float weight) {
+    if (group == null) {
+      return weight;
+    }
+    long start = System.nanoTime();
+    float total = Float.NaN;
+    List<List<Tensor>> buckets = buckets(grads);
+    for (int b = 0; b < buckets.size(); b++) {
+      List<Tensor> bucket = buckets.get(b);
+      // The first bucket carries the weight, so the divisor arrives with the first sums.
+      Tensor flat = flatten(bucket, b == 0 ? weight : null);
+      if (weight != 1f) {
+        flat.narrow(0, 0, flat.numel() - (b == 0 ? 1 : 0)).mul_(new Scalar(weight));
+      }
+      AllreduceOptions options = new AllreduceOptions();
+      options.reduceOp(new ReduceOp(ReduceOp.RedOpType.SUM));
+      options.timeout(new Milliseconds(Math.max(1, timeout.toMillis())));
+      try {
+        finish(group.allreduce(new TensorVector(flat), options), "all-reduce");
+      } catch (RuntimeException e) {
+        throw failed("averaging gradients", e);
+      }
+      if (b == 0) {
+        total = flat.narrow(0, flat.numel() - 1, 1).cpu().item_float();
+      }
+      if (total > 0) {
+        flat.div_(new Scalar(total));
+      }
+      scatter(flat, bucket);
+    }
+    allReduceNanos += System.nanoTime() - start;
+    allReduces++;
+    return total;
+  }
+
+  private void finish(Work work, String what) {
+    if (!work._wait(new Milliseconds(Math.max(1, timeout.toMillis())))) {
+      throw new DistributedException(
+          rendezvous.describe() + ": the " + what + " did not finish within " + seconds(timeout));
+    }
+  }
+
+  private DistributedException failed(String doing, RuntimeException e) {
+    if (e instanceof DistributedException d) {
+      return d;
+    }
+    return new DistributedException(
+        rendezvous.describe()
+            + ": "
+            + doing
+            + " failed: a rank died or stopped answering ("
+            + DistributedException.firstLine(e)
+            + "); restart every rank with --resume-from the last checkpoint",
+        e);
+  }
+
+  /** Consecutive tensors of at most {@link #BUCKET_BYTES} each (a larger tensor alone). */
+  private static List<List<Tensor>> buckets(List<Tensor> tensors) {
+    List<List<Tensor>> out = new ArrayList<>();
+    List<Tensor> current = new ArrayList<>();
+    long bytes = 0;
+    for (Tensor t : tensors) {
+      long size = t.numel() * t.element_size();
+      if (!current.isEmpty() && bytes + size > BUCKET_BYTES) {
+        out.add(current);
+        current = new ArrayList<>();
+        bytes = 0;
+      }
+      current.add(t);
+      bytes += size;
+    }
+    if (!current.isEmpty()) {
+      out.add(current);
+    }
+    return out;
+  }
+
+  /** One 1-D tensor holding the bucket's values (and {@code extra} last, when given). */
+  private static Tensor flatten(List<Tensor> bucket, Float extra) {
+    TensorVector parts = new TensorVector();
+    for (Tensor t : bucket) {
+      parts.push_back(t.reshape(-1));
+    }
+    if (extra != null) {
+      Tensor first = bucket.get(0);
+      parts.push_back(
+          torch.full(
+              new long[] {1},
+              new Scalar(extra),
+              new TensorOptions(first.scalar_type()).device(new DeviceOptional(first.device()))));
+    }
+    return torch.cat(parts);
+  }
+
+  private static void scatter(Tensor flat, List<Tensor> bucket) {
+    long offset = 0;
+    for (Tensor t : bucket) {
+      long n = t.numel();
+      t.copy_(flat.narrow(0, offset, n).view_as(t));
+      offset += n;
+    }
+  }
+
+  /** Leaves the group (no collective: a rank may close after a peer failed). */
+  @Override
+  public void close() {
+    if (group != null) {
+      try {
+        group.shutdown();
+      } catch (RuntimeException ignored) {
+        // Shutting down after a failed peer may itself fail; the process is leaving anyway.
+      }
+      group.close();
+    }
+    if (store != null) {
+      store.close();
+    }
+  }
+}

@@ -1,0 +1,115 @@
+package org.robostream.torch.dist;
+
+import java.util.Map;
+import org.robostream.stream.RankWorld;
+
+/**
+ * Where and how the ranks of one training run meet: rank 0's address and port (it serves a c10d
+ * {@code TCPStore} there), this process's rank and the world size, and its rank on its node (which
+ * GPU it drives). Read from the environment every launcher sets:
+ *
+ * <ul>
+ *   <li>torchrun: {@code MASTER_ADDR}, {@code MASTER_PORT}, {@code RANK}, {@code WORLD_SIZE},
+ *       {@code LOCAL_RANK};
+ *   <li>SLURM ({@code srun}): {@code SLURM_PROCID}, {@code SLURM_NTASKS}, {@code SLURM_LOCALID};
+ *       rank 0's host is the first of {@code SLURM_JOB_NODELIST} and the port {@code 15000 +
+ *       SLURM_JOB_ID % 20000} (so two jobs sharing a node do not collide), unless {@code
+ *       MASTER_ADDR} / {@code MASTER_PORT} say otherwise;
+ *   <li>Open MPI ({@code mpirun}): {@code OMPI_COMM_WORLD_RANK}, {@code OMPI_COMM_WORLD_SIZE},
+ *       {@code OMPI_COMM_WORLD_LOCAL_RANK}; {@code MASTER_ADDR} and {@code MASTER_PORT} must be
+ *       exported ({@code mpirun -x MASTER_ADDR -x MASTER_PORT}): MPI does not name a host.
+ * </ul>
+ *
+ * The rank and world are the loader's ({@link RankWorld}: the same precedence), so the data a rank
+ * streams and the replica it trains always agree. Immutable.
+ */
+public record Rendezvous(String host, int port, int rank, int world, int localRank, String source) {
+  /** The port torchrun uses when none is given. */
+  public static final int TORCHRUN_DEFAULT_PORT = 29500;
+
+  public Rendezvous {
+    if (world < 1 || rank < 0 || rank >= world) {
+      throw new IllegalArgumentException("rank " + rank + " is outside world size " + world);
+    }
+    if (port < 1 || port > 65535) {
+      throw new IllegalArgumentException("port " + port + " is outside 1-65535");
+    }
+  }
+
+  /** A world of one: nothing to meet. */
+  public static Rendezvous single() {
+    return new Rendezvous("127.0.0.1", TORCHRUN_DEFAULT_PORT, 0, 1, 0, "default");
+  }
+
+  /**
+   * The rendezvous of {@code ranks} (the loader's rank and world) from {@code env}.
+   *
+   * @throws IllegalArgumentException when a world of several ranks has no address to meet at, or a
+   *     variable is not a number: the message names the variables to set
+   */
+  public static Rendezvous fromEnvironment(RankWorld ranks, Map<String, String> env) {
+    if (ranks.world() == 1) {
+      return new Rendezvous("127.0.0.1", TORCHRUN_DEFAULT_PORT, 0, 1, 0, ranks.source());
+    }
+    String source = ranks.source();
+    int localRank = firstInt(env, 0, "LOCAL_RANK", "SLURM_LOCALID", "OMPI_COMM_WORLD_LOCAL_RANK");
+    String host = env.get("MASTER_ADDR");
+    if (host == null || host.isBlank()) {
+      String nodes = env.getOrDefault("SLURM_JOB_NODELIST", env.get("SLURM_NODELIST"));
+      if (source.startsWith("SLURM") && nodes != null) {
+        host = SlurmNodeList.firstHost(nodes);
+      } else {
+        throw new IllegalArgumentException(
+            "rank "
+                + ranks.rank()
+                + " of "
+                + ranks.world()
+                + " ("
+                + source
+                + ") does not know where rank 0 listens: set MASTER_ADDR (and MASTER_PORT) as"
+                + " torchrun does"
+                + (source.startsWith("OMPI") ? " (mpirun -x MASTER_ADDR -x MASTER_PORT)" : ""));
+      }
+    }
+    int port;
+    if (env.get("MASTER_PORT") != null) {
+      port = parse(env, "MASTER_PORT");
+    } else if (source.startsWith("SLURM") && env.get("SLURM_JOB_ID") != null) {
+      port = 15000 + (int) (Long.parseLong(env.get("SLURM_JOB_ID").strip()) % 20000);
+    } else {
+      port = TORCHRUN_DEFAULT_PORT;
+    }
+    return new Rendezvous(host.strip(), port, ranks.rank(), ranks.world(), localRank, source);
+  }
+
+  private static int firstInt(Map<String, String> env, int otherwise, String... names) {
+    for (String name : names) {
+      if (env.get(name) != null) {
+        return parse(env, name);
+      }
+    }
+    return otherwise;
+  }
+
+  private static int parse(Map<String, String> env, String name) {
+    try {
+      return Integer.parseInt(env.get(name).strip());
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(name + "=" + env.get(name) + " is not a number", e);
+    }
+  }
+
+  /** "rank 1 of 2 (RANK/WORLD_SIZE), rendezvous at host:port". */
+  public String describe() {
+    return "rank "
+        + rank
+        + " of "
+        + world
+        + " ("
+        + source
+        + "), rendezvous at "
+        + host
+        + ":"
+        + port;
+  }
+}

@@ -10,6 +10,7 @@ module org.robostream {
   exports org.robostream.arrow;
   exports org.robostream.dataset;
   exports org.robostream.framecache;
+  exports org.robostream.policy;
   exports org.robostream.source;
   exports org.robostream.source.hub;
   exports org.robostream.stream;

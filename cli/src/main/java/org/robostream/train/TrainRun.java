@@ -126,8 +126,9 @@ public final class TrainRun {
   public Outcome run() throws IOException {
     try {
       if (!settings.dummy()) {
-        Device device = PolicyTrainer.device(settings.modelDevice());
-        group = joinRanks(device);
+        Rendezvous rendezvous = Rendezvous.fromEnvironment(stream.rankWorld(), System.getenv());
+        Device device = PolicyTrainer.device(settings.modelDevice(), rendezvous.localRank());
+        group = joinRanks(rendezvous, device);
         trainer = createOrRestore(device);
       }
       while (step < settings.steps()
@@ -155,8 +156,7 @@ public final class TrainRun {
   }
 
   /** The other ranks, met at the launcher's rendezvous (nobody for a world of one). */
-  private DataParallel joinRanks(Device device) {
-    Rendezvous rendezvous = Rendezvous.fromEnvironment(stream.rankWorld(), System.getenv());
+  private DataParallel joinRanks(Rendezvous rendezvous, Device device) {
     if (rendezvous.world() > 1) {
       out.printf(
           "%s: waiting up to %d s for every rank (--dist-timeout)%n",

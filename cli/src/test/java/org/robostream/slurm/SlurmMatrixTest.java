@@ -252,8 +252,10 @@ class SlurmMatrixTest {
         }
       }
       assertEquals(Datasets.totalFrames(Datasets.patternV30()), seen.size());
-      // Each rank trained its own conv policy: a loss per logging window, and the run's last step
-      // is a checkpoint holding every rank's policy and rank 0's as the model.
+      // The ranks met where SLURM's variables say (the first node, a port from the job id) and
+      // trained one conv policy: a loss per logging window, and the run's last step is a
+      // checkpoint holding both ranks' replicas, byte-identical, and rank 0's as the model.
+      assertTrue(log.contains("rank 1 of 2 (SLURM_PROCID/SLURM_NTASKS), rendezvous at "), log);
       Path out = tmp.resolve("out");
       for (int r = 0; r < 2; r++) {
         List<String> windows = Files.readAllLines(out.resolve("metrics/rank" + r + ".jsonl"));
@@ -274,6 +276,12 @@ class SlurmMatrixTest {
       for (String file : List.of("rank0/policy", "rank1/policy", "model/policy.json")) {
         assertTrue(Files.exists(last.resolve(file)), last.resolve(file).toString());
       }
+      assertEquals(
+          -1L,
+          Files.mismatch(
+              last.resolve("rank0/policy/model.safetensors"),
+              last.resolve("rank1/policy/model.safetensors")),
+          "one model: the replicas are the same bytes");
     } finally {
       run(slurmEnv, 60, "bash", repo + "/scripts/slurm-local.sh", "stop");
     }

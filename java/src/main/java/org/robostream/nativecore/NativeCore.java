@@ -3,6 +3,7 @@ package org.robostream.nativecore;
 import org.bytedeco.javacpp.Loader;
 import org.bytedeco.javacpp.annotation.Cast;
 import org.bytedeco.javacpp.annotation.Platform;
+import org.robostream.NativeCacheLock;
 
 /**
  * Raw JavaCPP binding of the native core's C API ({@code native/include/robostream/robostream.h}).

@@ -2,7 +2,7 @@ package org.robostream.torch;
 
 import org.bytedeco.javacpp.Loader;
 import org.bytedeco.pytorch.global.torch;
-import org.robostream.nativecore.NativeCacheLock;
+import org.robostream.NativeCacheLock;
 
 /**
  * Loads libtorch (JavaCPP's PyTorch presets) once per JVM, under the cross-process {@link

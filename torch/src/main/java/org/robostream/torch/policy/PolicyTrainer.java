@@ -88,12 +88,21 @@ public final class PolicyTrainer implements AutoCloseable {
 
   /**
    * The device a {@code --model-device} value names: {@code cpu}, {@code cuda}, {@code cuda:N}
-   * ({@code gpu[:N]} too), or {@code auto} (the first GPU when libtorch has CUDA natives and sees
-   * one, else the CPU).
+   * ({@code gpu[:N]} too), or {@code auto} (a GPU when libtorch has CUDA natives and sees one, else
+   * the CPU), for a process alone on its node.
    *
    * @throws IllegalArgumentException for another name, or a GPU libtorch cannot use
    */
   public static Device device(String name) {
+    return device(name, 0);
+  }
+
+  /**
+   * As {@link #device(String)}, for the rank that is {@code localRank} on its node: {@code cuda}
+   * and {@code auto} without an index take GPU {@code localRank} (modulo the GPUs seen), one GPU
+   * per rank as torchrun and {@code srun --gpus-per-task} lay them out.
+   */
+  public static Device device(String name, int localRank) {
     String n = name.strip().toLowerCase(java.util.Locale.ROOT).replace("gpu", "cuda");
     if (!n.matches("auto|cpu|cuda(:\\d{1,2})?")) {
       throw new IllegalArgumentException(
@@ -101,12 +110,15 @@ public final class PolicyTrainer implements AutoCloseable {
     }
     TorchNatives.load();
     boolean cuda = TorchNatives.cudaAvailable();
+    long count = cuda ? torch.cuda_device_count() : 0;
     if (n.equals("auto")) {
-      return new Device(cuda ? "cuda:0" : "cpu");
+      return new Device(cuda ? "cuda:" + localRank % count : "cpu");
     }
     if (n.startsWith("cuda")) {
-      long count = cuda ? torch.cuda_device_count() : 0;
-      int index = n.contains(":") ? Integer.parseInt(n.substring(5)) : 0;
+      int index =
+          n.contains(":")
+              ? Integer.parseInt(n.substring(5))
+              : (int) (localRank % Math.max(1, count));
       if (index >= count) {
         throw new IllegalArgumentException(
             "--model-device "

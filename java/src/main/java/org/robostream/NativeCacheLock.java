@@ -1,4 +1,4 @@
-package org.robostream.nativecore;
+package org.robostream;
 
 import java.io.File;
 import java.io.IOException;

@@ -8,6 +8,8 @@
 #SBATCH --job-name=bench_multinode
 #SBATCH --nodes=2
 #SBATCH --ntasks-per-node=1
+#SBATCH --gpus-per-node=8
+#SBATCH --cpus-per-task=96
 #SBATCH --exclusive
 #SBATCH --time=02:00:00
 #SBATCH --output=logs/%x-%j.out
@@ -51,7 +53,7 @@ if [ "${SOURCE:-}" = warmed_bucket ] && [ -z "${ROOT:-}" ]; then
 fi
 if [ $dry_run = 1 ]; then
   [ -z "$prewarm" ] || echo "before srun, once: $prewarm"
-  exec slurm/show_tasks.sh 1 "$decode" "$task"
+  exec slurm/show_tasks.sh 1 "$decode" "$task" "$0"
 fi
 . slurm/hub_cache.sh
 if [ -z "${ROBOSTREAM:-}" ]; then

@@ -5,12 +5,19 @@
 # when unset here, to what SLURM sets for --gpus-per-node without binding: every GPU of the
 # node, 0..G-1, in every task. Exit 2 when a task would have no GPU.
 #
-#   slurm/show_tasks.sh TASKS DECODE TASK_COMMAND
+#   slurm/show_tasks.sh TASKS DECODE TASK_COMMAND [LAUNCHER]
+# With LAUNCHER, first what its #SBATCH lines ask SLURM for (sbatch's own flags override them).
 set -euo pipefail
 tasks=$1
 decode=$2
 task=$3
 gpus=${SLURM_GPUS_PER_NODE:-8}
+if [ -n "${4:-}" ]; then
+  echo "sbatch will ask for (the script's #SBATCH lines; flags given to sbatch win):"
+  sed -n 's/^#SBATCH /  /p' "$4"
+  requested=$(sed -n 's/^#SBATCH --gpus-per-node=\([0-9]*\)$/\1/p' "$4")
+  [ -z "${SLURM_GPUS_PER_NODE:-}" ] && [ -n "$requested" ] && gpus=$requested
+fi
 echo "srun sh -c ${task@Q}"
 if [ -z "${CUDA_VISIBLE_DEVICES+set}" ]; then
   CUDA_VISIBLE_DEVICES=$(seq -s, 0 $((gpus - 1)))

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# Distributed streaming training, one task (JVM) per GPU across nodes; each task reads its rank
-# and the world size from SLURM_PROCID / SLURM_NTASKS (no rendezvous needed for data loading) and
-# decodes on its own GPU: DECODE=cuda or cuda-or-cpu becomes cuda:<i> for the task of node-local
-# id i, mapped through CUDA_VISIBLE_DEVICES (slurm/task_device.sh).
+# Distributed streaming training of one model, one task (JVM) per GPU across nodes; each task reads
+# its rank and the world size from SLURM_PROCID / SLURM_NTASKS, streams its share, and averages
+# its gradients with every other task's each step (c10d: the tasks meet at the first node of the
+# job, port 15000 + SLURM_JOB_ID % 20000 unless MASTER_ADDR / MASTER_PORT are set). It decodes on
+# its own GPU: DECODE=cuda or cuda-or-cpu becomes cuda:<i> for the task of node-local id i, mapped
+# through CUDA_VISIBLE_DEVICES (slurm/task_device.sh); MODEL_DEVICE=auto trains on GPU i too.
 # Submit: sbatch slurm/train_streaming_multinode.sh
 # Check first: bash slurm/train_streaming_multinode.sh --dry-run (the srun command and the
 # device of each task of a node, SLURM_NTASKS_PER_NODE of them [8]; nothing runs)
@@ -16,6 +18,8 @@
 # Knobs: ROOT (dataset; unset: REPO_ID, else the built-in dataset, generated once under a lock),
 # REPO_ID (+ DATA_FILES_ROOT), DECODE [cpu], OUTPUT_DIR [outputs/train_streaming],
 # STEPS [200000], BATCH_SIZE [64], WORKERS [12], BUFFER [4000], SAVE_FREQ [2000], LOG_FREQ [50],
+# MODEL_DEVICE [auto: the task's GPU when libtorch has CUDA natives, else the CPU], DIST_TIMEOUT
+# [600 s: a task that does not arrive fails every task], MASTER_ADDR / MASTER_PORT,
 # RESUME_FROM, EXTRA (e.g. --dummy), ROBOSTREAM [scripts/robostream], FRAME_CACHE [unset: none;
 # passed as --frame-cache, expanded by each task's shell: '${SLURM_TMPDIR:-/tmp}/robostream-frames-$USER:64G'
 # or shared:64G (your own /dev/shm folder) is one folder per node, shared by its ranks]. Hub cache: see
@@ -37,10 +41,12 @@ decode=${DECODE:-cpu}
 task="device=\$(slurm/task_device.sh $decode) || exit 2; exec ${ROBOSTREAM:-scripts/robostream} \
 train $data --output-dir ${OUTPUT_DIR:-outputs/train_streaming} --steps ${STEPS:-200000} \
 --batch-size ${BATCH_SIZE:-64} --num-workers ${WORKERS:-12} --buffer-size ${BUFFER:-4000} \
---video-decode-device \$device --save-freq ${SAVE_FREQ:-2000} --log-freq ${LOG_FREQ:-50} \
+--video-decode-device \$device --model-device ${MODEL_DEVICE:-auto} \
+--dist-timeout ${DIST_TIMEOUT:-600} --save-freq ${SAVE_FREQ:-2000} --log-freq ${LOG_FREQ:-50} \
 $resume${FRAME_CACHE:+ --frame-cache $FRAME_CACHE} ${EXTRA:-}"
 if [ $dry_run = 1 ]; then
-  exec slurm/show_tasks.sh "${SLURM_NTASKS_PER_NODE:-8}" "$decode" "$task"
+  exec slurm/show_tasks.sh "${SLURM_NTASKS_PER_NODE:-8}" "$decode" "$task" \
+    "${ROBOSTREAM_LAUNCHER:-$0}"
 fi
 . slurm/hub_cache.sh
 if [ -z "${ROBOSTREAM:-}" ]; then

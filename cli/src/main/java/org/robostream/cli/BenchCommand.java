@@ -213,6 +213,7 @@ final class BenchCommand implements Callable<Integer> {
     System.out.println("config " + Json.MAPPER.writeValueAsString(config).replace('\n', ' '));
     Map<String, Object> result;
     StreamingBenchmark.Measurement m;
+    RunPlacement placement = null;
     try (StreamingDataset ds = builder.build();
         BatchTransfer transfer = toDevice.open()) {
       if ("ffmpeg".equals(baseline) && !ds.metadata().imageCameras().isEmpty()) {
@@ -238,7 +239,8 @@ final class BenchCommand implements Callable<Integer> {
       result.put("shuffle_buffer_size", ds.shuffleBufferSize());
       result.put("memory_budget_bytes", ds.memoryBudgetBytes());
       result.put("timestamps", ds.timestamps().summary());
-      RunPlacement.of(ds.rankWorld(), splitByRank, System.getenv()).addTo(result);
+      placement = RunPlacement.of(ds.rankWorld(), splitByRank, System.getenv());
+      placement.addTo(result);
       if (hub != null) {
         long fetched = hub.http().bytesFetched();
         long delivered = ds.stats().framesDelivered();
@@ -272,7 +274,9 @@ final class BenchCommand implements Callable<Integer> {
             + " cores, "
             + System.getProperty("os.name"));
     // The file keeps the requested device (the reference's name); the effective one is inside.
-    String name = ResultFiles.baseName(source, mode, batchSize, workers, device.toString());
+    String name =
+        ResultFiles.baseName(source, mode, batchSize, workers, device.toString())
+            + (placement == null ? "" : placement.fileSuffix());
     List<Path> files = ResultFiles.write(outDir, name, result);
     System.out.println(Json.MAPPER.writeValueAsString(result));
     WindowFidelity window = StreamingBenchmark.fidelity(m);

@@ -96,7 +96,7 @@ final class DiagnoseCommand implements Callable<Integer> {
 
     String hubLocation = dataset.hubLocation();
     if (hubLocation != null) {
-      HubConfig config = HubConfig.fromEnvironment();
+      HubConfig config = HubConfig.fromEnvironment(HubCacheDefault.apply(System.getenv()));
       System.out.println(
           "== hub " + hubLocation + " at " + config.endpoint() + " (" + config.tokenOrigin() + ")");
     } else {

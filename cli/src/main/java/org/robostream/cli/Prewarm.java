@@ -20,9 +20,11 @@ final class Prewarm {
 
   /**
    * Opens the Hub dataset at {@code location} (an hf:// URL): revision pinned, meta/ and the kept
-   * episodes' Parquet files mirrored (see {@link HubDataset#open}).
+   * episodes' Parquet files mirrored (see {@link HubDataset#open}), cached under {@code $SCRATCH}
+   * when nothing else says where ({@link HubCacheDefault}).
    */
   static HubDataset open(String location, SourceOptions options) {
+    options = options.withEnvironment(HubCacheDefault.apply(options.environment()));
     AtomicInteger files = new AtomicInteger();
     ProgressBar bar = new ProgressBar(0, "files");
     // An hf:// location is never a local folder: the Hub's provider opens it.

@@ -512,7 +512,10 @@ class BenchCliTest {
       Processes.Result run =
           Processes.run(slurm, null, 120, Processes.cli(args.toArray(String[]::new)));
       assertEquals(0, run.rc(), run.output());
-      JsonNode r = Json.MAPPER.readTree(out.resolve("local_single_bs4_w1_cpu.json").toFile());
+      // Named by node and task: two tasks of one job never overwrite each other's result.
+      JsonNode r =
+          Json.MAPPER.readTree(out.resolve("local_single_bs4_w1_cpu_node1_rank1.json").toFile());
+      assertTrue(Files.isRegularFile(out.resolve("local_single_bs4_w1_cpu_node1_rank1.csv")));
       assertEquals(split ? 1 : 0, r.get("rank").asInt(), r.toString());
       assertEquals(
           split ? 2 : 1,
@@ -522,6 +525,9 @@ class BenchCliTest {
       assertEquals(
           split ? "SLURM_PROCID/SLURM_NTASKS" : "not split", r.get("rank_source").asText());
       assertEquals(1, r.get("node").asInt());
+      // The task's own rank is recorded whether or not it split the dataset.
+      assertEquals(1, r.get("task_rank").asInt(), r.toString());
+      assertEquals(2, r.get("task_world_size").asInt(), r.toString());
       assertFalse(r.get("hostname").asText().isEmpty());
     }
   }

@@ -61,6 +61,12 @@ class MultinodeLauncherTest {
             "EXTRA",
             "SPLIT",
             "FRAME_CACHE",
+            "MODEL_DEVICE",
+            "DIST_TIMEOUT",
+            "MASTER_ADDR",
+            "MASTER_PORT",
+            "MAIN_PORT",
+            "ROBOSTREAM_LAUNCHER",
             "SLURM_TMPDIR",
             "SLURM_SUBMIT_DIR",
             "SLURM_NTASKS_PER_NODE",
@@ -232,7 +238,47 @@ class MultinodeLauncherTest {
             .contains(
                 "SLURM_LOCALID=0, CUDA_VISIBLE_DEVICES=4,5,6,7: cuda:0" + " (the node's GPU 4)"),
         bench.output());
+    // What the job will ask SLURM for: the GPUs the tasks are mapped to are requested.
+    assertTrue(bench.output().contains("  --gpus-per-node=8\n"), bench.output());
+    assertTrue(bench.output().contains("  --cpus-per-task=96\n"), bench.output());
     assertFalse(Files.exists(calls), "a dry run runs nothing");
+  }
+
+  @Test
+  void theRobocasaLauncherRunsTheReferencesJobOnTopOfTheGenericOne() throws Exception {
+    Processes.Result none = run("train_streaming_robocasa.sh", Map.of());
+    assertEquals(2, none.rc(), none.output());
+    assertTrue(none.output().contains("set REPO_ID"), none.output());
+    Processes.Result dry =
+        run("train_streaming_robocasa.sh", Map.of("REPO_ID", "owner/robocasa"), "--dry-run");
+    assertEquals(0, dry.rc(), dry.output());
+    for (String request :
+        List.of(
+            "--nodes=2",
+            "--ntasks-per-node=8",
+            "--gpus-per-node=8",
+            "--cpus-per-task=12",
+            "--exclusive",
+            "--time=24:00:00")) {
+      assertTrue(dry.output().contains("  " + request + "\n"), request + ": " + dry.output());
+    }
+    assertTrue(dry.output().contains("SLURM_LOCALID=7, CUDA_VISIBLE_DEVICES="), dry.output());
+    List<String> calls =
+        launch(
+            "train_streaming_robocasa.sh",
+            Map.of("REPO_ID", "owner/robocasa", "STANDIN_TASKS", "2", "MAIN_PORT", "29511"));
+    assertEquals(2, calls.size(), calls.toString());
+    for (String call : calls) {
+      assertTrue(
+          call.startsWith(
+              "train --repo-id owner/robocasa --output-dir outputs/train_robocasa --steps 200000"
+                  + " --batch-size 64 --num-workers 12 --buffer-size 4000"),
+          call);
+      assertTrue(
+          call.contains("--model-device auto --dist-timeout 600 --save-freq 2000 --log-freq 50"),
+          call);
+    }
+    assertEquals(List.of("cuda-or-cpu:0", "cuda-or-cpu:1"), decodeDevices(calls));
   }
 
   @Test

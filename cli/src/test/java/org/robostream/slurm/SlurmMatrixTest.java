@@ -329,6 +329,7 @@ class SlurmMatrixTest {
               "--nodes=1",
               "--ntasks-per-node=1",
               "--cpus-per-task=1",
+              "--gpus-per-node=0",
               "--time=00:05:00",
               "--output=" + tmp.resolve("bench-%j.out"),
               repo + "/slurm/benchmark_streaming_multinode.sh");

@@ -36,6 +36,7 @@ final class FrameFetcher {
   private final ImageFrames images;
   private final CachedFetch cached; // null: no frame cache
   private final FramePlacement placement;
+  private final java.util.function.ToIntFunction<String> positions; // frames per sample, by camera
 
   /**
    * Where a decode call writes: the destination for a file's decoder, which may decode on the GPU
@@ -49,7 +50,8 @@ final class FrameFetcher {
 
   /**
    * {@code images}: the worker's frames of image-feature cameras; {@code cached}: the worker's way
-   * through the frame cache, or null.
+   * through the frame cache, or null; {@code positions}: a camera's frames per sample (its window
+   * length), so a decode call's lookups are counted per sample as the reference counts them.
    */
   FrameFetcher(
       DecoderCache cache,
@@ -58,8 +60,10 @@ final class FrameFetcher {
       StreamCounters counters,
       ImageFrames images,
       CachedFetch cached,
-      FramePlacement placement) {
+      FramePlacement placement,
+      java.util.function.ToIntFunction<String> positions) {
     this.placement = placement;
+    this.positions = positions;
     this.images = images;
     this.cached = cached;
     this.cache = cache;
@@ -206,18 +210,21 @@ final class FrameFetcher {
   private final class OnDemand implements Supplier<VideoDecoder> {
     private final String file;
     private final long reader;
+    private final int samples;
     private VideoDecoder decoder;
     private long before;
 
-    OnDemand(String file, long reader) {
+    /** {@code samples}: the samples whose frames the call decodes (its lookups, as counted). */
+    OnDemand(String file, long reader, int samples) {
       this.file = file;
       this.reader = reader;
+      this.samples = samples;
     }
 
     @Override
     public VideoDecoder get() {
       if (decoder == null) {
-        decoder = cache.get(file, device, reader);
+        decoder = cache.get(file, device, reader, samples);
         before = decoder.stats().framesDecoded();
       }
       return decoder;
@@ -240,7 +247,8 @@ final class FrameFetcher {
     VideoSpan span = episode.video(camera);
     String file = span.file().toString();
     try {
-      VideoDecoder decoder = cache.get(file, device, reader);
+      // Uncounted: the reference's loader asks its cache nothing of the kind.
+      VideoDecoder decoder = cache.peek(file, device, reader);
       if (frame == 0 || !placement.byPosition(span, decoder.info())) {
         return false;
       }
@@ -260,7 +268,8 @@ final class FrameFetcher {
     VideoSpan span = episode.video(camera);
     String file = span.file().toString();
     try {
-      OnDemand decoder = new OnDemand(file, reader);
+      OnDemand decoder =
+          new OnDemand(file, reader, Math.max(1, frames.length / positions.applyAsInt(camera)));
       // With a frame cache, what a decoder of the file told before will do, so that a fetch the
       // cache serves whole opens no decoder; without one the decoder is needed anyway.
       VideoFacts facts = cached == null ? null : cached.known(file);

@@ -108,7 +108,14 @@ final class StreamWorker implements Runnable {
                 allocator, ctx.metadata().info(), ctx.decoderCacheSize(), counters, store)) {
       FrameFetcher fetcher =
           new FrameFetcher(
-              decoders, ctx.device(), ctx.metadata().info(), counters, images, cached, placement);
+              decoders,
+              ctx.device(),
+              ctx.metadata().info(),
+              counters,
+              images,
+              cached,
+              placement,
+              ctx::positions);
       SlotSampler sampler = plan.sampler(rank, worker);
       Map<Long, PackedFrame[]> decoded = new HashMap<>();
       for (int j = 0; j < jobs.size() && !stopped; j++) {

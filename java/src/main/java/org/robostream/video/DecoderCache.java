@@ -47,6 +47,8 @@ public final class DecoderCache implements AutoCloseable {
   private final Opener opener;
   private final DecoderCacheCounters counters;
   private final LinkedHashMap<Key, VideoDecoder> entries = new LinkedHashMap<>(16, 0.75f, true);
+  // Opened by an uncounted lookup (peek): their first counted lookup is the miss.
+  private final java.util.Set<Key> openedUncounted = new java.util.HashSet<>();
   private boolean closed;
 
   /**
@@ -143,16 +145,54 @@ public final class DecoderCache implements AutoCloseable {
    * different positions do not make each other seek.
    */
   public synchronized VideoDecoder get(String file, Device device, long reader) {
+    return get(file, device, reader, 1);
+  }
+
+  /**
+   * Like {@link #get(String, Device, long)}, counted as {@code lookups} lookups: one decode call
+   * for {@code lookups} samples counts as the reference's one lookup per sample and camera (the
+   * first a miss when the decoder had to be opened, the others hits).
+   */
+  public synchronized VideoDecoder get(String file, Device device, long reader, int lookups) {
+    Key key = new Key(file, device, reader);
+    VideoDecoder decoder = lookUp(key);
+    boolean firstUse = openedUncounted.remove(key) || decoder == null;
+    if (firstUse) {
+      counters.miss();
+    }
+    if (decoder == null) {
+      decoder = open(key);
+    }
+    counters.hits(firstUse ? lookups - 1 : lookups);
+    return decoder;
+  }
+
+  /**
+   * The decoder {@link #get} would return, without counting a lookup: for questions about the file
+   * (where its GOPs start) that the reference's loader never asks. A decoder opened here counts its
+   * miss at its first counted lookup.
+   */
+  public synchronized VideoDecoder peek(String file, Device device, long reader) {
+    Key key = new Key(file, device, reader);
+    VideoDecoder decoder = lookUp(key);
+    if (decoder != null) {
+      return decoder;
+    }
+    openedUncounted.add(key);
+    return open(key);
+  }
+
+  private VideoDecoder lookUp(Key key) {
     if (closed) {
       throw new IllegalStateException("decoder cache is closed");
     }
-    Key key = new Key(file, device, reader);
-    VideoDecoder decoder = entries.get(key);
-    if (decoder != null) {
-      counters.hit();
-      return decoder;
-    }
-    counters.miss();
+    return entries.get(key);
+  }
+
+  private VideoDecoder open(Key key) {
+    String file = key.file();
+    Device device = key.device();
+    VideoDecoder decoder;
     VideoDecoder sibling = null;
     for (Map.Entry<Key, VideoDecoder> e : entries.entrySet()) {
       if (e.getKey().file().equals(file)) {
@@ -184,7 +224,9 @@ public final class DecoderCache implements AutoCloseable {
   private void evictBeyondCapacity() {
     Iterator<Map.Entry<Key, VideoDecoder>> it = entries.entrySet().iterator();
     while (entries.size() > capacity && it.hasNext()) {
-      VideoDecoder eldest = it.next().getValue();
+      Map.Entry<Key, VideoDecoder> entry = it.next();
+      VideoDecoder eldest = entry.getValue();
+      openedUncounted.remove(entry.getKey());
       it.remove();
       counters.eviction();
       eldest.close();

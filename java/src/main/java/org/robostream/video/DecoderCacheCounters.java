@@ -15,6 +15,10 @@ public final class DecoderCacheCounters {
     hits.incrementAndGet();
   }
 
+  void hits(long n) {
+    hits.addAndGet(n);
+  }
+
   void miss() {
     misses.incrementAndGet();
   }

@@ -104,6 +104,10 @@ class StreamingDatasetTest {
       org.robostream.video.DecoderCacheStats cache = ds.decoderCacheStats();
       assertTrue(cache.misses() >= 2 * 2, "decoders opened by both workers: " + cache);
       assertTrue(cache.hits() > cache.misses(), "decoders reused across samples: " + cache);
+      // As the reference counts: one lookup per delivered sample and camera, however the
+      // loader groups samples into decode calls (and its GOP questions count none).
+      assertEquals(
+          (long) totalFrames(root) * cameras.size(), cache.hits() + cache.misses(), "" + cache);
     }
   }
 

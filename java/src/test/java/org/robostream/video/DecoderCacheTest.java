@@ -55,6 +55,25 @@ class DecoderCacheTest {
   }
 
   @Test
+  void aCallForSeveralSamplesCountsOneLookupEachAndPeeksCountNone() {
+    try (DecoderCache cache =
+        DecoderCache.forLocalFiles(OptionalInt.of(2), VideoDecoderOptions.defaults())) {
+      VideoDecoder peeked = cache.peek(path(0), Device.CPU, 0);
+      assertEquals(0, cache.stats().hits() + cache.stats().misses(), "a peek is no lookup");
+      // The first counted lookup of a decoder a peek opened is its miss; 4 samples: 1 + 3.
+      assertSame(peeked, cache.get(path(0), Device.CPU, 0, 4));
+      assertEquals(1, cache.stats().misses());
+      assertEquals(3, cache.stats().hits());
+      cache.get(path(0), Device.CPU, 0, 5); // open: 5 hits
+      cache.get(path(1), Device.CPU, 0, 2); // opened: 1 miss, 1 hit
+      assertSame(cache.get(path(1), Device.CPU, 0), cache.peek(path(1), Device.CPU, 0));
+      DecoderCacheStats s = cache.stats();
+      assertEquals(2, s.misses());
+      assertEquals(10, s.hits());
+    }
+  }
+
+  @Test
   void capacityFromArgumentEnvironmentOrDefault() {
     assertEquals(100, DecoderCache.capacityFromEnvironment(Map.of()));
     assertEquals(7, DecoderCache.capacityFromEnvironment(Map.of(DecoderCache.LEROBOT_ENV, "7")));

@@ -88,6 +88,39 @@ class HubCliTest {
   }
 
   @Test
+  void withoutACacheSettingTheCliCachesUnderScratchAsTheLaunchersDo() throws Exception {
+    Path scratch = tmp.resolve("scratch");
+    List<String> command =
+        new ArrayList<>(
+            List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx512m",
+                "--add-opens=java.base/java.nio=ALL-UNNAMED",
+                "-cp",
+                System.getProperty("java.class.path"),
+                "org.robostream.cli.Main",
+                "prewarm",
+                "--repo-id",
+                HubServer.REPO,
+                "--episodes",
+                "0"));
+    ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
+    pb.environment().put("HF_ENDPOINT", hub.endpoint());
+    pb.environment().put("SCRATCH", scratch.toString());
+    pb.environment().remove("HF_LEROBOT_HOME");
+    pb.environment().remove("HF_HOME");
+    pb.environment().remove("HF_TOKEN");
+    Process p = pb.start();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertTrue(p.waitFor(300, TimeUnit.SECONDS));
+    assertEquals(0, p.exitValue(), out);
+    Path home = scratch.resolve("hf_home/lerobot");
+    assertTrue(
+        out.contains("robostream Hub cache: HF_LEROBOT_HOME=" + home + " (under $SCRATCH)"), out);
+    assertTrue(count(home, ".mp4") >= 1, "prewarmed under $SCRATCH: " + out);
+  }
+
+  @Test
   void prewarmFillsTheCacheAndBenchStreamsFromTheHub() throws Exception {
     Path cache = tmp.resolve("cache");
     robostream(cache, "prewarm", "--repo-id", HubServer.REPO, "--episodes", "0,2");

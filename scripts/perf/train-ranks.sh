@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# One model on 1 rank, then on 2 ranks of this machine (torchrun's variables, a TCPStore and Gloo
-# on the loopback), side by side on the same dataset, and a table of each run's steady state
+# One model on 1 rank with batch B, on 1 rank with batch 2B (the same global batch), then on 2 ranks
+# of this machine with B each (torchrun's variables, a TCPStore and Gloo on the loopback), side by
+# side on the same dataset, and a table of each run's steady state
 # (every metrics window after the first): samples/s per process and in total, data wait, model
 # ms/step, all-reduce ms/step and its share of the window (docs/PERFORMANCE.md, "One model across
 # ranks"). Not part of the test command. Nothing else should run.
@@ -17,24 +18,30 @@ fi
 out=$1
 shift
 robostream=${ROBOSTREAM:-scripts/robostream}
-common=(train --steps "${STEPS:-60}" --batch-size "${BATCH_SIZE:-16}" --num-workers "${WORKERS:-1}"
-  --log-freq 10 --save-freq 100000 --n-action-steps 8 "$@")
+batch=${BATCH_SIZE:-16}
+common=(train --steps "${STEPS:-60}" --num-workers "${WORKERS:-1}" --log-freq 10 --save-freq 100000
+  --n-action-steps 8 "$@")
 rm -rf "$out"
 mkdir -p "$out"
 env -u RANK -u WORLD_SIZE -u SLURM_PROCID -u SLURM_NTASKS \
-  $robostream "${common[@]}" --output-dir "$out/one" > "$out/one.log" 2>&1
+  $robostream "${common[@]}" --batch-size "$batch" --output-dir "$out/one" > "$out/one.log" 2>&1
+env -u RANK -u WORLD_SIZE -u SLURM_PROCID -u SLURM_NTASKS \
+  $robostream "${common[@]}" --batch-size $((2 * batch)) --output-dir "$out/one-2b" \
+  > "$out/one-2b.log" 2>&1
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 pids=()
 for r in 0 1; do
   env -u SLURM_PROCID -u SLURM_NTASKS MASTER_ADDR=127.0.0.1 MASTER_PORT=$port RANK=$r WORLD_SIZE=2 \
-    LOCAL_RANK=$r $robostream "${common[@]}" --output-dir "$out/two" > "$out/two-rank$r.log" 2>&1 &
+    LOCAL_RANK=$r $robostream "${common[@]}" --batch-size "$batch" --output-dir "$out/two" \
+    > "$out/two-rank$r.log" 2>&1 &
   pids+=($!)
 done
 for p in "${pids[@]}"; do wait "$p"; done
 python3 - "$out" <<'PY'
 import json, sys, pathlib
 out = pathlib.Path(sys.argv[1])
-rows = [("1 rank", out / "one/metrics/rank0-summary.json")]
+rows = [("1 rank, B", out / "one/metrics/rank0-summary.json"),
+        ("1 rank, 2B", out / "one-2b/metrics/rank0-summary.json")]
 rows += [(f"2 ranks, rank {r}", out / f"two/metrics/rank{r}-summary.json") for r in (0, 1)]
 print(f"{'run':<16}{'samples/s/proc':>15}{'samples/s total':>16}{'data wait':>10}{'model ms':>10}{'all-reduce ms':>14}{'share':>7}{'loss':>9}")
 for name, f in rows:

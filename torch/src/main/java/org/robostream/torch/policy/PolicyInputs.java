@@ -20,11 +20,11 @@ import org.robostream.stream.Batch;
  * action chunk [B, T, D] and its padding mask [B, T] (or null: no position is padding).
  * Normalisation is the trainer's.
  *
- * <p>Made from a robostream {@link Batch} ({@link #of}) with one copy per column: host memory is
- * wrapped in place and copied once onto the device (or into libtorch's own memory on the CPU), so
- * the inputs outlive the batch; frames a GPU decoded are brought to host memory first (the direct
- * device hand-off is not wired yet). Or built directly from tensors ({@link #PolicyInputs}) by
- * tests and other feeders.
+ * <p>Made from a robostream {@link Batch} ({@link #of}): on the CPU every tensor is a view of the
+ * batch's memory (no copy: valid while the batch is open, which is how {@link
+ * PolicyTrainer#step(Batch)} uses it); on a GPU each column is copied once onto the device. Frames
+ * a GPU decoded are brought to host memory first (the direct device hand-off is not wired yet). Or
+ * built directly from tensors ({@link #PolicyInputs}) by tests and other feeders.
  *
  * <p>Ownership: the caller owns the tensors (close them, or make them inside a {@code
  * PointerScope}). Immutable.
@@ -87,7 +87,7 @@ public record PolicyInputs(List<Tensor> frames, Tensor state, Tensor action, Ten
     return batch.tensor(key);
   }
 
-  /** The host tensor {@code t} as libtorch's own tensor on {@code device}, checked for shape. */
+  /** The host tensor {@code t} on {@code device} (a view on the CPU), checked for shape. */
   private static Tensor copy(org.robostream.arrow.Tensor t, long[] want, Device device) {
     if (!Arrays.equals(t.shape(), want)) {
       throw new IllegalArgumentException(
@@ -100,8 +100,9 @@ public record PolicyInputs(List<Tensor> frames, Tensor state, Tensor action, Ten
     ByteBuffer data = t.data();
     try (BytePointer memory = new BytePointer(data)) {
       Tensor view = torch.from_blob(memory, want, new TensorOptions(scalarType(t.dtype())));
-      // clone() on the CPU, a transfer on a GPU: either way libtorch owns the result.
-      return device.is_cpu() ? view.clone() : view.to(device, view.scalar_type());
+      // The batch's memory is read only: nothing writes into an input (the policy converts frames
+      // into its own buffer).
+      return device.is_cpu() ? view : view.to(device, view.scalar_type());
     }
   }
 

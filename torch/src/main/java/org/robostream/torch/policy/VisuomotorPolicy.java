@@ -6,11 +6,15 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
+import org.bytedeco.javacpp.PointerScope;
 import org.bytedeco.pytorch.Device;
+import org.bytedeco.pytorch.DeviceOptional;
 import org.bytedeco.pytorch.LongOptional;
+import org.bytedeco.pytorch.MemoryFormatOptional;
 import org.bytedeco.pytorch.Scalar;
 import org.bytedeco.pytorch.Tensor;
 import org.bytedeco.pytorch.TensorOptional;
+import org.bytedeco.pytorch.TensorOptions;
 import org.bytedeco.pytorch.TensorVector;
 import org.bytedeco.pytorch.global.torch;
 import org.robostream.policy.CameraInput;
@@ -43,11 +47,15 @@ public final class VisuomotorPolicy implements AutoCloseable {
   // Per camera, the x and y of each position of its last feature map (the spatial softmax's
   // constants), made with the policy: never inside a caller's PointerScope.
   private final List<Tensor[]> grids = new ArrayList<>();
+  // Per camera, float32 frames [rows, C, H, W] reused every forward: a fresh 50 MB tensor per
+  // camera and step (64 x 3 x 256 x 256) cost more in page faults than the model's convolutions.
+  private final Tensor[] scratch;
 
   private VisuomotorPolicy(PolicyConfig config, Device device, Map<String, Tensor> parameters) {
     this.config = config;
     this.device = device;
     this.parameters = parameters;
+    this.scratch = new Tensor[config.cameras().size()];
     for (CameraInput c : config.cameras()) {
       long h = featureSide(c.height() / c.pool());
       long w = featureSide(c.width() / c.pool());
@@ -168,7 +176,7 @@ public final class VisuomotorPolicy implements AutoCloseable {
 
   private Tensor encode(int camera, Tensor frames) {
     CameraInput c = config.cameras().get(camera);
-    Tensor x = frames.to(torch.ScalarType.Float);
+    Tensor x = asFloat(camera, frames);
     if (c.pool() > 1) {
       long[] k = {c.pool(), c.pool()};
       x = torch.avg_pool2d(x, k, k, new long[] {0, 0}, false, true, new LongOptional());
@@ -190,6 +198,38 @@ public final class VisuomotorPolicy implements AutoCloseable {
                   1));
     }
     return spatialSoftmax(camera, x);
+  }
+
+  /**
+   * {@code frames} converted to float32 in this camera's reused buffer (grown when a batch has more
+   * rows). The buffer is overwritten by the next forward: the previous step's graph, which may hold
+   * it (an unpooled camera's first convolution saves its input), is gone by then.
+   */
+  private Tensor asFloat(int camera, Tensor frames) {
+    long rows = frames.size(0);
+    Tensor buffer = scratch[camera];
+    if (buffer == null || buffer.size(0) < rows) {
+      if (buffer != null) {
+        buffer.close();
+      }
+      long[] shape = Tensors.shape(frames);
+      buffer =
+          torch.empty(
+              shape,
+              new TensorOptions(torch.ScalarType.Float).device(new DeviceOptional(device)),
+              new MemoryFormatOptional());
+      // Kept across steps: out of the caller's PointerScope (detach releases the reference the
+      // scope held, so one is taken first), closed with the policy.
+      buffer.retainReference();
+      PointerScope inner = PointerScope.getInnerScope();
+      if (inner != null) {
+        inner.detach(buffer);
+      }
+      scratch[camera] = buffer;
+    }
+    Tensor x = buffer.narrow(0, 0, rows);
+    x.copy_(frames);
+    return x;
   }
 
   /** [B, C, H, W] → [B, 2C]: per channel, the softmax-weighted mean x, then the mean y. */
@@ -228,6 +268,11 @@ public final class VisuomotorPolicy implements AutoCloseable {
   @Override
   public void close() {
     parameters.values().forEach(Tensor::close);
+    for (Tensor buffer : scratch) {
+      if (buffer != null) {
+        buffer.close();
+      }
+    }
     for (Tensor[] xy : grids) {
       xy[0].close();
       xy[1].close();

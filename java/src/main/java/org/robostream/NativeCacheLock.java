@@ -24,6 +24,8 @@ import org.bytedeco.javacpp.Loader;
  */
 public final class NativeCacheLock {
   private static final Object IN_THIS_JVM = new Object();
+  private static final org.slf4j.Logger LOG =
+      org.slf4j.LoggerFactory.getLogger(NativeCacheLock.class);
 
   private NativeCacheLock() {}
 
@@ -37,14 +39,40 @@ public final class NativeCacheLock {
         throw new UncheckedIOException("JavaCPP's native cache folder cannot be made", e);
       }
       File lockFile = new File(dir, ".robostream-load.lock");
-      try (FileChannel channel =
-              FileChannel.open(
-                  lockFile.toPath(), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-          FileLock lock = channel.lock()) {
-        return load.get();
+      FileChannel channel;
+      FileLock lock;
+      try {
+        channel =
+            FileChannel.open(
+                lockFile.toPath(), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
       } catch (IOException e) {
         throw new UncheckedIOException(
-            "cannot lock " + lockFile + " to load native libraries one process at a time", e);
+            "cannot open " + lockFile + " to load native libraries one process at a time", e);
+      }
+      try {
+        lock = channel.lock();
+      } catch (IOException e) {
+        // Some cluster file systems refuse locks (Lustre without flock, NFS without lockd): load
+        // anyway, as JavaCPP alone would, and say how to avoid the race.
+        LOG.warn(
+            "cannot lock {} ({}): loading native libraries without it; processes started"
+                + " together may race on JavaCPP's cache: point -Dorg.bytedeco.javacpp.cachedir at"
+                + " a node-local folder",
+            lockFile,
+            e.toString());
+        lock = null;
+      }
+      try {
+        return load.get();
+      } finally {
+        try {
+          if (lock != null) {
+            lock.release();
+          }
+          channel.close();
+        } catch (IOException ignored) {
+          // Closing the channel releases the lock; the kernel does when the process ends.
+        }
       }
     }
   }

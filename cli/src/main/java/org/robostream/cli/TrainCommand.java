@@ -169,7 +169,10 @@ final class TrainCommand implements Callable<Integer> {
           "--dist-timeout must be a positive number of seconds, not " + distTimeoutSeconds);
     }
     // A typo or a GPU libtorch cannot use is an exit 2 before the dataset is prepared.
-    String device = dummy ? "cpu" : PolicyTrainer.device(modelDevice).str().getString();
+    if (!dummy) {
+      // Checked here only: each rank resolves it with its local rank (cuda/auto: its own GPU).
+      PolicyTrainer.device(modelDevice);
+    }
     if (resumeFrom != null) {
       resumeFrom = locateCheckpoint(resumeFrom);
     }
@@ -212,7 +215,7 @@ final class TrainCommand implements Callable<Integer> {
           ds.rankWorld().source(),
           step,
           ds.epoch(),
-          dummy ? ", no model (--dummy)" : ", policy on " + device);
+          dummy ? ", no model (--dummy)" : ", --model-device " + modelDevice);
       TrainRun run =
           new TrainRun(
               ds,
@@ -226,7 +229,7 @@ final class TrainCommand implements Callable<Integer> {
                   dummy,
                   seed,
                   learningRate,
-                  device,
+                  modelDevice,
                   Duration.ofSeconds(distTimeoutSeconds),
                   resumeFrom,
                   record,

@@ -33,8 +33,22 @@ public final class Checkpoint {
 
   private Checkpoint() {}
 
-  /** Writes one rank's part of checkpoint {@code step}; returns the checkpoint folder. */
+  /**
+   * Writes one rank's part of checkpoint {@code step} and marks the checkpoint complete; returns
+   * the checkpoint folder. For a rank alone; ranks of a group write their parts ({@link
+   * #writeRank}), meet, and rank 0 marks it ({@link #markComplete}), so a checkpoint is never
+   * complete before every rank's part is on disk.
+   */
   public static Path write(
+      Path outputDir, int rank, String datasetState, TrainerState state, PolicyTrainer policy)
+      throws IOException {
+    Path dir = writeRank(outputDir, rank, datasetState, state, policy);
+    markComplete(outputDir, state.step());
+    return dir;
+  }
+
+  /** Writes one rank's part of checkpoint {@code step}, not its {@code step} file. */
+  public static Path writeRank(
       Path outputDir, int rank, String datasetState, TrainerState state, PolicyTrainer policy)
       throws IOException {
     Path dir = outputDir.resolve("checkpoint-" + state.step());
@@ -48,8 +62,13 @@ public final class Checkpoint {
         policy.saveModel(dir.resolve(MODEL));
       }
     }
-    atomically(dir.resolve("step"), tmp -> Files.writeString(tmp, Integer.toString(state.step())));
     return dir;
+  }
+
+  /** Writes checkpoint {@code step}'s {@code step} file, last: the checkpoint is complete. */
+  public static void markComplete(Path outputDir, int step) throws IOException {
+    Path dir = outputDir.resolve("checkpoint-" + step);
+    atomically(dir.resolve("step"), tmp -> Files.writeString(tmp, Integer.toString(step)));
   }
 
   /**
@@ -162,10 +181,27 @@ public final class Checkpoint {
     return ownOrFirst(checkpoint, rank, "trainer_state.json");
   }
 
-  /** This rank's policy folder, else rank 0's (a resume with more ranks than were saved). */
+  /**
+   * Whether {@code rank}'s own folder belongs to the run that wrote this checkpoint: rank 0's
+   * trainer state names how many ranks it had, and a folder past them is left over from an earlier
+   * run that wrote the same step into the same output folder with more ranks.
+   */
+  private static boolean ownIsCurrent(Path checkpoint, int rank) {
+    Path first = checkpoint.resolve("rank0").resolve("trainer_state.json");
+    if (rank == 0 || !Files.isRegularFile(first)) {
+      return true;
+    }
+    int world = TrainerState.load(first).worldSize();
+    return world == 0 || rank < world;
+  }
+
+  /**
+   * This rank's policy folder, else rank 0's (a resume with more ranks than were saved, or a folder
+   * left from an earlier run with more ranks).
+   */
   public static Path policyDir(Path checkpoint, int rank) throws IOException {
     Path own = checkpoint.resolve("rank" + rank).resolve(POLICY);
-    if (Files.isDirectory(own)) {
+    if (Files.isDirectory(own) && ownIsCurrent(checkpoint, rank)) {
       return own;
     }
     Path first = checkpoint.resolve("rank0").resolve(POLICY);
@@ -182,7 +218,7 @@ public final class Checkpoint {
 
   private static Path ownOrFirst(Path checkpoint, int rank, String name) throws IOException {
     Path own = checkpoint.resolve("rank" + rank).resolve(name);
-    if (Files.isRegularFile(own)) {
+    if (Files.isRegularFile(own) && ownIsCurrent(checkpoint, rank)) {
       return own;
     }
     Path first = checkpoint.resolve("rank0").resolve(name);

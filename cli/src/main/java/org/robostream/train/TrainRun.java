@@ -28,9 +28,8 @@ import org.robostream.torch.policy.PolicyTrainer;
  * <p>Every {@code logFreq} steps a {@link TrainingMeter} window is printed and appended to the
  * {@link MetricsLog}: samples/s, the share of the window spent waiting for data (inside the data
  * iterator) and the model's step time. Every {@code saveFreq} steps a {@link Checkpoint}, and at
- * the run's last step. The policy is created at the first batch it trains on (sized by the
- * dataset's frame columns), or restored from {@code resumeFrom}'s policy, which must describe the
- * same policy.
+ * the run's last step. The policy is created before the first step (sized by the dataset's frame
+ * columns), or restored from {@code resumeFrom}'s policy, which must describe the same policy.
  *
  * <p>Not thread-safe: the training thread runs it once.
  */
@@ -128,6 +127,7 @@ public final class TrainRun {
       if (!settings.dummy()) {
         Rendezvous rendezvous = Rendezvous.fromEnvironment(stream.rankWorld(), System.getenv());
         Device device = PolicyTrainer.device(settings.modelDevice(), rendezvous.localRank());
+        out.printf("rank %d: policy on %s%n", rank, device.str().getString());
         group = joinRanks(rendezvous, device);
         trainer = createOrRestore(device);
       }
@@ -205,12 +205,19 @@ public final class TrainRun {
   }
 
   private void checkpoint() throws IOException {
-    Checkpoint.write(
-        settings.outputDir(),
-        rank,
-        stream.state(),
-        new TrainerState(step, optimizerSteps, settings.seed(), world),
-        trainer);
+    TrainerState state = new TrainerState(step, optimizerSteps, settings.seed(), world);
+    Checkpoint.writeRank(settings.outputDir(), rank, stream.state(), state, trainer);
+    if (group != null && world > 1) {
+      // Complete only once every rank's part is on disk: a job killed while one rank still
+      // writes leaves an incomplete checkpoint, which a resume does not pick.
+      group.barrier("checkpoint " + step);
+      if (rank == 0) {
+        Checkpoint.markComplete(settings.outputDir(), step);
+      }
+    } else {
+      // Alone, or --dummy ranks (they meet nobody): each marks it after its own part.
+      Checkpoint.markComplete(settings.outputDir(), step);
+    }
   }
 
   private void train(Batch b) throws IOException {
@@ -242,6 +249,23 @@ public final class TrainRun {
   }
 
   private PolicyTrainer createOrRestore(Device device) throws IOException {
+    PolicyTrainer t = createOrRestoreTrainer(device);
+    if (settings.resumeFrom() != null && t.optimizerSteps() != optimizerSteps) {
+      long restored = t.optimizerSteps();
+      t.close();
+      throw new IOException(
+          "checkpoint "
+              + settings.resumeFrom()
+              + ": its trainer state counts "
+              + optimizerSteps
+              + " optimizer steps but its policy's Adam state "
+              + restored
+              + ": the files come from different runs");
+    }
+    return t;
+  }
+
+  private PolicyTrainer createOrRestoreTrainer(Device device) throws IOException {
     PolicyConfig config =
         PolicyConfig.forDataset(
             stream, settings.actionSteps(), settings.learningRate(), settings.seed());

@@ -27,7 +27,8 @@ public final class TrainingMeter {
     /**
      * {@code step N | X frames/s/proc | Y frames/s total | data wait P% | model M ms/step[ |
      * all-reduce A ms/step (S%)][ | loss L]}: the all-reduce part when gradients were averaged
-     * across ranks in the window (its time is inside the model's step time too).
+     * across ranks in the window, per step that took part (padding steps too) and as a share of the
+     * window's wall time; for steps that trained it is also inside the model's step time.
      */
     public String line() {
       return String.format(

@@ -1,5 +1,6 @@
 package org.robostream.cli;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -171,15 +172,19 @@ class TrainCliTest {
     assertEquals(FRAMES, seen.size(), "the two ranks together cover the epoch");
   }
 
-  @Test
-  void twoRanksTrainOneModelAndAResumeWithOneRankSaysWhatChanges() throws Exception {
+  /**
+   * Starts ranks 0 and 1 of a 2-rank run as torchrun would (its variables, a free port on the
+   * loopback), each logging to {@code <name>-rank<r>.log}; returns their exit codes.
+   */
+  private int[] twoRanks(String name, String... args) throws Exception {
     int port;
     try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
       port = s.getLocalPort();
     }
-    Path out = tmp.resolve("out");
     List<Process> ranks = new ArrayList<>();
     for (int r = 0; r < 2; r++) {
+      List<String> all = new ArrayList<>(List.of("--dist-timeout", "120"));
+      all.addAll(List.of(args));
       ranks.add(
           start(
               Map.of(
@@ -188,19 +193,24 @@ class TrainCliTest {
                   "RANK", "" + r,
                   "WORLD_SIZE", "2",
                   "LOCAL_RANK", "" + r),
-              tmp.resolve("rank" + r + ".log"),
-              "--steps",
-              "10",
-              "--save-freq",
-              "5",
-              "--dist-timeout",
-              "120",
-              "--output-dir",
-              out.toString()));
+              tmp.resolve(name + "-rank" + r + ".log"),
+              all.toArray(String[]::new)));
     }
+    int[] rc = new int[2];
     for (int r = 0; r < 2; r++) {
-      Path log = tmp.resolve("rank" + r + ".log");
-      assertEquals(0, finish(ranks.get(r), log), Files.readString(log));
+      rc[r] = finish(ranks.get(r), tmp.resolve(name + "-rank" + r + ".log"));
+    }
+    return rc;
+  }
+
+  @Test
+  void twoRanksTrainOneModelResumeExactlyAndAResumeWithOneRankSaysWhatChanges() throws Exception {
+    Path out = tmp.resolve("out");
+    int[] rc =
+        twoRanks("straight", "--steps", "10", "--save-freq", "5", "--output-dir", out.toString());
+    for (int r = 0; r < 2; r++) {
+      Path log = tmp.resolve("straight-rank" + r + ".log");
+      assertEquals(0, rc[r], Files.readString(log));
       List<String[]> lines = logLines(log);
       assertFalse(lines.isEmpty(), Files.readString(log));
       for (String[] l : lines) {
@@ -250,6 +260,31 @@ class TrainCliTest {
     assertTrue(
         Files.readString(log).contains("effective batch changes from 2 to 1 x --batch-size"),
         Files.readString(log));
+    // Both ranks halted abruptly after step 7 and resumed from checkpoint-5 by two new processes:
+    // checkpoint-10 holds the uninterrupted run's replicas, Adam state and dataset states exactly.
+    Path halted = tmp.resolve("halted");
+    String[] run = {"--steps", "10", "--save-freq", "5", "--output-dir", halted.toString()};
+    List<String> first = new ArrayList<>(List.of(run));
+    first.addAll(List.of("--halt-after-step", "7"));
+    assertArrayEquals(new int[] {137, 137}, twoRanks("halt", first.toArray(String[]::new)));
+    List<String> again = new ArrayList<>(List.of(run));
+    again.addAll(List.of("--resume-from", halted.resolve("checkpoint-5").toString()));
+    int[] resumed = twoRanks("resumed", again.toArray(String[]::new));
+    for (int r = 0; r < 2; r++) {
+      assertEquals(0, resumed[r], Files.readString(tmp.resolve("resumed-rank" + r + ".log")));
+      for (String file :
+          List.of(
+              "policy/model.safetensors",
+              "policy/optimizer.safetensors",
+              "dataset_state.json",
+              "trainer_state.json")) {
+        Path rankFile = Path.of("checkpoint-10", "rank" + r, file);
+        assertEquals(
+            -1L,
+            Files.mismatch(out.resolve(rankFile), halted.resolve(rankFile)),
+            rankFile.toString());
+      }
+    }
   }
 
   @Test

@@ -45,7 +45,7 @@ class CheckpointTest {
           batches.next().close();
         }
         states[rank] = ds.state();
-        Checkpoint.write(tmp, rank, states[rank], new TrainerState(9, 9, 42, 1), null);
+        Checkpoint.write(tmp, rank, states[rank], new TrainerState(9, 9, 42, 2), null);
       }
     }
     Path checkpoint = tmp.resolve("checkpoint-9");
@@ -59,6 +59,18 @@ class CheckpointTest {
         assertEquals(states[ds.rankWorld().rank()], ds.state(), env.toString());
       }
     }
+    // The same step written again by a run of one rank into the same folder: rank1/ is left from
+    // the 2-rank run, and rank 1 of a later 2-rank resume reads rank 0's state, not that one.
+    Checkpoint.write(tmp, 0, states[0], new TrainerState(9, 9, 42, 1), null);
+    StreamingDataset.Builder builder = pattern(Map.of("RANK", "1", "WORLD_SIZE", "2"));
+    Checkpoint.resume(checkpoint, builder);
+    try (StreamingDataset ds = builder.build()) {
+      assertEquals(1, ds.rankWorld().rank());
+      assertEquals(states[0], ds.state(), "a folder past the writing run's ranks is not read");
+    }
+    assertEquals(
+        checkpoint.resolve("rank0").resolve("trainer_state.json"),
+        Checkpoint.trainerStateFile(checkpoint, 1));
   }
 
   static StreamingDataset.Builder pattern(Map<String, String> env) {

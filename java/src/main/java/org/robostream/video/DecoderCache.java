@@ -154,6 +154,9 @@ public final class DecoderCache implements AutoCloseable {
    * first a miss when the decoder had to be opened, the others hits).
    */
   public synchronized VideoDecoder get(String file, Device device, long reader, int lookups) {
+    if (lookups < 1) {
+      throw new IllegalArgumentException("lookups must be >= 1, not " + lookups);
+    }
     Key key = new Key(file, device, reader);
     VideoDecoder decoder = lookUp(key);
     boolean firstUse = openedUncounted.remove(key) || decoder == null;
@@ -264,6 +267,7 @@ public final class DecoderCache implements AutoCloseable {
   public synchronized void clear() {
     List<VideoDecoder> open = new ArrayList<>(entries.values());
     entries.clear();
+    openedUncounted.clear();
     RuntimeException failure = null;
     for (VideoDecoder d : open) {
       try {

@@ -70,6 +70,7 @@ class DecoderCacheTest {
       DecoderCacheStats s = cache.stats();
       assertEquals(2, s.misses());
       assertEquals(10, s.hits());
+      assertThrows(IllegalArgumentException.class, () -> cache.get(path(0), Device.CPU, 0, 0));
     }
   }
 

@@ -187,27 +187,39 @@ public final class DataParallel implements AutoCloseable {
   }
 
   /**
+   * What one gradient average found across the ranks.
+   *
+   * @param trained the sum of the ranks' weights (0: no rank trained; nothing to apply)
+   * @param failedRanks how many ranks reported a step that failed (a loss that was not finite)
+   */
+  public record Averaged(double trained, int failedRanks) {}
+
+  /**
    * Replaces each of {@code grads} (in place) by the weighted mean of that gradient across ranks:
    * the sum of {@code weight x grad} over ranks divided by the sum of the weights. Every rank must
-   * call this with its gradients in the same order and shapes.
+   * call this with its gradients in the same order and shapes, failed or not, so that a failure is
+   * known to every rank at the same step instead of leaving the others waiting.
    *
    * @param weight 1 for a rank that trained on a batch, 0 for one that had none (its gradients must
    *     be zeros)
-   * @return the sum of the weights across ranks (0: no rank trained; the gradients are then zero)
+   * @param failed this rank's step failed (its gradients must be zeros and its weight 0)
    */
-  public double averageGradients(List<Tensor> grads, float weight) {
+  public Averaged averageGradients(List<Tensor> grads, float weight, boolean failed) {
     if (group == null) {
-      return weight;
+      return new Averaged(weight, failed ? 1 : 0);
     }
     long start = System.nanoTime();
     float total = Float.NaN;
+    int failures = 0;
     List<List<Tensor>> buckets = buckets(grads);
     for (int b = 0; b < buckets.size(); b++) {
       List<Tensor> bucket = buckets.get(b);
-      // The first bucket carries the weight, so the divisor arrives with the first sums.
-      Tensor flat = flatten(bucket, b == 0 ? weight : null);
+      // The first bucket carries the weight and the failure flag, so the divisor and the news
+      // arrive with the first sums.
+      Tensor flat = flatten(bucket, b == 0 ? new float[] {weight, failed ? 1f : 0f} : null);
+      int extras = b == 0 ? 2 : 0;
       if (weight != 1f) {
-        flat.narrow(0, 0, flat.numel() - (b == 0 ? 1 : 0)).mul_(new Scalar(weight));
+        flat.narrow(0, 0, flat.numel() - extras).mul_(new Scalar(weight));
       }
       AllreduceOptions options = new AllreduceOptions();
       options.reduceOp(new ReduceOp(ReduceOp.RedOpType.SUM));
@@ -218,7 +230,8 @@ public final class DataParallel implements AutoCloseable {
         throw failed("averaging gradients", e);
       }
       if (b == 0) {
-        total = flat.narrow(0, flat.numel() - 1, 1).cpu().item_float();
+        total = flat.narrow(0, flat.numel() - 2, 1).cpu().item_float();
+        failures = Math.round(flat.narrow(0, flat.numel() - 1, 1).cpu().item_float());
       }
       if (total > 0) {
         flat.div_(new Scalar(total));
@@ -227,7 +240,43 @@ public final class DataParallel implements AutoCloseable {
     }
     allReduceNanos += System.nanoTime() - start;
     allReduces++;
-    return total;
+    return new Averaged(total, failures);
+  }
+
+  /** Rank 0's {@code value} on every rank (a step count: exact up to 2^53). */
+  public long broadcastLong(long value) {
+    if (group == null) {
+      return value;
+    }
+    Tensor t =
+        torch.full(
+            new long[] {1}, new Scalar((double) value), new TensorOptions(torch.ScalarType.Double));
+    try {
+      finish(group.broadcast(new TensorVector(t)), "broadcast");
+    } catch (RuntimeException e) {
+      throw failed("broadcasting rank 0's step count", e);
+    }
+    return (long) t.item_double();
+  }
+
+  /**
+   * Returns once every rank has called it (for {@code what}, named in the error): one 1-value
+   * all-reduce, bounded by the timeout like every collective.
+   */
+  public void barrier(String what) {
+    if (group == null) {
+      return;
+    }
+    Tensor one =
+        torch.full(new long[] {1}, new Scalar(1.0), new TensorOptions(torch.ScalarType.Float));
+    AllreduceOptions options = new AllreduceOptions();
+    options.reduceOp(new ReduceOp(ReduceOp.RedOpType.SUM));
+    options.timeout(new Milliseconds(Math.max(1, timeout.toMillis())));
+    try {
+      finish(group.allreduce(new TensorVector(one), options), what);
+    } catch (RuntimeException e) {
+      throw failed("waiting for every rank to finish " + what, e);
+    }
   }
 
   private void finish(Work work, String what) {
@@ -272,19 +321,21 @@ public final class DataParallel implements AutoCloseable {
     return out;
   }
 
-  /** One 1-D tensor holding the bucket's values (and {@code extra} last, when given). */
-  private static Tensor flatten(List<Tensor> bucket, Float extra) {
+  /** One 1-D tensor holding the bucket's values (and {@code extras} last, when given). */
+  private static Tensor flatten(List<Tensor> bucket, float[] extras) {
     TensorVector parts = new TensorVector();
     for (Tensor t : bucket) {
       parts.push_back(t.reshape(-1));
     }
-    if (extra != null) {
+    if (extras != null) {
       Tensor first = bucket.get(0);
-      parts.push_back(
-          torch.full(
-              new long[] {1},
-              new Scalar(extra),
-              new TensorOptions(first.scalar_type()).device(new DeviceOptional(first.device()))));
+      for (float extra : extras) {
+        parts.push_back(
+            torch.full(
+                new long[] {1},
+                new Scalar(extra),
+                new TensorOptions(first.scalar_type()).device(new DeviceOptional(first.device()))));
+      }
     }
     return torch.cat(parts);
   }

@@ -52,7 +52,17 @@ public record Rendezvous(String host, int port, int rank, int world, int localRa
       return new Rendezvous("127.0.0.1", TORCHRUN_DEFAULT_PORT, 0, 1, 0, ranks.source());
     }
     String source = ranks.source();
-    int localRank = firstInt(env, 0, "LOCAL_RANK", "SLURM_LOCALID", "OMPI_COMM_WORLD_LOCAL_RANK");
+    // From the launcher that named the rank (the loader's precedence): under `srun torchrun`, say,
+    // SLURM numbers the tasks and LOCAL_RANK is torchrun's own.
+    int localRank =
+        source.startsWith("SLURM")
+            ? firstInt(env, 0, "SLURM_LOCALID")
+            : source.startsWith("OMPI")
+                ? firstInt(env, 0, "OMPI_COMM_WORLD_LOCAL_RANK")
+                : firstInt(env, 0, "LOCAL_RANK", "SLURM_LOCALID", "OMPI_COMM_WORLD_LOCAL_RANK");
+    if (localRank < 0) {
+      throw new IllegalArgumentException("the local rank is " + localRank + ": not a rank");
+    }
     String host = env.get("MASTER_ADDR");
     if (host == null || host.isBlank()) {
       String nodes = env.getOrDefault("SLURM_JOB_NODELIST", env.get("SLURM_NODELIST"));
@@ -75,7 +85,12 @@ public record Rendezvous(String host, int port, int rank, int world, int localRa
     if (env.get("MASTER_PORT") != null) {
       port = parse(env, "MASTER_PORT");
     } else if (source.startsWith("SLURM") && env.get("SLURM_JOB_ID") != null) {
-      port = 15000 + (int) (Long.parseLong(env.get("SLURM_JOB_ID").strip()) % 20000);
+      String job = env.get("SLURM_JOB_ID").strip();
+      if (!job.matches("\\d{1,18}")) {
+        throw new IllegalArgumentException(
+            "SLURM_JOB_ID=" + job + " is not a job number: set MASTER_PORT");
+      }
+      port = 15000 + (int) (Long.parseLong(job) % 20000);
     } else {
       port = TORCHRUN_DEFAULT_PORT;
     }

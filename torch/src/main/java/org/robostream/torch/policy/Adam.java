@@ -44,6 +44,14 @@ final class Adam implements AutoCloseable {
     return steps;
   }
 
+  /** Sets Adam's t (to rank 0's, with its moments, so every replica's bias correction agrees). */
+  void steps(long t) {
+    if (t < 0) {
+      throw new IllegalArgumentException("a step count of " + t);
+    }
+    steps = t;
+  }
+
   /**
    * One update of every parameter with {@code gradients} (in parameter order). Runs outside
    * autograd: the parameters are changed in place through detached views.

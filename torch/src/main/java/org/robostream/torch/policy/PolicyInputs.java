@@ -102,7 +102,12 @@ public record PolicyInputs(List<Tensor> frames, Tensor state, Tensor action, Ten
       Tensor view = torch.from_blob(memory, want, new TensorOptions(scalarType(t.dtype())));
       // The batch's memory is read only: nothing writes into an input (the policy converts frames
       // into its own buffer).
-      return device.is_cpu() ? view : view.to(device, view.scalar_type());
+      if (!device.is_cpu()) {
+        return view.to(device, view.scalar_type());
+      }
+      // Booleans are expanded from Arrow's bitmaps into a buffer of their own, which nothing
+      // keeps once this returns: copied (a few bytes). Other columns view the batch's memory.
+      return t.dtype() == DType.BOOL ? view.clone() : view;
     }
   }
 

@@ -182,7 +182,7 @@ public final class PolicyTrainer implements AutoCloseable {
     }
   }
 
-  /** Rank 0's parameters and moments on every rank. */
+  /** Rank 0's parameters, moments and step count on every rank. */
   private void synchronise() {
     if (group.world() == 1) {
       return;
@@ -194,6 +194,7 @@ public final class PolicyTrainer implements AutoCloseable {
       }
       state.addAll(adam.moments());
       group.broadcastFromRankZero(state);
+      adam.steps(group.broadcastLong(adam.steps()));
     }
   }
 
@@ -230,7 +231,8 @@ public final class PolicyTrainer implements AutoCloseable {
    * that trained at this step, Adam. Returns this rank's loss (before the update).
    *
    * @throws IllegalArgumentException when an input has another shape than the configuration
-   * @throws IllegalStateException when the loss is not a finite number
+   * @throws IllegalStateException on every rank at the same step when the loss of any rank, or the
+   *     averaged gradients, are not finite (nothing is applied: the weights stay the last step's)
    */
   public float step(PolicyInputs inputs) {
     try (PointerScope scope = new PointerScope()) {
@@ -240,20 +242,20 @@ public final class PolicyTrainer implements AutoCloseable {
       Tensor target = normalise(inputs.action(), actionMean, actionScale);
       Tensor loss = maskedL1(prediction, target, inputs.actionIsPad());
       float value = loss.item_float();
-      if (!Float.isFinite(value)) {
-        throw new IllegalStateException(
-            "the loss is "
-                + value
-                + " at optimizer step "
-                + (adam.steps() + 1)
-                + ": training diverged");
+      boolean finite = Float.isFinite(value);
+      List<Tensor> gradients;
+      if (finite) {
+        loss.backward();
+        gradients = new ArrayList<>();
+        for (Tensor p : policy.parameterList()) {
+          gradients.add(p.grad());
+        }
+      } else {
+        // The other ranks still wait in this step's all-reduce: take part with nothing to add,
+        // and let every rank learn of the failure from it.
+        gradients = zeros();
       }
-      loss.backward();
-      List<Tensor> gradients = new ArrayList<>();
-      for (Tensor p : policy.parameterList()) {
-        gradients.add(p.grad());
-      }
-      update(gradients, 1f);
+      apply(gradients, group.averageGradients(gradients, finite ? 1f : 0f, !finite), value);
       return value;
     }
   }
@@ -266,19 +268,49 @@ public final class PolicyTrainer implements AutoCloseable {
    */
   public void stepWithoutBatch() {
     try (PointerScope scope = new PointerScope()) {
-      List<Tensor> gradients = new ArrayList<>();
-      for (Tensor p : policy.parameterList()) {
-        gradients.add(torch.zeros_like(p.detach()));
-      }
-      update(gradients, 0f);
+      List<Tensor> gradients = zeros();
+      apply(gradients, group.averageGradients(gradients, 0f, false), null);
     }
   }
 
-  private void update(List<Tensor> gradients, float weight) {
-    double trained = group.averageGradients(gradients, weight);
-    if (trained > 0) {
+  /** Adam on the averaged gradients, unless a rank failed or they are not finite (every rank). */
+  private void apply(List<Tensor> gradients, DataParallel.Averaged averaged, Float ownLoss) {
+    if (averaged.failedRanks() > 0) {
+      throw new IllegalStateException(
+          "the loss is not finite at optimizer step "
+              + (adam.steps() + 1)
+              + " on "
+              + averaged.failedRanks()
+              + " of "
+              + group.world()
+              + " rank(s)"
+              + (ownLoss == null ? "" : " (this rank's: " + ownLoss + ")")
+              + ": training diverged; nothing was applied, the last checkpoint holds the weights"
+              + " before it");
+    }
+    List<String> names = new ArrayList<>(policy.parameters().keySet());
+    for (int i = 0; i < gradients.size(); i++) {
+      // A finite loss can still give gradients that are not: they would poison Adam's moments.
+      if (!torch.isfinite(gradients.get(i)).all().item_bool()) {
+        throw new IllegalStateException(
+            "the gradient of "
+                + names.get(i)
+                + " is not finite at optimizer step "
+                + (adam.steps() + 1)
+                + ": training diverged; nothing was applied");
+      }
+    }
+    if (averaged.trained() > 0) {
       adam.step(gradients);
     }
+  }
+
+  private List<Tensor> zeros() {
+    List<Tensor> out = new ArrayList<>();
+    for (Tensor p : policy.parameterList()) {
+      out.add(torch.zeros_like(p.detach()));
+    }
+    return out;
   }
 
   private void clearGradients() {

@@ -217,7 +217,13 @@ public final class SafeTensors {
     for (int i = 0; i < order.length; i++) {
       order[i] = i;
     }
-    Arrays.sort(order, (a, b) -> Long.compare(ranges.get(a)[0], ranges.get(b)[0]));
+    // By start, then end: an empty tensor at the offset where another begins comes first.
+    Arrays.sort(
+        order,
+        (a, b) -> {
+          int byStart = Long.compare(ranges.get(a)[0], ranges.get(b)[0]);
+          return byStart != 0 ? byStart : Long.compare(ranges.get(a)[1], ranges.get(b)[1]);
+        });
     long expected = 0;
     for (int i : order) {
       if (ranges.get(i)[0] != expected) {

@@ -94,6 +94,39 @@ class RendezvousTest {
   }
 
   @Test
+  void theLocalRankComesFromTheLauncherThatNumberedTheRanks() {
+    // srun running torchrun: SLURM named the rank, so SLURM_LOCALID is the task's local rank.
+    Rendezvous r =
+        of(
+            Map.of(
+                "SLURM_PROCID", "3",
+                "SLURM_NTASKS", "4",
+                "SLURM_LOCALID", "1",
+                "LOCAL_RANK", "0",
+                "SLURM_JOB_NODELIST", "n1",
+                "SLURM_JOB_ID", "9"));
+    assertEquals(1, r.localRank());
+    IllegalArgumentException negative =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                of(Map.of("RANK", "1", "WORLD_SIZE", "2", "LOCAL_RANK", "-1", "MASTER_ADDR", "h")));
+    assertTrue(negative.getMessage().contains("local rank is -1"), negative.getMessage());
+    IllegalArgumentException job =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                of(
+                    Map.of(
+                        "SLURM_PROCID", "0",
+                        "SLURM_NTASKS", "2",
+                        "SLURM_JOB_NODELIST", "n1",
+                        "SLURM_JOB_ID", "12_3")));
+    assertTrue(
+        job.getMessage().contains("SLURM_JOB_ID=12_3 is not a job number"), job.getMessage());
+  }
+
+  @Test
   void slurmNodeLists() {
     assertEquals("node01", SlurmNodeList.firstHost("node[01-04,07],gpu2"));
     assertEquals("gpu-7-ib", SlurmNodeList.firstHost("gpu-[7-9]-ib"));

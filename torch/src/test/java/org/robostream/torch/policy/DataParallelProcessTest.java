@@ -126,6 +126,17 @@ class DataParallelProcessTest {
   }
 
   @Test
+  void aLossThatIsNotFiniteOnOneRankStopsEveryRankAtTheSameStep(@TempDir Path tmp)
+      throws Exception {
+    for (Processes.Result r : finish(start("nan", tmp, null, 120, 0, 1))) {
+      assertEquals(4, r.rc(), r.output());
+      assertTrue(
+          r.output().contains("the loss is not finite at optimizer step 3 on 1 of 2 rank(s)"),
+          r.output());
+    }
+  }
+
+  @Test
   void aRankThatNeverArrivesFailsEveryoneInBoundedTime(@TempDir Path tmp) throws Exception {
     long start = System.nanoTime();
     List<Processes.Result> alone0 = finish(start("train", tmp, null, 5, 0));

@@ -17,8 +17,9 @@ import org.robostream.torch.dist.Rendezvous;
  * {@link PolicyTrainerTest}'s fixed steps on its half of each batch and writes its weights to
  * {@code <out-dir>/rank<r>.safetensors}. Modes: {@code train} (steps 0-3), {@code idle} (rank 1 has
  * no batch at step 3), {@code first-half} (steps 0-1, then a checkpoint in {@code
- * <out-dir>/ckpt-rank<r>}), {@code second-half} (restores that checkpoint, steps 2-3). Exit 3 with
- * the message on a {@link DistributedException}.
+ * <out-dir>/ckpt-rank<r>}), {@code second-half} (restores that checkpoint, steps 2-3), {@code nan}
+ * (rank 1's actions are NaN at step 2). Exit 3 with the message on a {@link DistributedException},
+ * 4 on a failed step.
  */
 public final class RankProcess {
   private RankProcess() {}
@@ -46,7 +47,11 @@ public final class RankProcess {
           continue;
         }
         try (PointerScope scope = new PointerScope()) {
-          t.step(PolicyTrainerTest.inputs(k, rank * 8, 8));
+          PolicyInputs in = PolicyTrainerTest.inputs(k, rank * 8, 8);
+          if (mode.equals("nan") && rank == 1 && k == 2) {
+            in.action().fill_(new org.bytedeco.pytorch.Scalar(Double.NaN));
+          }
+          t.step(in);
         }
       }
       if (mode.equals("first-half")) {
@@ -65,6 +70,9 @@ public final class RankProcess {
     } catch (DistributedException e) {
       System.out.println("robostream: " + e.getMessage());
       System.exit(3);
+    } catch (IllegalStateException e) {
+      System.out.println("robostream: " + e.getMessage());
+      System.exit(4);
     }
   }
 }

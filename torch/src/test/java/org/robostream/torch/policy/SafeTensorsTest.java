@@ -63,6 +63,19 @@ class SafeTensorsTest {
   }
 
   @Test
+  void anEmptyTensorMayStartWhereAnotherDoes() throws Exception {
+    ByteBuffer v = ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN).putFloat(3f);
+    Path f =
+        file(
+            "{\"w\":{\"dtype\":\"F32\",\"shape\":[1],\"data_offsets\":[0,4]},"
+                + "\"e\":{\"dtype\":\"F32\",\"shape\":[0],\"data_offsets\":[0,0]}}",
+            v.array());
+    SafeTensors.Contents c = SafeTensors.read(f, 1 << 20);
+    assertEquals(0, c.tensors().get("e").values().length);
+    assertArrayEquals(new float[] {3f}, c.tensors().get("w").values());
+  }
+
+  @Test
   void hostileFilesAreTypedErrorsNamingTheFile() throws Exception {
     byte[] eight = new byte[8];
     String[][] cases = {

@@ -10,8 +10,8 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 jar="$root/cli/target/robostream-cli-0.1.0-SNAPSHOT.jar"
 stale() {
   [ ! -f "$jar" ] || [ -n "$(find "$root/java/src/main" "$root/cli/src/main" \
-    "$root/synth/src/main" "$root/torch/src/main" "$root/native" "$root/CMakeLists.txt" "$root/pom.xml" \
-    "$root/java/pom.xml" "$root/cli/pom.xml" "$root/synth/pom.xml" "$root/torch/pom.xml" -newer "$jar" -print -quit)" ]
+    "$root/synth/src/main" "$root/trainer/src/main" "$root/native" "$root/CMakeLists.txt" "$root/pom.xml" \
+    "$root/java/pom.xml" "$root/cli/pom.xml" "$root/synth/pom.xml" "$root/trainer/pom.xml" -newer "$jar" -print -quit)" ]
 }
 stale || exit 0
 mkdir -p "$root/cli/target"

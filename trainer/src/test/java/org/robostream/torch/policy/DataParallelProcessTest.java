@@ -76,8 +76,20 @@ class DataParallelProcessTest {
   }
 
   private static void run(String mode, Path out, Path cache) throws Exception {
-    for (Processes.Result r : finish(start(mode, out, cache, 120, 0, 1))) {
-      assertEquals(0, r.rc(), mode + ": " + r.output());
+    List<Processes.Result> ranks = finish(start(mode, out, cache, 120, 0, 1));
+    for (Processes.Result r : ranks) {
+      assertEquals(
+          0,
+          r.rc(),
+          mode
+              + ": rank 0 (exit "
+              + ranks.get(0).rc()
+              + "):\n"
+              + ranks.get(0).output()
+              + "\nrank 1 (exit "
+              + ranks.get(1).rc()
+              + "):\n"
+              + ranks.get(1).output());
     }
   }
 

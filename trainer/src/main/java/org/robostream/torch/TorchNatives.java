@@ -1,5 +1,7 @@
 package org.robostream.torch;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import org.bytedeco.javacpp.Loader;
 import org.bytedeco.pytorch.global.torch;
 import org.robostream.NativeCacheLock;
@@ -22,12 +24,38 @@ public final class TorchNatives {
     }
     synchronized (TorchNatives.class) {
       if (!loaded) {
-        NativeCacheLock.whileHolding(() -> Loader.load(torch.class));
+        NativeCacheLock.whileHolding(
+            () -> {
+              extractAll();
+              return Loader.load(torch.class);
+            });
         // oneDNN's convolution backward in this build (libtorch 2.10.0, JavaCPP 1.5.13, CPU)
         // returns NaN weight gradients now and then for the policy's small convolutions: 7-19
         // of 300 steps measured here, 0 of 900 with it off. libtorch's own kernels are exact.
         torch.globalContext().setUserEnabledMkldnn(false);
         loaded = true;
+      }
+    }
+  }
+
+  /**
+   * Extracts every native library of the presets libtorch needs into JavaCPP's cache before the
+   * first is loaded. Loader.load extracts and loads one library at a time, libtorch.so before
+   * libtorch_cpu.so: on a fresh cache the dynamic linker then resolves libtorch.so's dependency
+   * libtorch_cpu.so through the system's library path, and where a system libtorch is installed
+   * (Debian's libtorch-dev, which python3-torch recommends, puts libtorch_cpu.so 1.13 in /usr/lib)
+   * two libtorch versions end up in the JVM, which crashes (SIGSEGV in pthread_mutex_lock,
+   * reproduced). With the whole folder extracted first, every dependency resolves beside its
+   * dependent ($ORIGIN).
+   */
+  private static void extractAll() {
+    String platform = Loader.getPlatform();
+    for (String preset : new String[] {"openblas", "pytorch"}) {
+      try {
+        Loader.cacheResources(torch.class, "/org/bytedeco/" + preset + "/" + platform + "/");
+      } catch (IOException e) {
+        throw new UncheckedIOException(
+            "cannot extract JavaCPP's " + preset + " natives for " + platform, e);
       }
     }
   }

@@ -4,6 +4,10 @@
 set -euo pipefail
 
 packages=(cmake g++ pkg-config libdav1d-dev libyuv-dev libffmpeg-nvenc-dev ffmpeg maven)
+# The Python bridge (python/) and its tests: JPype, torch and numpy from Debian, pytest, venv + pip
+# + setuptools + wheel for the offline install test, PyAV for the benchmark's reference path.
+packages+=(python3-jpype python3-torch python3-numpy python3-pytest python3-venv python3-pip
+  python3-setuptools python3-wheel python3-av)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -2,7 +2,8 @@
 # Runs every test: the native tests (ctest, inside the library module's build) and the Java tests
 # of every module (library, then CLI; the CLI's packaged jar under Failsafe); then a separate
 # consumer project built against the installed artifact, run on the class path and on the module
-# path (scripts/tests/consumer-check.sh); then the native core again under AddressSanitizer +
+# path (scripts/tests/consumer-check.sh); then the Python package's tests (python/tests, pytest);
+# then the native core again under AddressSanitizer +
 # UndefinedBehaviorSanitizer (scripts/sanitize.sh: ctest and the Java tests that drive the core;
 # fails on any report).
 set -euo pipefail
@@ -13,4 +14,6 @@ cd "$root"
 # resolves it exactly as a user's project would.
 mvn -B install "$@"
 "$root/scripts/tests/consumer-check.sh"
+# The Python bridge against the jars just built, with Debian's Python (JPype, torch, pytest).
+(cd "$root/python" && /usr/bin/python3 -m pytest -q -p no:cacheprovider tests)
 "$root/scripts/sanitize.sh"

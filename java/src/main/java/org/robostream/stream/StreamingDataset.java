@@ -263,6 +263,17 @@ public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
     return run;
   }
 
+  /**
+   * Stops the running iterator, if any, where it is: its decoding threads end, and the dataset
+   * keeps the position of the batches it handed out ({@link #state()} and the next {@link
+   * #iterator()} continue from there). For consumers that drop an iterator before its epoch ends,
+   * such as a Python generator that is garbage-collected; using that iterator afterwards is an
+   * {@link IllegalStateException}.
+   */
+  public void stopIterating() {
+    stopRun("stopIterating() stopped it");
+  }
+
   /** Stops the running iterator where it is, remembering its position and why it stopped. */
   private void stopRun(String why) {
     if (run != null) {

@@ -112,6 +112,46 @@ class StreamingDatasetTest {
   }
 
   @Test
+  void stopIteratingEndsTheWorkersAndKeepsThePosition() throws Exception {
+    Path root = Datasets.patternV30();
+    Set<Long> seen = new HashSet<>();
+    try (StreamingDataset ds =
+        StreamingDataset.builder(root).batchSize(8).workers(2).bufferSize(20).build()) {
+      java.util.Iterator<Batch> first = ds.iterator();
+      for (int i = 0; i < 2; i++) {
+        try (Batch b = first.next()) {
+          for (long index : b.longs("index")) {
+            assertTrue(seen.add(index));
+          }
+        }
+      }
+      assertTrue(workerThreads() > 0, "the workers run while iterating");
+      ds.stopIterating();
+      long deadline = System.nanoTime() + 10_000_000_000L;
+      while (workerThreads() > 0 && System.nanoTime() < deadline) {
+        Thread.sleep(20);
+      }
+      assertEquals(0, workerThreads(), "the workers end when the iteration is stopped");
+      org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class, first::hasNext);
+      // The next iterator continues after the two batches handed out: every sample once.
+      for (Batch b : ds) {
+        try (b) {
+          for (long index : b.longs("index")) {
+            assertTrue(seen.add(index), "twice: " + index);
+          }
+        }
+      }
+      assertEquals(totalFrames(root), seen.size());
+    }
+  }
+
+  private static long workerThreads() {
+    return Thread.getAllStackTraces().keySet().stream()
+        .filter(t -> t.getName().startsWith("robostream-worker-"))
+        .count();
+  }
+
+  @Test
   void cudaDecodingFailsAtCreationOrFallsBackWithTheReason() {
     org.junit.jupiter.api.Assumptions.assumeFalse(
         org.robostream.nativecore.Cuda.isAvailable(), "a GPU is present");

@@ -1,0 +1,143 @@
+"""Zero-copy views of a loader batch's memory as numpy arrays and torch tensors.
+
+A Java ``Batch`` owns native memory that returns to a pool when the batch is closed. Here a
+``BatchLease`` holds the batch; every array made from it keeps the lease alive (array -> ``_View``
+-> lease), and the lease closes the batch when the last of them is gone: "the batch is released
+when the tensors are". Nothing is copied except boolean columns, which Java expands from Arrow's
+bitmaps into bytes once per batch (those bytes are owned by the Java tensor the view holds).
+
+Threading: a lease may be released from whichever thread drops the last array (JPype attaches
+it to the JVM); the Java batch's close is idempotent.
+"""
+
+from __future__ import annotations
+
+import weakref
+
+import numpy as np
+
+# DType name -> numpy type string (little-endian; the loader writes native order on x86-64 and
+# aarch64, both little-endian).
+_NUMPY_TYPE = {
+    "UINT8": "|u1",
+    "UINT16": "<u2",
+    "FLOAT32": "<f4",
+    "FLOAT64": "<f8",
+    "INT64": "<i8",
+    "BOOL": "|b1",
+}
+
+
+def _close(batch):
+    try:
+        batch.close()
+    except Exception:  # the JVM may already be shutting down at interpreter exit
+        pass
+
+
+class LoaderHandle:
+    """Keeps a Java loader (``StreamingDataset``) open while any batch it made is viewed, and
+    closes it when the last is gone: a generator that ends does not pull the memory from under
+    the batch its caller still holds."""
+
+    __slots__ = ("loader", "_finalizer", "__weakref__")
+
+    def __init__(self, loader):
+        self.loader = loader
+        self._finalizer = weakref.finalize(self, _close, loader)
+
+    def close(self):
+        """Closes the loader now (batches still viewed stay valid until released)."""
+        self._finalizer()
+
+
+class BatchLease:
+    """Keeps one Java batch open while any array or tensor made from it lives (and, through
+    ``owner``, whatever must outlive the batch, such as a ``LoaderHandle``)."""
+
+    __slots__ = ("batch", "_owner", "_finalizer", "__weakref__")
+
+    def __init__(self, batch, owner=None):
+        self.batch = batch
+        self._owner = owner
+        self._finalizer = weakref.finalize(self, _close, batch)
+
+
+class _View:
+    """What numpy (``__array_interface__``) or torch (``__cuda_array_interface__``, for CUDA
+    memory) wraps: a shape, a type and an address, plus the references that keep the memory
+    valid (the lease, and the Java tensor, which owns expanded boolean bytes). Only one of the
+    two interfaces is set; the other stays absent, so each library sees what it may take."""
+
+    __slots__ = ("__array_interface__", "__cuda_array_interface__", "_lease", "_tensor")
+
+    def __init__(self, lease, tensor, shape, typestr, address, cuda=False):
+        self._lease = lease
+        self._tensor = tensor
+        interface = {"shape": tuple(shape), "typestr": typestr, "data": (address, False)}
+        if cuda:
+            self.__cuda_array_interface__ = {**interface, "version": 2, "strides": None}
+        else:
+            self.__array_interface__ = {**interface, "version": 3}
+
+
+def host_array(lease: BatchLease, tensor) -> np.ndarray:
+    """A numpy array viewing a host tensor of the batch (no copy)."""
+    dtype = str(tensor.dtype().name())
+    shape = [int(d) for d in tensor.shape()]
+    if int(tensor.byteSize()) == 0:
+        return np.zeros(shape, dtype=np.dtype(_NUMPY_TYPE[dtype]))
+    view = _View(lease, tensor, shape, _NUMPY_TYPE[dtype], int(tensor.address()))
+    return np.asarray(view)
+
+
+def cuda_tensor(lease: BatchLease, tensor):
+    """A torch CUDA tensor viewing a CUDA tensor of the batch (no host round trip).
+
+    Not run here: no GPU on the machines this was built on. The caller waits on the batch's sync
+    event first (``wait_for_frames``).
+    """
+    import torch
+
+    dtype = str(tensor.dtype().name())
+    shape = [int(d) for d in tensor.shape()]
+    view = _View(lease, tensor, shape, _NUMPY_TYPE[dtype], int(tensor.address()), cuda=True)
+    return torch.as_tensor(view, device=f"cuda:{int(tensor.deviceId())}")
+
+
+def wait_for_frames(frame_batch):
+    """Makes torch's current CUDA stream wait for the GPU work that wrote ``frame_batch``.
+
+    The loader records a CUDA event after its NVDEC and conversion kernels; the consumer's stream
+    waits on it (no host synchronisation), as the Arrow C Device interface prescribes. Through
+    libcudart's ``cudaStreamWaitEvent``, which torch has already loaded. Not run here (no GPU).
+    """
+    event = int(frame_batch.syncEvent())
+    if event == 0:
+        return
+    import ctypes
+
+    import torch
+
+    cudart = _cudart(ctypes, torch)
+    stream = torch.cuda.current_stream().cuda_stream
+    rc = cudart.cudaStreamWaitEvent(ctypes.c_void_p(stream), ctypes.c_void_p(event), 0)
+    if rc != 0:
+        raise RuntimeError(f"cudaStreamWaitEvent failed with CUDA error {rc}")
+
+
+def _cudart(ctypes, torch):
+    """libcudart as torch loaded it: the unversioned name where the CUDA toolkit is installed,
+    else the versioned copy a torch wheel carries in its lib folder."""
+    import glob
+    import os
+
+    names = ["libcudart.so"] + sorted(
+        glob.glob(os.path.join(os.path.dirname(torch.__file__), "lib", "libcudart*.so*"))
+    )
+    for name in names:
+        try:
+            return ctypes.CDLL(name, mode=ctypes.RTLD_GLOBAL)
+        except OSError:
+            continue
+    raise RuntimeError("libcudart was not found beside torch: frames on the GPU cannot be synchronised")

@@ -3,6 +3,7 @@ package org.robostream.torch;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import org.bytedeco.javacpp.Loader;
+import org.bytedeco.openblas.presets.openblas_nolapack;
 import org.bytedeco.pytorch.global.torch;
 import org.robostream.NativeCacheLock;
 
@@ -10,7 +11,8 @@ import org.robostream.NativeCacheLock;
  * Loads libtorch (JavaCPP's PyTorch presets) once per JVM, under the cross-process {@link
  * NativeCacheLock}: ranks started together must not extract the same 90 MB of natives at once. Call
  * {@link #load} before any other {@code org.bytedeco.pytorch} class is touched. Turns oneDNN off
- * (see {@link #load}'s comment): every convolution runs on libtorch's own kernels. Thread-safe.
+ * (see {@link #load}'s comment): every convolution runs on libtorch's own kernels; and keeps
+ * OpenBLAS single-threaded under libtorch's OpenMP threads. Thread-safe.
  */
 public final class TorchNatives {
   private static volatile boolean loaded;
@@ -33,6 +35,12 @@ public final class TorchNatives {
         // returns NaN weight gradients now and then for the policy's small convolutions: 7-19
         // of 300 steps measured here, 0 of 900 with it off. libtorch's own kernels are exact.
         torch.globalContext().setUserEnabledMkldnn(false);
+        // libtorch parallelises inside an operation with OpenMP and calls OpenBLAS from those
+        // threads; OpenBLAS's own thread pool then runs beside them, and its spinning workers
+        // oversubscribe the cores: a 64x3x64x64 convolution's forward and backward took 640 ms
+        // with both pools on 2 cores, 90 ms with OpenBLAS single-threaded (as PyTorch's own
+        // builds keep BLAS under its intra-op threads).
+        openblas_nolapack.blas_set_num_threads(1);
         loaded = true;
       }
     }

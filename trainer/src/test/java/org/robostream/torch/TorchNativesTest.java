@@ -33,6 +33,12 @@ class TorchNativesTest {
   }
 
   @Test
+  void blasRunsSingleThreadedUnderLibtorchsThreads() {
+    TorchNatives.load();
+    assertEquals(1, org.bytedeco.openblas.presets.openblas_nolapack.blas_get_num_threads());
+  }
+
+  @Test
   void aFreshCacheResolvesEveryPresetLibraryInsideTheCache(@TempDir Path tmp) throws Exception {
     Path cache = tmp.resolve("fresh-javacpp-cache");
     Path trace = tmp.resolve("ld");

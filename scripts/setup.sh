@@ -4,6 +4,8 @@
 set -euo pipefail
 
 packages=(cmake g++ pkg-config libdav1d-dev libyuv-dev libffmpeg-nvenc-dev ffmpeg maven)
+# clang-format 14 checks the native core's format in `mvn verify` (Spotless, the root pom).
+packages+=(clang-format)
 # The Python bridge (python/) and its tests: JPype, torch and numpy from Debian, pytest, venv + pip
 # + setuptools + wheel for the offline install test, PyAV for the benchmark's reference path.
 packages+=(python3-jpype python3-torch python3-numpy python3-pytest python3-venv python3-pip

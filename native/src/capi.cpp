@@ -43,8 +43,7 @@ int rs_transform_yuv8(int64_t src, int64_t dst, int64_t scratch, int width, int 
                       int n_ops) {
   return rs::guarded([&] {
     rs::transforms::transform_yuv8(
-        rs::transforms::Yuv8Picture{width, height, chroma_w_shift, chroma_h_shift,
-                                    full_range != 0},
+        rs::transforms::Yuv8Picture{width, height, chroma_w_shift, chroma_h_shift, full_range != 0},
         reinterpret_cast<const uint8_t*>(static_cast<intptr_t>(src)),
         reinterpret_cast<uint8_t*>(static_cast<intptr_t>(dst)),
         reinterpret_cast<uint8_t*>(static_cast<intptr_t>(scratch)),

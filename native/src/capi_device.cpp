@@ -27,7 +27,9 @@ using PoolRef = std::shared_ptr<rs::BufferPool>;
 
 PoolRef& pool_of(int64_t handle) { return *from_handle<PoolRef>(handle, "buffer pool"); }
 
-void* address_of(int64_t address) { return reinterpret_cast<void*>(static_cast<intptr_t>(address)); }
+void* address_of(int64_t address) {
+  return reinterpret_cast<void*>(static_cast<intptr_t>(address));
+}
 
 const rs::capi::DecoderCalls<rs::NvdecDecoder> nvdec{"NVDEC decoder"};
 
@@ -62,8 +64,8 @@ int rs_pool_stats(int64_t pool, int64_t* out) {
   return rs::guarded([&] {
     require_out(out);
     rs::PoolStats s = pool_of(pool)->stats();
-    write_values(out, {s.allocations, s.reuses, s.outstanding_bytes, s.pooled_bytes,
-                       s.outstanding_events});
+    write_values(
+        out, {s.allocations, s.reuses, s.outstanding_bytes, s.pooled_bytes, s.outstanding_events});
   });
 }
 
@@ -114,12 +116,10 @@ int rs_pool_copy(int64_t pool, int64_t dst, int64_t src, int64_t bytes, int64_t 
   });
 }
 
-int rs_pool_upload(int64_t pool, int64_t dst, const void* host_src, int64_t bytes,
-                   int64_t stream) {
+int rs_pool_upload(int64_t pool, int64_t dst, const void* host_src, int64_t bytes, int64_t stream) {
   return rs::guarded([&] {
     check_copy(address_of(dst), host_src, bytes);
-    pool_of(pool)->resource().copy_from_host(address_of(dst), host_src, bytes,
-                                             address_of(stream));
+    pool_of(pool)->resource().copy_from_host(address_of(dst), host_src, bytes, address_of(stream));
   });
 }
 
@@ -127,9 +127,9 @@ int rs_pool_expand_unit_floats(int64_t pool, int64_t dst, int64_t src, int64_t c
                                int64_t stream) {
   return rs::guarded([&] {
     check_copy(address_of(dst), address_of(src), count);
-    pool_of(pool)->resource().expand_to_unit_floats(
-        static_cast<float*>(address_of(dst)), static_cast<const uint8_t*>(address_of(src)),
-        count, address_of(stream));
+    pool_of(pool)->resource().expand_to_unit_floats(static_cast<float*>(address_of(dst)),
+                                                    static_cast<const uint8_t*>(address_of(src)),
+                                                    count, address_of(stream));
   });
 }
 
@@ -175,10 +175,9 @@ int rs_device_batch_set_frame_info(int64_t batch, int column, int64_t slot, doub
 int rs_device_batch_export(int64_t batch, int64_t stream, void* device_array, void* arrow_schema) {
   return rs::guarded([&] {
     // Ownership moves only if this returns RS_OK (export_to takes it on success).
-    rs::DeviceFrameBatch::export_to(from_handle<rs::DeviceFrameBatch>(batch, "device batch"),
-                                    reinterpret_cast<void*>(stream),
-                                    static_cast<ArrowDeviceArray*>(device_array),
-                                    static_cast<ArrowSchema*>(arrow_schema));
+    rs::DeviceFrameBatch::export_to(
+        from_handle<rs::DeviceFrameBatch>(batch, "device batch"), reinterpret_cast<void*>(stream),
+        static_cast<ArrowDeviceArray*>(device_array), static_cast<ArrowSchema*>(arrow_schema));
   });
 }
 
@@ -259,15 +258,14 @@ int rs_nvdec_send(int64_t handle, const uint8_t* data, int size, int64_t pts) {
 int rs_nvdec_drain(int64_t handle) { return nvdec.drain(handle); }
 
 int rs_nvdec_next_picture(int64_t handle, int64_t* out) {
-  return nvdec.next_picture<rs::NvdecPicture>(handle, out, [](const rs::NvdecPicture& p,
-                                                             int64_t* o) {
-    write_values(o, {p.pts, p.width, p.height, p.bit_depth, p.matrix, p.full_range});
-  });
+  return nvdec.next_picture<rs::NvdecPicture>(
+      handle, out, [](const rs::NvdecPicture& p, int64_t* o) {
+        write_values(o, {p.pts, p.width, p.height, p.bit_depth, p.matrix, p.full_range});
+      });
 }
 
-int rs_nvdec_convert_current(int64_t handle, int64_t device_slot, int64_t slot_bytes,
-                             int out_width, int out_height, int layout, int dtype, int matrix,
-                             int full_range) {
+int rs_nvdec_convert_current(int64_t handle, int64_t device_slot, int64_t slot_bytes, int out_width,
+                             int out_height, int layout, int dtype, int matrix, int full_range) {
   return rs::guarded([&] {
     nvdec(handle).convert_current(address_of(device_slot), slot_bytes, out_width, out_height,
                                   layout, dtype, matrix, full_range != 0);

@@ -20,8 +20,8 @@ RS_TEST(av1_garbage_packet_is_a_typed_error) {
   RS_CHECK_EQ(rs_av1_open(1, 1, &decoder), RS_OK);
   RS_CHECK_EQ(rs_av1_open(1, -1, &decoder), RS_ERR_INVALID_ARGUMENT);
   // An OBU header claiming a sequence header with a truncated, invalid payload.
-  std::vector<uint8_t> junk = {0x0a, 0x0b, 0x00, 0x00, 0x00, 0x24, 0xff, 0xff, 0xff, 0xff,
-                               0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff};
+  std::vector<uint8_t> junk = {0x0a, 0x0b, 0x00, 0x00, 0x00, 0x24, 0xff, 0xff, 0xff,
+                               0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff};
   int rc = rs_av1_send(decoder, junk.data(), static_cast<int>(junk.size()), 0);
   RS_CHECK(rc == RS_ERR_CORRUPT_DATA || rc == RS_OK);
   int64_t info[8] = {};

@@ -32,12 +32,12 @@ RS_TEST(halving_averages_pairs) {
 
 // Doubling: (i + 0.5) / 2 - 0.5; the first and last outputs fall outside and clamp to the edge.
 RS_TEST(doubling_interpolates_quarters_and_clamps_at_the_edges) {
-  RS_CHECK(tap_is(rs::bilinear_tap(0, 4, 8), 0, 1, 0.0f));     // -0.25 clamped to 0
-  RS_CHECK(tap_is(rs::bilinear_tap(1, 4, 8), 0, 1, 0.25f));    // 0.25
-  RS_CHECK(tap_is(rs::bilinear_tap(2, 4, 8), 0, 1, 0.75f));    // 0.75
-  RS_CHECK(tap_is(rs::bilinear_tap(3, 4, 8), 1, 2, 0.25f));    // 1.25
-  RS_CHECK(tap_is(rs::bilinear_tap(6, 4, 8), 2, 3, 0.75f));    // 2.75
-  RS_CHECK(tap_is(rs::bilinear_tap(7, 4, 8), 3, 3, 0.0f));     // 3.25 clamped to 3
+  RS_CHECK(tap_is(rs::bilinear_tap(0, 4, 8), 0, 1, 0.0f));   // -0.25 clamped to 0
+  RS_CHECK(tap_is(rs::bilinear_tap(1, 4, 8), 0, 1, 0.25f));  // 0.25
+  RS_CHECK(tap_is(rs::bilinear_tap(2, 4, 8), 0, 1, 0.75f));  // 0.75
+  RS_CHECK(tap_is(rs::bilinear_tap(3, 4, 8), 1, 2, 0.25f));  // 1.25
+  RS_CHECK(tap_is(rs::bilinear_tap(6, 4, 8), 2, 3, 0.75f));  // 2.75
+  RS_CHECK(tap_is(rs::bilinear_tap(7, 4, 8), 3, 3, 0.0f));   // 3.25 clamped to 3
 }
 
 // A scale that is no simple ratio (320 -> 96, ResizeTest's top camera): every tap stays inside

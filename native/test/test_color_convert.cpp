@@ -10,7 +10,10 @@ struct Picture {
   int w, h;
   std::vector<uint8_t> y, u, v;
   Picture(int width, int height, uint8_t yv, uint8_t uv, uint8_t vv)
-      : w(width), h(height), y(width * height, yv), u((width / 2) * (height / 2), uv),
+      : w(width),
+        h(height),
+        y(width * height, yv),
+        u((width / 2) * (height / 2), uv),
         v((width / 2) * (height / 2), vv) {}
   int convert(int matrix, int full, std::vector<uint8_t>& out, int layout) {
     out.assign(static_cast<size_t>(w) * h * 3, 0);

@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "arrow/abi.h"
-#include "device/buffer_pool.hpp"
 #include "core/errors.hpp"
+#include "device/buffer_pool.hpp"
 #include "device/device_frame_batch.hpp"
 #include "robostream/robostream.h"
 #include "test_support.hpp"
@@ -89,11 +89,13 @@ RS_TEST(device_batch_exports_a_cpu_device_array) {
   int64_t batch = 0;
   RS_CHECK_EQ(rs_device_batch_create(pool, 2, &batch), RS_OK);
   int32_t col = -1;
-  RS_CHECK_EQ(rs_device_batch_add_frame_column(batch, "front", 2, 3, RS_LAYOUT_HWC,
-                                               RS_DTYPE_UINT8, &col), RS_OK);
+  RS_CHECK_EQ(
+      rs_device_batch_add_frame_column(batch, "front", 2, 3, RS_LAYOUT_HWC, RS_DTYPE_UINT8, &col),
+      RS_OK);
   RS_CHECK_EQ(col, 0);
-  RS_CHECK_EQ(rs_device_batch_add_frame_column(batch, "wrist", 2, 3, RS_LAYOUT_CHW,
-                                               RS_DTYPE_FLOAT32, &col), RS_OK);
+  RS_CHECK_EQ(
+      rs_device_batch_add_frame_column(batch, "wrist", 2, 3, RS_LAYOUT_CHW, RS_DTYPE_FLOAT32, &col),
+      RS_OK);
   RS_CHECK_EQ(col, 1);
   fill_batch(batch, 2);
 
@@ -113,7 +115,8 @@ RS_TEST(device_batch_exports_a_cpu_device_array) {
   RS_CHECK_EQ(std::string(schema.children[3]->name), "wrist");
   RS_CHECK_EQ(metadata_value(schema.children[3]->metadata, "ARROW:extension:metadata"),
               std::string("{\"shape\":[3,2,3],\"dim_names\":[\"C\",\"H\",\"W\"]}"));
-  const auto* frames = static_cast<const uint8_t*>(array.array.children[0]->children[0]->buffers[1]);
+  const auto* frames =
+      static_cast<const uint8_t*>(array.array.children[0]->children[0]->buffers[1]);
   RS_CHECK_EQ(int(frames[0]), 10);
   RS_CHECK_EQ(int(frames[18]), 11);
   const auto* floats = static_cast<const float*>(array.array.children[3]->children[0]->buffers[1]);
@@ -147,8 +150,9 @@ RS_TEST(device_batch_exports_a_cpu_device_array) {
 
   // The next batch of the same shape allocates nothing.
   RS_CHECK_EQ(rs_device_batch_create(pool, 2, &batch), RS_OK);
-  RS_CHECK_EQ(rs_device_batch_add_frame_column(batch, "front", 2, 3, RS_LAYOUT_HWC,
-                                               RS_DTYPE_UINT8, &col), RS_OK);
+  RS_CHECK_EQ(
+      rs_device_batch_add_frame_column(batch, "front", 2, 3, RS_LAYOUT_HWC, RS_DTYPE_UINT8, &col),
+      RS_OK);
   rs_device_batch_free(batch);
   RS_CHECK_EQ(rs_pool_stats(pool, stats), RS_OK);
   RS_CHECK_EQ(stats[0], allocations);
@@ -253,10 +257,12 @@ RS_TEST(host_view_shares_the_batch_until_both_arrays_are_released) {
     int64_t batch = 0;
     RS_CHECK_EQ(rs_device_batch_create(pool, 2, &batch), RS_OK);
     int32_t col = -1;
-    RS_CHECK_EQ(rs_device_batch_add_frame_column(batch, "front", 2, 3, RS_LAYOUT_HWC,
-                                                 RS_DTYPE_UINT8, &col), RS_OK);
+    RS_CHECK_EQ(
+        rs_device_batch_add_frame_column(batch, "front", 2, 3, RS_LAYOUT_HWC, RS_DTYPE_UINT8, &col),
+        RS_OK);
     RS_CHECK_EQ(rs_device_batch_add_frame_column(batch, "wrist", 2, 3, RS_LAYOUT_CHW,
-                                                 RS_DTYPE_FLOAT32, &col), RS_OK);
+                                                 RS_DTYPE_FLOAT32, &col),
+                RS_OK);
     fill_batch(batch, 2);
     ArrowDeviceArray array;
     ArrowSchema schema;
@@ -318,10 +324,12 @@ RS_TEST(window_columns_export_t_frames_per_row_with_per_frame_pts) {
   int64_t batch = 0;
   RS_CHECK_EQ(rs_device_batch_create(pool, 2, &batch), RS_OK);
   int32_t col = -1;
-  RS_CHECK_EQ(rs_device_batch_add_window_column(batch, "cam", 0, 1, 1, RS_LAYOUT_CHW,
-                                                RS_DTYPE_UINT8, &col), RS_ERR_INVALID_ARGUMENT);
-  RS_CHECK_EQ(rs_device_batch_add_window_column(batch, "cam", 3, 1, 2, RS_LAYOUT_CHW,
-                                                RS_DTYPE_UINT8, &col), RS_OK);
+  RS_CHECK_EQ(
+      rs_device_batch_add_window_column(batch, "cam", 0, 1, 1, RS_LAYOUT_CHW, RS_DTYPE_UINT8, &col),
+      RS_ERR_INVALID_ARGUMENT);
+  RS_CHECK_EQ(
+      rs_device_batch_add_window_column(batch, "cam", 3, 1, 2, RS_LAYOUT_CHW, RS_DTYPE_UINT8, &col),
+      RS_OK);
   // Slots are row * positions + t: 2 rows x 3 frames of 6 bytes, contiguous.
   int64_t first = 0;
   int64_t last = 0;
@@ -347,11 +355,11 @@ RS_TEST(window_columns_export_t_frames_per_row_with_per_frame_pts) {
   RS_CHECK_EQ(array.array.children[1]->length, int64_t(2));
   RS_CHECK_EQ(array.array.children[1]->children[0]->length, int64_t(6));
   const auto* pts = static_cast<const double*>(array.array.children[1]->children[0]->buffers[1]);
-  const auto* index =
-      static_cast<const int64_t*>(array.array.children[2]->children[0]->buffers[1]);
+  const auto* index = static_cast<const int64_t*>(array.array.children[2]->children[0]->buffers[1]);
   RS_CHECK_EQ(pts[4], 0.1 * 4);
   RS_CHECK_EQ(index[5], int64_t(45));
-  const auto* values = static_cast<const uint8_t*>(array.array.children[0]->children[0]->buffers[1]);
+  const auto* values =
+      static_cast<const uint8_t*>(array.array.children[0]->children[0]->buffers[1]);
   RS_CHECK_EQ(int(values[4 * 6]), 4);  // row 1, t = 1
   array.array.release(&array.array);
   schema.release(&schema);
@@ -368,9 +376,11 @@ RS_TEST(depth_columns_hold_one_channel_of_uint16_or_float32) {
   int32_t depth = -1;
   int32_t metres = -1;
   RS_CHECK_EQ(rs_device_batch_add_frame_column(batch, "depth", 2, 3, RS_LAYOUT_HWC,
-                                               RS_DTYPE_DEPTH_UINT16, &depth), RS_OK);
+                                               RS_DTYPE_DEPTH_UINT16, &depth),
+              RS_OK);
   RS_CHECK_EQ(rs_device_batch_add_window_column(batch, "metres", 2, 2, 3, RS_LAYOUT_CHW,
-                                                RS_DTYPE_DEPTH_FLOAT32, &metres), RS_OK);
+                                                RS_DTYPE_DEPTH_FLOAT32, &metres),
+              RS_OK);
   RS_CHECK_EQ(rs_device_batch_add_frame_column(batch, "bad", 2, 3, RS_LAYOUT_HWC, 4, &depth),
               RS_ERR_INVALID_ARGUMENT);
   // One value a pixel: a depth frame of 2x3 is 6 uint16 (12 bytes), 6 floats (24 bytes).
@@ -465,7 +475,8 @@ int64_t batch_with_one_column(int64_t pool, int64_t rows, int positions) {
   RS_CHECK_EQ(rs_device_batch_create(pool, rows, &batch), RS_OK);
   int32_t col = -1;
   RS_CHECK_EQ(rs_device_batch_add_window_column(batch, "cam", positions, 2, 3, RS_LAYOUT_HWC,
-                                                RS_DTYPE_UINT8, &col), RS_OK);
+                                                RS_DTYPE_UINT8, &col),
+              RS_OK);
   return batch;
 }
 

@@ -124,14 +124,15 @@ RS_TEST(affine_moves_rotates_and_fills_black) {
   RS_CHECK_EQ(int(moved.y()[3 * 16 + 6]), 220);
   RS_CHECK_EQ(int(moved.y()[3 * 16 + 5]), 60);
   RS_CHECK_EQ(int(moved.y()[3 * 16 + 2]), 16);  // nothing maps there: black
-  RS_CHECK_EQ(int(moved.y()[0]), 16);  // limited-range black
+  RS_CHECK_EQ(int(moved.y()[0]), 16);           // limited-range black
   RS_CHECK_EQ(int(moved.u()[0]), 128);
   RS_CHECK_EQ(int(p.transformed({RS_TF_AFFINE, 0.0f, 0.25f, 0.0f}, 1).y()[0]), 0);
   // 180 degrees about the centre: (x, y) -> (w - 1 - x, h - 1 - y).
   Packed t = Packed::textured(16, 8);
   Packed turned = t.transformed({RS_TF_AFFINE, 180.0f, 0, 0});
   for (int y = 0; y < 8; y++)
-    for (int x = 0; x < 16; x++) RS_CHECK_EQ(int(turned.y()[y * 16 + x]), int(t.y()[(7 - y) * 16 + 15 - x]));
+    for (int x = 0; x < 16; x++)
+      RS_CHECK_EQ(int(turned.y()[y * 16 + x]), int(t.y()[(7 - y) * 16 + 15 - x]));
   // 90 degrees counter-clockwise of a square: the top row becomes the left column, bottom up.
   Packed sq = Packed::textured(8, 8);
   Packed ccw = sq.transformed({RS_TF_AFFINE, 90.0f, 0, 0});
@@ -166,8 +167,8 @@ RS_TEST(rgb_path_layouts_and_float_frames_agree) {
   Packed t = Packed::textured(24, 12);
   std::vector<uint8_t> chw = t.rgb(RS_LAYOUT_CHW);
   std::vector<uint8_t> hwc = t.rgb(RS_LAYOUT_HWC);
-  std::vector<float> ops = {RS_TF_CONTRAST, 1.3f, 0, 0, RS_TF_SHARPNESS, 1.5f, 0, 0,
-                            RS_TF_AFFINE,   7.0f, 0.1f, -0.05f, RS_TF_HUE, 0.1f, 0, 0};
+  std::vector<float> ops = {RS_TF_CONTRAST, 1.3f, 0,    0,      RS_TF_SHARPNESS, 1.5f, 0, 0,
+                            RS_TF_AFFINE,   7.0f, 0.1f, -0.05f, RS_TF_HUE,       0.1f, 0, 0};
   std::vector<float> as_float(chw.size());
   for (size_t i = 0; i < chw.size(); i++) as_float[i] = chw[i] / 255.0f;
   RS_CHECK_EQ(rgb_transform(chw, 24, 12, RS_LAYOUT_CHW, ops), RS_OK);
@@ -208,8 +209,8 @@ RS_TEST(bad_parameters_are_refused_before_anything_is_written) {
   RS_CHECK(rs_transform_yuv8_bytes(0, 8, 1, 1) < 0);
   RS_CHECK(rs_transform_yuv8_bytes(15, 9, 1, 1) == 15 * 9 + 2 * 8 * 5);
   std::vector<uint8_t> frame(16 * 8 * 3);
-  RS_CHECK_EQ(rs_transform_rgb(reinterpret_cast<int64_t>(frame.data()), 0, 16, 8, RS_LAYOUT_CHW,
-                               0, nullptr, 0),
+  RS_CHECK_EQ(rs_transform_rgb(reinterpret_cast<int64_t>(frame.data()), 0, 16, 8, RS_LAYOUT_CHW, 0,
+                               nullptr, 0),
               RS_ERR_INVALID_ARGUMENT);
 }
 

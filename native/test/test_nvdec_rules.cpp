@@ -192,8 +192,8 @@ RS_TEST(mapped_pictures_carry_their_field_order_as_the_sdk_samples_set_it) {
 RS_TEST(errored_and_concealed_pictures_are_corrupt_data) {
   rs::check_decode_status(cuvidDecodeStatus_Success, 0);
   rs::check_decode_status(cuvidDecodeStatus_Invalid, 0);  // the driver cannot tell
-  RS_CHECK(fails_with(RS_ERR_CORRUPT_DATA,
-                      [] { rs::check_decode_status(cuvidDecodeStatus_Error, 1); }));
+  RS_CHECK(
+      fails_with(RS_ERR_CORRUPT_DATA, [] { rs::check_decode_status(cuvidDecodeStatus_Error, 1); }));
   RS_CHECK(fails_with(RS_ERR_CORRUPT_DATA,
                       [] { rs::check_decode_status(cuvidDecodeStatus_Error_Concealed, 2); }));
 }

@@ -61,7 +61,7 @@ RS_TEST(colour_conversion_refuses_pictures_beyond_the_frame_bound) {
   RS_CHECK_EQ(rs_convert_yuv8(plane, 1 << 30, plane, 1 << 30, plane, 1 << 30, 1 << 30, 2,
                               RS_CHROMA_420, RS_MATRIX_BT601, 0, rgb, RS_LAYOUT_HWC),
               RS_ERR_INVALID_ARGUMENT);
-  RS_CHECK_EQ(rs_convert_yuv8(plane, 2, plane, 1, plane, 1, 2, 2, RS_CHROMA_420, RS_MATRIX_BT601,
-                              0, rgb, RS_LAYOUT_HWC),
+  RS_CHECK_EQ(rs_convert_yuv8(plane, 2, plane, 1, plane, 1, 2, 2, RS_CHROMA_420, RS_MATRIX_BT601, 0,
+                              rgb, RS_LAYOUT_HWC),
               RS_OK);
 }

@@ -40,28 +40,27 @@ std::string metadata_value(const char* metadata, const std::string& key);
 
 }  // namespace rstest
 
-#define RS_TEST(name)                                              \
-  static void name();                                              \
-  static ::rstest::Registrar name##_registrar(#name, &name);       \
+#define RS_TEST(name)                                        \
+  static void name();                                        \
+  static ::rstest::Registrar name##_registrar(#name, &name); \
   static void name()
 
-#define RS_CHECK(cond)                                                                  \
-  do {                                                                                  \
-    if (!(cond)) {                                                                      \
-      std::ostringstream os_;                                                           \
-      os_ << __FILE__ << ":" << __LINE__ << ": check failed: " #cond;                   \
-      throw ::rstest::Failure{os_.str()};                                               \
-    }                                                                                   \
+#define RS_CHECK(cond)                                                \
+  do {                                                                \
+    if (!(cond)) {                                                    \
+      std::ostringstream os_;                                         \
+      os_ << __FILE__ << ":" << __LINE__ << ": check failed: " #cond; \
+      throw ::rstest::Failure{os_.str()};                             \
+    }                                                                 \
   } while (0)
 
-#define RS_CHECK_EQ(a, b)                                                               \
-  do {                                                                                  \
-    auto va_ = (a);                                                                     \
-    auto vb_ = (b);                                                                     \
-    if (!(va_ == vb_)) {                                                                \
-      std::ostringstream os_;                                                           \
-      os_ << __FILE__ << ":" << __LINE__ << ": " #a " == " #b " failed: " << va_        \
-          << " vs " << vb_;                                                             \
-      throw ::rstest::Failure{os_.str()};                                               \
-    }                                                                                   \
+#define RS_CHECK_EQ(a, b)                                                                          \
+  do {                                                                                             \
+    auto va_ = (a);                                                                                \
+    auto vb_ = (b);                                                                                \
+    if (!(va_ == vb_)) {                                                                           \
+      std::ostringstream os_;                                                                      \
+      os_ << __FILE__ << ":" << __LINE__ << ": " #a " == " #b " failed: " << va_ << " vs " << vb_; \
+      throw ::rstest::Failure{os_.str()};                                                          \
+    }                                                                                              \
   } while (0)

@@ -286,12 +286,12 @@ RS_API int rs_device_batch_create(int64_t pool, int64_t rows, int64_t* handle_ou
 
 /**
  * Adds a frame column (arrow.fixed_shape_tensor over FixedSizeList<uint8|float32|uint16>, shape
- * [H,W,C] or [C,H,W], C = 3 for RGB and 1 for depth dtypes) plus "<name>.pts" (float64) and "<name>.frame_index" (int64).
- * column_out[0] gets its index. Slots are uninitialised: fill every row.
+ * [H,W,C] or [C,H,W], C = 3 for RGB and 1 for depth dtypes) plus "<name>.pts" (float64) and
+ * "<name>.frame_index" (int64). column_out[0] gets its index. Slots are uninitialised: fill every
+ * row.
  */
-RS_API int rs_device_batch_add_frame_column(int64_t batch, const char* name, int height,
-                                            int width, int layout, int dtype,
-                                            int32_t* column_out);
+RS_API int rs_device_batch_add_frame_column(int64_t batch, const char* name, int height, int width,
+                                            int layout, int dtype, int32_t* column_out);
 
 /**
  * Adds a window column: `positions` frames per row (shape [T,H,W,3] or [T,3,H,W], dim "T"

@@ -94,8 +94,8 @@ SchemaPtr new_schema(std::string format, std::string name, std::string metadata,
 ArrayPtr new_array(std::shared_ptr<void> owner, int64_t length, std::vector<const void*> buffers,
                    std::vector<ArrayPtr> children, const void* owner_kind) {
   allocation_fault_point("an Arrow array node");
-  auto node = std::make_unique<ArrayNode>(
-      ArrayNode{std::move(owner), owner_kind, std::move(buffers), {}});
+  auto node =
+      std::make_unique<ArrayNode>(ArrayNode{std::move(owner), owner_kind, std::move(buffers), {}});
   node->children.reserve(children.size());
   ArrayPtr array(new ArrowArray{});
   // Nothing below throws: the node takes the children over only now.
@@ -139,8 +139,7 @@ SchemaPtr fixed_shape_tensor_schema(const std::string& name, const char* value_f
   return new_schema("+w:" + std::to_string(list_size), name, metadata, std::move(item));
 }
 
-std::string image_tensor_metadata(int height, int width, int layout, int positions,
-                                  int channels) {
+std::string image_tensor_metadata(int height, int width, int layout, int positions, int channels) {
   const std::string h = std::to_string(height);
   const std::string w = std::to_string(width);
   const std::string c = std::to_string(channels);

@@ -7,9 +7,8 @@ namespace rs::sizes {
 int64_t multiply(int64_t a, int64_t b, const std::string& what) {
   int64_t product = 0;
   if (a < 0 || b < 0 || __builtin_mul_overflow(a, b, &product) || product > kMaxBufferBytes) {
-    throw InvalidArgument(what + " is too large (" + std::to_string(a) + " x " +
-                          std::to_string(b) + "; at most " + std::to_string(kMaxBufferBytes) +
-                          ")");
+    throw InvalidArgument(what + " is too large (" + std::to_string(a) + " x " + std::to_string(b) +
+                          "; at most " + std::to_string(kMaxBufferBytes) + ")");
   }
   return product;
 }

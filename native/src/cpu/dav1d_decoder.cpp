@@ -16,20 +16,28 @@ constexpr unsigned kFrameSizeLimit = 8192u * 8192u;
 
 int chroma_of(Dav1dPixelLayout layout) {
   switch (layout) {
-    case DAV1D_PIXEL_LAYOUT_I420: return RS_CHROMA_420;
-    case DAV1D_PIXEL_LAYOUT_I422: return RS_CHROMA_422;
-    case DAV1D_PIXEL_LAYOUT_I444: return RS_CHROMA_444;
-    default: return 0;  // monochrome: not supported by the converter
+    case DAV1D_PIXEL_LAYOUT_I420:
+      return RS_CHROMA_420;
+    case DAV1D_PIXEL_LAYOUT_I422:
+      return RS_CHROMA_422;
+    case DAV1D_PIXEL_LAYOUT_I444:
+      return RS_CHROMA_444;
+    default:
+      return 0;  // monochrome: not supported by the converter
   }
 }
 
 int matrix_of(Dav1dMatrixCoefficients m) {
   switch (m) {
-    case DAV1D_MC_BT709: return RS_MATRIX_BT709;
+    case DAV1D_MC_BT709:
+      return RS_MATRIX_BT709;
     case DAV1D_MC_BT470BG:
-    case DAV1D_MC_BT601: return RS_MATRIX_BT601;
-    case DAV1D_MC_BT2020_NCL: return RS_MATRIX_BT2020;
-    default: return 0;
+    case DAV1D_MC_BT601:
+      return RS_MATRIX_BT601;
+    case DAV1D_MC_BT2020_NCL:
+      return RS_MATRIX_BT2020;
+    default:
+      return 0;
   }
 }
 

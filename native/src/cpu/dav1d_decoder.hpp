@@ -14,9 +14,9 @@ struct PictureInfo {
   int64_t pts;
   int width;
   int height;
-  int chroma;      // RS_CHROMA_*
+  int chroma;  // RS_CHROMA_*
   int bit_depth;
-  int matrix;      // RS_MATRIX_* or 0 when the stream leaves it unspecified
+  int matrix;  // RS_MATRIX_* or 0 when the stream leaves it unspecified
   bool full_range;
 };
 

@@ -40,7 +40,8 @@ Loaded load() {
   std::string& r = out.reason;
   out.ok = bind(handle, "dav1d_version", l.version, r) &&
            bind(handle, "dav1d_default_settings", l.default_settings, r) &&
-           bind(handle, "dav1d_open", l.open, r) && bind(handle, "dav1d_send_data", l.send_data, r) &&
+           bind(handle, "dav1d_open", l.open, r) &&
+           bind(handle, "dav1d_send_data", l.send_data, r) &&
            bind(handle, "dav1d_get_picture", l.get_picture, r) &&
            bind(handle, "dav1d_close", l.close, r) && bind(handle, "dav1d_flush", l.flush, r) &&
            bind(handle, "dav1d_data_create", l.data_create, r) &&

@@ -36,8 +36,8 @@ void chroma_scalar(const uint8_t* us, const uint8_t* vs, uint8_t* ud, uint8_t* v
 }
 
 inline uint8_t sharpen_one(const uint8_t* a, const uint8_t* r, const uint8_t* b, int x, int k) {
-  int sum = a[x - 1] + a[x] + a[x + 1] + r[x - 1] + r[x + 1] + b[x - 1] + b[x] + b[x + 1] +
-            5 * r[x];
+  int sum =
+      a[x - 1] + a[x] + a[x + 1] + r[x - 1] + r[x + 1] + b[x - 1] + b[x] + b[x + 1] + 5 * r[x];
   int blur = ((sum + 6) * 5041) >> 16;  // round(sum / 13): 5041 / 65536 ~ 1 / 13
   int c = r[x];
   return clamp_u8(c + (((blur - c) * k + 128) >> 8));
@@ -84,7 +84,7 @@ __attribute__((target("avx2"))) inline __m128i pack16(__m256i lo, __m256i hi) {
 }
 
 __attribute__((target("avx2"))) void luma_avx2(const uint8_t* s, uint8_t* d, int64_t n, int16_t a,
-                                                int16_t b) {
+                                               int16_t b) {
   const __m256i ab = pairs(a, b);
   const __m256i one = _mm256_set1_epi16(1);
   const __m256i half = _mm256_set1_epi32(64);
@@ -101,8 +101,8 @@ __attribute__((target("avx2"))) void luma_avx2(const uint8_t* s, uint8_t* d, int
 }
 
 __attribute__((target("avx2"))) void chroma_avx2(const uint8_t* us, const uint8_t* vs, uint8_t* ud,
-                                                  uint8_t* vd, int64_t n, int16_t m0, int16_t m1,
-                                                  int16_t m2, int16_t m3) {
+                                                 uint8_t* vd, int64_t n, int16_t m0, int16_t m1,
+                                                 int16_t m2, int16_t m3) {
   const __m256i mu = pairs(m0, m1);
   const __m256i mv = pairs(m2, m3);
   const __m256i centre16 = _mm256_set1_epi16(128);
@@ -127,7 +127,7 @@ __attribute__((target("avx2"))) void chroma_avx2(const uint8_t* us, const uint8_
 // rows, updated by one row in and one out per output row), so each pixel costs a few adds.
 // |k| <= 127. Rows 0 and h - 1 and columns 0 and w - 1 are left to the caller.
 __attribute__((target("avx2"))) void sharpen_plane_avx2(uint8_t* out, const uint8_t* src, int w,
-                                                         int h, int k) {
+                                                        int h, int k) {
   thread_local std::vector<uint16_t> columns;
   columns.assign(static_cast<size_t>(w) + 16, 0);
   uint16_t* col = columns.data();
@@ -154,18 +154,19 @@ __attribute__((target("avx2"))) void sharpen_plane_avx2(uint8_t* out, const uint
     int x = 1;
     for (; x + 16 <= w - 1; x += 16) {
       __m256i c = widen(row + x);
-      __m256i sum = _mm256_add_epi16(
-          _mm256_loadu_si256(reinterpret_cast<const __m256i*>(col + x - 1)),
-          _mm256_loadu_si256(reinterpret_cast<const __m256i*>(col + x)));
-      sum = _mm256_add_epi16(sum, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(col + x + 1)));
+      __m256i sum =
+          _mm256_add_epi16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(col + x - 1)),
+                           _mm256_loadu_si256(reinterpret_cast<const __m256i*>(col + x)));
+      sum =
+          _mm256_add_epi16(sum, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(col + x + 1)));
       sum = _mm256_add_epi16(sum, _mm256_mullo_epi16(c, four));  // the centre counts 5
       __m256i blur = _mm256_mulhi_epu16(_mm256_add_epi16(sum, six), thirteenth);
       __m256i d = _mm256_mullo_epi16(_mm256_sub_epi16(blur, c), kv);
       __m256i v = _mm256_add_epi16(c, _mm256_srai_epi16(_mm256_add_epi16(d, half), 8));
       __m256i packed = _mm256_packus_epi16(v, v);
-      _mm_storeu_si128(reinterpret_cast<__m128i*>(o + x),
-                       _mm_unpacklo_epi64(_mm256_castsi256_si128(packed),
-                                          _mm256_extracti128_si256(packed, 1)));
+      _mm_storeu_si128(
+          reinterpret_cast<__m128i*>(o + x),
+          _mm_unpacklo_epi64(_mm256_castsi256_si128(packed), _mm256_extracti128_si256(packed, 1)));
     }
     sharpen_scalar(o, row - w, row, row + w, x, w - 1, k);
   }
@@ -173,9 +174,9 @@ __attribute__((target("avx2"))) void sharpen_plane_avx2(uint8_t* out, const uint
 
 // The low byte of each int32 lane, in lane order: 8 bytes.
 __attribute__((target("avx2"))) inline __m128i low_bytes(__m256i v) {
-  const __m256i pick = _mm256_setr_epi8(0, 4, 8, 12, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
-                                        -1, 0, 4, 8, 12, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
-                                        -1, -1);
+  const __m256i pick =
+      _mm256_setr_epi8(0, 4, 8, 12, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0, 4, 8, 12, -1,
+                       -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1);
   __m256i b = _mm256_shuffle_epi8(v, pick);
   return _mm_unpacklo_epi32(_mm256_castsi256_si128(b), _mm256_extracti128_si256(b, 1));
 }
@@ -186,8 +187,7 @@ __attribute__((target("avx2"))) inline __m128i low_bytes(__m256i v) {
 // 16-byte loads of those rows shuffled into place; elsewhere a masked gather.
 __attribute__((target("avx2"))) inline __m128i warp8_avx2(const uint8_t* src, int w, int h,
                                                           int64_t fx, int64_t fy, int64_t dx,
-                                                          int64_t dy, bool shuffles,
-                                                          uint8_t fill) {
+                                                          int64_t dy, bool shuffles, uint8_t fill) {
   const __m256i step = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
   const __m256i minus1 = _mm256_set1_epi32(-1);
   const __m256i wv = _mm256_set1_epi32(w);
@@ -199,19 +199,19 @@ __attribute__((target("avx2"))) inline __m128i warp8_avx2(const uint8_t* src, in
       _mm256_add_epi32(_mm256_set1_epi32(static_cast<int>(fy)),
                        _mm256_mullo_epi32(step, _mm256_set1_epi32(static_cast<int>(dy)))),
       16);
-  __m256i inside = _mm256_and_si256(
-      _mm256_and_si256(_mm256_cmpgt_epi32(ix, minus1), _mm256_cmpgt_epi32(wv, ix)),
-      _mm256_and_si256(_mm256_cmpgt_epi32(iy, minus1),
-                       _mm256_cmpgt_epi32(_mm256_set1_epi32(h), iy)));
+  __m256i inside =
+      _mm256_and_si256(_mm256_and_si256(_mm256_cmpgt_epi32(ix, minus1), _mm256_cmpgt_epi32(wv, ix)),
+                       _mm256_and_si256(_mm256_cmpgt_epi32(iy, minus1),
+                                        _mm256_cmpgt_epi32(_mm256_set1_epi32(h), iy)));
   if (shuffles && _mm256_movemask_ps(_mm256_castsi256_ps(inside)) == 0xFF) {
     int ix0 = _mm256_cvtsi256_si32(ix);
     int iy0 = _mm256_cvtsi256_si32(iy);
     __m256i iy0v = _mm256_set1_epi32(iy0);
     // The last pixel's row: the other row any pixel of the block reads (one apart at most).
-    int iy7 = iy0 + (dy > 0 ? (_mm256_movemask_ps(_mm256_castsi256_ps(
-                                  _mm256_cmpgt_epi32(iy, iy0v))) != 0)
-                            : -(_mm256_movemask_ps(_mm256_castsi256_ps(
-                                  _mm256_cmpgt_epi32(iy0v, iy))) != 0));
+    int iy7 =
+        iy0 + (dy > 0
+                   ? (_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpgt_epi32(iy, iy0v))) != 0)
+                   : -(_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpgt_epi32(iy0v, iy))) != 0));
     __m128i offsets = low_bytes(_mm256_sub_epi32(ix, _mm256_set1_epi32(ix0)));
     __m128i other = low_bytes(_mm256_xor_si256(_mm256_cmpeq_epi32(iy, iy0v), minus1));
     __m128i first = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + int64_t{iy0} * w + ix0));
@@ -233,8 +233,8 @@ __attribute__((target("avx2"))) inline __m128i warp8_avx2(const uint8_t* src, in
 // lane c (found from the lanes' rows): one or two loads that stay inside the row, a blend. Most
 // of a frame under LeRobot's +-5 degrees is such runs; the rest goes through warp8_avx2.
 __attribute__((target("avx2"))) void warp_avx2(uint8_t* out, const uint8_t* src, int w, int h,
-                                                int64_t sx, int64_t sy, int64_t dx, int64_t dy,
-                                                uint8_t fill) {
+                                               int64_t sx, int64_t sy, int64_t dx, int64_t dy,
+                                               uint8_t fill) {
   const bool shuffles = dx > 0 && dx <= 65536 && dy >= -65536 / 8 && dy <= 65536 / 8;
   const bool runs = dx > 0 && dx <= 65536 && dy >= -65536 && dy <= 65536;
   const __m128i lane = _mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
@@ -264,15 +264,15 @@ __attribute__((target("avx2"))) void warp_avx2(uint8_t* out, const uint8_t* src,
           __m256i lo = _mm256_add_epi32(_mm256_set1_epi32(static_cast<int>(fy)), dyk);
           __m256i hi = _mm256_add_epi32(lo, dy8);
           __m256i row0 = _mm256_set1_epi32(static_cast<int>(iy0));
-          int same = _mm256_movemask_ps(_mm256_castsi256_ps(
-                         _mm256_cmpeq_epi32(_mm256_srai_epi32(lo, 16), row0))) |
-                     (_mm256_movemask_ps(_mm256_castsi256_ps(
-                          _mm256_cmpeq_epi32(_mm256_srai_epi32(hi, 16), row0)))
+          int same = _mm256_movemask_ps(
+                         _mm256_castsi256_ps(_mm256_cmpeq_epi32(_mm256_srai_epi32(lo, 16), row0))) |
+                     (_mm256_movemask_ps(
+                          _mm256_castsi256_ps(_mm256_cmpeq_epi32(_mm256_srai_epi32(hi, 16), row0)))
                       << 8);
           int c = __builtin_popcount(static_cast<unsigned>(same));
           __m128i next = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + iy15 * w + ix0));
-          bytes = _mm_blendv_epi8(next, bytes, _mm_cmpgt_epi8(_mm_set1_epi8(static_cast<char>(c)),
-                                                              lane));
+          bytes = _mm_blendv_epi8(next, bytes,
+                                  _mm_cmpgt_epi8(_mm_set1_epi8(static_cast<char>(c)), lane));
         }
         _mm_storeu_si128(reinterpret_cast<__m128i*>(out + x), bytes);
         x += 16;

@@ -63,8 +63,7 @@ void sharpen(Plane<const T> src, Plane<T> dst, float factor) {
     if (w < 3 || h < 3) return;
     for (int y = 1; y < h - 1; y++) {
       const T* row = src.data + static_cast<int64_t>(y) * w;
-      sharpen_row(dst.data + static_cast<int64_t>(y) * w, row - w, row, row + w, w,
-                  1.0f - factor);
+      sharpen_row(dst.data + static_cast<int64_t>(y) * w, row - w, row, row + w, w, 1.0f - factor);
     }
   }
 }
@@ -176,8 +175,7 @@ struct RgbColour {
     double p[3];
     for (int r = 0; r < 3; r++) {
       for (int col = 0; col < 3; col++) {
-        n[r * 3 + col] =
-            a[r * 3] * m[col] + a[r * 3 + 1] * m[3 + col] + a[r * 3 + 2] * m[6 + col];
+        n[r * 3 + col] = a[r * 3] * m[col] + a[r * 3 + 1] * m[3 + col] + a[r * 3 + 2] * m[6 + col];
       }
       p[r] = a[r * 3] * o[0] + a[r * 3 + 1] * o[1] + a[r * 3 + 2] * o[2] + b[r];
     }
@@ -189,8 +187,15 @@ struct RgbColour {
 
 // RGB -> (Y, Cb, Cr) of BT.601 without offsets, and back: the hue rotation's frame.
 void hue_matrix(double turns, double out[9]) {
-  const double t[9] = {kWr, kWg, kWb, -kWr / 1.772, -kWg / 1.772, (1 - kWb) / 1.772,
-                       (1 - kWr) / 1.402, -kWg / 1.402, -kWb / 1.402};
+  const double t[9] = {kWr,
+                       kWg,
+                       kWb,
+                       -kWr / 1.772,
+                       -kWg / 1.772,
+                       (1 - kWb) / 1.772,
+                       (1 - kWr) / 1.402,
+                       -kWg / 1.402,
+                       -kWb / 1.402};
   const double inv[9] = {1, 0, 1.402, 1, -0.344136286, -0.714136286, 1, 1.772, 0};
   double a = 2 * kPi * turns;
   double r[9] = {1, 0, 0, 0, std::cos(a), -std::sin(a), 0, std::sin(a), std::cos(a)};
@@ -348,9 +353,8 @@ void transform_rgb_typed(T* frame, T* scratch, int width, int height, int layout
   T* base = layout == 1 ? frame : scratch;
   T* spare = layout == 1 ? scratch : scratch + 3 * pixels;
   if (layout != 1) deinterleave<T>(frame, scratch, pixels);
-  Plane<T> planes[3] = {{base, width, height},
-                        {base + pixels, width, height},
-                        {base + 2 * pixels, width, height}};
+  Plane<T> planes[3] = {
+      {base, width, height}, {base + pixels, width, height}, {base + 2 * pixels, width, height}};
   transform_planes<T>(planes, Plane<T>{spare, width, height}, ops, n);
   if (layout != 1) interleave<T>(scratch, frame, pixels);
 }
@@ -379,8 +383,8 @@ void check_ops(const Op* ops, int n) {
         ok = ok && op.a >= -0.5f && op.a <= 0.5f;
         break;
       case kAffine:
-        ok = ok && op.a >= -180 && op.a <= 180 && op.b >= -1 && op.b <= 1 && op.c >= -1 &&
-             op.c <= 1;
+        ok =
+            ok && op.a >= -180 && op.a <= 180 && op.b >= -1 && op.b <= 1 && op.c >= -1 && op.c <= 1;
         break;
       default:
         ok = false;
@@ -412,9 +416,8 @@ void transform_yuv8(const Yuv8Picture& p, const uint8_t* src, uint8_t* dst, uint
   int ch = (p.height + (1 << p.chroma_h_shift) - 1) >> p.chroma_h_shift;
   const int64_t luma = static_cast<int64_t>(p.width) * p.height;
   const int64_t chroma = static_cast<int64_t>(cw) * ch;
-  Plane<uint8_t> planes[3] = {{dst, p.width, p.height},
-                              {dst + luma, cw, ch},
-                              {dst + luma + chroma, cw, ch}};
+  Plane<uint8_t> planes[3] = {
+      {dst, p.width, p.height}, {dst + luma, cw, ch}, {dst + luma + chroma, cw, ch}};
   // Where each plane's current values are: the source picture until an operation first writes
   // that plane into dst, so no pass copies the whole picture before the first operation.
   const uint8_t* source[3] = {src, src + luma, src + luma + chroma};

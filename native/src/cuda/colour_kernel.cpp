@@ -17,9 +17,18 @@ bool ColourKernel::embedded() { return rs_colour_kernels_ptx[0] != '\0'; }
 ColourCoefficients colour_coefficients(int matrix, bool full_range) {
   float kr, kb;
   switch (matrix) {
-    case RS_MATRIX_BT709: kr = 0.2126f; kb = 0.0722f; break;
-    case RS_MATRIX_BT2020: kr = 0.2627f; kb = 0.0593f; break;
-    default: kr = 0.299f; kb = 0.114f; break;  // BT.601, also for unspecified SD content
+    case RS_MATRIX_BT709:
+      kr = 0.2126f;
+      kb = 0.0722f;
+      break;
+    case RS_MATRIX_BT2020:
+      kr = 0.2627f;
+      kb = 0.0593f;
+      break;
+    default:
+      kr = 0.299f;
+      kb = 0.114f;
+      break;  // BT.601, also for unspecified SD content
   }
   const float kg = 1.0f - kr - kb;
   ColourCoefficients c;
@@ -67,8 +76,8 @@ ColourKernel::ColourKernel(const CudaDriver& driver, CUcontext context) : driver
   ScopedContext scope(driver_, context);
   driver_.check(driver_.cu().cuModuleLoadData(&module_, rs_colour_kernels_ptx),
                 "cuModuleLoadData (colour kernel PTX)");
-  for (auto [function, name] : {std::pair{&function_, "rs_nv12_to_rgb"},
-                                 std::pair{&unit_floats_, "rs_u8_to_unit_f32"}}) {
+  for (auto [function, name] :
+       {std::pair{&function_, "rs_nv12_to_rgb"}, std::pair{&unit_floats_, "rs_u8_to_unit_f32"}}) {
     CUresult rc = driver_.cu().cuModuleGetFunction(function, module_, name);
     if (rc != CUDA_SUCCESS) {
       driver_.cu().cuModuleUnload(module_);
@@ -94,9 +103,9 @@ void ColourKernel::launch(const ColourJob& job, CUstream stream) const {
   float y_offset = c.y_offset, y_scale = c.y_scale, c_scale = c.c_scale;
   float rv = c.rv, gu = c.gu, gv = c.gv, bu = c.bu;
   CUdeviceptr dst = static_cast<CUdeviceptr>(reinterpret_cast<uintptr_t>(job.dst));
-  void* args[] = {&luma,    &chroma,  &pitch, &src_width, &src_height, &width,
-                  &height,  &sixteen, &y_offset, &y_scale, &c_scale,   &rv,
-                  &gu,      &gv,      &bu,       &layout,  &dtype,     &dst};
+  void* args[] = {&luma,   &chroma,  &pitch,    &src_width, &src_height, &width,
+                  &height, &sixteen, &y_offset, &y_scale,   &c_scale,    &rv,
+                  &gu,     &gv,      &bu,       &layout,    &dtype,      &dst};
   const unsigned int block_x = 32, block_y = 8;
   const unsigned int grid_x = (static_cast<unsigned int>(width) + block_x - 1) / block_x;
   const unsigned int grid_y = (static_cast<unsigned int>(height) + block_y - 1) / block_y;
@@ -112,9 +121,9 @@ void ColourKernel::launch_unit_floats(CUdeviceptr dst, CUdeviceptr src, int64_t 
   void* args[] = {&src, &dst, &n};
   const unsigned int block = 256;
   const auto grid = static_cast<unsigned int>((count + block - 1) / block);
-  driver_.check(driver_.cu().cuLaunchKernel(unit_floats_, grid, 1, 1, block, 1, 1, 0, stream,
-                                            args, nullptr),
-                "cuLaunchKernel(rs_u8_to_unit_f32)");
+  driver_.check(
+      driver_.cu().cuLaunchKernel(unit_floats_, grid, 1, 1, block, 1, 1, 0, stream, args, nullptr),
+      "cuLaunchKernel(rs_u8_to_unit_f32)");
 }
 
 }  // namespace rs

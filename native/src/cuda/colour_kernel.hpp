@@ -1,6 +1,6 @@
 // Host side of colour_kernels.cu: loads the embedded PTX into a context once and launches the
-// NV12/P016 → RGB kernel (and the uint8 → float32 one) on a stream. Thread-safe (the module is loaded under a mutex; launches
-// only read it).
+// NV12/P016 → RGB kernel (and the uint8 → float32 one) on a stream. Thread-safe (the module is
+// loaded under a mutex; launches only read it).
 #pragma once
 
 #include <cstdint>
@@ -14,18 +14,18 @@ namespace rs {
 struct ColourJob {
   CUdeviceptr surface;  // mapped NVDEC output: luma rows, then interleaved chroma rows
   unsigned int pitch;
-  int surface_height;   // rows of luma in the surface (chroma starts at surface + pitch * this)
-  int width;            // the picture
+  int surface_height;  // rows of luma in the surface (chroma starts at surface + pitch * this)
+  int width;           // the picture
   int height;
-  int out_width;        // the slot's frame: the picture's size, or a resize's (scaled bilinearly)
+  int out_width;  // the slot's frame: the picture's size, or a resize's (scaled bilinearly)
   int out_height;
-  bool sixteen_bit;     // P016 instead of NV12
-  int matrix;           // RS_MATRIX_*
+  bool sixteen_bit;  // P016 instead of NV12
+  int matrix;        // RS_MATRIX_*
   bool full_range;
-  int layout;           // RS_LAYOUT_*
-  int dtype;            // RS_DTYPE_*
-  void* dst;            // device slot: 3 * out_width * out_height values
-  int64_t dst_bytes;    // what the slot holds
+  int layout;         // RS_LAYOUT_*
+  int dtype;          // RS_DTYPE_*
+  void* dst;          // device slot: 3 * out_width * out_height values
+  int64_t dst_bytes;  // what the slot holds
 };
 
 // Throws InvalidArgument unless the kernel can run `job` within its memory: a known layout and

@@ -34,9 +34,9 @@ __device__ void rs_scaled_yuv(const unsigned char* luma, const unsigned char* ch
   const rs::BilinearTap cy = rs::bilinear_tap(y, (src_height + 1) / 2, height);
   float c[2];
   for (int k = 0; k < 2; ++k) {  // Cb, then Cr: interleaved pairs
-    const float ctop = rs::bilinear_mix(rs_sample(chroma, pitch, sixteen_bit, cy.i0, 2 * cx.i0 + k),
-                                        rs_sample(chroma, pitch, sixteen_bit, cy.i0, 2 * cx.i1 + k),
-                                        cx.w1);
+    const float ctop =
+        rs::bilinear_mix(rs_sample(chroma, pitch, sixteen_bit, cy.i0, 2 * cx.i0 + k),
+                         rs_sample(chroma, pitch, sixteen_bit, cy.i0, 2 * cx.i1 + k), cx.w1);
     const float cbottom =
         rs::bilinear_mix(rs_sample(chroma, pitch, sixteen_bit, cy.i1, 2 * cx.i0 + k),
                          rs_sample(chroma, pitch, sixteen_bit, cy.i1, 2 * cx.i1 + k), cx.w1);
@@ -61,8 +61,8 @@ extern "C" __global__ void rs_nv12_to_rgb(const unsigned char* luma, const unsig
 
   float y8, u8, v8;
   if (src_width != width || src_height != height) {
-    rs_scaled_yuv(luma, chroma, pitch, sixteen_bit, src_width, src_height, x, y, width, height,
-                  &y8, &u8, &v8);
+    rs_scaled_yuv(luma, chroma, pitch, sixteen_bit, src_width, src_height, x, y, width, height, &y8,
+                  &u8, &v8);
   } else {
     const unsigned char* luma_row = luma + static_cast<size_t>(y) * pitch;
     const unsigned char* chroma_row = chroma + static_cast<size_t>(y / 2) * pitch;

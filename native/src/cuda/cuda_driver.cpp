@@ -52,10 +52,10 @@ CudaDriver* CudaDriver::load(std::string& reason, int& version) {
   CudaFunctions* cu = nullptr;
   loader_message.clear();
   if (cuda_load_functions(&cu, nullptr) != 0) {
-    reason = "CUDA unavailable: " +
-             (loader_message.empty() ? std::string("libcuda.so.1 cannot be loaded")
-                                     : loader_message) +
-             " (no NVIDIA driver on this machine?)";
+    reason =
+        "CUDA unavailable: " +
+        (loader_message.empty() ? std::string("libcuda.so.1 cannot be loaded") : loader_message) +
+        " (no NVIDIA driver on this machine?)";
     return nullptr;
   }
   // Not in ffnvcodec's function table; taken from the library it opened. Needs no cuInit, so a
@@ -83,9 +83,9 @@ CudaDriver* CudaDriver::load(std::string& reason, int& version) {
   loader_message.clear();
   if (cuvid_load_functions(&driver->cuvid_, nullptr) != 0) {
     driver->cuvid_ = nullptr;
-    driver->nvdec_reason_ = "NVDEC unavailable: " +
-                            (loader_message.empty() ? std::string("libnvcuvid.so.1 cannot be loaded")
-                                                    : loader_message);
+    driver->nvdec_reason_ =
+        "NVDEC unavailable: " +
+        (loader_message.empty() ? std::string("libnvcuvid.so.1 cannot be loaded") : loader_message);
   }
   return driver;  // lives for the process: decoders may be closed during static destruction
 }

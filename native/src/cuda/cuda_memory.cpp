@@ -60,10 +60,10 @@ void CudaMemoryResource::deallocate(void* buffer, int64_t) noexcept {
 // guarantee (it may return before its DMA is done).
 void CudaMemoryResource::copy_from_host(void* dst, const void* src, int64_t bytes, void* stream) {
   ScopedContext scope(*driver_, context_);
-  driver_->check(driver_->cu().cuMemcpyHtoDAsync(device_pointer(dst), src,
-                                                 static_cast<size_t>(bytes),
-                                                 static_cast<CUstream>(stream)),
-                 "cuMemcpyHtoDAsync");
+  driver_->check(
+      driver_->cu().cuMemcpyHtoDAsync(device_pointer(dst), src, static_cast<size_t>(bytes),
+                                      static_cast<CUstream>(stream)),
+      "cuMemcpyHtoDAsync");
 }
 
 void CudaMemoryResource::copy_to_host(void* dst, const void* src, int64_t bytes) {
@@ -95,10 +95,10 @@ void CudaMemoryResource::synchronize(void* stream) {
 
 void CudaMemoryResource::copy_within(void* dst, const void* src, int64_t bytes, void* stream) {
   ScopedContext scope(*driver_, context_);
-  driver_->check(driver_->cu().cuMemcpyDtoDAsync(device_pointer(dst), device_pointer(src),
-                                                 static_cast<size_t>(bytes),
-                                                 static_cast<CUstream>(stream)),
-                 "cuMemcpyDtoDAsync");
+  driver_->check(
+      driver_->cu().cuMemcpyDtoDAsync(device_pointer(dst), device_pointer(src),
+                                      static_cast<size_t>(bytes), static_cast<CUstream>(stream)),
+      "cuMemcpyDtoDAsync");
 }
 
 void CudaMemoryResource::expand_to_unit_floats(float* dst, const uint8_t* src, int64_t count,
@@ -135,9 +135,9 @@ void CudaMemoryResource::destroy_event(void* event) noexcept {
 void CudaMemoryResource::record_event(void* event, void* stream) {
   if (!event) throw InvalidArgument("null CUDA event");
   ScopedContext scope(*driver_, context_);
-  driver_->check(driver_->cu().cuEventRecord(*static_cast<CUevent*>(event),
-                                             static_cast<CUstream>(stream)),
-                 "cuEventRecord");
+  driver_->check(
+      driver_->cu().cuEventRecord(*static_cast<CUevent*>(event), static_cast<CUstream>(stream)),
+      "cuEventRecord");
 }
 
 void CudaMemoryResource::wait_event(void* event) {

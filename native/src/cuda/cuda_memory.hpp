@@ -33,8 +33,7 @@ class CudaMemoryResource final : public MemoryResource {
   void destroy_stream(void* stream) noexcept override;
   void synchronize(void* stream) override;
   void copy_within(void* dst, const void* src, int64_t bytes, void* stream) override;
-  void expand_to_unit_floats(float* dst, const uint8_t* src, int64_t count,
-                             void* stream) override;
+  void expand_to_unit_floats(float* dst, const uint8_t* src, int64_t count, void* stream) override;
   void* create_event() override;
   void destroy_event(void* event) noexcept override;
   void record_event(void* event, void* stream) override;

@@ -15,11 +15,15 @@ constexpr unsigned int kExtraSurfaces = 4;
 
 int matrix_of(unsigned char coefficients) {
   switch (coefficients) {
-    case 1: return RS_MATRIX_BT709;
+    case 1:
+      return RS_MATRIX_BT709;
     case 5:
-    case 6: return RS_MATRIX_BT601;
-    case 9: return RS_MATRIX_BT2020;
-    default: return 0;
+    case 6:
+      return RS_MATRIX_BT601;
+    case 9:
+      return RS_MATRIX_BT2020;
+    default:
+      return 0;
   }
 }
 
@@ -146,9 +150,9 @@ void NvdecDecoder::convert_current(void* dst, int64_t dst_bytes, int out_width, 
   CUVIDPROCPARAMS proc = proc_params_for(picture, stream_);
   CUdeviceptr surface = 0;
   unsigned int pitch = 0;
-  driver.check(cuvid_->cuvidMapVideoFrame(lease_->decoder, picture.picture_index, &surface, &pitch,
-                                          &proc),
-               "cuvidMapVideoFrame64");
+  driver.check(
+      cuvid_->cuvidMapVideoFrame(lease_->decoder, picture.picture_index, &surface, &pitch, &proc),
+      "cuvidMapVideoFrame64");
   try {
     // Mapping waits for the decode, so the status is final here (the SDK samples read it at the
     // same point). A driver that cannot tell (an error from the query) decodes as before.
@@ -250,8 +254,8 @@ int CUDAAPI NvdecDecoder::on_decode(void* self, CUVIDPICPARAMS* picture) {
   decoder->pictures_.surface_reused(picture->CurrPicIdx);
   CUresult rc = decoder->cuvid_->cuvidDecodePicture(decoder->lease_->decoder, picture);
   if (rc != CUDA_SUCCESS) {
-    decoder->callback_error_ = "cuvidDecodePicture failed: CUresult " +
-                               std::to_string(static_cast<int>(rc));
+    decoder->callback_error_ =
+        "cuvidDecodePicture failed: CUresult " + std::to_string(static_cast<int>(rc));
     decoder->callback_error_code_ = RS_ERR_CORRUPT_DATA;
     return 0;
   }

@@ -31,23 +31,35 @@ const CuvidFunctions& cuvid_of(const CudaDriver& driver) {
 
 cudaVideoCodec nvdec_codec(int rs_codec) {
   switch (rs_codec) {
-    case RS_CODEC_H264: return cudaVideoCodec_H264;
-    case RS_CODEC_HEVC: return cudaVideoCodec_HEVC;
-    case RS_CODEC_AV1: return cudaVideoCodec_AV1;
-    case RS_CODEC_VP9: return cudaVideoCodec_VP9;
-    case RS_CODEC_MPEG4: return cudaVideoCodec_MPEG4;
-    default: throw Unsupported("no NVDEC decoder for codec " + std::to_string(rs_codec));
+    case RS_CODEC_H264:
+      return cudaVideoCodec_H264;
+    case RS_CODEC_HEVC:
+      return cudaVideoCodec_HEVC;
+    case RS_CODEC_AV1:
+      return cudaVideoCodec_AV1;
+    case RS_CODEC_VP9:
+      return cudaVideoCodec_VP9;
+    case RS_CODEC_MPEG4:
+      return cudaVideoCodec_MPEG4;
+    default:
+      throw Unsupported("no NVDEC decoder for codec " + std::to_string(rs_codec));
   }
 }
 
 const char* nvdec_codec_name(cudaVideoCodec codec) {
   switch (codec) {
-    case cudaVideoCodec_H264: return "H.264";
-    case cudaVideoCodec_HEVC: return "HEVC";
-    case cudaVideoCodec_AV1: return "AV1";
-    case cudaVideoCodec_VP9: return "VP9";
-    case cudaVideoCodec_MPEG4: return "MPEG-4";
-    default: return "this codec";
+    case cudaVideoCodec_H264:
+      return "H.264";
+    case cudaVideoCodec_HEVC:
+      return "HEVC";
+    case cudaVideoCodec_AV1:
+      return "AV1";
+    case cudaVideoCodec_VP9:
+      return "VP9";
+    case cudaVideoCodec_MPEG4:
+      return "MPEG-4";
+    default:
+      return "this codec";
   }
 }
 
@@ -116,10 +128,10 @@ std::string NvdecDevice::unsupported_reason(cudaVideoCodec codec, cudaVideoChrom
                                             unsigned int height) {
   std::lock_guard<std::mutex> lock(mutex_);
   const CUVIDDECODECAPS& c = caps(codec, chroma, bit_depth);
-  const std::string where = "NVDEC of cuda:" + std::to_string(device_) +
-                            (name_.empty() ? "" : " (" + name_ + ")");
-  const std::string what = std::string(nvdec_codec_name(codec)) + " " +
-                           std::to_string(bit_depth) + "-bit";
+  const std::string where =
+      "NVDEC of cuda:" + std::to_string(device_) + (name_.empty() ? "" : " (" + name_ + ")");
+  const std::string what =
+      std::string(nvdec_codec_name(codec)) + " " + std::to_string(bit_depth) + "-bit";
   if (!c.bIsSupported) {
     std::string reason = where + " cannot decode " + what;
     if (codec == cudaVideoCodec_AV1) reason += " (A100, H100 and H200 have no AV1 decoder)";
@@ -145,8 +157,10 @@ void NvdecDevice::apply_display_area(NvdecLease& lease, const CUVIDEOFORMAT& for
   lease.coded_height = format.coded_height;
   lease.display_left = format.display_area.left;
   lease.display_top = format.display_area.top;
-  lease.target_width = static_cast<unsigned int>(format.display_area.right - format.display_area.left);
-  lease.target_height = static_cast<unsigned int>(format.display_area.bottom - format.display_area.top);
+  lease.target_width =
+      static_cast<unsigned int>(format.display_area.right - format.display_area.left);
+  lease.target_height =
+      static_cast<unsigned int>(format.display_area.bottom - format.display_area.top);
 }
 
 std::unique_ptr<NvdecLease> NvdecDevice::create(const CUVIDEOFORMAT& format, const NvdecKey& key,
@@ -154,8 +168,8 @@ std::unique_ptr<NvdecLease> NvdecDevice::create(const CUVIDEOFORMAT& format, con
   std::optional<cudaVideoSurfaceFormat> surface_format;
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    surface_format = pick_surface_format(key.bit_depth, caps(key.codec, key.chroma,
-                                                             key.bit_depth).nOutputFormatMask);
+    surface_format = pick_surface_format(
+        key.bit_depth, caps(key.codec, key.chroma, key.bit_depth).nOutputFormatMask);
   }
   if (!surface_format) {
     throw Unsupported(unsupported_reason(key.codec, key.chroma, key.bit_depth, format.coded_width,
@@ -194,22 +208,24 @@ std::unique_ptr<NvdecLease> NvdecDevice::create(const CUVIDEOFORMAT& format, con
   return lease;
 }
 
-std::unique_ptr<NvdecLease> NvdecDevice::acquire(const CUVIDEOFORMAT& format,
-                                                 unsigned int surfaces, CodedSize max_size) {
+std::unique_ptr<NvdecLease> NvdecDevice::acquire(const CUVIDEOFORMAT& format, unsigned int surfaces,
+                                                 CodedSize max_size) {
   NvdecKey key{format.codec, format.chroma_format, format.bit_depth_luma_minus8 + 8, surfaces};
   std::unique_ptr<NvdecLease> reused;
   {
     std::unique_lock<std::mutex> lock(mutex_);
     const int limit = session_limit();
     if (!session_freed_.wait_for(lock, kSessionWait, [&] { return active_ < limit; })) {
-      throw Unsupported("all " + std::to_string(limit) + " NVDEC sessions of cuda:" +
-                        std::to_string(device_) + " stayed in use for 60 s; use fewer decoding "
+      throw Unsupported("all " + std::to_string(limit) +
+                        " NVDEC sessions of cuda:" + std::to_string(device_) +
+                        " stayed in use for 60 s; use fewer decoding "
                         "workers per GPU or raise ROBOSTREAM_NVDEC_SESSIONS");
     }
     for (auto it = idle_.rbegin(); it != idle_.rend(); ++it) {
       NvdecLease& candidate = **it;
       if (!(candidate.key < key) && !(key < candidate.key) &&
-          format.coded_width <= candidate.max_width && format.coded_height <= candidate.max_height) {
+          format.coded_width <= candidate.max_width &&
+          format.coded_height <= candidate.max_height) {
         reused = std::move(*it);
         idle_.erase(std::next(it).base());
         break;

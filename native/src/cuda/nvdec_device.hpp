@@ -37,7 +37,7 @@ struct NvdecKey {
 struct NvdecLease {
   NvdecKey key;
   CUvideodecoder decoder = nullptr;
-  unsigned int max_width = 0, max_height = 0;   // fixed at creation; reconfigure stays within
+  unsigned int max_width = 0, max_height = 0;  // fixed at creation; reconfigure stays within
   cudaVideoSurfaceFormat surface_format = cudaVideoSurfaceFormat_NV12;  // NV12 or P016
   unsigned int coded_width = 0, coded_height = 0;
   unsigned int target_width = 0, target_height = 0;  // output surface = display area
@@ -69,8 +69,8 @@ class NvdecDevice {
   const std::string& name() const { return name_; }
 
   // "" when NVDEC on this device decodes (codec, chroma, depth) at this size, else why not.
-  std::string unsupported_reason(cudaVideoCodec codec, cudaVideoChromaFormat chroma,
-                                 int bit_depth, unsigned int width, unsigned int height);
+  std::string unsupported_reason(cudaVideoCodec codec, cudaVideoChromaFormat chroma, int bit_depth,
+                                 unsigned int width, unsigned int height);
 
   // A decoder for `format` that can be reconfigured up to `max_size` (max_coded_size), waiting
   // while all sessions are in use (up to a bound, then Unsupported naming the limit). The

@@ -51,7 +51,7 @@ class BufferPool {
   LiveObject live_;
   std::shared_ptr<MemoryResource> resource_;
   mutable std::mutex mutex_;
-  std::multimap<int64_t, void*> idle_;  // size → buffer
+  std::multimap<int64_t, void*> idle_;              // size → buffer
   std::unordered_map<void*, int64_t> outstanding_;  // buffer → size, handed out
   std::vector<void*> idle_events_;
   PoolStats stats_{};

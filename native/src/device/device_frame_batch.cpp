@@ -23,11 +23,16 @@ struct ValueType {
 
 ValueType value_type(int dtype) {
   switch (dtype) {
-    case RS_DTYPE_UINT8: return {1, "C", 3};
-    case RS_DTYPE_FLOAT32: return {4, "f", 3};
-    case RS_DTYPE_DEPTH_UINT16: return {2, "S", 1};
-    case RS_DTYPE_DEPTH_FLOAT32: return {4, "f", 1};
-    default: throw InvalidArgument("unknown frame dtype " + std::to_string(dtype));
+    case RS_DTYPE_UINT8:
+      return {1, "C", 3};
+    case RS_DTYPE_FLOAT32:
+      return {4, "f", 3};
+    case RS_DTYPE_DEPTH_UINT16:
+      return {2, "S", 1};
+    case RS_DTYPE_DEPTH_FLOAT32:
+      return {4, "f", 1};
+    default:
+      throw InvalidArgument("unknown frame dtype " + std::to_string(dtype));
   }
 }
 
@@ -78,8 +83,7 @@ ExportNodes build_nodes(const DeviceFrameBatch& batch, const std::shared_ptr<voi
       }
       std::vector<SchemaPtr> item;
       item.push_back(new_schema(format, "item"));
-      fields.push_back(
-          new_schema("+w:" + std::to_string(c.positions), name, {}, std::move(item)));
+      fields.push_back(new_schema("+w:" + std::to_string(c.positions), name, {}, std::move(item)));
       std::vector<ArrayPtr> items;
       items.push_back(std::move(flat));
       arrays.push_back(new_array(owner, rows, {nullptr}, std::move(items), kind));
@@ -125,8 +129,7 @@ int DeviceFrameBatch::add_frame_column(const std::string& name, int positions, i
   check_new_column(columns_, name, height, width, layout);
   if (positions < 1 || positions > sizes::kMaxWindow) {
     throw InvalidArgument("frame column " + name + " has " + std::to_string(positions) +
-                          " frames per row (must be 1.." + std::to_string(sizes::kMaxWindow) +
-                          ")");
+                          " frames per row (must be 1.." + std::to_string(sizes::kMaxWindow) + ")");
   }
   const std::string what = "frame column " + name;
   DeviceFrameColumn c;
@@ -200,8 +203,8 @@ void DeviceFrameBatch::prepare_export(void* stream) {
   memory.record_event(event_, stream);
 }
 
-void DeviceFrameBatch::export_to(DeviceFrameBatch* batch, void* stream,
-                                 ArrowDeviceArray* out_array, ArrowSchema* out_schema) {
+void DeviceFrameBatch::export_to(DeviceFrameBatch* batch, void* stream, ArrowDeviceArray* out_array,
+                                 ArrowSchema* out_schema) {
   if (!out_array || !out_schema) throw InvalidArgument("null ArrowDeviceArray or ArrowSchema");
   if (!batch) throw InvalidArgument("null device batch");
   batch->prepare_export(stream);
@@ -229,8 +232,7 @@ void DeviceFrameBatch::host_view(const ArrowDeviceArray& exported, ArrowArray* o
   }
   const MemoryResource& memory = batch->pool_->resource();
   if (memory.device_type() != ARROW_DEVICE_CPU) {
-    throw InvalidArgument("the batch's frames are on device " +
-                          std::to_string(memory.device_id()) +
+    throw InvalidArgument("the batch's frames are on device " + std::to_string(memory.device_id()) +
                           ", not in host memory: copy them to the host first");
   }
   // The view's nodes share the batch's holder: its buffers stay until both arrays are released.

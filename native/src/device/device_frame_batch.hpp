@@ -24,16 +24,16 @@ struct DeviceFrameColumn {
   int positions;
   int height;
   int width;
-  int layout;            // RS_LAYOUT_*
-  int dtype;             // RS_DTYPE_*
-  int64_t elements;      // values per frame: channels (3 RGB, 1 depth) * height * width
-  int64_t frame_bytes;   // elements * value size
-  int64_t slots;         // rows * positions
-  int64_t frames_bytes;  // slots * frame_bytes
-  void* frames;          // pooled, frames_bytes long, uninitialised
+  int layout;               // RS_LAYOUT_*
+  int dtype;                // RS_DTYPE_*
+  int64_t elements;         // values per frame: channels (3 RGB, 1 depth) * height * width
+  int64_t frame_bytes;      // elements * value size
+  int64_t slots;            // rows * positions
+  int64_t frames_bytes;     // slots * frame_bytes
+  void* frames;             // pooled, frames_bytes long, uninitialised
   std::vector<double> pts;  // per slot
   std::vector<int64_t> frame_index;
-  void* pts_buffer = nullptr;    // pooled copies of pts / frame_index, made at export
+  void* pts_buffer = nullptr;  // pooled copies of pts / frame_index, made at export
   void* index_buffer = nullptr;
 };
 

@@ -63,8 +63,7 @@ class HostMemoryResource final : public MemoryResource {
   void destroy_stream(void*) noexcept override {}
   void synchronize(void*) override {}
   void copy_within(void* dst, const void* src, int64_t bytes, void* stream) override;
-  void expand_to_unit_floats(float* dst, const uint8_t* src, int64_t count,
-                             void* stream) override;
+  void expand_to_unit_floats(float* dst, const uint8_t* src, int64_t count, void* stream) override;
   void* create_event() override { return nullptr; }
   void destroy_event(void*) noexcept override {}
   void record_event(void*, void*) override {}

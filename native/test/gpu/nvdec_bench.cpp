@@ -33,7 +33,8 @@ std::vector<TestCase>& registry() {
 namespace {
 
 // One session's loop until the deadline; returns frames converted.
-int64_t run_session(const FixtureStream& s, int64_t pool, std::chrono::steady_clock::time_point end) {
+int64_t run_session(const FixtureStream& s, int64_t pool,
+                    std::chrono::steady_clock::time_point end) {
   NvdecSession session(s, /*low_latency=*/false);
   int64_t frames = 0;
   std::unique_ptr<DeviceRows> batch;

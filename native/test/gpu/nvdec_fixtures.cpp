@@ -22,7 +22,8 @@ bool file_exists(const std::string& path) {
 [[noreturn]] void missing(const std::string& what) {
   const char* required = std::getenv("ROBOSTREAM_REQUIRE_CUDA");
   if (required && std::strcmp(required, "1") == 0) throw Failure{"missing GPU fixture: " + what};
-  throw Skipped{"missing GPU fixture " + what + " (scripts/tests/make-gpu-fixtures.sh DIR; "
+  throw Skipped{"missing GPU fixture " + what +
+                " (scripts/tests/make-gpu-fixtures.sh DIR; "
                 "ROBOSTREAM_GPU_FIXTURES=DIR)"};
 }
 
@@ -59,7 +60,8 @@ FixtureStream load_fixture(const std::string& name) {
   const std::string ext = ivf ? "ivf" : name.substr(0, 4);
   std::ifstream stream(dir + "/stream." + ext, std::ios::binary);
   if (!stream) missing(dir + "/stream." + ext);
-  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(stream)), std::istreambuf_iterator<char>());
+  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(stream)),
+                             std::istreambuf_iterator<char>());
   // IVF (AV1): a 32-byte file header, then per frame a 12-byte header (size, pts) and the frame.
   size_t offset = ivf ? 32 : 0;
   std::ifstream listing(dir + "/packets.txt");

@@ -21,9 +21,9 @@ struct FixtureStream {
   int height = 0;
   int frames = 0;
   int64_t tb_num = 1, tb_den = 1;
-  std::vector<Packet> packets;        // decode order
-  std::vector<int64_t> display_pts;   // sorted: display order
-  std::vector<uint8_t> reference;     // frames * width * height * 3, or empty
+  std::vector<Packet> packets;       // decode order
+  std::vector<int64_t> display_pts;  // sorted: display order
+  std::vector<uint8_t> reference;    // frames * width * height * 3, or empty
 
   const uint8_t* reference_frame(int frame) const {
     return reference.data() + static_cast<size_t>(frame) * width * height * 3;

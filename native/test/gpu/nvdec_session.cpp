@@ -36,9 +36,8 @@ bool NvdecSession::take_pictures(int64_t target_pts, int64_t slot) {
       throw Failure{"picture of " + std::to_string(info[2]) + "x" + std::to_string(info[3])};
     }
     if (!found && info[1] == target_pts) {
-      ok(rs_nvdec_convert_current(decoder_, slot, frame_bytes(), fixture_.width,
-                                  fixture_.height, RS_LAYOUT_HWC,
-                                  RS_DTYPE_UINT8,
+      ok(rs_nvdec_convert_current(decoder_, slot, frame_bytes(), fixture_.width, fixture_.height,
+                                  RS_LAYOUT_HWC, RS_DTYPE_UINT8,
                                   info[5] ? static_cast<int>(info[5]) : RS_MATRIX_BT601,
                                   static_cast<int>(info[6])),
          "rs_nvdec_convert_current");
@@ -72,9 +71,8 @@ int NvdecSession::decode_all(const std::function<int64_t(int64_t)>& on_picture) 
       ++displayed;
       const int64_t slot = on_picture(info[1]);
       if (slot != 0) {
-        ok(rs_nvdec_convert_current(decoder_, slot, frame_bytes(), fixture_.width,
-                                  fixture_.height, RS_LAYOUT_HWC,
-                                    RS_DTYPE_UINT8,
+        ok(rs_nvdec_convert_current(decoder_, slot, frame_bytes(), fixture_.width, fixture_.height,
+                                    RS_LAYOUT_HWC, RS_DTYPE_UINT8,
                                     info[5] ? static_cast<int>(info[5]) : RS_MATRIX_BT601,
                                     static_cast<int>(info[6])),
            "rs_nvdec_convert_current");

@@ -72,7 +72,8 @@ void shuffled_frames_match_reference(const std::string& name) {
     DeviceRows batch(pools.device, s, n);
     for (int r = 0; r < n; ++r) session.decode_frame(order[start + r], batch.slot(r));
     std::vector<uint8_t> host = batch.to_host(session.stream(), pools.host);
-    for (int r = 0; r < n; ++r) check_frame(s, order[start + r], host.data() + r * batch.frame_bytes);
+    for (int r = 0; r < n; ++r)
+      check_frame(s, order[start + r], host.data() + r * batch.frame_bytes);
   }
 }
 
@@ -259,10 +260,12 @@ RS_TEST(cuda_pool_copies_uploads_and_expands_on_its_stream) {
   int64_t batch = 0;
   int32_t col = -1;
   RS_CHECK_EQ(rs_device_batch_create(pools.device, 1, &batch), RS_OK);
-  RS_CHECK_EQ(rs_device_batch_add_frame_column(batch, "u8", 480, 640, RS_LAYOUT_HWC,
-                                               RS_DTYPE_UINT8, &col), RS_OK);
+  RS_CHECK_EQ(
+      rs_device_batch_add_frame_column(batch, "u8", 480, 640, RS_LAYOUT_HWC, RS_DTYPE_UINT8, &col),
+      RS_OK);
   RS_CHECK_EQ(rs_device_batch_add_frame_column(batch, "f32", 480, 640, RS_LAYOUT_HWC,
-                                               RS_DTYPE_FLOAT32, &col), RS_OK);
+                                               RS_DTYPE_FLOAT32, &col),
+              RS_OK);
   int64_t u8_slot = 0, f32_slot = 0;
   RS_CHECK_EQ(rs_device_batch_frame_slot(batch, 0, 0, &u8_slot), RS_OK);
   RS_CHECK_EQ(rs_device_batch_frame_slot(batch, 1, 0, &f32_slot), RS_OK);

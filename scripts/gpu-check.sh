@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The one prepared script for a GPU machine (DESIGN.md §6: NVIDIA driver, nvcc, CMake; no Java,
+# The one prepared script for a GPU machine (docs/DESIGN.md, "The GPU check machine": NVIDIA driver, nvcc, CMake; no Java,
 # no ffmpeg, no package registry; at most 64 MiB travel there).
 #
 #   scripts/gpu-check.sh prepare   on a CPU machine: puts the ffnvcodec headers and the NVDEC

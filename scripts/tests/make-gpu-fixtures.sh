@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Prepares, on a CPU machine, everything the NVDEC tests and benchmark need on a GPU machine that
-# has no ffmpeg and no Java (DESIGN.md §6). Usage: make-gpu-fixtures.sh OUT_DIR
+# has no ffmpeg and no Java (docs/DESIGN.md, "The GPU check machine"). Usage: make-gpu-fixtures.sh OUT_DIR
 #
 # OUT_DIR/<name>/ for each stream:
 #   stream.<codec>   the elementary stream in Annex-B, as robostream's Java demuxer feeds NVDEC

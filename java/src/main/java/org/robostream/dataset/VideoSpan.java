@@ -15,7 +15,8 @@ import java.nio.file.Path;
  * @param frameOffset frames of the episodes stored before this one in the same file (ordered by
  *     {@code fromTimestamp}): the position of the episode's frame 0 in the file
  * @param fileFrames the frames the metadata puts into this file, all its episodes together; when
- *     the file's real frame count equals it, frames are addressed by position (DESIGN.md §4)
+ *     the file's real frame count equals it, frames are addressed by position (docs/DESIGN.md,
+ *     "Semantics")
  * @param episodesBefore how many episodes are stored before this one in the same file
  */
 public record VideoSpan(
@@ -28,9 +29,9 @@ public record VideoSpan(
     int episodesBefore) {
   /**
    * The most LeRobot's concatenation shifts one appended episode: it offsets each piece by the
-   * durations before it rounded up to whole milliseconds (DESIGN.md §4, measured +0.33 ms per
-   * episode on real AV1 files), so the frames of the k-th episode of a file sit up to k ms after
-   * {@code from_timestamp + frame / fps}.
+   * durations before it rounded up to whole milliseconds (docs/DESIGN.md, "Semantics"; measured
+   * +0.33 ms per episode on real AV1 files), so the frames of the k-th episode of a file sit up to
+   * k ms after {@code from_timestamp + frame / fps}.
    */
   public static final double APPEND_SHIFT_SECONDS = 1e-3;
 

@@ -11,8 +11,8 @@ import org.robostream.NativeCacheLock;
  * <p>Every method mirrors one C function; status codes are turned into exceptions by {@link
  * NativeStatus#check(int, String)}, the single place where native errors become Java exceptions.
  * Addresses are plain {@code long}s: the binding deliberately avoids FFmpeg or Arrow Java types
- * (JavaCPP's build step cannot see them, see BUILD-NOTES). Application code uses the owning
- * wrappers ({@code Av1Decoder}, {@code FrameBatchBuilder}, ...) instead of this class.
+ * (JavaCPP's build step cannot see their headers). Application code uses the owning wrappers
+ * ({@code Av1Decoder}, {@code FrameBatchBuilder}, ...) instead of this class.
  *
  * <p>Thread-safety is that of the C functions: handles are confined to one thread at a time; the
  * counters and availability queries are safe from any thread.

@@ -200,7 +200,7 @@ public final class VideoDecoder implements AutoCloseable {
   /**
    * Decodes frames by presentation index (0 = first frame), any order, repeats allowed, into {@code
    * destination}: request i goes to slot i. For callers that know a frame's position, such as
-   * episodes inside concatenated files (DESIGN.md §4).
+   * episodes inside concatenated files (docs/DESIGN.md, "Semantics").
    *
    * @throws IllegalArgumentException when an index is outside the stream; nothing is decoded then
    */

@@ -19,8 +19,8 @@ import org.robostream.video.VideoDecoder;
 
 /**
  * Real v3.0 files drift: LeRobot's concatenation shifts each appended episode by up to a
- * millisecond (DESIGN.md §4). A file of many episodes must still stream exactly, by position, while
- * a shift no concatenation explains is refused.
+ * millisecond (docs/DESIGN.md, "Semantics"). A file of many episodes must still stream exactly, by
+ * position, while a shift no concatenation explains is refused.
  */
 class ConcatenationDriftTest {
   private static final String CAMERA = "observation.images.top";

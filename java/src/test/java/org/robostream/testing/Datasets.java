@@ -269,10 +269,10 @@ public final class Datasets {
 
   /**
    * v3.0 pattern dataset of 60 short episodes (4 frames at 30 fps, 1 camera 64x64 H.264 GOP 4,
-   * B-frames) in one video file. The writer appends episodes as LeRobot does (DESIGN.md §4): each
-   * piece is offset by the durations before it rounded up to whole milliseconds, 133.33 ms to 134
-   * ms here, so the k-th episode sits k x 0.67 ms after its table time and the last ones more than
-   * half a frame (16.7 ms), while every frame is where its position says.
+   * B-frames) in one video file. The writer appends episodes as LeRobot does (docs/DESIGN.md,
+   * "Semantics"): each piece is offset by the durations before it rounded up to whole milliseconds,
+   * 133.33 ms to 134 ms here, so the k-th episode sits k x 0.67 ms after its table time and the
+   * last ones more than half a frame (16.7 ms), while every frame is where its position says.
    */
   public static Path concatenationDrift() {
     return Fixtures.dataset(

@@ -8,6 +8,7 @@ import org.robostream.arrow.DType;
 import org.robostream.arrow.FrameColumn;
 import org.robostream.dataset.EpisodeInfo;
 import org.robostream.transform.FrameTransformer;
+import org.robostream.video.DecoderSlot;
 import org.robostream.video.FrameDestination;
 import org.robostream.video.FrameLayout;
 import org.robostream.video.FrameSamples;
@@ -57,7 +58,7 @@ final class DeviceFramePath implements FramePath {
       String camera,
       int[] frames,
       FrameMemory memory,
-      long reader,
+      DecoderSlot reader,
       HeldFrames out) {
     HeldSlots[] made = new HeldSlots[1];
     try {

@@ -9,6 +9,7 @@ import org.robostream.dataset.EpisodeInfo;
 import org.robostream.dataset.VideoSpan;
 import org.robostream.video.DecodeResult;
 import org.robostream.video.DecoderCache;
+import org.robostream.video.DecoderSlot;
 import org.robostream.video.Device;
 import org.robostream.video.FrameDestination;
 import org.robostream.video.PictureSink;
@@ -90,7 +91,8 @@ final class FrameFetcher {
   }
 
   /** Decodes {@code frames} (episode-local) of {@code camera}; request i goes to the sink as i. */
-  void fetch(EpisodeInfo episode, String camera, int[] frames, PictureSink sink, long reader) {
+  void fetch(
+      EpisodeInfo episode, String camera, int[] frames, PictureSink sink, DecoderSlot reader) {
     if (images.isImageCamera(camera)) {
       fetchImages(episode, camera, frames, sink);
       return;
@@ -112,7 +114,11 @@ final class FrameFetcher {
    * NVDEC cannot decode and for images, on the CPU); request i goes to slot i.
    */
   void fetch(
-      EpisodeInfo episode, String camera, int[] frames, Destinations destination, long reader) {
+      EpisodeInfo episode,
+      String camera,
+      int[] frames,
+      Destinations destination,
+      DecoderSlot reader) {
     if (images.isImageCamera(camera)) {
       FrameDestination d = destination.forDecoder(false, false);
       if (cached == null) {
@@ -209,13 +215,13 @@ final class FrameFetcher {
    */
   private final class OnDemand implements Supplier<VideoDecoder> {
     private final String file;
-    private final long reader;
+    private final DecoderSlot reader;
     private final int samples;
     private VideoDecoder decoder;
     private long before;
 
     /** {@code samples}: the samples whose frames the call decodes (its lookups, as counted). */
-    OnDemand(String file, long reader, int samples) {
+    OnDemand(String file, DecoderSlot reader, int samples) {
       this.file = file;
       this.reader = reader;
       this.samples = samples;
@@ -240,7 +246,7 @@ final class FrameFetcher {
    * differs from the previous frame's), so a run of frames that ends just before it wastes nothing
    * when the next run starts there. False when frames are looked up by pts.
    */
-  boolean startsGop(EpisodeInfo episode, String camera, int frame, long reader) {
+  boolean startsGop(EpisodeInfo episode, String camera, int frame, DecoderSlot reader) {
     if (images.isImageCamera(camera)) {
       return false; // every image stands alone
     }
@@ -263,7 +269,7 @@ final class FrameFetcher {
       EpisodeInfo episode,
       String camera,
       int[] frames,
-      long reader,
+      DecoderSlot reader,
       BiFunction<OnDemand, Addresses, DecodeResult> decode) {
     VideoSpan span = episode.video(camera);
     String file = span.file().toString();

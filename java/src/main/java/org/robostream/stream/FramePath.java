@@ -2,6 +2,7 @@ package org.robostream.stream;
 
 import java.util.List;
 import org.robostream.dataset.EpisodeInfo;
+import org.robostream.video.DecoderSlot;
 
 /**
  * How a worker's frames travel from the decoder to a batch: decoded into blocks of a {@link
@@ -32,7 +33,7 @@ interface FramePath extends AutoCloseable {
       String camera,
       int[] frames,
       FrameMemory memory,
-      long reader,
+      DecoderSlot reader,
       HeldFrames out);
 
   /**

@@ -11,6 +11,7 @@ import org.robostream.dataset.EpisodeInfo;
 import org.robostream.framecache.CachedFrame;
 import org.robostream.framecache.FrameTarget;
 import org.robostream.transform.FrameTransformer;
+import org.robostream.video.DecoderSlot;
 import org.robostream.video.DepthSamples;
 import org.robostream.video.HostFrameBuffer;
 import org.robostream.video.PackedPicture;
@@ -52,7 +53,7 @@ final class HostFramePath implements FramePath {
       String camera,
       int[] frames,
       FrameMemory memory,
-      long reader,
+      DecoderSlot reader,
       HeldFrames out) {
     boolean depth = ctx.samples(camera).isDepth();
     // Depth maps are video cameras; image cameras have no video file.

@@ -10,6 +10,7 @@ import org.apache.arrow.memory.BufferAllocator;
 import org.robostream.dataset.DatasetException;
 import org.robostream.dataset.EpisodeInfo;
 import org.robostream.video.DecoderCache;
+import org.robostream.video.DecoderSlot;
 
 /**
  * One worker thread of a rank: replays its slot's {@link SlotSampler}, decodes each sample's frames
@@ -281,7 +282,8 @@ final class StreamWorker implements Runnable {
                     && store.canHold((n + 1) * estimatedSampleBytes),
             frame ->
                 !ctx.cameras().isEmpty()
-                    && fetcher.startsGop(info, ctx.cameras().get(0), frame, episode * 64L));
+                    && fetcher.startsGop(
+                        info, ctx.cameras().get(0), frame, DecoderSlot.of(episode, 0)));
     if (length == 0) {
       return; // over budget: decoded when delivered
     }
@@ -313,11 +315,12 @@ final class StreamWorker implements Runnable {
   /**
    * Decodes every camera and window position of {@code samples} (all of one episode) into packed
    * blocks of {@code store}, one decode call per camera; per sample, frames ordered camera by
-   * camera, window position by position. {@code reader} picks the decoder: the episode's own stream
-   * decoder, or -1 for the shared one of out-of-order (delivery-time) decoding.
+   * camera, window position by position. {@code stream} picks the decoders: the episode's own
+   * stream's (its index, one decoder per camera), or -1 for the shared ones of out-of-order
+   * (delivery-time) decoding.
    */
   private List<PackedFrame[]> decodeInto(
-      long[] samples, FrameMemory store, FrameFetcher fetcher, FramePath path, long reader) {
+      long[] samples, FrameMemory store, FrameFetcher fetcher, FramePath path, int stream) {
     EpisodeInfo e = ctx.metadata().episode(Samples.episode(samples[0]));
     int perSample = 0;
     for (String camera : ctx.cameras()) {
@@ -349,7 +352,7 @@ final class StreamWorker implements Runnable {
             camera,
             frames,
             store,
-            reader == -1 ? -1 : reader * 64 + k,
+            stream == -1 ? DecoderSlot.SHARED : DecoderSlot.of(stream, k),
             (request, frame) -> out.get(request / n)[cameraBase + request % n] = frame);
         base += n;
       }

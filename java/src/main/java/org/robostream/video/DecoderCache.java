@@ -9,10 +9,10 @@ import java.util.Objects;
 import java.util.OptionalInt;
 
 /**
- * A bounded LRU of open {@link VideoDecoder}s keyed by (file, device, reader), so that a worker
- * reading many samples of the same videos does not reopen (and re-index) them; {@code reader} tells
- * apart decoders of one file kept at different positions (the loader's live episode streams inside
- * one shared v3.0 file), so they never make each other seek. Evicted decoders are closed.
+ * A bounded LRU of open {@link VideoDecoder}s keyed by (file, device, {@link DecoderSlot}), so that
+ * a worker reading many samples of the same videos does not reopen (and re-index) them; the slot
+ * tells apart decoders of one file kept at different positions (the loader's live episode streams
+ * inside one shared v3.0 file), so they never make each other seek. Evicted decoders are closed.
  *
  * <p>Capacity: the constructor's argument, else the environment variable {@code
  * ROBOSTREAM_VIDEO_DECODER_CACHE_SIZE} (or LeRobot's {@code LEROBOT_VIDEO_DECODER_CACHE_SIZE}),
@@ -40,8 +40,8 @@ public final class DecoderCache implements AutoCloseable {
     VideoDecoder open(String file, Device device, VideoDecoder sibling);
   }
 
-  /** reader tells apart decoders of one file kept at different positions (one per stream). */
-  private record Key(String file, Device device, long reader) {}
+  /** The slot tells apart decoders of one file kept at different positions (one per stream). */
+  private record Key(String file, Device device, DecoderSlot slot) {}
 
   private final int capacity;
   private final Opener opener;
@@ -136,28 +136,28 @@ public final class DecoderCache implements AutoCloseable {
    * recently used decoders beyond the capacity.
    */
   public synchronized VideoDecoder get(String file, Device device) {
-    return get(file, device, 0);
+    return get(file, device, DecoderSlot.SHARED);
   }
 
   /**
-   * Like {@link #get(String, Device)} for one of several readers of the same file: each reader
-   * (e.g. each live episode stream of a shared v3.0 file) gets its own decoder, so readers at
+   * Like {@link #get(String, Device)} for one of several readers of the same file: each slot (each
+   * live episode stream and camera of a shared v3.0 file) gets its own decoder, so readers at
    * different positions do not make each other seek.
    */
-  public synchronized VideoDecoder get(String file, Device device, long reader) {
-    return get(file, device, reader, 1);
+  public synchronized VideoDecoder get(String file, Device device, DecoderSlot slot) {
+    return get(file, device, slot, 1);
   }
 
   /**
-   * Like {@link #get(String, Device, long)}, counted as {@code lookups} lookups: one decode call
-   * for {@code lookups} samples counts as the reference's one lookup per sample and camera (the
-   * first a miss when the decoder had to be opened, the others hits).
+   * Like {@link #get(String, Device, DecoderSlot)}, counted as {@code lookups} lookups: one decode
+   * call for {@code lookups} samples counts as the reference's one lookup per sample and camera
+   * (the first a miss when the decoder had to be opened, the others hits).
    */
-  public synchronized VideoDecoder get(String file, Device device, long reader, int lookups) {
+  public synchronized VideoDecoder get(String file, Device device, DecoderSlot slot, int lookups) {
     if (lookups < 1) {
       throw new IllegalArgumentException("lookups must be >= 1, not " + lookups);
     }
-    Key key = new Key(file, device, reader);
+    Key key = new Key(file, device, slot);
     VideoDecoder decoder = lookUp(key);
     boolean firstUse = openedUncounted.remove(key) || decoder == null;
     if (firstUse) {
@@ -175,14 +175,44 @@ public final class DecoderCache implements AutoCloseable {
    * (where its GOPs start) that the reference's loader never asks. A decoder opened here counts its
    * miss at its first counted lookup.
    */
-  public synchronized VideoDecoder peek(String file, Device device, long reader) {
-    Key key = new Key(file, device, reader);
+  public synchronized VideoDecoder peek(String file, Device device, DecoderSlot slot) {
+    Key key = new Key(file, device, slot);
     VideoDecoder decoder = lookUp(key);
     if (decoder != null) {
       return decoder;
     }
     openedUncounted.add(key);
     return open(key);
+  }
+
+  /**
+   * A reader numbered by the caller.
+   *
+   * @deprecated a number hides what it stands for: use {@link #get(String, Device, DecoderSlot)}
+   */
+  @Deprecated
+  public VideoDecoder get(String file, Device device, long reader) {
+    return get(file, device, new DecoderSlot(reader, 0));
+  }
+
+  /**
+   * A reader numbered by the caller, counted as {@code lookups} lookups.
+   *
+   * @deprecated use {@link #get(String, Device, DecoderSlot, int)}
+   */
+  @Deprecated
+  public VideoDecoder get(String file, Device device, long reader, int lookups) {
+    return get(file, device, new DecoderSlot(reader, 0), lookups);
+  }
+
+  /**
+   * A reader numbered by the caller, not counted.
+   *
+   * @deprecated use {@link #peek(String, Device, DecoderSlot)}
+   */
+  @Deprecated
+  public VideoDecoder peek(String file, Device device, long reader) {
+    return peek(file, device, new DecoderSlot(reader, 0));
   }
 
   private VideoDecoder lookUp(Key key) {
@@ -237,7 +267,7 @@ public final class DecoderCache implements AutoCloseable {
   }
 
   public synchronized boolean contains(String file, Device device) {
-    return entries.containsKey(new Key(file, device, 0));
+    return entries.containsKey(new Key(file, device, DecoderSlot.SHARED));
   }
 
   public synchronized int size() {

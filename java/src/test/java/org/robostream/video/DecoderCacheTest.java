@@ -58,19 +58,41 @@ class DecoderCacheTest {
   void aCallForSeveralSamplesCountsOneLookupEachAndPeeksCountNone() {
     try (DecoderCache cache =
         DecoderCache.forLocalFiles(OptionalInt.of(2), VideoDecoderOptions.defaults())) {
-      VideoDecoder peeked = cache.peek(path(0), Device.CPU, 0);
+      VideoDecoder peeked = cache.peek(path(0), Device.CPU, DecoderSlot.SHARED);
       assertEquals(0, cache.stats().hits() + cache.stats().misses(), "a peek is no lookup");
       // The first counted lookup of a decoder a peek opened is its miss; 4 samples: 1 + 3.
-      assertSame(peeked, cache.get(path(0), Device.CPU, 0, 4));
+      assertSame(peeked, cache.get(path(0), Device.CPU, DecoderSlot.SHARED, 4));
       assertEquals(1, cache.stats().misses());
       assertEquals(3, cache.stats().hits());
-      cache.get(path(0), Device.CPU, 0, 5); // open: 5 hits
-      cache.get(path(1), Device.CPU, 0, 2); // opened: 1 miss, 1 hit
-      assertSame(cache.get(path(1), Device.CPU, 0), cache.peek(path(1), Device.CPU, 0));
+      cache.get(path(0), Device.CPU, DecoderSlot.SHARED, 5); // open: 5 hits
+      cache.get(path(1), Device.CPU, DecoderSlot.SHARED, 2); // opened: 1 miss, 1 hit
+      assertSame(
+          cache.get(path(1), Device.CPU, DecoderSlot.SHARED),
+          cache.peek(path(1), Device.CPU, DecoderSlot.SHARED));
       DecoderCacheStats s = cache.stats();
       assertEquals(2, s.misses());
       assertEquals(10, s.hits());
-      assertThrows(IllegalArgumentException.class, () -> cache.get(path(0), Device.CPU, 0, 0));
+      assertThrows(
+          IllegalArgumentException.class,
+          () -> cache.get(path(0), Device.CPU, DecoderSlot.SHARED, 0));
+    }
+  }
+
+  @Test
+  void eachSlotOfAFileHasItsOwnDecoder() {
+    try (DecoderCache cache =
+        DecoderCache.forLocalFiles(OptionalInt.of(8), VideoDecoderOptions.defaults())) {
+      VideoDecoder stream0top = cache.get(path(0), Device.CPU, DecoderSlot.of(0, 0));
+      VideoDecoder stream0wrist = cache.get(path(0), Device.CPU, DecoderSlot.of(0, 1));
+      VideoDecoder stream1top = cache.get(path(0), Device.CPU, DecoderSlot.of(1, 0));
+      VideoDecoder shared = cache.get(path(0), Device.CPU);
+      assertEquals(4, cache.size(), "one decoder per (stream, camera) and one shared");
+      assertSame(stream0top, cache.get(path(0), Device.CPU, DecoderSlot.of(0, 0)));
+      assertSame(shared, cache.get(path(0), Device.CPU, DecoderSlot.SHARED));
+      assertTrue(stream0top != stream0wrist && stream0top != stream1top && stream0top != shared);
+      assertTrue(cache.contains(path(0), Device.CPU));
+      assertThrows(IllegalArgumentException.class, () -> DecoderSlot.of(-2, 0));
+      assertThrows(IllegalArgumentException.class, () -> DecoderSlot.of(0, -1));
     }
   }
 

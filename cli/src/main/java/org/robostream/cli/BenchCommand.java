@@ -51,22 +51,9 @@ final class BenchCommand implements Callable<Integer> {
               + " if they are not there")
   String source;
 
-  @Option(
-      names = {"--batch-size", "--batch_size"},
-      defaultValue = "64")
-  int batchSize;
+  @Mixin LoaderOptions loader;
 
-  @Option(
-      names = {"--num-workers", "--num_workers"},
-      description = "worker threads (default: the reference's 8, capped at this machine's cores)")
-  Integer workersOption;
-
-  int workers;
-
-  @Option(
-      names = {"--buffer-size", "--buffer_size"},
-      defaultValue = "2000")
-  int bufferSize;
+  int workers; // resolved in call(): --num-workers, else the reference's 8 capped at the cores
 
   @Mixin DecodeOptions decode;
 
@@ -160,10 +147,7 @@ final class BenchCommand implements Callable<Integer> {
     timestamps.rule();
     imageTransforms.config();
     frameCache.options();
-    workers =
-        workersOption != null
-            ? workersOption
-            : Math.min(8, Runtime.getRuntime().availableProcessors());
+    workers = loader.workers(Math.min(8, Runtime.getRuntime().availableProcessors()));
     DatasetSource opened = dataset.open(defaultEpisodes, defaultFrames);
     HubDataset hub = opened instanceof HubDataset h ? h : null;
     if (source.equals("warmed_bucket") && hub != null) {
@@ -174,10 +158,8 @@ final class BenchCommand implements Callable<Integer> {
       }
     }
     StreamingDataset.Builder builder = StreamingDataset.builder(opened);
-    builder
-        .batchSize(batchSize)
-        .workers(workers)
-        .bufferSize(bufferSize)
+    loader
+        .applyTo(builder, workers)
         .seed(seed)
         .dropLast(true)
         .returnUint8(true)
@@ -202,9 +184,9 @@ final class BenchCommand implements Callable<Integer> {
     }
     config.put("source", source);
     config.put("mode", mode);
-    config.put("batch_size", batchSize);
+    config.put("batch_size", loader.batchSize);
     config.put("num_workers", workers);
-    config.put("buffer_size", bufferSize);
+    config.put("buffer_size", loader.bufferSize);
     config.put("device", toDevice.name());
     config.put("video_decode_device", device.toString());
     // What every sample's frames went through (null: nothing), so a result says what it timed.
@@ -275,7 +257,7 @@ final class BenchCommand implements Callable<Integer> {
             + System.getProperty("os.name"));
     // The file keeps the requested device (the reference's name); the effective one is inside.
     String name =
-        ResultFiles.baseName(source, mode, batchSize, workers, device.toString())
+        ResultFiles.baseName(source, mode, loader.batchSize, workers, device.toString())
             + (placement == null ? "" : placement.fileSuffix());
     List<Path> files = ResultFiles.write(outDir, name, result);
     System.out.println(Json.MAPPER.writeValueAsString(result));
@@ -327,11 +309,7 @@ final class BenchCommand implements Callable<Integer> {
   }
 
   private void checkCounts() {
-    FlagChecks.atLeast(1, "--batch-size", batchSize);
-    if (workersOption != null) {
-      FlagChecks.atLeast(1, "--num-workers", workersOption);
-    }
-    FlagChecks.atLeast(1, "--buffer-size", bufferSize);
+    loader.check();
     FlagChecks.atLeast(1, "--num-batches", numBatches);
     FlagChecks.atLeast(0, "--warmup-batches", warmup);
     if (budgetMb != null) {

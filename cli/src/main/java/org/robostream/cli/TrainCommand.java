@@ -65,20 +65,10 @@ final class TrainCommand implements Callable<Integer> {
               + " epochs completed), even before --steps")
   Integer epochs;
 
-  @Option(
-      names = {"--batch-size", "--batch_size"},
-      defaultValue = "64")
-  int batchSize;
+  @Mixin LoaderOptions loader;
 
-  @Option(
-      names = {"--num-workers", "--num_workers"},
-      defaultValue = "2")
-  int workers;
-
-  @Option(
-      names = {"--buffer-size", "--buffer_size"},
-      defaultValue = "2000")
-  int bufferSize;
+  /** train's default worker count: decoding leaves the cores to the model. */
+  private static final int DEFAULT_WORKERS = 2;
 
   @Option(
       names = {"--drop-last", "--drop_last"},
@@ -150,10 +140,11 @@ final class TrainCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    for (int v : new int[] {batchSize, saveFreq, logFreq, actionSteps}) {
+    loader.check();
+    for (int v : new int[] {saveFreq, logFreq, actionSteps}) {
       if (v <= 0) {
         throw new IllegalArgumentException(
-            "--batch-size, --save-freq, --log-freq and" + " --n-action-steps must be positive");
+            "--save-freq, --log-freq and --n-action-steps must be positive");
       }
     }
     if (!(learningRate > 0) || !Float.isFinite(learningRate)) {
@@ -184,10 +175,8 @@ final class TrainCommand implements Callable<Integer> {
       deltas[t] = t / (double) fps;
     }
     StreamingDataset.Builder builder =
-        StreamingDataset.builder(opened)
-            .batchSize(batchSize)
-            .workers(workers)
-            .bufferSize(bufferSize)
+        loader
+            .applyTo(StreamingDataset.builder(opened), DEFAULT_WORKERS)
             .seed(seed)
             .dropLast(dropLast)
             .returnUint8(true)
@@ -246,7 +235,7 @@ final class TrainCommand implements Callable<Integer> {
             rank,
             world,
             ds.metadata().info().totalFrames(),
-            batchSize,
+            loader.batchSize,
             dropLast ? ", partial batches dropped" : "");
         return 3;
       }

@@ -16,10 +16,10 @@ import org.junit.jupiter.api.Test;
 import org.robostream.testing.Fixtures;
 
 /**
- * README.md shows the library snippets exactly as the tests compile and run them: every block
- * between {@code // README <name>: begin} / {@code end} (or {@code // README begin: <name>} /
- * {@code // README end}) markers in the test sources must appear, line for line with indentation
- * aside, inside one of the README's java code blocks.
+ * README.md and docs/LIBRARY.md (the README's library page) show the library snippets exactly as
+ * the tests compile and run them: every block between {@code // README <name>: begin} / {@code end}
+ * (or {@code // README begin: <name>} / {@code // README end}) markers in the test sources must
+ * appear, line for line with indentation aside, inside one of their java code blocks.
  */
 class ReadmeMatchesSnippetsTest {
   private static final Pattern BEGIN =
@@ -81,13 +81,14 @@ class ReadmeMatchesSnippetsTest {
     Path root = Fixtures.repoRoot();
     Map<String, List<String>> snippets = snippets(root);
     assertTrue(snippets.size() >= 5, "README snippets found in the tests: " + snippets.keySet());
-    List<List<String>> blocks = javaBlocks(root.resolve("README.md"));
+    List<List<String>> blocks = new ArrayList<>(javaBlocks(root.resolve("README.md")));
+    blocks.addAll(javaBlocks(root.resolve("docs/LIBRARY.md")));
     for (Map.Entry<String, List<String>> s : snippets.entrySet()) {
       boolean shown =
           blocks.stream().anyMatch(b -> java.util.Collections.indexOfSubList(b, s.getValue()) >= 0);
       assertTrue(
           shown,
-          "README.md does not show the snippet "
+          "neither README.md nor docs/LIBRARY.md shows the snippet "
               + s.getKey()
               + " as tested:\n"
               + String.join("\n", s.getValue()));

@@ -1,5 +1,5 @@
 /**
- * A visuomotor policy for DJL users, the model of the README's DJL training loop: {@link
+ * A visuomotor policy for DJL users, the model of the DJL training loop in docs/LIBRARY.md: {@link
  * org.robostream.djl.policy.VisuomotorPolicy} (a convolutional encoder with a spatial softmax per
  * camera, an MLP head predicting the action chunk) and {@link
  * org.robostream.djl.policy.MaskedL1Loss} (L1 without the padded positions of the chunk), shaped by

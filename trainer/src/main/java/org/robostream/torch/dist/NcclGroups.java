@@ -7,7 +7,7 @@ import org.bytedeco.pytorch.nccl.ProcessGroupNCCL;
 /**
  * NCCL process groups, in a class of their own: {@code ProcessGroupNCCL}'s natives exist only in
  * JavaCPP's {@code linux-x86_64-gpu} build, so nothing touches this class unless the trainer runs
- * on CUDA. Not run on the CI machine (no GPU); see the README for what a GPU node needs.
+ * on CUDA. Not run on the CI machine (no GPU); see docs/CLI.md (train) for what a GPU node needs.
  */
 final class NcclGroups {
   private NcclGroups() {}

@@ -126,7 +126,7 @@ public final class PolicyTrainer implements AutoCloseable {
                 + ": libtorch "
                 + (cuda
                     ? "sees " + count + " GPU(s)"
-                    : "has no CUDA (the build ships the CPU natives; see the README for GPUs)"));
+                    : "has no CUDA (the build ships the CPU natives; see docs/CLI.md, train, for GPUs)"));
       }
       return new Device("cuda:" + index);
     }

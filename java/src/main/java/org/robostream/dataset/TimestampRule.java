@@ -3,7 +3,7 @@ package org.robostream.dataset;
 /**
  * What the data files' {@code timestamp} column may say, given that row {@code f} of an episode is
  * always shown with frame {@code f} of its video span (the rows and the frames are checked to pair
- * one to one when the dataset is opened; see docs/ARCHITECTURE.md, "Which frame a row gets").
+ * one to one when the dataset is opened; see docs/LOADER.md, "Which frame a row gets").
  */
 public enum TimestampRule {
   /**

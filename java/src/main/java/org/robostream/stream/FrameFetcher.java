@@ -139,7 +139,8 @@ final class FrameFetcher {
           if (at.positions() == null) {
             return decoder.get().decode(at.times(), d);
           }
-          // Frames NVDEC decodes stay on the GPU: not cached (see ARCHITECTURE, frame cache).
+          // Frames NVDEC decodes stay on the GPU: not cached (see docs/HUB-AND-CACHE.md, frame
+          // cache).
           return cached == null || onGpu
               ? decoder.get().decodeFrames(at.positions(), d)
               : decodeFrames(decoder, at, cached.into(d));

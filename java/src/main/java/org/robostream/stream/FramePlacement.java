@@ -17,7 +17,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Which frame of its video each row of an episode gets, decided once per file and checked once per
- * episode and camera for the whole dataset (docs/ARCHITECTURE.md, "Which frame a row gets"):
+ * episode and camera for the whole dataset (docs/LOADER.md, "Which frame a row gets"):
  *
  * <ul>
  *   <li><b>By position</b> when the file holds exactly the frames the episodes table puts there:

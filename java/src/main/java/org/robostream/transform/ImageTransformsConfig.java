@@ -21,11 +21,11 @@ import java.util.SplittableRandom;
  * pixel's grey (BT.601 luma, torchvision's grey); hue rotates the chroma about the grey axis by the
  * drawn fraction of a turn (a linear rotation in the YCbCr plane, as video hue controls and NVIDIA
  * DALI do, where torchvision shifts H in HSV: the same hue change for a pure colour, within a few
- * levels elsewhere; see docs/ARCHITECTURE.md); sharpness blends with torchvision's 3x3 smoothing;
- * affine rotates about the centre and translates by a whole number of pixels (drawn in [-translate
- * x W, translate x H]), nearest neighbour, black where nothing maps. The parameters are drawn from
- * a generator seeded by the dataset seed, the epoch, the sample's {@code index} and the camera, so
- * a resumed or re-sharded run transforms every sample exactly as before.
+ * levels elsewhere; see docs/LOADER.md, "Image transforms"); sharpness blends with torchvision's
+ * 3x3 smoothing; affine rotates about the centre and translates by a whole number of pixels (drawn
+ * in [-translate x W, translate x H]), nearest neighbour, black where nothing maps. The parameters
+ * are drawn from a generator seeded by the dataset seed, the epoch, the sample's {@code index} and
+ * the camera, so a resumed or re-sharded run transforms every sample exactly as before.
  *
  * <p>Immutable, thread-safe.
  */

@@ -210,7 +210,9 @@ class StreamingLeRobotDataset(IterableDataset):
     def _location(self) -> str:
         if self.root is not None:
             return str(self.root)
-        return self.repo_id + (f"@{self.revision}" if self.revision else "")
+        # Spelled as a Hub location, so that a local folder that happens to be named like the
+        # repository is never read instead (the reference reads the Hub when root is None).
+        return "hf://datasets/" + self.repo_id + (f"@{self.revision}" if self.revision else "")
 
     def _build(
         self,

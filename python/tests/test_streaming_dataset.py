@@ -380,6 +380,10 @@ def test_decoder_cache_stats_count_one_lookup_per_sample_and_camera(small_datase
     stats = ds.video_decoder_cache_stats()
     assert stats["hits"] + stats["misses"] == 2 * n
     assert 0.0 <= stats["hit_rate"] <= 1.0
+    frames = ds.loader_stats()
+    assert frames["frames_delivered"] == 2 * n
+    assert frames["frames_decoded"] >= frames["frames_delivered"]  # no cache: each one decoded
+    assert frames["amplification"] >= 1.0
 
 
 def test_h264_long_gop_streams_every_frame(h264_dataset):

@@ -204,7 +204,7 @@ def run(name, batches, cameras, warmup, count, train, decoded_frames):
         if i == warmup:
             window_start = time.perf_counter()
             samples = waited = 0
-            decoded_at_start = decoded_frames()
+            decoded_at_start = decoded_frames() if decoded_frames else 0
         t0 = time.perf_counter()
         try:
             batch = next(iterator)
@@ -223,9 +223,10 @@ def run(name, batches, cameras, warmup, count, train, decoded_frames):
             checksum += sum(float(batch[c].float().mean()) for c in cameras)
         samples += n
     elapsed = time.perf_counter() - window_start if window_start else float("nan")
-    decoded = decoded_frames() - decoded_at_start if window_start else 0
+    known = decoded_frames is not None
+    decoded = decoded_frames() - decoded_at_start if window_start and known else -1
     del iterator
-    share = decoded / (samples * len(cameras)) if samples else 0.0
+    share = decoded / (samples * len(cameras)) if samples and known else -1.0
     return {
         "name": name,
         "samples": samples,
@@ -234,7 +235,7 @@ def run(name, batches, cameras, warmup, count, train, decoded_frames):
         "data_wait_share": round(waited / elapsed, 4) if samples else None,
         "window_frames_decoded": decoded,
         "window_decoded_share": round(share, 3),
-        "window_served_from_memory": share < 0.9,
+        "window_served_from_memory": share < 0.9 if known else None,
         "train": train,
     }
 
@@ -249,7 +250,9 @@ def main():
     p.add_argument("--buffer-size", type=int, default=1000)
     p.add_argument("--num-workers", type=int, default=2, help="robostream's decoding threads")
     p.add_argument("--rounds", type=int, default=1)
-    p.add_argument("--modes", default="pyav,robostream,batches")
+    p.add_argument("--modes", default="pyav,robostream,batches",
+                   help="pyav, robostream (per sample), batches, spawn (per sample through"
+                        " --num-workers spawned DataLoader workers, a JVM each)")
     p.add_argument("--train", action="store_true", help="train a conv policy instead of reading")
     p.add_argument("--pyav-thread-type", default=None,
                    help="PyAV stream.thread_type for the reference path (default: PyAV's own,"
@@ -287,6 +290,15 @@ def main():
                 ds = StreamingLeRobotDataset("local/bench", seed=42 + r, **common)
                 batches = DataLoader(ds, batch_size=a.batch_size)
                 decoded = lambda ds=ds: ds.loader_stats()["frames_decoded"]  # noqa: E731
+            elif mode == "spawn":
+                # DataLoader workers instead of the loader's threads: each spawned worker starts
+                # its own JVM (1 decoding thread) and reads its share. Their decoders run in
+                # other processes, so the window's decoded share is not known (reported -1).
+                ds = StreamingLeRobotDataset("local/bench", seed=42 + r,
+                                             **dict(common, num_workers=1))
+                batches = DataLoader(ds, batch_size=a.batch_size, num_workers=a.num_workers,
+                                     multiprocessing_context="spawn")
+                decoded = None
             elif mode == "batches":
                 ds = StreamingLeRobotDataset("local/bench", seed=42 + r, **common)
                 batches = ds.batches(a.batch_size)

@@ -353,6 +353,25 @@ class StreamingLeRobotDataset(IterableDataset):
             raise ValueError(
                 f"not a robostream StreamingLeRobotDataset state (format {STATE_FORMAT} expected)"
             )
+        # A checkpoint is input like any other: every field checked before it is used.
+        loader, skip, batch = (
+            state_dict.get("loader"),
+            state_dict.get("skip"),
+            state_dict.get("loader_batch_size"),
+        )
+        if not isinstance(loader, str) or len(loader) > 1 << 20:
+            raise ValueError("state_dict['loader'] must be the loader's state (a JSON string)")
+        if not isinstance(batch, int) or isinstance(batch, bool):
+            raise ValueError("state_dict['loader_batch_size'] must be a whole number")
+        if (
+            not isinstance(skip, int)
+            or isinstance(skip, bool)
+            or not 0 <= skip <= self.loader_batch_size
+        ):
+            raise ValueError(
+                f"state_dict['skip'] must be a whole number from 0 to {self.loader_batch_size},"
+                f" got {skip!r}"
+            )
         if int(state_dict["loader_batch_size"]) != self.loader_batch_size:
             raise ValueError(
                 f"the state was taken with loader_batch_size={state_dict['loader_batch_size']};"

@@ -189,6 +189,16 @@ def test_resume_refuses_another_loader_batch_size(small_dataset):
         dataset(small_dataset, loader_batch_size=4).load_state_dict(state)
     with pytest.raises(ValueError, match="not a robostream"):
         ds.load_state_dict({"shards": {}})
+    # A checkpoint is hostile input: a skip outside the batch would repeat or drop samples.
+    for field, value in [("skip", -3), ("skip", 9), ("skip", "1"), ("skip", True),
+                         ("loader", 5), ("loader_batch_size", "8")]:
+        bad = dict(state, **{field: value})
+        with pytest.raises(ValueError, match=field):
+            ds.load_state_dict(bad)
+    # The loader's own state is checked by the loader: a typed error, not a wrong position.
+    ds.load_state_dict(dict(state, loader='{"format": "robostream.stream-state/2", "epoch": -1}'))
+    with pytest.raises((ValueError, robostream.RobostreamError)):
+        next(iter(ds))
 
 
 # ---- windows and padding -----------------------------------------------------------------

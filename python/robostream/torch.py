@@ -328,7 +328,9 @@ class StreamingLeRobotDataset(IterableDataset):
     def state_dict(self) -> dict:
         """The exact position of per-sample iteration: resuming yields exactly the samples not
         yet yielded, in the same order (the reference's resume is approximate). Unlike the
-        reference's, valid before iterating too (the start)."""
+        reference's, valid before iterating too (the start). Per rank: with several ranks, each
+        saves and loads its own (a state taken mid-batch resumes only on its rank and world
+        size; one taken at a batch boundary, on any world size, as the loader's own state)."""
         if get_worker_info() is not None:
             raise RuntimeError(
                 "state_dict() inside a DataLoader worker describes only that worker's share;"
@@ -371,6 +373,19 @@ class StreamingLeRobotDataset(IterableDataset):
             raise ValueError(
                 f"state_dict['skip'] must be a whole number from 0 to {self.loader_batch_size},"
                 f" got {skip!r}"
+            )
+        same_ranks = (state_dict.get("rank"), state_dict.get("world_size")) == (
+            self.rank,
+            self.world_size,
+        )
+        if skip and not same_ranks:
+            # The skip counts samples of this rank's current batch; another rank's batch, or
+            # another world's, holds other samples.
+            raise ValueError(
+                f"this state was taken mid-batch ({skip} samples into a loader batch) by rank"
+                f" {state_dict.get('rank')} of {state_dict.get('world_size')}; resume it with that"
+                f" rank and world size (each rank saves and loads its own state_dict()). A state"
+                f" taken at a batch boundary resumes on any world size"
             )
         if int(state_dict["loader_batch_size"]) != self.loader_batch_size:
             raise ValueError(
@@ -453,10 +468,15 @@ class StreamingLeRobotDataset(IterableDataset):
             while _call(iterator.hasNext):
                 before = str(_call(java.state))
                 lease = BatchLease(_call(iterator.next), owner=handle)
+                after = str(_call(java.state))  # the batch handed out: a batch boundary
                 columns = _Columns(lease, self, per_sample=True)
                 start, skip = skip, 0
                 for i in range(start, columns.size):
-                    self._position = {"loader": before, "skip": i + 1}
+                    self._position = (
+                        {"loader": after, "skip": 0}
+                        if i + 1 == columns.size
+                        else {"loader": before, "skip": i + 1}
+                    )
                     if columns.padding is not None and columns.padding[i]:
                         continue  # a repeat that evens out ranks' batch counts
                     yield columns.item(i, self.image_transforms)

@@ -195,6 +195,27 @@ def test_resume_refuses_another_loader_batch_size(small_dataset):
         bad = dict(state, **{field: value})
         with pytest.raises(ValueError, match=field):
             ds.load_state_dict(bad)
+    # Mid-batch positions belong to their rank; a batch boundary resumes on another world size.
+    two = dataset(small_dataset, loader_batch_size=8, rank=0, world_size=2)
+    it = iter(two)
+    next(it)
+    mid = two.state_dict()
+    del it
+    with pytest.raises(ValueError, match="mid-batch"):
+        dataset(small_dataset, loader_batch_size=8).load_state_dict(mid)
+    # Elastic: both ranks read one whole loader batch, then one rank resumes the rest alone.
+    seen, states = [], []
+    for rank in range(2):
+        part = dataset(small_dataset, loader_batch_size=8, rank=rank, world_size=2)
+        it = iter(part)
+        seen += [next(it)["index"] for _ in range(8)]
+        states.append(part.state_dict())
+        del it
+    assert states[0]["skip"] == 0 and states[0]["loader"] == states[1]["loader"]
+    alone = dataset(small_dataset, loader_batch_size=8)
+    alone.load_state_dict(states[0])
+    rest = [i["index"] for i in alone]
+    assert sorted(seen + rest) == list(range(total_frames(small_dataset)))
     # The loader's own state is checked by the loader: a typed error, not a wrong position.
     ds.load_state_dict(dict(state, loader='{"format": "robostream.stream-state/2", "epoch": -1}'))
     with pytest.raises((ValueError, robostream.RobostreamError)):

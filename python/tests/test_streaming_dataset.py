@@ -297,6 +297,7 @@ def test_the_jvm_starts_once_per_process_in_this_process(small_dataset):
     assert robostream.start_jvm() is jpype
     assert int(ManagementFactory.getRuntimeMXBean().getStartTime()) == started
     assert int(ProcessHandle.current().pid()) == os.getpid()
+    assert _jvm.started_in_this_process()
 
 
 def test_the_bridge_never_loads_a_second_libtorch(small_dataset):

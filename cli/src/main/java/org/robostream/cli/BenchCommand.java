@@ -97,17 +97,6 @@ final class BenchCommand implements Callable<Integer> {
       defaultValue = "bench-results")
   Path outDir;
 
-  @Option(names = "--seed", defaultValue = "42")
-  long seed;
-
-  @Option(
-      names = {"--memory-budget-mb", "--memory_budget_mb"},
-      description =
-          "MiB the workers may hold: their prefetched batches and their shuffle buffers' frames"
-              + " (default: the prefetched batches + 2048; a buffer whose frames do not fit is"
-              + " made smaller, with a warning)")
-  Long budgetMb;
-
   @Option(
       names = "--baseline",
       description = "ffmpeg: also time the ffmpeg CLI on the same" + " videos and report the ratio")
@@ -160,14 +149,10 @@ final class BenchCommand implements Callable<Integer> {
     StreamingDataset.Builder builder = StreamingDataset.builder(opened);
     loader
         .applyTo(builder, workers)
-        .seed(seed)
         .dropLast(true)
         .returnUint8(true)
         .toleranceSeconds(1e-3)
         .preset(mode.equals("sarm") ? Windows.Preset.SARM_BENCH : Windows.Preset.SINGLE);
-    if (budgetMb != null) {
-      builder.memoryBudgetBytes(budgetMb << 20);
-    }
     if (!splitByRank) {
       builder.rank(0, 1); // the environment's SLURM_PROCID/SLURM_NTASKS do not split this run
     }
@@ -312,9 +297,6 @@ final class BenchCommand implements Callable<Integer> {
     loader.check();
     FlagChecks.atLeast(1, "--num-batches", numBatches);
     FlagChecks.atLeast(0, "--warmup-batches", warmup);
-    if (budgetMb != null) {
-      FlagChecks.atLeast(1, "--memory-budget-mb", budgetMb);
-    }
     FlagChecks.atLeast(1, "--default-episodes", defaultEpisodes);
     FlagChecks.atLeast(1, "--default-frames-per-episode", defaultFrames);
   }

@@ -6,9 +6,9 @@ import picocli.CommandLine.Option;
 /**
  * The loader flags of the commands that stream batches to a consumer ({@code bench}, {@code
  * train}), declared once (picocli mixin): {@code --batch-size}, {@code --num-workers}, {@code
- * --buffer-size}, with the reference's snake_case aliases and defaults. Each command gives its own
- * default worker count ({@link #workers(int)}). Not thread-safe: picocli fills it, one command
- * reads it.
+ * --buffer-size}, {@code --seed} and {@code --memory-budget-mb}, with the reference's snake_case
+ * aliases and defaults. Each command gives its own default worker count ({@link #workers(int)}).
+ * Not thread-safe: picocli fills it, one command reads it.
  */
 final class LoaderOptions {
   @Option(
@@ -30,6 +30,20 @@ final class LoaderOptions {
       description = "shuffle buffer per worker, in samples (default: ${DEFAULT-VALUE})")
   int bufferSize;
 
+  @Option(
+      names = "--seed",
+      defaultValue = "42",
+      description = "the sample order's seed (default: ${DEFAULT-VALUE})")
+  long seed;
+
+  @Option(
+      names = {"--memory-budget-mb", "--memory_budget_mb"},
+      description =
+          "MiB the workers may hold: their prefetched batches and their shuffle buffers' frames"
+              + " (default: the prefetched batches + 2048; a buffer whose frames do not fit is"
+              + " made smaller, with a warning)")
+  Long memoryBudgetMb;
+
   /** Exit 2 (an IllegalArgumentException naming the flag) on a count below 1. */
   void check() {
     FlagChecks.atLeast(1, "--batch-size", batchSize);
@@ -37,6 +51,9 @@ final class LoaderOptions {
       FlagChecks.atLeast(1, "--num-workers", workers);
     }
     FlagChecks.atLeast(1, "--buffer-size", bufferSize);
+    if (memoryBudgetMb != null) {
+      FlagChecks.atLeast(1, "--memory-budget-mb", memoryBudgetMb);
+    }
   }
 
   /** The worker count asked for, else the command's {@code defaultWorkers}. */
@@ -44,8 +61,15 @@ final class LoaderOptions {
     return workers != null ? workers : defaultWorkers;
   }
 
-  /** Sets batch size, workers ({@code defaultWorkers} unless asked) and buffer size. */
+  /**
+   * Sets batch size, workers ({@code defaultWorkers} unless asked), buffer size, seed and, when
+   * asked, the memory budget.
+   */
   StreamingDataset.Builder applyTo(StreamingDataset.Builder builder, int defaultWorkers) {
-    return builder.batchSize(batchSize).workers(workers(defaultWorkers)).bufferSize(bufferSize);
+    builder.batchSize(batchSize).workers(workers(defaultWorkers)).bufferSize(bufferSize).seed(seed);
+    if (memoryBudgetMb != null) {
+      builder.memoryBudgetBytes(memoryBudgetMb << 20);
+    }
+    return builder;
   }
 }

@@ -100,9 +100,6 @@ final class TrainCommand implements Callable<Integer> {
   @Option(names = "--dummy", description = "pure data loading, no model")
   boolean dummy;
 
-  @Option(names = "--seed", defaultValue = "42")
-  long seed;
-
   @Option(
       names = {"--lr", "--learning-rate"},
       defaultValue = "1e-3",
@@ -177,7 +174,6 @@ final class TrainCommand implements Callable<Integer> {
     StreamingDataset.Builder builder =
         loader
             .applyTo(StreamingDataset.builder(opened), DEFAULT_WORKERS)
-            .seed(seed)
             .dropLast(dropLast)
             .returnUint8(true)
             .toleranceSeconds(1e-3)
@@ -216,7 +212,7 @@ final class TrainCommand implements Callable<Integer> {
                   saveFreq,
                   logFreq,
                   dummy,
-                  seed,
+                  loader.seed,
                   learningRate,
                   modelDevice,
                   Duration.ofSeconds(distTimeoutSeconds),

@@ -510,6 +510,11 @@ class TrainCliTest {
       {"--image-transforms-only", "blur", "--image-transforms: no image transform blur; there are"},
       {"--image-transforms-max-num", "0", "--image-transforms: maxNumTransforms must be >= 1"},
       {"--lr", "0", "--lr must be a positive number"},
+      // The loader flags train shares with bench (LoaderOptions), checked alike.
+      {"--memory-budget-mb", "0", "--memory-budget-mb"},
+      {"--num-workers", "0", "--num-workers"},
+      {"--buffer-size", "0", "--buffer-size"},
+      {"--batch-size", "0", "--batch-size"},
     };
     for (String[] m : mistakes) {
       String err =

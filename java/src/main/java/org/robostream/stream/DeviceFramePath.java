@@ -114,7 +114,7 @@ final class DeviceFramePath implements FramePath {
         position,
         stream,
         (column, slot, f, ops) -> {
-          if (column.type() == DType.UINT8 || f.pixelFormat() == PackedFrame.COLUMN_VALUES) {
+          if (column.type() == DType.UINT8 || f.form() == HeldForm.Converted.COLUMN_VALUES) {
             pool.copy(column.frameAddress(slot), f.address(), f.bytes(), stream);
           } else {
             pool.expandToUnitFloats(column.frameAddress(slot), f.address(), f.bytes(), stream);
@@ -244,7 +244,9 @@ final class DeviceFramePath implements FramePath {
               frameBytes(),
               size.width(),
               size.height(),
-              samples == FrameSamples.RGB_UINT8 ? PackedFrame.RGB : PackedFrame.COLUMN_VALUES,
+              samples == FrameSamples.RGB_UINT8
+                  ? HeldForm.Converted.RGB_UINT8
+                  : HeldForm.Converted.COLUMN_VALUES,
               null,
               ptsSeconds,
               frameIndex));

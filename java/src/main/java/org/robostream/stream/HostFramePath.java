@@ -104,7 +104,7 @@ final class HostFramePath implements FramePath {
               bytes,
               picture.width(),
               picture.height(),
-              picture.pixelFormat(),
+              new HeldForm.Packed(picture.pixelFormat()),
               picture.color(),
               pts,
               frameIndex));
@@ -132,7 +132,7 @@ final class HostFramePath implements FramePath {
               f.bytes(),
               f.width(),
               f.height(),
-              f.pixelFormat(),
+              new HeldForm.Packed(f.pixelFormat()),
               f.color(),
               f.ptsSeconds(),
               f.frameIndex()));

@@ -7,9 +7,9 @@ Environment: ROBOSTREAM_BUNDLE_JARS=0 builds without the jars (a small wheel tha
 checkout's build, or ROBOSTREAM_HOME, at run time).
 """
 
-import glob
 import os
 import shutil
+import sys
 from pathlib import Path
 
 from setuptools import setup
@@ -17,6 +17,8 @@ from setuptools.command.build_py import build_py
 
 HERE = Path(__file__).resolve().parent
 CHECKOUT = HERE.parent
+sys.path.insert(0, str(HERE))
+from robostream._jvm import _from_folder  # noqa: E402  (one rule for finding jars)
 
 
 class BuildWithJars(build_py):
@@ -30,13 +32,8 @@ class BuildWithJars(build_py):
         if os.environ.get("ROBOSTREAM_BUNDLE_JARS", "1") == "0":
             return
         target = CHECKOUT / "java" / "target"
-        core = [
-            j
-            for j in glob.glob(str(target / "robostream-[0-9]*.jar"))
-            if not j.endswith(("-tests.jar", "-sources.jar", "-javadoc.jar"))
-        ]
-        libs = glob.glob(str(target / "python-classpath" / "*.jar"))
-        if not core or not libs:
+        found = _from_folder(target, target / "python-classpath")
+        if not found:
             print(
                 "robostream: java/target has no built jars; the package will use the checkout's"
                 " build at run time (build it with `mvn -q install -DskipTests`)"
@@ -44,8 +41,8 @@ class BuildWithJars(build_py):
             return
         jars = package / "jars"
         (jars / "lib").mkdir(parents=True, exist_ok=True)
-        shutil.copy2(max(core, key=os.path.getmtime), jars)
-        for lib in libs:
+        shutil.copy2(found[0], jars)  # the newest core jar, then its dependencies
+        for lib in found[1:]:
             shutil.copy2(lib, jars / "lib")
 
 

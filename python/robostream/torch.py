@@ -464,9 +464,12 @@ class StreamingLeRobotDataset(IterableDataset):
         java = handle.loader
         iterator = _call(java.iterator)
         finished = False
+        # The loader's state at each batch boundary, read once per batch: one batch's "after" is
+        # the next one's "before".
+        after = str(_call(java.state))
         try:
             while _call(iterator.hasNext):
-                before = str(_call(java.state))
+                before = after
                 lease = BatchLease(_call(iterator.next), owner=handle)
                 after = str(_call(java.state))  # the batch handed out: a batch boundary
                 columns = _Columns(lease, self, per_sample=True)
@@ -482,7 +485,7 @@ class StreamingLeRobotDataset(IterableDataset):
                     yield columns.item(i, self.image_transforms)
                 del columns, lease
             finished = True
-            self._position = {"loader": str(_call(java.state)), "skip": 0}
+            self._position = {"loader": after, "skip": 0}
         finally:
             if not finished:
                 # Dropped, broken out of, or failed: the loader's threads stop now, and the next

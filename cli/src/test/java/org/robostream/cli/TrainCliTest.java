@@ -36,25 +36,18 @@ class TrainCliTest {
 
   private Process start(Map<String, String> env, Path log, String... args) {
     List<String> command =
-        new ArrayList<>(
-            List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx512m",
-                "--add-opens=java.base/java.nio=ALL-UNNAMED",
-                "-cp",
-                System.getProperty("java.class.path"),
-                Main.class.getName(),
-                "train",
-                "--root",
-                Datasets.patternV30().toString(),
-                "--batch-size",
-                "6",
-                "--buffer-size",
-                "20",
-                "--n-action-steps",
-                "3",
-                "--log-freq",
-                "5"));
+        Processes.cli(
+            "train",
+            "--root",
+            Datasets.patternV30().toString(),
+            "--batch-size",
+            "6",
+            "--buffer-size",
+            "20",
+            "--n-action-steps",
+            "3",
+            "--log-freq",
+            "5");
     command.addAll(List.of(args));
     ProcessBuilder pb =
         new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());

@@ -9,7 +9,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
@@ -19,6 +18,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.robostream.testing.Datasets;
 import org.robostream.testing.HubServer;
+import org.robostream.testing.Processes;
 
 /**
  * The CLI against the loopback Hub, in forked JVMs (HF_ENDPOINT and HF_LEROBOT_HOME are read from
@@ -44,16 +44,7 @@ class HubCliTest {
   record Result(int exit, String output) {}
 
   static Result run(Path cache, String... args) throws IOException, InterruptedException {
-    List<String> command =
-        new ArrayList<>(
-            List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx512m",
-                "--add-opens=java.base/java.nio=ALL-UNNAMED",
-                "-cp",
-                System.getProperty("java.class.path"),
-                "org.robostream.cli.Main"));
-    command.addAll(List.of(args));
+    List<String> command = Processes.cli(args);
     ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
     pb.environment().put("HF_ENDPOINT", hub.endpoint());
     pb.environment().put("HF_LEROBOT_HOME", cache.toString());
@@ -90,20 +81,7 @@ class HubCliTest {
   @Test
   void withoutACacheSettingTheCliCachesUnderScratchAsTheLaunchersDo() throws Exception {
     Path scratch = tmp.resolve("scratch");
-    List<String> command =
-        new ArrayList<>(
-            List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx512m",
-                "--add-opens=java.base/java.nio=ALL-UNNAMED",
-                "-cp",
-                System.getProperty("java.class.path"),
-                "org.robostream.cli.Main",
-                "prewarm",
-                "--repo-id",
-                HubServer.REPO,
-                "--episodes",
-                "0"));
+    List<String> command = Processes.cli("prewarm", "--repo-id", HubServer.REPO, "--episodes", "0");
     ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
     pb.environment().put("HF_ENDPOINT", hub.endpoint());
     pb.environment().put("SCRATCH", scratch.toString());

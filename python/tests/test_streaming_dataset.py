@@ -459,3 +459,14 @@ def test_cuda_views_offer_only_the_cuda_interface():
     }
     host = _View(lease=None, tensor=None, shape=[2], typestr="<f4", address=8, cuda=False)
     assert not hasattr(host, "__cuda_array_interface__")
+
+
+@pytest.mark.parametrize("repo_id", ["../etc", "a/../../b", "owner/name/../../x"])
+def test_a_repo_id_that_climbs_is_refused_before_any_request(repo_id):
+    with pytest.raises((ValueError, robostream.RobostreamError), match=r"owner/name|\.\."):
+        StreamingLeRobotDataset(repo_id)
+
+
+def test_a_revision_that_climbs_is_refused():
+    with pytest.raises((ValueError, robostream.RobostreamError), match=r"\.\."):
+        StreamingLeRobotDataset("owner/name", revision="../../rev")

@@ -14,6 +14,7 @@ import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.concurrent.ThreadLocalRandom;
 import org.robostream.nativecore.NativeAddress;
+import org.robostream.video.HeldFrame;
 
 /**
  * One video file's decoded frames on disk: a file of fixed-size slots, one per frame position,
@@ -225,7 +226,7 @@ final class CacheFile {
    * or CORRUPT (a corrupt slot is emptied so that it is filled again; a file cut short is corrupt
    * once, then used no more).
    */
-  CachedFrame read(int position, FrameTarget target, Found[] out) {
+  HeldFrame read(int position, FrameTarget target, Found[] out) {
     out[0] = Found.MISS;
     if (shrunk || gone || Thread.currentThread().isInterrupted()) {
       return null; // an interrupted read would close the channel every reader shares
@@ -244,7 +245,7 @@ final class CacheFile {
         if (SlotEntry.state(entry) != COMPLETE) {
           return null;
         }
-        CachedFrame described = SlotEntry.describe(entry, 0, slotBytes);
+        HeldFrame described = SlotEntry.describe(entry, 0, slotBytes);
         if (described == null) {
           break; // fields no picture has: corrupt
         }
@@ -257,15 +258,7 @@ final class CacheFile {
         }
         if (SlotEntry.matches(entry, picture.flip())) {
           out[0] = Found.HIT;
-          return new CachedFrame(
-              address,
-              bytes,
-              described.width(),
-              described.height(),
-              described.pixelFormat(),
-              described.color(),
-              described.ptsSeconds(),
-              described.frameIndex());
+          return described.at(address);
         }
         target.giveBack(address, bytes); // read once more: a writer may have been completing it
       } catch (ClosedChannelException interrupted) {
@@ -290,7 +283,7 @@ final class CacheFile {
   }
 
   /** A read came back short: the file was cut (truncated by some process). */
-  private CachedFrame cutShort(Found[] out) {
+  private HeldFrame cutShort(Found[] out) {
     if (!shrunk) {
       shrunk = true;
       out[0] = Found.CORRUPT;
@@ -342,7 +335,7 @@ final class CacheFile {
    *
    * @throws IOException when the bytes cannot be written (a full disk); the slot is left as it was
    */
-  Stored store(int position, CachedFrame f, WriteStaging staging) throws IOException {
+  Stored store(int position, HeldFrame f, WriteStaging staging) throws IOException {
     long bytes = f.bytes();
     if (bytes <= 0 || bytes > slotBytes) {
       return Stored.TOO_LARGE;

@@ -16,6 +16,8 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.robostream.FileException;
+import org.robostream.video.HeldForm;
+import org.robostream.video.HeldFrame;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -438,12 +440,13 @@ public final class FrameCache implements AutoCloseable {
 
     /**
      * The frame at {@code position}, its bytes copied into a block of {@code target} and checked
-     * there; null (a miss: decode it, then {@link #store}) when the slot is empty or does not match
-     * its checksum (a corrupt miss, counted; nothing of {@code target}'s is kept then).
+     * there, packed ({@link HeldForm.Packed}); null (a miss: decode it, then {@link #store}) when
+     * the slot is empty or does not match its checksum (a corrupt miss, counted; nothing of {@code
+     * target}'s is kept then).
      */
-    public CachedFrame read(int position, FrameTarget target) {
+    public HeldFrame readFrame(int position, FrameTarget target) {
       CacheFile.Found[] out = new CacheFile.Found[1];
-      CachedFrame f = file.read(position, target, out);
+      HeldFrame f = file.read(position, target, out);
       switch (out[0]) {
         case HIT -> {
           hits.incrementAndGet();
@@ -459,11 +462,23 @@ public final class FrameCache implements AutoCloseable {
     }
 
     /**
-     * Counts frame {@code position}, which {@link #read} served but is not the video's (another
-     * size, pixel format or frame index than the stream has), as a corrupt miss instead of a hit,
-     * and empties its slot so that the decoded frame is stored over it.
+     * {@link #readFrame} as the cache's own frame type.
+     *
+     * @deprecated use {@link #readFrame}: the loader and the cache hold frames as one type, {@link
+     *     HeldFrame}
      */
-    public void reject(int position, CachedFrame served) {
+    @Deprecated
+    public CachedFrame read(int position, FrameTarget target) {
+      HeldFrame f = readFrame(position, target);
+      return f == null ? null : CachedFrame.of(f);
+    }
+
+    /**
+     * Counts frame {@code position}, which {@link #readFrame} served but is not the video's
+     * (another size, pixel format or frame index than the stream has), as a corrupt miss instead of
+     * a hit, and empties its slot so that the decoded frame is stored over it.
+     */
+    public void reject(int position, HeldFrame served) {
       hits.decrementAndGet();
       bytesServed.addAndGet(-served.bytes());
       checksumFailures.incrementAndGet();
@@ -472,19 +487,56 @@ public final class FrameCache implements AutoCloseable {
     }
 
     /**
+     * {@link #reject(int, HeldFrame)} for a frame {@link #read} served.
+     *
+     * @deprecated use {@link #reject(int, HeldFrame)}
+     */
+    @Deprecated
+    public void reject(int position, CachedFrame served) {
+      reject(position, served.toHeld());
+    }
+
+    /**
      * Stores the packed picture {@code f} describes as frame {@code position}. A full disk disables
      * the cache (one warning); never throws for I/O.
+     *
+     * @throws IllegalArgumentException for a frame that is not packed (converted on a batch
+     *     device): the cache holds pictures as decoded
      */
-    public void store(int position, CachedFrame f) {
+    public void store(int position, HeldFrame f) {
       store(position, f, null);
     }
 
     /**
-     * Like {@link #store(int, CachedFrame)}, writing the bytes from {@code staging} (the calling
+     * {@link #store(int, HeldFrame)} of the cache's own frame type.
+     *
+     * @deprecated use {@link #store(int, HeldFrame)}
+     */
+    @Deprecated
+    public void store(int position, CachedFrame f) {
+      store(position, f.toHeld(), null);
+    }
+
+    /**
+     * {@link #store(int, HeldFrame, WriteStaging)} of the cache's own frame type.
+     *
+     * @deprecated use {@link #store(int, HeldFrame, WriteStaging)}
+     */
+    @Deprecated
+    public void store(int position, CachedFrame f, WriteStaging staging) {
+      store(position, f.toHeld(), staging);
+    }
+
+    /**
+     * Like {@link #store(int, HeldFrame)}, writing the bytes from {@code staging} (the calling
      * worker's) once the slot is claimed: for pictures that lie in a large buffer, such as the
      * shuffle buffer's blocks (see {@link WriteStaging}).
      */
-    public void store(int position, CachedFrame f, WriteStaging staging) {
+    public void store(int position, HeldFrame f, WriteStaging staging) {
+      if (f.isConverted()) {
+        throw new IllegalArgumentException(
+            "the frame cache holds pictures packed as decoded, not " + f.form() + " frames");
+      }
       if (disabled != null) {
         return;
       }

@@ -4,6 +4,7 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.zip.CRC32C;
 import org.robostream.video.ColorSpec;
+import org.robostream.video.HeldFrame;
 import org.robostream.video.PackedPicture;
 
 /**
@@ -46,7 +47,7 @@ final class SlotEntry {
    * The entry for {@code f} in {@code entry}, complete with the checksum of its fields and the
    * picture's bytes {@code picture} (read from its position to its limit, left as they were).
    */
-  static ByteBuffer complete(ByteBuffer entry, CachedFrame f, ByteBuffer picture, int state) {
+  static ByteBuffer complete(ByteBuffer entry, HeldFrame f, ByteBuffer picture, int state) {
     ColorSpec color = f.color();
     entry.clear();
     entry.put(new byte[BYTES]).clear();
@@ -88,7 +89,7 @@ final class SlotEntry {
    * The picture the entry describes, its bytes to be at {@code address}; null when its fields do
    * not describe a picture of exactly its bytes within {@code slotBytes}.
    */
-  static CachedFrame describe(ByteBuffer entry, long address, long slotBytes) {
+  static HeldFrame describe(ByteBuffer entry, long address, long slotBytes) {
     long bytes = entry.getLong(PICTURE_BYTES);
     int width = entry.getInt(WIDTH);
     int height = entry.getInt(HEIGHT);
@@ -109,7 +110,7 @@ final class SlotEntry {
     }
     ColorSpec color =
         matrix < 0 ? null : new ColorSpec(ColorSpec.Matrix.values()[matrix], fullRange == 1);
-    return new CachedFrame(
+    return HeldFrame.packed(
         address,
         bytes,
         width,

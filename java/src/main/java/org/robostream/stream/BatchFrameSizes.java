@@ -3,15 +3,16 @@ package org.robostream.stream;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.robostream.frames.FrameSize;
 
 /**
  * The size each camera's frames have in the batches: the size its files declare, or the builder's
  * {@code resize(...)} (a camera's own size before the one for all cameras). Checked when the
  * dataset is built: resize names cameras of the dataset, sides are 1..8192 (what a decoder
- * accepts). Frames are scaled inside their colour conversion, never by an extra pass: the host
- * path's swscale call when the batch is built; on the device path the conversion into the held
- * slot, swscale for a CPU decoder ({@code deviceBatches(true)}, files NVDEC cannot take) and the
- * colour kernel for NVDEC. Depth cameras are never resized (interpolating a depth map invents
+ * accepts). Frames are scaled inside their colour conversion, never by an extra pass: the CPU frame
+ * device's swscale call when the batch is built; on the CUDA frame device the conversion into the
+ * held block, swscale for a CPU decoder ({@code deviceBatches(true)}, files NVDEC cannot take) and
+ * the colour kernel for NVDEC. Depth cameras are never resized (interpolating a depth map invents
  * depths at object edges): a resize that would change one is refused. Stateless.
  */
 final class BatchFrameSizes {
@@ -25,12 +26,12 @@ final class BatchFrameSizes {
    * @param all {@code resize(height, width)}, or null
    * @param perCamera {@code resize(camera, height, width)} by camera
    */
-  static Map<String, StreamContext.FrameSize> resolve(
-      Map<String, StreamContext.FrameSize> declared,
+  static Map<String, FrameSize> resolve(
+      Map<String, FrameSize> declared,
       List<String> cameras,
       java.util.Set<String> depthCameras,
-      StreamContext.FrameSize all,
-      Map<String, StreamContext.FrameSize> perCamera) {
+      FrameSize all,
+      Map<String, FrameSize> perCamera) {
     for (var e : perCamera.entrySet()) {
       if (!cameras.contains(e.getKey())) {
         throw new IllegalArgumentException(
@@ -44,9 +45,9 @@ final class BatchFrameSizes {
     if (all != null) {
       checkSides("every camera", all);
     }
-    Map<String, StreamContext.FrameSize> sizes = new HashMap<>();
+    Map<String, FrameSize> sizes = new HashMap<>();
     for (String c : cameras) {
-      StreamContext.FrameSize size = perCamera.getOrDefault(c, all != null ? all : declared.get(c));
+      FrameSize size = perCamera.getOrDefault(c, all != null ? all : declared.get(c));
       if (depthCameras.contains(c) && !size.equals(declared.get(c))) {
         throw new IllegalArgumentException(
             "resize(...) would resize the depth camera "
@@ -59,7 +60,7 @@ final class BatchFrameSizes {
     return sizes;
   }
 
-  private static void checkSides(String what, StreamContext.FrameSize size) {
+  private static void checkSides(String what, FrameSize size) {
     if (size.height() < 1
         || size.width() < 1
         || size.height() > MAX_SIDE

@@ -8,23 +8,18 @@ import org.robostream.arrow.BatchMemoryPool;
 import org.robostream.arrow.FrameBatch;
 import org.robostream.arrow.FrameBatchBuilder;
 import org.robostream.arrow.FrameColumn;
+import org.robostream.frames.FrameDevice;
+import org.robostream.frames.FrameSize;
+import org.robostream.video.HeldFrame;
 
 /**
- * Makes every {@link Batch} of a worker, whichever {@link FramePath} held its frames: the table
+ * Makes every {@link Batch} of a worker, whichever {@link FrameDevice} held its frames: the table
  * columns ({@link TableAssembler}) plus one pooled {@link FrameBatch} with a column per camera of
- * its own size, whose slots the path's {@link SlotWriter} fills from the held frames. Not
- * thread-safe: one per worker.
+ * its own size, whose slots the device fills from the held frames ({@link FrameDevice#write}, with
+ * the sample's built-in image transforms: see {@link SampleTransforms}). Not thread-safe: one per
+ * worker.
  */
 final class BatchMaker {
-  /**
-   * Writes one held frame into one slot of a batch's frame column, with the sample's built-in image
-   * transform operations applied ({@code ops}: null for none; see {@link SampleTransforms}).
-   */
-  @FunctionalInterface
-  interface SlotWriter {
-    void write(FrameBatchBuilder.Column column, long slot, PackedFrame frame, float[] ops);
-  }
-
   private final StreamContext ctx;
   private final BufferAllocator allocator;
   private final TableAssembler tables;
@@ -52,17 +47,12 @@ final class BatchMaker {
   }
 
   /**
-   * A batch of {@code items}. The frames' batch is exported with its completion event on {@code
-   * stream} (the stream the writer queued its copies on; 0 on the host), which is waited for before
-   * this returns: the held frames may then be released and reused at once.
+   * A batch of {@code items}, its frames written by {@code device}. The frames' batch is exported
+   * with its completion event on the device's stream, which is waited for before this returns: the
+   * held frames may then be released and reused at once.
    */
   Batch make(
-      List<HeldSample> items,
-      boolean padding,
-      long epoch,
-      int position,
-      long stream,
-      SlotWriter writer) {
+      List<HeldSample> items, boolean padding, long epoch, int position, FrameDevice device) {
     VectorSchemaRoot root = tables.build(items, padding);
     FrameBatch frames = null;
     try (FrameBatchBuilder builder = new FrameBatchBuilder(pool, items.size())) {
@@ -77,10 +67,10 @@ final class BatchMaker {
           HeldSample item = items.get(i);
           float[] ops = transforms.builtInOps(item, k, spec, epoch);
           for (int t = 0; t < positions; t++) {
-            PackedFrame f = item.frames()[base + t];
+            HeldFrame f = item.frames()[base + t];
             checkHeldSize(camera, spec, f);
             long slot = (long) i * positions + t;
-            writer.write(column, slot, f, ops);
+            device.write(column, slot, f, ops);
             column.setFrameInfo(slot, f.ptsSeconds(), f.frameIndex());
           }
           // The sample's frames of this camera are written (host memory: a GPU pool refuses
@@ -89,8 +79,8 @@ final class BatchMaker {
         }
         base += positions;
       }
-      frames = builder.export(stream);
-      pool.synchronize(stream);
+      frames = builder.export(device.stream());
+      device.synchronize();
     } catch (RuntimeException e) {
       if (frames != null) {
         frames.close(); // exported, but the wait for its copies failed
@@ -103,14 +93,12 @@ final class BatchMaker {
 
   /**
    * A held frame must have the size its slot writer expects, or it would overrun its slot (or leave
-   * part of it unwritten): converted frames (the device path's, converted when decoded) the batch
-   * column's; packed pictures (the CPU path's, scaled when converted) the camera's files'.
+   * part of it unwritten): converted frames (the CUDA device's, converted when decoded) the batch
+   * column's; packed pictures (the CPU device's, scaled when converted) the camera's files'.
    */
-  private void checkHeldSize(String camera, FrameColumn column, PackedFrame f) {
-    StreamContext.FrameSize expected =
-        f.isConverted()
-            ? new StreamContext.FrameSize(column.height(), column.width())
-            : ctx.fileSize(camera);
+  private void checkHeldSize(String camera, FrameColumn column, HeldFrame f) {
+    FrameSize expected =
+        f.isConverted() ? new FrameSize(column.height(), column.width()) : ctx.fileSize(camera);
     if (f.width() != expected.width() || f.height() != expected.height()) {
       throw new IllegalStateException(
           camera

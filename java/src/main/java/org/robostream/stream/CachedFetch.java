@@ -6,23 +6,25 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
-import org.robostream.framecache.CachedFrame;
 import org.robostream.framecache.FrameCache;
 import org.robostream.framecache.FrameTarget;
 import org.robostream.framecache.WriteStaging;
+import org.robostream.frames.PictureHolder;
 import org.robostream.source.VideoSources;
 import org.robostream.video.DecodeResult;
-import org.robostream.video.FrameDestination;
+import org.robostream.video.HeldFrame;
+import org.robostream.video.HostPicture;
 import org.robostream.video.PackedPicture;
-import org.robostream.video.PictureSink;
+import org.robostream.video.PictureReceiver;
 import org.robostream.video.RawPicture;
 
 /**
  * One worker's way through the {@link FrameCache}: a fetch's frames that the cache holds are served
- * from it (their packed bytes seen as the picture the decoder gave), the others are decoded in one
- * call and stored as they come out. Served and decoded pictures reach the caller the same way (a
- * {@link PictureSink}), so what the caller makes of them — packed into the shuffle buffer on the
- * host path, converted into a batch slot on the device path — is the same bytes either way.
+ * from it (their packed bytes read straight into a held block where the holder keeps pictures
+ * packed, else seen as the picture the decoder gave), the others are decoded in one call and stored
+ * as they come out. Served and decoded pictures reach the same {@link PictureHolder}, so what the
+ * device makes of them — packed into the shuffle buffer on the CPU, converted into a held block on
+ * CUDA — is the same bytes either way.
  *
  * <p>Not thread-safe: one per worker (it keeps a packing scratch block); {@link #close()} frees it.
  */
@@ -37,7 +39,7 @@ final class CachedFetch implements AutoCloseable {
   private final PackedPicture packer = new PackedPicture();
   private final WriteStaging staging = new WriteStaging(); // also where frames are packed to store
 
-  /** Served frames for a sink that does not hold them: read into the staging block. */
+  /** Served frames for a holder that does not keep them packed: read into the staging block. */
   private final FrameTarget scratch =
       new FrameTarget() {
         @Override
@@ -54,22 +56,23 @@ final class CachedFetch implements AutoCloseable {
   /**
    * What a picture of the file must be: its size and FFmpeg pixel format (-1: any size or format,
    * for images, whose format varies). A cached frame that is something else is a corrupt miss (its
-   * slot is stored over): the slot's fields are as hostile as its bytes, and the device path writes
-   * a depth map's values by the picture's size.
+   * slot is stored over): the slot's fields are as hostile as its bytes, and the CUDA frame device
+   * writes a depth map's values by the picture's size.
    */
   record Expected(int width, int height, int pixelFormat) {
     static final Expected ANY = new Expected(-1, -1, -1);
 
-    boolean accepts(CachedFrame f) {
-      return (width < 0 || (f.width() == width && f.height() == height))
+    boolean accepts(HeldFrame f) {
+      return !f.isConverted()
+          && (width < 0 || (f.width() == width && f.height() == height))
           && (pixelFormat < 0 || f.pixelFormat() == pixelFormat);
     }
   }
 
-  /** Decodes the frames at {@code positions}, picture j to {@code sink} as request j. */
+  /** Decodes the frames at {@code positions}, picture j to {@code receiver} as request j. */
   @FunctionalInterface
   interface Decode {
-    DecodeResult decode(int[] positions, PictureSink sink);
+    DecodeResult decode(int[] positions, PictureReceiver receiver);
   }
 
   /**
@@ -111,8 +114,8 @@ final class CachedFetch implements AutoCloseable {
 
   /**
    * Request i of {@code positions} (slots of the file {@code identity} names, which has {@code
-   * fileFrames} frames) goes to {@code sink} as i: from the cache, or decoded by {@code decode} and
-   * stored.
+   * fileFrames} frames) goes to {@code holder} as i: from the cache, or decoded by {@code decode}
+   * and stored.
    *
    * @return each request's pts, as decoded (a served frame's was recorded when it was decoded)
    */
@@ -121,31 +124,31 @@ final class CachedFetch implements AutoCloseable {
       int fileFrames,
       Expected expected,
       int[] positions,
-      PictureSink sink,
+      PictureHolder holder,
       Decode decode) {
     int n = positions.length;
     if (uncacheable.contains(identity)) {
-      return decode.decode(positions, sink).ptsSeconds();
+      return decode.decode(positions, holder).ptsSeconds();
     }
     double[] pts = new double[n];
     // The entry is held for the call (created at the first store when there is none yet).
-    FrameCache.Entry[] holder = {cache.acquire(identity)};
-    if (holder[0] != null && holder[0].frames() != fileFrames) {
+    FrameCache.Entry[] entries = {cache.acquire(identity)};
+    if (entries[0] != null && entries[0].frames() != fileFrames) {
       // Slots for another frame count under this identity: not this video's, never read.
-      holder[0].release();
+      entries[0].release();
       uncacheable.add(identity);
-      return decode.decode(positions, sink).ptsSeconds();
+      return decode.decode(positions, holder).ptsSeconds();
     }
     try {
-      FrameCache.Entry entry = holder[0];
+      FrameCache.Entry entry = entries[0];
       int[] missed = new int[n];
       int misses = 0;
-      HoldingSink holding = sink instanceof HoldingSink h ? h : null;
-      // Served frames are read into memory of ours (never the cache's pages): the shuffle
-      // buffer's blocks on the host path, else the staging block, converted before the next read.
-      FrameTarget target = holding != null ? holding.heldMemory() : scratch;
+      // Served frames are read into memory of ours (never the cache's pages): held blocks where
+      // the holder keeps pictures packed, else the staging block, converted before the next read.
+      FrameTarget packed = holder.packedMemory();
+      FrameTarget target = packed != null ? packed : scratch;
       for (int i = 0; i < n; i++) {
-        CachedFrame f = entry == null ? null : entry.read(positions[i], target);
+        HeldFrame f = entry == null ? null : entry.readFrame(positions[i], target);
         if (f != null && (!expected.accepts(f) || f.frameIndex() != positions[i])) {
           // another picture than the video's at this position: a corrupt miss, stored over
           entry.reject(positions[i], f);
@@ -157,13 +160,13 @@ final class CachedFetch implements AutoCloseable {
           continue;
         }
         pts[i] = f.ptsSeconds();
-        if (holding != null) {
-          holding.hold(i, f); // read into its block: held as it is
+        if (packed != null) {
+          holder.holdPacked(i, f); // read into its block: held as it is
           continue;
         }
         RawPicture view =
             packer.view(f.address(), f.width(), f.height(), f.pixelFormat(), f.color());
-        sink.accept(i, view, f.ptsSeconds(), f.frameIndex());
+        holder.accept(i, new HostPicture(view, packer), f.ptsSeconds(), f.frameIndex());
       }
       counters.framesFromCache.addAndGet(n - misses);
       if (misses == 0) {
@@ -182,11 +185,19 @@ final class CachedFetch implements AutoCloseable {
           decode.decode(
               at,
               (j, picture, seconds, frameIndex) -> {
-                sink.accept(requests[j], picture, seconds, frameIndex);
+                holder.accept(requests[j], picture, seconds, frameIndex);
                 if (at[j] != lastStored[0]) { // a frame asked twice is stored once
                   lastStored[0] = at[j];
-                  long packed = holding == null ? 0 : holding.lastPackedAddress();
-                  store(holder, identity, fileFrames, at[j], picture, packed, seconds, frameIndex);
+                  long packedAt = holder.lastPackedAddress();
+                  store(
+                      entries,
+                      identity,
+                      fileFrames,
+                      at[j],
+                      picture.raw(),
+                      packedAt,
+                      seconds,
+                      frameIndex);
                 }
               });
       for (int j = 0; j < misses; j++) {
@@ -194,35 +205,18 @@ final class CachedFetch implements AutoCloseable {
       }
       return pts;
     } finally {
-      if (holder[0] != null) {
-        holder[0].release();
+      if (entries[0] != null) {
+        entries[0].release();
       }
     }
   }
 
   /**
-   * A sink that writes each picture into {@code destination}'s slot for its request as a CPU
-   * decoder would (see {@link PackedPicture#write}) and reports it delivered.
-   */
-  PictureSink into(FrameDestination destination) {
-    return (request, picture, seconds, frameIndex) -> {
-      packer.write(
-          picture,
-          destination.slotAddress(request),
-          destination.width(),
-          destination.height(),
-          destination.layout(),
-          destination.samples());
-      destination.delivered(request, seconds, frameIndex);
-    };
-  }
-
-  /**
-   * Stores {@code picture} as frame {@code position}: from {@code packed}, where the sink packed it
-   * already, or packed here (0).
+   * Stores {@code picture} as frame {@code position}: from {@code packed}, where the holder packed
+   * it already, or packed here (0).
    */
   private void store(
-      FrameCache.Entry[] holder,
+      FrameCache.Entry[] entries,
       String identity,
       int fileFrames,
       int position,
@@ -233,12 +227,12 @@ final class CachedFetch implements AutoCloseable {
     long bytes =
         PackedPicture.packedBytes(picture.width(), picture.height(), picture.pixelFormat());
     FrameCache.Entry e =
-        holder[0] != null ? holder[0] : cache.acquireOrCreate(identity, fileFrames, bytes);
+        entries[0] != null ? entries[0] : cache.acquireOrCreate(identity, fileFrames, bytes);
     if (e == null) {
       uncacheable.add(identity); // not tried again at every frame
       return;
     }
-    holder[0] = e; // released by the caller, also when the store below fails
+    entries[0] = e; // released by the caller, also when the store below fails
     long address = packed;
     if (address == 0) { // packed here, straight into the staging block: written from there
       address = staging.block(bytes);
@@ -246,7 +240,7 @@ final class CachedFetch implements AutoCloseable {
     }
     e.store(
         position,
-        new CachedFrame(
+        HeldFrame.packed(
             address,
             bytes,
             picture.width(),

@@ -7,12 +7,11 @@ import org.robostream.RobostreamException;
 import org.robostream.dataset.DatasetInfo;
 import org.robostream.dataset.EpisodeInfo;
 import org.robostream.dataset.VideoSpan;
+import org.robostream.frames.PictureHolder;
 import org.robostream.video.DecodeResult;
 import org.robostream.video.DecoderCache;
 import org.robostream.video.DecoderSlot;
 import org.robostream.video.Device;
-import org.robostream.video.FrameDestination;
-import org.robostream.video.PictureSink;
 import org.robostream.video.VideoDecoder;
 
 /**
@@ -38,16 +37,6 @@ final class FrameFetcher {
   private final CachedFetch cached; // null: no frame cache
   private final FramePlacement placement;
   private final java.util.function.ToIntFunction<String> positions; // frames per sample, by camera
-
-  /**
-   * Where a decode call writes: the destination for a file's decoder, which may decode on the GPU
-   * or (a file NVDEC cannot decode, an image) on the CPU, and whether its source has more than 8
-   * bits a sample (images: no, their frames are delivered as RGB uint8).
-   */
-  @FunctionalInterface
-  interface Destinations {
-    FrameDestination forDecoder(boolean decodesOnGpu, boolean deepSource);
-  }
 
   /**
    * {@code images}: the worker's frames of image-feature cameras; {@code cached}: the worker's way
@@ -90,42 +79,15 @@ final class FrameFetcher {
     }
   }
 
-  /** Decodes {@code frames} (episode-local) of {@code camera}; request i goes to the sink as i. */
-  void fetch(
-      EpisodeInfo episode, String camera, int[] frames, PictureSink sink, DecoderSlot reader) {
-    if (images.isImageCamera(camera)) {
-      fetchImages(episode, camera, frames, sink);
-      return;
-    }
-    fetch(
-        episode,
-        camera,
-        frames,
-        reader,
-        (decoder, at) ->
-            at.positions() != null
-                ? decodeFrames(decoder, at, sink)
-                : decoder.get().decode(at.times(), sink));
-  }
-
   /**
-   * Decodes {@code frames} (episode-local) of {@code camera} converted into the destination that
-   * {@code destination} gives for the file's decoder (which may decode on the GPU or, for a file
-   * NVDEC cannot decode and for images, on the CPU); request i goes to slot i.
+   * Decodes {@code frames} (episode-local) of {@code camera}; request i goes to {@code holder} as
+   * i. Frames NVDEC decodes stay on the GPU: they are not cached (see docs/HUB-AND-CACHE.md, frame
+   * cache).
    */
   void fetch(
-      EpisodeInfo episode,
-      String camera,
-      int[] frames,
-      Destinations destination,
-      DecoderSlot reader) {
+      EpisodeInfo episode, String camera, int[] frames, PictureHolder holder, DecoderSlot reader) {
     if (images.isImageCamera(camera)) {
-      FrameDestination d = destination.forDecoder(false, false);
-      if (cached == null) {
-        images.fetch(episode, camera, frames, d);
-      } else {
-        fetchImages(episode, camera, frames, cached.into(d));
-      }
+      fetchImages(episode, camera, frames, holder);
       return;
     }
     fetch(
@@ -134,29 +96,25 @@ final class FrameFetcher {
         frames,
         reader,
         (decoder, at) -> {
-          boolean onGpu = at.facts().decodesOnGpu();
-          FrameDestination d = destination.forDecoder(onGpu, at.facts().deepSource());
           if (at.positions() == null) {
-            return decoder.get().decode(at.times(), d);
+            return decoder.get().deliver(at.times(), holder);
           }
-          // Frames NVDEC decodes stay on the GPU: not cached (see docs/HUB-AND-CACHE.md, frame
-          // cache).
-          return cached == null || onGpu
-              ? decoder.get().decodeFrames(at.positions(), d)
-              : decodeFrames(decoder, at, cached.into(d));
+          return cached == null || at.facts().decodesOnGpu()
+              ? decoder.get().deliverFrames(at.positions(), holder)
+              : decodeFrames(decoder, at, holder);
         });
   }
 
   /**
-   * Decodes the frames at {@code positions} of {@code decoder}'s file to {@code sink}, through the
-   * frame cache when there is one: served from it where it holds them, else decoded and stored.
+   * Decodes the frames at {@code positions} of {@code decoder}'s file to {@code holder} through the
+   * frame cache: served from it where it holds them, else decoded and stored.
    */
-  private DecodeResult decodeFrames(OnDemand decoder, Addresses at, PictureSink sink) {
+  private DecodeResult decodeFrames(OnDemand decoder, Addresses at, PictureHolder holder) {
     int[] positions = at.positions();
     // The dataset's path, not the decoder's name: a Hub video is read through its URL.
-    String identity = cached == null ? null : cached.identity(at.file());
+    String identity = cached.identity(at.file());
     if (identity == null) {
-      return decoder.get().decodeFrames(positions, sink);
+      return decoder.get().deliverFrames(positions, holder);
     }
     double[] pts =
         cached.fetch(
@@ -164,8 +122,8 @@ final class FrameFetcher {
             at.facts().info().frameCount(),
             at.facts().expected(),
             positions,
-            sink,
-            (misses, s) -> decoder.get().decodeFrames(misses, s));
+            holder,
+            (misses, receiver) -> decoder.get().deliverFrames(misses, receiver));
     long[] frameIndices = new long[positions.length];
     for (int i = 0; i < positions.length; i++) {
       frameIndices[i] = positions[i];
@@ -174,13 +132,13 @@ final class FrameFetcher {
   }
 
   /**
-   * An image camera's frames to {@code sink}, through the frame cache when there is one (an entry
+   * An image camera's frames to {@code holder}, through the frame cache when there is one (an entry
    * per episode and camera of the data file, a slot per frame).
    */
-  private void fetchImages(EpisodeInfo episode, String camera, int[] frames, PictureSink sink) {
+  private void fetchImages(EpisodeInfo episode, String camera, int[] frames, PictureHolder holder) {
     String file = cached == null ? null : cached.dataFileIdentity(episode.dataFile());
     if (file == null) {
-      images.fetch(episode, camera, frames, sink);
+      images.fetch(episode, camera, frames, holder);
       return;
     }
     int[] decoded = {0};
@@ -189,9 +147,9 @@ final class FrameFetcher {
         episode.length(),
         CachedFetch.Expected.ANY, // an image's format varies; the batch converts it to its size
         frames,
-        sink,
-        (at, s) -> {
-          images.fetch(episode, camera, at, s); // counts what it decodes and delivers
+        holder,
+        (at, receiver) -> {
+          images.fetch(episode, camera, at, receiver); // counts what it decodes and delivers
           decoded[0] += at.length;
           double[] pts = new double[at.length];
           long[] index = new long[at.length];

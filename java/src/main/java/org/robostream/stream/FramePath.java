@@ -2,24 +2,32 @@ package org.robostream.stream;
 
 import java.util.List;
 import org.robostream.dataset.EpisodeInfo;
+import org.robostream.frames.FrameDevice;
+import org.robostream.frames.FrameMemory;
+import org.robostream.frames.HoldSpec;
+import org.robostream.frames.PictureHolder;
 import org.robostream.video.DecoderSlot;
+import org.robostream.video.FrameSamples;
 
 /**
- * How a worker's frames travel from the decoder to a batch: decoded into blocks of a {@link
- * FrameMemory} when their sample enters the shuffle buffer (or when its batch is built), then
- * written into the batch's pooled frame batch ({@link BatchMaker}) when the sample is delivered.
- * Two paths: {@link HostFramePath} (pictures held packed in host memory, converted into host slots)
- * and {@link DeviceFramePath} (RGB frames held on the batch device, copied into its slots: NVDEC on
- * a GPU, or the same path in host memory).
+ * The one route a worker's frames take from the decoder to a batch, whatever the device: decoded
+ * into a {@link PictureHolder} of the worker's {@link FrameDevice}, which holds them in blocks of a
+ * {@link FrameMemory} while their sample waits in the shuffle buffer (or until its batch is built),
+ * then written by the same device into the slots of the batch's pooled frame batch ({@link
+ * BatchMaker}) when the sample is delivered.
  *
- * <p>Not thread-safe: one per worker thread; {@link #close()} frees what the path owns (not the
- * memories, which belong to their creators).
+ * <p>Not thread-safe: one per worker thread; {@link #close()} closes the device (not the memories,
+ * which belong to their creators).
  */
-interface FramePath extends AutoCloseable {
-  /** Receives request {@code request}'s held frame. */
-  @FunctionalInterface
-  interface HeldFrames {
-    void put(int request, PackedFrame frame);
+final class FramePath implements AutoCloseable {
+  private final StreamContext ctx;
+  private final FrameDevice device;
+  private final BatchMaker maker;
+
+  FramePath(StreamContext ctx, FrameDevice device, BatchMaker maker) {
+    this.ctx = ctx;
+    this.device = device;
+    this.maker = maker;
   }
 
   /**
@@ -34,26 +42,44 @@ interface FramePath extends AutoCloseable {
       int[] frames,
       FrameMemory memory,
       DecoderSlot reader,
-      HeldFrames out);
+      FrameDevice.HeldFrames out) {
+    // Depth maps are video cameras; image cameras have no video file.
+    FrameSamples samples = ctx.samples(camera);
+    String depthFile = samples.isDepth() ? episode.video(camera).file().toString() : null;
+    HoldSpec spec = new HoldSpec(ctx.frameSize(camera), samples, ctx.layout(), depthFile);
+    PictureHolder holder = device.holder(spec, memory, out);
+    try {
+      fetcher.fetch(episode, camera, frames, holder, reader);
+    } catch (RuntimeException e) {
+      holder.releaseUndelivered();
+      throw e;
+    }
+  }
 
-  /**
-   * Frames of a stream decoded in one call when the first of them enters the shuffle buffer: at
-   * least {@code minRun}; past that, on to the end of the frame's GOP but never beyond {@code
-   * maxRun} (equal values: fixed runs).
-   */
-  int minRun();
+  /** See {@link FrameDevice#minRun()}. */
+  int minRun() {
+    return device.minRun();
+  }
 
-  int maxRun();
+  int maxRun() {
+    return device.maxRun();
+  }
 
   /** Memory without a budget, for frames decoded when their batch is built. */
-  FrameMemory newScratch();
+  FrameMemory newScratch() {
+    return device.newMemory(Long.MAX_VALUE);
+  }
 
   /**
    * Builds a batch from samples whose frames are held. When this returns, the held frames may be
    * released and reused (everything that reads them is done).
    */
-  Batch assemble(List<HeldSample> items, boolean padding, long epoch, int position);
+  Batch assemble(List<HeldSample> items, boolean padding, long epoch, int position) {
+    return maker.make(items, padding, epoch, position, device);
+  }
 
   @Override
-  void close();
+  public void close() {
+    device.close();
+  }
 }

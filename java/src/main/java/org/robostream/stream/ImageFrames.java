@@ -10,9 +10,11 @@ import org.robostream.dataset.EpisodeImages;
 import org.robostream.dataset.EpisodeInfo;
 import org.robostream.dataset.Feature;
 import org.robostream.dataset.ImageSizes;
-import org.robostream.video.FrameDestination;
+import org.robostream.frames.FrameMemory;
+import org.robostream.video.HostPicture;
 import org.robostream.video.ImageDecoder;
-import org.robostream.video.PictureSink;
+import org.robostream.video.PackedPicture;
+import org.robostream.video.PictureReceiver;
 import org.robostream.video.RawPicture;
 
 /**
@@ -21,8 +23,8 @@ import org.robostream.video.RawPicture;
  * EpisodeImages}) and keeps those of the last few (episode, camera) pairs, as many as its decoder
  * cache holds video decoders (one per live stream and camera) and at most half its memory budget
  * (their bytes count against it, so fewer frames are decoded ahead while they are held), then
- * decodes the requested frames with FFmpeg ({@link ImageDecoder}) into the same sinks and
- * destinations video frames go to. Each distinct frame of a call is decoded once; its pts is {@code
+ * decodes the requested frames with FFmpeg ({@link ImageDecoder}) and hands them to the same
+ * receivers video frames go to. Each distinct frame of a call is decoded once; its pts is {@code
  * frame / fps}, its frame index the episode-local frame. An image whose header gives another size
  * than info.json declares is refused before it is decoded. Errors come out as {@link
  * SampleException} naming the data file, episode, camera and frame.
@@ -36,15 +38,10 @@ final class ImageFrames implements AutoCloseable {
   private final StreamCounters counters;
   private final FrameMemory budget;
   private final ImageDecoder decoder = new ImageDecoder();
+  private final PackedPicture converter = new PackedPicture(); // converts as a CPU decoder does
   private final LinkedHashMap<Key, EpisodeImages> cache = new LinkedHashMap<>(8, 0.75f, true);
 
   private record Key(int episode, String camera) {}
-
-  /** Receives each distinct frame once decoded, with the requests that asked for it. */
-  @FunctionalInterface
-  private interface Delivery {
-    void deliver(RawPicture picture, int[] requests, double ptsSeconds, int frame);
-  }
 
   /**
    * @param cachedEpisodes (episode, camera) pairs whose encoded images are kept at most
@@ -71,36 +68,11 @@ final class ImageFrames implements AutoCloseable {
     return f != null && f.isImage();
   }
 
-  /** Decodes {@code frames} (episode-local) of {@code camera}; request i goes to the sink as i. */
-  void fetch(EpisodeInfo episode, String camera, int[] frames, PictureSink sink) {
-    decode(
-        episode,
-        camera,
-        frames,
-        (picture, requests, pts, frame) -> {
-          for (int r : requests) {
-            sink.accept(r, picture, pts, frame);
-          }
-        });
-  }
-
-  /** Decodes {@code frames} of {@code camera} converted into slot i of {@code destination}. */
-  void fetch(EpisodeInfo episode, String camera, int[] frames, FrameDestination destination) {
-    decode(
-        episode,
-        camera,
-        frames,
-        (picture, requests, pts, frame) -> {
-          decoder.convertCurrent(destination.slotAddress(requests[0]), destination.layout());
-          destination.delivered(requests[0], pts, frame);
-          for (int i = 1; i < requests.length; i++) {
-            destination.copySlot(requests[i], requests[0]);
-            destination.delivered(requests[i], pts, frame);
-          }
-        });
-  }
-
-  private void decode(EpisodeInfo episode, String camera, int[] frames, Delivery delivery) {
+  /**
+   * Decodes {@code frames} (episode-local) of {@code camera}; request i goes to {@code receiver} as
+   * i (the requests of one frame one after the other, with the picture decoded once).
+   */
+  void fetch(EpisodeInfo episode, String camera, int[] frames, PictureReceiver receiver) {
     String file = episode.dataFile().toString();
     try {
       EpisodeImages images = images(episode, camera);
@@ -115,8 +87,11 @@ final class ImageFrames implements AutoCloseable {
         int[] requests = Arrays.copyOfRange(order, i, end);
         byte[] bytes = images.image(frame);
         ImageSizes.require(bytes, info.features().get(camera), file, "frame " + frame);
-        RawPicture picture = decoder.decode(bytes, bytes.length, file, "frame " + frame);
-        delivery.deliver(picture, requests, frame / (double) info.fps(), frame);
+        RawPicture raw = decoder.decode(bytes, bytes.length, file, "frame " + frame);
+        HostPicture picture = new HostPicture(raw, converter);
+        for (int request : requests) {
+          receiver.accept(request, picture, frame / (double) info.fps(), frame);
+        }
         decoded++;
         i = end;
       }
@@ -162,6 +137,7 @@ final class ImageFrames implements AutoCloseable {
   @Override
   public void close() {
     decoder.close();
+    converter.close();
     budget.account(-cachedBytes());
     cache.clear();
   }

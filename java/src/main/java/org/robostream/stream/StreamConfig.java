@@ -13,6 +13,9 @@ import org.robostream.dataset.SourceOptions;
 import org.robostream.dataset.SymlinkPolicy;
 import org.robostream.dataset.TimestampReport;
 import org.robostream.framecache.FrameCacheOptions;
+import org.robostream.frames.CpuFrameDevice;
+import org.robostream.frames.CudaFrameDevice;
+import org.robostream.frames.FrameSize;
 import org.robostream.source.VideoSources;
 import org.robostream.video.DecodeDeviceSpec;
 import org.robostream.video.DecoderCache;
@@ -99,8 +102,8 @@ final class StreamConfig {
     if (b.preset == null) {
       refuseWindowsOfCamerasLeftOut(b.deltaTimestamps.keySet(), metadata);
     }
-    Map<String, StreamContext.FrameSize> fileSizes = frameSizes(metadata, cameras);
-    Map<String, StreamContext.FrameSize> frameSizes =
+    Map<String, FrameSize> fileSizes = frameSizes(metadata, cameras);
+    Map<String, FrameSize> frameSizes =
         BatchFrameSizes.resolve(
             fileSizes, cameras, Set.copyOf(metadata.depthCameras()), b.resizeAll, b.resizeCameras);
     // Every disagreement with the data rows before the first batch.
@@ -160,7 +163,7 @@ final class StreamConfig {
     // job must plan with the same buffer (a saved state records one buffer for all of them), and
     // a cuda-or-cpu rank that fell back to the CPU must not plan another one than its peers.
     boolean askedGpu = b.device.device() == Device.CUDA;
-    int maxRun = askedGpu ? DeviceFramePath.maxRun(true) : HostFramePath.MAX_RUN;
+    int maxRun = askedGpu ? CudaFrameDevice.maxRun(true) : CpuFrameDevice.MAX_RUN;
     long sampleBytes =
         askedGpu || b.deviceBatches ? probe.heldSampleBytes() : packedSampleBytes(probe, headers);
     // Image cameras keep their encoded images in the same budget, up to half of it (ImageFrames).
@@ -298,12 +301,11 @@ final class StreamConfig {
   /**
    * Each camera's frame size as info.json declares it: cameras of different sizes share a batch.
    */
-  private static Map<String, StreamContext.FrameSize> frameSizes(
-      LeRobotMetadata metadata, List<String> cameras) {
-    Map<String, StreamContext.FrameSize> sizes = new HashMap<>();
+  private static Map<String, FrameSize> frameSizes(LeRobotMetadata metadata, List<String> cameras) {
+    Map<String, FrameSize> sizes = new HashMap<>();
     for (String c : cameras) {
       FrameShape shape = metadata.info().features().get(c).frameShape(); // axes as names say
-      sizes.put(c, new StreamContext.FrameSize(shape.height(), shape.width()));
+      sizes.put(c, new FrameSize(shape.height(), shape.width()));
     }
     return sizes;
   }
@@ -336,15 +338,15 @@ final class StreamConfig {
   }
 
   /**
-   * Bytes a worker holds for one sample on the host path: each camera's pictures packed as its
-   * files' pixel format decodes them (YUV 4:2:0 at 1.5 bytes a pixel, 10-bit twice that), at the
-   * files' size, once per window position; RGB where the format is not known (and for image
+   * Bytes a worker holds for one sample on the CPU frame device: each camera's pictures packed as
+   * its files' pixel format decodes them (YUV 4:2:0 at 1.5 bytes a pixel, 10-bit twice that), at
+   * the files' size, once per window position; RGB where the format is not known (and for image
    * cameras: PNG decodes to RGB).
    */
   private static long packedSampleBytes(StreamContext probe, Map<String, VideoHeader> headers) {
     long sum = 0;
     for (String camera : probe.cameras()) {
-      StreamContext.FrameSize size = probe.fileSize(camera);
+      FrameSize size = probe.fileSize(camera);
       VideoHeader header = headers.get(camera);
       int format =
           header == null

@@ -5,6 +5,7 @@ import java.util.Map;
 import org.robostream.arrow.FrameColumn;
 import org.robostream.dataset.Feature;
 import org.robostream.dataset.LeRobotMetadata;
+import org.robostream.frames.FrameSize;
 import org.robostream.video.Device;
 import org.robostream.video.FrameLayout;
 import org.robostream.video.FrameSamples;
@@ -40,9 +41,6 @@ record StreamContext(
     Map<String, FrameSize> fileSizes,
     SampleTransforms transforms,
     ShuffleBufferSizing sizing) {
-
-  /** A camera's frame size. */
-  record FrameSize(int height, int width) {}
 
   StreamContext {
     frameSizes = Map.copyOf(frameSizes);
@@ -99,8 +97,8 @@ record StreamContext(
    * Bytes a worker holds for one sample until its batch is built, as far as known before decoding,
    * at the larger of the files' and the batch's sizes: per pixel 3 values for RGB, 1 for depth,
    * each one byte, or two where the samples are deeper than 8 bits (a depth map, a declared 10-bit
-   * {@code video.pix_fmt}). The host path holds the pictures packed at the files' size (YUV 4:2:0
-   * at half of that) and scales them when converting; the device path holds them converted and
+   * {@code video.pix_fmt}). The CPU frame device holds the pictures packed at the files' size (YUV
+   * 4:2:0 at half of that) and scales them when converting; the CUDA one holds them converted and
    * scaled to the batch's size, which is larger than the files' when resize(...) scales up. Workers
    * replace it with what they measure.
    */

@@ -9,15 +9,19 @@ import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.robostream.arrow.BatchMemoryPool;
 import org.robostream.framecache.FrameCache;
+import org.robostream.frames.CpuFrameDevice;
+import org.robostream.frames.CudaFrameDevice;
+import org.robostream.frames.FrameDevice;
+import org.robostream.frames.FrameMemory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The memory of a dataset's batches and of the frames its workers hold: the Arrow allocator of the
- * table columns, the batch pool (every batch's frames, and the device path's held frames: host
- * memory, or the decoding GPU's), the host pool (host copies of GPU frames; the batch pool itself
- * on the host), and one {@link FrameMemory} per worker index, kept across epochs. Also counts the
- * bytes of the batches not closed yet.
+ * table columns, the batch pool (every batch's frames, and the CUDA frame device's held frames:
+ * host memory, or the decoding GPU's), the host pool (host copies of GPU frames; the batch pool
+ * itself on the host), and one {@link FrameMemory} per worker index, kept across epochs. Also
+ * counts the bytes of the batches not closed yet.
  *
  * <p>All of it is closed by the last of its holders ({@link SharedResources}): the dataset, and
  * every worker thread while it runs, since a worker held in native code can outlive the dataset's
@@ -36,7 +40,7 @@ final class StreamMemory {
   private final SharedResources shared = new SharedResources();
   private final BatchMemoryPool batchPool;
   private final BatchMemoryPool hostPool;
-  private final BatchMemoryPool heldPool; // the device path's held frames (the batch pool)
+  private final BatchMemoryPool heldPool; // the CUDA frame device's held frames (the batch pool)
   // Frame bytes of the batches not closed yet (frames are pooled native memory, not the
   // allocator's); each batch adds its own and takes them off when it closes.
   private final AtomicLong openFrameBytes = new AtomicLong();
@@ -84,16 +88,19 @@ final class StreamMemory {
   private FrameMemory newFrameMemory() {
     return shared.add(
         heldPool == null
-            ? new FrameStore(ctx.storeBytes())
-            : new PoolFrameMemory(heldPool, ctx.storeBytes()));
+            ? CpuFrameDevice.memory(ctx.storeBytes())
+            : CudaFrameDevice.memory(heldPool, ctx.storeBytes()));
   }
 
-  /** How a worker's frames get into its batches: the host path, or the device path. */
+  /**
+   * How a worker's frames get into its batches: through the CPU device (pictures held packed), or
+   * the CUDA device (frames held converted in the batch pool; {@code deviceBatches}).
+   */
   FramePath newFramePath() {
     BatchMaker maker = new BatchMaker(ctx, allocator, batchPool, hostPool, openFrameBytes);
-    return heldPool == null
-        ? new HostFramePath(ctx, maker, batchPool)
-        : new DeviceFramePath(ctx, maker, heldPool);
+    FrameDevice device =
+        heldPool == null ? new CpuFrameDevice(batchPool) : new CudaFrameDevice(heldPool);
+    return new FramePath(ctx, device, maker);
   }
 
   /** The dataset's frame cache, or null. */

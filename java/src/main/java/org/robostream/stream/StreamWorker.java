@@ -9,8 +9,10 @@ import java.util.function.Supplier;
 import org.apache.arrow.memory.BufferAllocator;
 import org.robostream.dataset.DatasetException;
 import org.robostream.dataset.EpisodeInfo;
+import org.robostream.frames.FrameMemory;
 import org.robostream.video.DecoderCache;
 import org.robostream.video.DecoderSlot;
+import org.robostream.video.HeldFrame;
 
 /**
  * One worker thread of a rank: replays its slot's {@link SlotSampler}, decodes each sample's frames
@@ -118,7 +120,7 @@ final class StreamWorker implements Runnable {
               placement,
               ctx::positions);
       SlotSampler sampler = plan.sampler(rank, worker);
-      Map<Long, PackedFrame[]> decoded = new HashMap<>();
+      Map<Long, HeldFrame[]> decoded = new HashMap<>();
       for (int j = 0; j < jobs.size() && !stopped; j++) {
         RankSchedule.Batch job = jobs.get(j);
         boolean skip = positions.get(j) < consumed;
@@ -158,7 +160,7 @@ final class StreamWorker implements Runnable {
         }
         if (skip) {
           for (long s : job.samples()) {
-            PackedFrame[] frames = decoded.remove(s);
+            HeldFrame[] frames = decoded.remove(s);
             if (frames != null) {
               release(store, frames);
             }
@@ -198,8 +200,8 @@ final class StreamWorker implements Runnable {
     }
   }
 
-  private static void release(FrameMemory store, PackedFrame[] frames) {
-    for (PackedFrame f : frames) {
+  private static void release(FrameMemory store, HeldFrame[] frames) {
+    for (HeldFrame f : frames) {
       if (f != null) {
         store.release(f.address(), f.bytes());
       }
@@ -212,7 +214,7 @@ final class StreamWorker implements Runnable {
    */
   private Batch build(
       RankSchedule.Batch job,
-      Map<Long, PackedFrame[]> decoded,
+      Map<Long, HeldFrame[]> decoded,
       FrameMemory store,
       FrameMemory scratch,
       FrameFetcher fetcher,
@@ -220,11 +222,11 @@ final class StreamWorker implements Runnable {
       EpisodeRowSource rows,
       int position) {
     List<HeldSample> items = new ArrayList<>();
-    List<PackedFrame[]> fromStore = new ArrayList<>();
-    List<PackedFrame[]> fromScratch = new ArrayList<>();
+    List<HeldFrame[]> fromStore = new ArrayList<>();
+    List<HeldFrame[]> fromScratch = new ArrayList<>();
     try {
       long[] samples = job.samples();
-      PackedFrame[][] frames = new PackedFrame[samples.length][];
+      HeldFrame[][] frames = new HeldFrame[samples.length][];
       // Samples without decoded pictures: planned over the batch, one decode call per episode
       // and camera (sorted, de-duplicated, one pass per GOP inside the file).
       Map<Integer, List<Integer>> missing = new java.util.TreeMap<>();
@@ -238,7 +240,7 @@ final class StreamWorker implements Runnable {
       }
       for (List<Integer> group : missing.values()) {
         long[] wanted = group.stream().mapToLong(i -> samples[i]).toArray();
-        List<PackedFrame[]> got = decodeInto(wanted, scratch, fetcher, path, -1);
+        List<HeldFrame[]> got = decodeInto(wanted, scratch, fetcher, path, -1);
         for (int g = 0; g < group.size(); g++) {
           frames[group.get(g)] = got.get(g);
           fromScratch.add(got.get(g));
@@ -263,7 +265,7 @@ final class StreamWorker implements Runnable {
    */
   private void decodeAhead(
       long entered,
-      Map<Long, PackedFrame[]> decoded,
+      Map<Long, HeldFrame[]> decoded,
       FrameMemory store,
       FrameFetcher fetcher,
       FramePath path) {
@@ -291,11 +293,11 @@ final class StreamWorker implements Runnable {
     for (int i = 0; i < length; i++) {
       samples[i] = Samples.of(episode, frames[at + i]);
     }
-    List<PackedFrame[]> result = decodeInto(samples, store, fetcher, path, episode);
+    List<HeldFrame[]> result = decodeInto(samples, store, fetcher, path, episode);
     long bytes = 0;
     for (int i = 0; i < samples.length; i++) {
       decoded.put(samples[i], result.get(i));
-      for (PackedFrame f : result.get(i)) {
+      for (HeldFrame f : result.get(i)) {
         bytes += f.bytes();
       }
     }
@@ -319,16 +321,16 @@ final class StreamWorker implements Runnable {
    * stream's (its index, one decoder per camera), or -1 for the shared ones of out-of-order
    * (delivery-time) decoding.
    */
-  private List<PackedFrame[]> decodeInto(
+  private List<HeldFrame[]> decodeInto(
       long[] samples, FrameMemory store, FrameFetcher fetcher, FramePath path, int stream) {
     EpisodeInfo e = ctx.metadata().episode(Samples.episode(samples[0]));
     int perSample = 0;
     for (String camera : ctx.cameras()) {
       perSample += ctx.positions(camera);
     }
-    List<PackedFrame[]> out = new ArrayList<>();
+    List<HeldFrame[]> out = new ArrayList<>();
     for (int i = 0; i < samples.length; i++) {
-      out.add(new PackedFrame[perSample]);
+      out.add(new HeldFrame[perSample]);
     }
     fetcher.prefetch(e, ctx.cameras(), Samples.frame(samples[0])); // all cameras' bytes at once
     int base = 0;

@@ -20,6 +20,7 @@ import org.robostream.dataset.TimestampRule;
 import org.robostream.framecache.FrameCache;
 import org.robostream.framecache.FrameCacheOptions;
 import org.robostream.framecache.FrameCacheStats;
+import org.robostream.frames.FrameSize;
 import org.robostream.source.VideoSources;
 import org.robostream.transform.ImageTransform;
 import org.robostream.transform.ImageTransformsConfig;
@@ -194,8 +195,8 @@ public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
   }
 
   /**
-   * Whether frames take the device path: held as RGB in pooled memory of the batch device until
-   * their batch is built (always when decoding on a GPU; on the CPU with {@link
+   * Whether frames are held by the CUDA frame device: as RGB in pooled memory of the batch device
+   * until their batch is built (always when decoding on a GPU; on the CPU with {@link
    * Builder#deviceBatches}); else they are held packed on the host.
    */
   public boolean deviceBatches() {
@@ -327,8 +328,8 @@ public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
     FrameCacheOptions frameCache;
     ImageTransformsConfig imageTransforms;
     ImageTransform imageTransform;
-    StreamContext.FrameSize resizeAll;
-    final Map<String, StreamContext.FrameSize> resizeCameras = new LinkedHashMap<>();
+    FrameSize resizeAll;
+    final Map<String, FrameSize> resizeCameras = new LinkedHashMap<>();
     String resumeState;
     long epoch;
     VideoSources videos;
@@ -503,10 +504,10 @@ public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
     }
 
     /**
-     * Frames take the device path even when decoding on the CPU: converted to RGB when decoded and
-     * held in a host pool, then copied into the batch, as NVDEC's frames are on a GPU (where this
-     * path is always taken). The batches are the same either way (device_type CPU); this runs the
-     * GPU path's logic on machines without a GPU.
+     * Frames are held by the CUDA frame device even when decoding on the CPU: converted to RGB when
+     * decoded and held in a host pool, then copied into the batch, as NVDEC's frames are on a GPU
+     * (where that device is always used). The batches are the same either way (device_type CPU);
+     * this runs the GPU path's logic on machines without a GPU.
      */
     public Builder deviceBatches(boolean d) {
       this.deviceBatches = d;
@@ -531,19 +532,18 @@ public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
 
     /**
      * Every camera's frames at {@code height} x {@code width} in the batches, scaled (bilinear)
-     * inside the conversion to RGB, never as an extra pass: swscale's call on the CPU (the host
-     * path, and CPU decoders on the device path), NVDEC's colour kernel with {@code decodeDevice
-     * cuda}. Cameras given their own size by {@link #resize(String, int, int)} keep it; depth
-     * cameras are never resized.
+     * inside the conversion to RGB, never as an extra pass: swscale's call on the CPU (both frame
+     * devices' CPU decoders), NVDEC's colour kernel with {@code decodeDevice cuda}. Cameras given
+     * their own size by {@link #resize(String, int, int)} keep it; depth cameras are never resized.
      */
     public Builder resize(int height, int width) {
-      this.resizeAll = new StreamContext.FrameSize(height, width);
+      this.resizeAll = new FrameSize(height, width);
       return this;
     }
 
     /** {@code camera}'s frames at {@code height} x {@code width}, as {@link #resize(int, int)}. */
     public Builder resize(String camera, int height, int width) {
-      resizeCameras.put(camera, new StreamContext.FrameSize(height, width));
+      resizeCameras.put(camera, new FrameSize(height, width));
       return this;
     }
 

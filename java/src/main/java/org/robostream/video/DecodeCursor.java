@@ -25,6 +25,7 @@ final class DecodeCursor {
   private final FrameBackend backend;
   private final int streamWidth; // the size the stream declares; destinations may differ (scaled)
   private final int streamHeight;
+  private final BackendPicture picture; // the backend's current frame, as receivers see it
 
   private int nextPacket; // decode-order index of the next packet to be read
   private boolean resyncAfterSeek = true;
@@ -43,21 +44,23 @@ final class DecodeCursor {
       FrameIndex index,
       FrameBackend backend,
       int streamWidth,
-      int streamHeight) {
+      int streamHeight,
+      boolean deepSource) {
     this.file = file;
     this.demuxer = demuxer;
     this.index = index;
     this.backend = backend;
     this.streamWidth = streamWidth;
     this.streamHeight = streamHeight;
+    this.picture = new BackendPicture(backend, deepSource);
   }
 
   DecodeStats stats() {
     return new DecodeStats(framesDecoded, framesDelivered, seeks, packetsRead, demuxer.bytesRead());
   }
 
-  /** Decodes every target of {@code plan} into {@code destination}, in presentation order. */
-  DecodeResult decode(DecodePlan plan, FrameDestination destination) {
+  /** Decodes every target of {@code plan} to {@code receiver}, in presentation order. */
+  DecodeResult decode(DecodePlan plan, PictureReceiver receiver) {
     double[] pts = new double[plan.requestCount()];
     long[] frames = new long[plan.requestCount()];
     boolean[] done = new boolean[plan.targetCount()];
@@ -65,7 +68,7 @@ final class DecodeCursor {
     try {
       for (int t = 0; t < plan.targetCount(); t++) {
         if (!done[t]) {
-          decodeTarget(plan, t, destination, done, pts, frames);
+          decodeTarget(plan, t, receiver, done, pts, frames);
         }
       }
     } catch (RuntimeException e) {
@@ -101,7 +104,7 @@ final class DecodeCursor {
   }
 
   private void decodeTarget(
-      DecodePlan plan, int t, FrameDestination dst, boolean[] done, double[] pts, long[] frames) {
+      DecodePlan plan, int t, PictureReceiver dst, boolean[] done, double[] pts, long[] frames) {
     int frame = plan.target(t);
     int seekGop = index.seekGop(frame);
     boolean retried = false;
@@ -218,9 +221,9 @@ final class DecodeCursor {
   }
 
   private void deliver(
-      DecodePlan plan, int position, int frame, FrameDestination dst, double[] pts, long[] frames) {
-    // Against the stream's size, not the destination's: a destination of another size gets each
-    // frame scaled by its conversion, but a frame that changes size mid-stream is refused.
+      DecodePlan plan, int position, int frame, PictureReceiver dst, double[] pts, long[] frames) {
+    // Against the stream's size, not a receiver's slots: a slot of another size gets each frame
+    // scaled by its conversion, but a frame that changes size mid-stream is refused.
     if (backend.currentWidth() != streamWidth || backend.currentHeight() != streamHeight) {
       throw new UnsupportedVideoException(
           file,
@@ -237,28 +240,12 @@ final class DecodeCursor {
               + " (size changes inside a stream are not supported)");
     }
     int[] requests = plan.requestsOf(position);
-    if (dst instanceof SinkDestination sink) {
-      RawPicture picture = backend.currentPicture();
-      double seconds = index.frameSeconds(frame);
-      for (int request : requests) {
-        sink.sink().accept(request, picture, seconds, frame);
-        pts[request] = seconds;
-        frames[request] = frame;
-      }
-      framesDelivered += requests.length;
-      return;
-    }
-    backend.convertCurrent(
-        dst.slotAddress(requests[0]), dst.width(), dst.height(), dst.layout(), dst.samples());
+    picture.next();
     double seconds = index.frameSeconds(frame);
-    for (int i = 0; i < requests.length; i++) {
-      int request = requests[i];
-      if (i > 0) {
-        dst.copySlot(request, requests[0]); // in device memory for NVDEC destinations
-      }
+    for (int request : requests) {
+      dst.accept(request, picture, seconds, frame); // repeats: one after the other
       pts[request] = seconds;
       frames[request] = frame;
-      dst.delivered(request, seconds, frame);
     }
     framesDelivered += requests.length;
   }

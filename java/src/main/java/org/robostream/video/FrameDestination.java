@@ -10,11 +10,9 @@ package org.robostream.video;
  *
  * <p>Implementations: {@code FrameBatchBuilder.Column} (a uint8 column of a pooled frame batch,
  * host or CUDA, recording each frame's pts and position in the batch: what {@code
- * FrameBatch.decode} decodes into), the loader's device path's held slots (a block of the batch
- * pool per request, taken when the decoder first writes it; a CPU decoder on a GPU pool writes a
- * host staging frame that is uploaded), and {@link HostFrameBuffer} (a direct ByteBuffer, for
- * callers that keep frames in Java memory). The loader's host path does not convert at decode time:
- * it takes pictures through a {@link PictureSink}.
+ * FrameBatch.decode} decodes into) and {@link HostFrameBuffer} (a direct ByteBuffer, for callers
+ * that keep frames in Java memory). The loader takes pictures through a {@link PictureReceiver}
+ * instead, whose device decides per picture where it goes.
  *
  * <p>Threading: a decoder writes slots from its own thread; distinct requests never share a slot.
  */

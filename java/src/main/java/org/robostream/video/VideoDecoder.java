@@ -2,6 +2,7 @@ package org.robostream.video;
 
 import java.nio.file.Path;
 import org.bytedeco.ffmpeg.avcodec.AVCodecParameters;
+import org.bytedeco.ffmpeg.global.avutil;
 import org.robostream.nativecore.NativeCore;
 import org.robostream.source.ByteSource;
 import org.robostream.source.LocalFileByteSource;
@@ -12,11 +13,11 @@ import org.robostream.source.UnreadableFileException;
  * (a local file, or HTTP range reads of a Hub file) and the file's frame table: every packet's pts,
  * dts and key flag, taken from the container without decoding, or reused from another decoder of
  * the file ({@link FrameTable}, {@link FrameTables}). A call then decodes the frames nearest to a
- * list of timestamps, or the frames at a list of positions, either converted to RGB straight into a
+ * list of timestamps, or the frames at a list of positions, converted to RGB straight into a
  * caller's {@link FrameDestination} (a column of a pooled frame batch, which {@code
- * arrow.FrameBatch.decode} makes in one call; a held block of the loader's device path; a {@link
- * HostFrameBuffer}) or handed unconverted to a {@link PictureSink} (the loader's host path keeps
- * pictures packed until their batch).
+ * arrow.FrameBatch.decode} makes in one call; a {@link HostFrameBuffer}), handed unconverted to a
+ * {@link PictureSink}, or handed as a {@link DecodedPicture} to a {@link PictureReceiver} that
+ * keeps or converts each one where it wants (the loader's frame devices).
  *
  * <p>Backends ({@link FrameBackends}): NVDEC when the options name a GPU and it can decode the
  * file, writing device destinations only ({@link #decodesOnGpu()}); otherwise FFmpeg's avcodec,
@@ -60,7 +61,9 @@ public final class VideoDecoder implements AutoCloseable {
     this.backend = opened.backend();
     this.cpuFallbackReason = opened.cpuFallbackReason();
     this.info = VideoStreamInfo.of(file, demuxer.stream(), index, sizeBytes);
-    this.cursor = new DecodeCursor(file, demuxer, index, backend, info.width(), info.height());
+    this.cursor =
+        new DecodeCursor(
+            file, demuxer, index, backend, info.width(), info.height(), deep(info.pixelFormat()));
   }
 
   /** Opens a local file with default options. */
@@ -194,7 +197,7 @@ public final class VideoDecoder implements AutoCloseable {
   public DecodeResult decode(double[] timestampsSeconds, FrameDestination destination) {
     ensureOpen();
     checkDestination(destination);
-    return cursor.decode(planTimes(timestampsSeconds), destination);
+    return cursor.decode(planTimes(timestampsSeconds), new SlotWriting(destination));
   }
 
   /**
@@ -207,22 +210,55 @@ public final class VideoDecoder implements AutoCloseable {
   public DecodeResult decodeFrames(int[] frameIndices, FrameDestination destination) {
     ensureOpen();
     checkDestination(destination);
-    return cursor.decode(planFrames(frameIndices), destination);
+    return cursor.decode(planFrames(frameIndices), new SlotWriting(destination));
   }
 
   /**
    * Decodes frames by presentation index like {@link #decodeFrames(int[], FrameDestination)} but
-   * hands each request's picture to {@code sink} unconverted (planes valid only during the call).
+   * hands each request's picture to {@code sink} unconverted (planes valid only during the call). A
+   * picture NVDEC decoded has no host planes: use {@link #deliverFrames} for those.
    */
   public DecodeResult decodeFrames(int[] frameIndices, PictureSink sink) {
-    ensureOpen();
-    return cursor.decode(planFrames(frameIndices), toSink(sink));
+    return deliverFrames(frameIndices, planes(sink));
   }
 
   /** Like {@link #decode(double[], FrameDestination)}, handing pictures to {@code sink}. */
   public DecodeResult decode(double[] timestampsSeconds, PictureSink sink) {
+    return deliver(timestampsSeconds, planes(sink));
+  }
+
+  /**
+   * Decodes frames by presentation index (any order, repeats allowed) and hands each request's
+   * picture to {@code receiver}, which keeps it as it is or converts it where it wants (host or,
+   * for NVDEC, device memory): request i as i.
+   *
+   * @throws IllegalArgumentException when an index is outside the stream; nothing is decoded then
+   */
+  public DecodeResult deliverFrames(int[] frameIndices, PictureReceiver receiver) {
     ensureOpen();
-    return cursor.decode(planTimes(timestampsSeconds), toSink(sink));
+    return cursor.decode(planFrames(frameIndices), receiver);
+  }
+
+  /**
+   * Like {@link #deliverFrames}, for the frames nearest to {@code timestampsSeconds}.
+   *
+   * @throws FrameTimestampException when a query has no frame within the tolerance; nothing is
+   *     decoded then
+   */
+  public DecodeResult deliver(double[] timestampsSeconds, PictureReceiver receiver) {
+    ensureOpen();
+    return cursor.decode(planTimes(timestampsSeconds), receiver);
+  }
+
+  private static PictureReceiver planes(PictureSink sink) {
+    return (request, picture, seconds, frame) ->
+        sink.accept(request, picture.raw(), seconds, frame);
+  }
+
+  /** Whether a stream of the pixel format FFmpeg names so has more than 8 bits a sample. */
+  private static boolean deep(String pixelFormatName) {
+    int code = pixelFormatName == null ? -1 : avutil.av_get_pix_fmt(pixelFormatName);
+    return code >= 0 && PixelFormats.isDeep(code);
   }
 
   private DecodePlan planTimes(double[] timestampsSeconds) {
@@ -231,10 +267,6 @@ public final class VideoDecoder implements AutoCloseable {
 
   private DecodePlan planFrames(int[] frameIndices) {
     return DecodePlan.ofFrames(index, frameIndices, file);
-  }
-
-  private SinkDestination toSink(PictureSink sink) {
-    return new SinkDestination(info.width(), info.height(), sink);
   }
 
   /**

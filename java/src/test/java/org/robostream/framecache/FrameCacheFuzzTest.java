@@ -22,6 +22,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.robostream.nativecore.NativeAddress;
 import org.robostream.video.ColorSpec;
+import org.robostream.video.HeldFrame;
 
 /**
  * The frame cache's fuzz (issue 24): a cache file with ten known frames is mutated — a byte of the
@@ -47,18 +48,18 @@ class FrameCacheFuzzTest {
     blocks.forEach(BytePointer::close);
   }
 
-  private CachedFrame frame(int i) {
+  private HeldFrame frame(int i) {
     BytePointer p = new BytePointer(PICTURE);
     blocks.add(p);
     for (long b = 0; b < PICTURE; b++) {
       p.put(b, (byte) (b * 7 + i * 29));
     }
     ColorSpec color = new ColorSpec(ColorSpec.Matrix.BT709, i % 2 == 0);
-    return new CachedFrame(
+    return HeldFrame.packed(
         p.address(), PICTURE, SIDE, SIDE, AV_PIX_FMT_YUV420P, color, 0.05 * i, i);
   }
 
-  private static byte[] bytesOf(CachedFrame f) {
+  private static byte[] bytesOf(HeldFrame f) {
     byte[] b = new byte[(int) f.bytes()];
     NativeAddress.bytesAt(f.address(), f.bytes()).get(b);
     return b;
@@ -67,7 +68,7 @@ class FrameCacheFuzzTest {
   @Test
   void everyMutationEndsInTheStoredFrameOrAMiss() throws Exception {
     Path dir = tmp.resolve("cache");
-    CachedFrame[] stored = new CachedFrame[FRAMES];
+    HeldFrame[] stored = new HeldFrame[FRAMES];
     try (FrameCache c = FrameCache.open(FrameCacheOptions.directory(dir, 4L << 20))) {
       FrameCache.Entry e = c.acquireOrCreate(ID, FRAMES, PICTURE);
       for (int i = 0; i < FRAMES; i++) {
@@ -108,13 +109,13 @@ class FrameCacheFuzzTest {
             try (FrameCache c = FrameCache.open(FrameCacheOptions.directory(dir, 4L << 20))) {
               FrameCache.Entry e = c.acquire(ID);
               for (int i = 0; i < FRAMES; i++) {
-                CachedFrame got = e == null ? null : e.read(i, target);
+                HeldFrame got = e == null ? null : e.readFrame(i, target);
                 if (got == null) {
                   counts[1]++;
                   continue;
                 }
                 String where = "trial " + trialNumber + " (" + kind + "), slot " + i;
-                CachedFrame want = stored[i];
+                HeldFrame want = stored[i];
                 assertArrayEquals(bytesOf(want), bytesOf(got), where);
                 assertEquals(want.width(), got.width(), where);
                 assertEquals(want.height(), got.height(), where);

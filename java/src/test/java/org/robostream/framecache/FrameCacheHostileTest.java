@@ -30,6 +30,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.robostream.nativecore.NativeAddress;
+import org.robostream.video.HeldFrame;
 import org.robostream.video.PackedPicture;
 
 /**
@@ -66,18 +67,18 @@ class FrameCacheHostileTest {
         public void giveBack(long address, long bytes) {}
       };
 
-  private CachedFrame picture(int seed, long index) {
+  private HeldFrame picture(int seed, long index) {
     long bytes = PackedPicture.packedBytes(SIDE, SIDE, AV_PIX_FMT_YUV420P);
     BytePointer p = new BytePointer(bytes);
     blocks.add(p);
     for (long i = 0; i < bytes; i++) {
       p.put(i, (byte) (i * 13 + seed));
     }
-    return new CachedFrame(
+    return HeldFrame.packed(
         p.address(), bytes, SIDE, SIDE, AV_PIX_FMT_YUV420P, null, 0.1 * index, index);
   }
 
-  private static byte[] bytesOf(CachedFrame f) {
+  private static byte[] bytesOf(HeldFrame f) {
     byte[] b = new byte[(int) f.bytes()];
     NativeAddress.bytesAt(f.address(), f.bytes()).get(b);
     return b;
@@ -106,7 +107,7 @@ class FrameCacheHostileTest {
   void aFileCutShortWhileInUseIsOneCorruptMissAndNeverASignal() throws Exception {
     try (FrameCache c = cacheIn(tmp.resolve("cache"), 1L << 20)) {
       FrameCache.Entry e = c.acquireOrCreate("video-a", FRAMES, PICTURE);
-      CachedFrame[] stored = new CachedFrame[FRAMES];
+      HeldFrame[] stored = new HeldFrame[FRAMES];
       for (int i = 0; i < FRAMES; i++) {
         stored[i] = picture(i, i);
         e.store(i, stored[i]);
@@ -115,10 +116,10 @@ class FrameCacheHostileTest {
       // Cut in the middle of slot 3: slots 0-2 are whole, 3 is short, 4-9 are gone.
       truncate(fileOf(c, "video-a"), h.dataOffset() + 3 * h.slotBytes() + h.slotBytes() / 2);
       for (int i = 0; i < 3; i++) {
-        assertArrayEquals(bytesOf(stored[i]), bytesOf(e.read(i, reads)), "slot " + i);
+        assertArrayEquals(bytesOf(stored[i]), bytesOf(e.readFrame(i, reads)), "slot " + i);
       }
       for (int i = 3; i < FRAMES; i++) {
-        assertNull(e.read(i, reads), "slot " + i + " of a file cut short");
+        assertNull(e.readFrame(i, reads), "slot " + i + " of a file cut short");
       }
       e.store(5, stored[5]); // not written into a file cut short
       e.release();
@@ -131,14 +132,14 @@ class FrameCacheHostileTest {
       FrameCache.Entry again = c.acquireOrCreate("video-a", FRAMES, PICTURE);
       assertNotNull(again, "and made anew");
       again.store(4, stored[4]);
-      assertArrayEquals(bytesOf(stored[4]), bytesOf(again.read(4, reads)));
+      assertArrayEquals(bytesOf(stored[4]), bytesOf(again.readFrame(4, reads)));
       again.release();
 
       // Cut to nothing: the slot table's read is short too.
       FrameCache.Entry b = c.acquireOrCreate("video-b", FRAMES, PICTURE);
       b.store(0, stored[0]);
       truncate(fileOf(c, "video-b"), 0);
-      assertNull(b.read(0, reads));
+      assertNull(b.readFrame(0, reads));
       b.release();
       assertEquals(2, c.stats().checksumFailures(), c.stats().toString());
     }
@@ -155,7 +156,7 @@ class FrameCacheHostileTest {
       FrameCache.Entry e = c.acquireOrCreate("video-a", FRAMES, PICTURE);
       byte[][] want = new byte[FRAMES][];
       for (int i = 0; i < FRAMES; i++) {
-        CachedFrame f = picture(i, i);
+        HeldFrame f = picture(i, i);
         want[i] = bytesOf(f);
         e.store(i, f);
       }
@@ -185,7 +186,7 @@ class FrameCacheHostileTest {
                   try {
                     while (!stop.get()) {
                       for (int i = 0; i < FRAMES; i++) {
-                        CachedFrame got = e.read(i, own);
+                        HeldFrame got = e.readFrame(i, own);
                         if (got != null) {
                           served.incrementAndGet();
                           if (!java.util.Arrays.equals(want[i], bytesOf(got))) {
@@ -315,7 +316,7 @@ class FrameCacheHostileTest {
         assertEquals(keyed, c.directory(), "every process of the user finds the same folder");
         FrameCache.Entry e = c.acquire("video-a");
         assertNotNull(e, "and the frames another process stored there");
-        assertNotNull(e.read(0, reads));
+        assertNotNull(e.readFrame(0, reads));
         e.release();
       }
       // A regular file or a link where the folder should be: the keyed folder, no exception.
@@ -361,12 +362,12 @@ class FrameCacheHostileTest {
   void anInterruptedReaderReadsNothingAndLeavesTheFileOpenForTheOthers() {
     try (FrameCache c = cacheIn(tmp.resolve("cache"), 1L << 20)) {
       FrameCache.Entry e = c.acquireOrCreate("video-a", FRAMES, PICTURE);
-      CachedFrame f = picture(3, 3);
+      HeldFrame f = picture(3, 3);
       e.store(3, f);
       Thread.currentThread().interrupt();
-      assertNull(e.read(3, reads), "nothing read by a thread being stopped");
+      assertNull(e.readFrame(3, reads), "nothing read by a thread being stopped");
       assertTrue(Thread.interrupted(), "the interrupt is left for the worker to see");
-      assertArrayEquals(bytesOf(f), bytesOf(e.read(3, reads)), "the channel is still open");
+      assertArrayEquals(bytesOf(f), bytesOf(e.readFrame(3, reads)), "the channel is still open");
       assertNull(c.stats().disabled());
       e.release();
     }
@@ -416,7 +417,7 @@ class FrameCacheHostileTest {
   @Test
   void linksAndFoldersNamedLikeCacheFilesAreNeverFollowedNorTurnTheCacheOff() throws Exception {
     Path outside = tmp.resolve("outside");
-    CachedFrame planted = picture(42, 0);
+    HeldFrame planted = picture(42, 0);
     try (FrameCache elsewhere = cacheIn(outside, 1L << 20)) {
       FrameCache.Entry e = elsewhere.acquireOrCreate("video-a", FRAMES, PICTURE);
       e.store(0, planted);
@@ -436,7 +437,7 @@ class FrameCacheHostileTest {
       FrameCache.Entry other = c.acquireOrCreate("video-c", FRAMES, PICTURE);
       assertNotNull(other, "the cache works on for every other video");
       other.store(1, picture(3, 1));
-      assertNotNull(other.read(1, reads));
+      assertNotNull(other.readFrame(1, reads));
       other.release();
       FrameCacheStats s = c.stats();
       assertNull(s.disabled(), s.toString());
@@ -485,7 +486,7 @@ class FrameCacheHostileTest {
       FrameCache.Entry e = c.acquireOrCreate("video-a", FRAMES, PICTURE);
       assertNotNull(e, "replaced by a file of this layout");
       e.store(2, picture(2, 2));
-      assertNotNull(e.read(2, reads));
+      assertNotNull(e.readFrame(2, reads));
       e.release();
       assertEquals(0, c.stats().notCacheable(), c.stats().toString());
     }

@@ -26,6 +26,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.robostream.nativecore.NativeAddress;
 import org.robostream.video.ColorSpec;
+import org.robostream.video.HeldForm;
+import org.robostream.video.HeldFrame;
 import org.robostream.video.PackedPicture;
 
 /**
@@ -77,21 +79,21 @@ class FrameCacheTest {
   }
 
   /** A yuv420p picture in native memory, every byte derived from {@code seed}. */
-  private CachedFrame picture(int seed, ColorSpec color, double pts, long index) {
+  private HeldFrame picture(int seed, ColorSpec color, double pts, long index) {
     return picture(AV_PIX_FMT_YUV420P, seed, color, pts, index);
   }
 
-  private CachedFrame picture(int format, int seed, ColorSpec color, double pts, long index) {
+  private HeldFrame picture(int format, int seed, ColorSpec color, double pts, long index) {
     long bytes = PackedPicture.packedBytes(SIDE, SIDE, format);
     BytePointer p = new BytePointer(bytes);
     pictures.add(p);
     for (long i = 0; i < bytes; i++) {
       p.put(i, (byte) (i * 31 + seed));
     }
-    return new CachedFrame(p.address(), bytes, SIDE, SIDE, format, color, pts, index);
+    return HeldFrame.packed(p.address(), bytes, SIDE, SIDE, format, color, pts, index);
   }
 
-  private static byte[] bytesOf(CachedFrame f) {
+  private static byte[] bytesOf(HeldFrame f) {
     byte[] b = new byte[(int) f.bytes()];
     NativeAddress.bytesAt(f.address(), f.bytes()).get(b);
     return b;
@@ -118,17 +120,59 @@ class FrameCacheTest {
     }
   }
 
+  /** The CachedFrame methods stay for callers of the API before HeldFrame; they round-trip. */
+  @Test
+  @SuppressWarnings("deprecation")
+  void theDeprecatedCachedFrameMethodsStillStoreAndRead() {
+    try (FrameCache c = cache(1L << 20)) {
+      FrameCache.Entry e = c.acquireOrCreate("video-a", FRAMES, PICTURE);
+      HeldFrame f = picture(1, new ColorSpec(ColorSpec.Matrix.BT709, true), 0.5, 7);
+      e.store(3, CachedFrame.of(f));
+      CachedFrame got = e.read(3, reads);
+      assertNotNull(got);
+      assertEquals(f.pixelFormat(), got.pixelFormat());
+      assertEquals(f.color(), got.color());
+      assertEquals(7, got.frameIndex());
+      assertArrayEquals(bytesOf(f), bytesOf(got.toHeld()));
+      e.release();
+    }
+  }
+
+  /** The cache holds pictures as decoded: a frame converted on a batch device is refused. */
+  @Test
+  void aConvertedFrameIsNotStored() {
+    try (FrameCache c = cache(1L << 20)) {
+      FrameCache.Entry e = c.acquireOrCreate("video-a", FRAMES, PICTURE);
+      HeldFrame packed = picture(1, null, 0.0, 0);
+      HeldFrame converted =
+          new HeldFrame(
+              packed.address(),
+              packed.bytes(),
+              SIDE,
+              SIDE,
+              HeldForm.Converted.RGB_UINT8,
+              null,
+              0.0,
+              0);
+      IllegalArgumentException refused =
+          assertThrows(IllegalArgumentException.class, () -> e.store(0, converted));
+      assertTrue(refused.getMessage().contains("RGB_UINT8"), refused.getMessage());
+      assertNull(e.readFrame(0, reads), "nothing was stored");
+      e.release();
+    }
+  }
+
   @Test
   void whatIsStoredIsReadBackWithEveryField() {
     try (FrameCache c = cache(1L << 20)) {
       FrameCache.Entry e = c.acquireOrCreate("video-a", FRAMES, PICTURE);
-      CachedFrame colour = picture(1, new ColorSpec(ColorSpec.Matrix.BT709, true), 0.5, 7);
-      CachedFrame gray = picture(AV_PIX_FMT_GRAY8, 2, null, 1.25, 9);
+      HeldFrame colour = picture(1, new ColorSpec(ColorSpec.Matrix.BT709, true), 0.5, 7);
+      HeldFrame gray = picture(AV_PIX_FMT_GRAY8, 2, null, 1.25, 9);
       e.store(3, colour);
       e.store(9, gray);
       for (int[] pair : new int[][] {{3, 0}, {9, 1}}) {
-        CachedFrame want = pair[1] == 0 ? colour : gray;
-        CachedFrame got = e.read(pair[0], reads);
+        HeldFrame want = pair[1] == 0 ? colour : gray;
+        HeldFrame got = e.readFrame(pair[0], reads);
         assertNotNull(got, "slot " + pair[0]);
         assertEquals(want.bytes(), got.bytes());
         assertEquals(want.width(), got.width());
@@ -139,7 +183,7 @@ class FrameCacheTest {
         assertEquals(want.frameIndex(), got.frameIndex());
         assertArrayEquals(bytesOf(want), bytesOf(got), "slot " + pair[0] + "'s bytes");
       }
-      assertNull(e.read(0, reads), "a slot never stored is a miss");
+      assertNull(e.readFrame(0, reads), "a slot never stored is a miss");
       e.release();
       FrameCacheStats s = c.stats();
       assertEquals(2, s.stored());
@@ -155,26 +199,26 @@ class FrameCacheTest {
     try (FrameCache c = cache(1L << 20);
         WriteStaging staging = new WriteStaging()) {
       FrameCache.Entry e = c.acquireOrCreate("video-a", FRAMES, PICTURE);
-      CachedFrame small = picture(AV_PIX_FMT_GRAY8, 5, null, 0.25, 2);
-      CachedFrame large = picture(7, new ColorSpec(ColorSpec.Matrix.BT709, false), 0.5, 4);
+      HeldFrame small = picture(AV_PIX_FMT_GRAY8, 5, null, 0.25, 2);
+      HeldFrame large = picture(7, new ColorSpec(ColorSpec.Matrix.BT709, false), 0.5, 4);
       byte[] largeBefore = bytesOf(large);
       e.store(2, small, staging); // the block is sized for the first picture, then grown
       e.store(4, large, staging);
       e.store(4, picture(8, null, 0.5, 4), staging); // complete already: nothing staged over it
-      assertArrayEquals(bytesOf(small), bytesOf(e.read(2, reads)), "slot 2's bytes");
-      assertArrayEquals(largeBefore, bytesOf(e.read(4, reads)), "slot 4's bytes");
+      assertArrayEquals(bytesOf(small), bytesOf(e.readFrame(2, reads)), "slot 2's bytes");
+      assertArrayEquals(largeBefore, bytesOf(e.readFrame(4, reads)), "slot 4's bytes");
       assertArrayEquals(largeBefore, bytesOf(large), "the source is only read");
       assertEquals(0, c.stats().checksumFailures());
 
       // Packed straight into the block (CachedFetch's device path): stored from where it is.
-      CachedFrame source = picture(9, null, 0.75, 6);
+      HeldFrame source = picture(9, null, 0.75, 6);
       long block = staging.block(source.bytes());
       NativeAddress.copy(block, source.address(), source.bytes());
       e.store(
           6,
-          new CachedFrame(block, source.bytes(), SIDE, SIDE, source.pixelFormat(), null, 0.75, 6),
+          HeldFrame.packed(block, source.bytes(), SIDE, SIDE, source.pixelFormat(), null, 0.75, 6),
           staging);
-      assertArrayEquals(bytesOf(source), bytesOf(e.read(6, reads)), "slot 6's bytes");
+      assertArrayEquals(bytesOf(source), bytesOf(e.readFrame(6, reads)), "slot 6's bytes");
       assertThrows(IllegalArgumentException.class, () -> staging.block(0));
       e.release();
     }
@@ -184,7 +228,7 @@ class FrameCacheTest {
   void anotherProcessOpensTheFileByIdentityAndASecondStoreOfACompleteSlotChangesNothing() {
     try (FrameCache writer = cache(1L << 20);
         FrameCache reader = cache(1L << 20)) {
-      CachedFrame first = picture(1, null, 0.0, 0);
+      HeldFrame first = picture(1, null, 0.0, 0);
       FrameCache.Entry w = writer.acquireOrCreate("video-a", FRAMES, PICTURE);
       w.store(0, first);
       w.store(0, picture(99, null, 5.0, 5));
@@ -192,7 +236,7 @@ class FrameCacheTest {
       assertEquals(1, writer.stats().stored(), "the second store is a no-op");
       FrameCache.Entry r = reader.acquire("video-a");
       assertNotNull(r, "a file another cache wrote is found by its identity");
-      CachedFrame got = r.read(0, reads);
+      HeldFrame got = r.readFrame(0, reads);
       assertArrayEquals(bytesOf(first), bytesOf(got));
       assertEquals(0.0, got.ptsSeconds());
       r.release();
@@ -204,7 +248,7 @@ class FrameCacheTest {
   void aCorruptByteIsAMissCountedAndTheSlotIsStoredAgain() throws Exception {
     try (FrameCache c = cache(1L << 20)) {
       FrameCache.Entry e = c.acquireOrCreate("video-a", FRAMES, PICTURE);
-      CachedFrame f = picture(1, null, 0.0, 2);
+      HeldFrame f = picture(1, null, 0.0, 2);
       e.store(2, f);
       CacheFileHeader h = CacheFileHeader.read(fileOf(c, "video-a"), CacheFolder.currentUid());
       long at = h.dataOffset() + 2 * h.slotBytes() + 1234;
@@ -217,14 +261,14 @@ class FrameCacheTest {
         ch.write(one, at);
       }
       assertNull(
-          e.read(2, reads), "a slot whose bytes do not match their checksum is never served");
+          e.readFrame(2, reads), "a slot whose bytes do not match their checksum is never served");
       FrameCacheStats s = c.stats();
       assertEquals(1, s.checksumFailures(), s.toString());
       assertEquals(1, s.misses(), s.toString());
       assertEquals(0, s.hits(), s.toString());
       e.store(2, f);
       assertEquals(2, c.stats().stored(), "the corrupt slot was emptied and filled again");
-      assertArrayEquals(bytesOf(f), bytesOf(e.read(2, reads)));
+      assertArrayEquals(bytesOf(f), bytesOf(e.readFrame(2, reads)));
       e.release();
     }
   }
@@ -253,15 +297,15 @@ class FrameCacheTest {
   void aSlotWhoseFieldsDoNotMatchTheChecksumIsACorruptMiss(int field, int value) throws Exception {
     try (FrameCache c = cache(1L << 20)) {
       FrameCache.Entry e = c.acquireOrCreate("video-a", FRAMES, PICTURE);
-      CachedFrame f = picture(1, new ColorSpec(ColorSpec.Matrix.BT709, false), 0.5, 1);
+      HeldFrame f = picture(1, new ColorSpec(ColorSpec.Matrix.BT709, false), 0.5, 1);
       e.store(1, f);
       writeInt(fileOf(c, "video-a"), slotAt(1) + field, value);
-      assertNull(e.read(1, reads));
+      assertNull(e.readFrame(1, reads));
       assertEquals(1, c.stats().checksumFailures(), c.stats().toString());
       assertEquals(0, c.stats().hits(), c.stats().toString());
       e.store(1, f);
       assertEquals(2, c.stats().stored(), "the corrupt slot was emptied and filled again");
-      CachedFrame again = e.read(1, reads);
+      HeldFrame again = e.readFrame(1, reads);
       assertArrayEquals(bytesOf(f), bytesOf(again));
       assertEquals(f.color(), again.color());
       assertEquals(0.5, again.ptsSeconds());
@@ -279,11 +323,11 @@ class FrameCacheTest {
     try (FrameCache c = cache(1L << 20)) {
       FrameCache.Entry e = c.acquireOrCreate("video-a", FRAMES, PICTURE);
       writeInt(fileOf(c, "video-a"), slotAt(4) + SLOT_STATE, 0x5eed1234);
-      CachedFrame f = picture(4, null, 0.4, 4);
-      assertNull(e.read(4, reads), "a slot that is not complete is never served");
+      HeldFrame f = picture(4, null, 0.4, 4);
+      assertNull(e.readFrame(4, reads), "a slot that is not complete is never served");
       e.store(4, f);
       assertEquals(1, c.stats().stored());
-      assertArrayEquals(bytesOf(f), bytesOf(e.read(4, reads)));
+      assertArrayEquals(bytesOf(f), bytesOf(e.readFrame(4, reads)));
       assertEquals(0, c.stats().checksumFailures());
       e.release();
     }
@@ -293,14 +337,14 @@ class FrameCacheTest {
   void aStoreFromAnInterruptedThreadIsSkippedAndTheCacheWorksOn() {
     try (FrameCache c = cache(1L << 20)) {
       FrameCache.Entry e = c.acquireOrCreate("video-a", FRAMES, PICTURE);
-      CachedFrame f = picture(1, null, 0.0, 0);
+      HeldFrame f = picture(1, null, 0.0, 0);
       Thread.currentThread().interrupt(); // a worker being stopped finishes its decode call
       e.store(0, f);
       assertTrue(Thread.interrupted(), "the interrupt is left for the worker to see");
       assertNull(c.stats().disabled(), "an interrupt is no fault of the folder");
-      assertNull(e.read(0, reads));
+      assertNull(e.readFrame(0, reads));
       e.store(0, f);
-      assertArrayEquals(bytesOf(f), bytesOf(e.read(0, reads)));
+      assertArrayEquals(bytesOf(f), bytesOf(e.readFrame(0, reads)));
       assertEquals(1, c.stats().stored());
       e.release();
     }
@@ -316,7 +360,7 @@ class FrameCacheTest {
     int frames = 200;
     try (FrameCache c = cache(64L << 20)) {
       FrameCache.Entry e = c.acquireOrCreate("video-a", frames, PICTURE);
-      CachedFrame f = picture(1, null, 0.0, 0);
+      HeldFrame f = picture(1, null, 0.0, 0);
       java.util.concurrent.atomic.AtomicBoolean done =
           new java.util.concurrent.atomic.AtomicBoolean();
       Thread writer =
@@ -337,7 +381,7 @@ class FrameCacheTest {
       assertNull(c.stats().disabled(), c.stats().toString());
       for (int i = 0; i < frames; i++) {
         e.store(i, f); // fills what the interrupts left empty
-        CachedFrame got = e.read(i, reads);
+        HeldFrame got = e.readFrame(i, reads);
         assertNotNull(got, "slot " + i);
         assertArrayEquals(bytesOf(f), bytesOf(got), "slot " + i);
       }
@@ -364,7 +408,7 @@ class FrameCacheTest {
               CacheFile.slotBytesFor(PICTURE),
               1L << 20,
               CacheFolder.currentUid());
-      CachedFrame f = picture(1, null, 0.0, 0);
+      HeldFrame f = picture(1, null, 0.0, 0);
       assertEquals(CacheFile.Stored.STORED, other.store(0, f, null));
       other.close();
 
@@ -495,7 +539,7 @@ class FrameCacheTest {
       long open = descriptorsInto(c.directory());
       assertTrue(
           open <= FrameCache.MAX_IDLE_OPEN + 1, open + " descriptors for " + files + " files");
-      assertNotNull(held.read(0, reads), "the file in use stays open and readable");
+      assertNotNull(held.readFrame(0, reads), "the file in use stays open and readable");
       held.release();
       FrameCache.Entry again = c.acquire("video-0");
       assertNotNull(again, "a closed file is opened again from the folder");

@@ -1,4 +1,4 @@
-package org.robostream.stream;
+package org.robostream.frames;
 
 import org.robostream.arrow.BatchMemoryPool;
 
@@ -9,10 +9,10 @@ import org.robostream.arrow.BatchMemoryPool;
  * bounds the bytes held. Not thread-safe: one worker thread at a time; {@link #close()} returns
  * every held block to the pool (the pool frees them when the dataset closes it).
  */
-final class PoolFrameMemory extends HeldBlocks {
+public final class PoolFrameMemory extends HeldBlocks {
   private final BatchMemoryPool pool;
 
-  PoolFrameMemory(BatchMemoryPool pool, long budgetBytes) {
+  public PoolFrameMemory(BatchMemoryPool pool, long budgetBytes) {
     super(budgetBytes);
     this.pool = pool;
   }

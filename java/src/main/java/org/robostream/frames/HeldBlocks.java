@@ -1,4 +1,4 @@
-package org.robostream.stream;
+package org.robostream.frames;
 
 import java.util.HashMap;
 import java.util.Map;
@@ -10,7 +10,7 @@ import java.util.Map;
  * to two frames). Subclasses say where blocks come from ({@link #allocate}) and where released ones
  * go ({@link #recycle}). Not thread-safe: one worker thread at a time.
  */
-abstract class HeldBlocks implements FrameMemory {
+public abstract class HeldBlocks implements FrameMemory {
   private final long budgetBytes;
   private final Map<Long, Long> held = new HashMap<>(); // address -> bytes
   private long heldBytes; // in blocks
@@ -47,18 +47,14 @@ abstract class HeldBlocks implements FrameMemory {
     }
     held.remove(address);
     heldBytes -= bytes;
-    giveBack(address, bytes);
+    recycle(address, bytes);
   }
 
   @Override
   public void releaseAll() {
-    held.forEach(this::giveBack);
+    held.forEach(this::recycle);
     held.clear();
     heldBytes = 0;
-  }
-
-  private void giveBack(long address, long bytes) {
-    recycle(address, bytes);
   }
 
   @Override

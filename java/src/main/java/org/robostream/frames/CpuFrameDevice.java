@@ -1,64 +1,58 @@
-package org.robostream.stream;
+package org.robostream.frames;
 
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import org.robostream.arrow.BatchMemoryPool;
 import org.robostream.arrow.DType;
 import org.robostream.arrow.FrameBatchBuilder;
 import org.robostream.arrow.FrameColumn;
-import org.robostream.dataset.EpisodeInfo;
-import org.robostream.framecache.CachedFrame;
 import org.robostream.framecache.FrameTarget;
 import org.robostream.transform.FrameTransformer;
-import org.robostream.video.DecoderSlot;
+import org.robostream.video.DecodedPicture;
 import org.robostream.video.DepthSamples;
+import org.robostream.video.HeldFrame;
 import org.robostream.video.HostFrameBuffer;
 import org.robostream.video.PackedPicture;
 import org.robostream.video.PixelFormats;
 import org.robostream.video.RawPicture;
 
 /**
- * The CPU path: pictures held packed as the codec produced them (YUV 4:2:0 is half the bytes of
- * RGB) in host memory, converted by swscale straight into the slots of the batch's pooled host
- * frame batch when the batch is built, scaled by the same swscale call when the batch is resized.
- * float32 from an 8-bit picture: into one RGB uint8 frame, then expanded to [0, 1] in the slot (so
- * it equals the uint8 frame / 255); from a deeper picture (10-bit, ...): swscale's float conversion
- * of its own samples straight into the slot, so the precision the uint8 frame would drop survives.
- * A depth map's values are copied from the first plane (see {@code video.DepthSamples}; depth
- * cameras are never resized). Not thread-safe: one per worker.
+ * The CPU {@link FrameDevice}: pictures held packed as the codec produced them (YUV 4:2:0 is half
+ * the bytes of RGB) in host memory, converted by swscale straight into the slots of the batch's
+ * pooled host frame batch when the batch is built, scaled by the same swscale call when the batch
+ * is resized. float32 from an 8-bit picture: into one RGB uint8 frame, then expanded to [0, 1] in
+ * the slot (so it equals the uint8 frame / 255); from a deeper picture (10-bit, ...): swscale's
+ * float conversion of its own samples straight into the slot, so the precision the uint8 frame
+ * would drop survives. A depth map's values are copied from the first plane (see {@code
+ * video.DepthSamples}; depth cameras are never resized). Not thread-safe: one per worker.
  */
-final class HostFramePath implements FramePath {
+public final class CpuFrameDevice implements FrameDevice {
   /** Frames a stream decodes in one call (fixed runs). */
-  static final int MAX_RUN = 8;
+  public static final int MAX_RUN = 8;
 
   private final PackedPicture packer = new PackedPicture();
   private final FrameTransformer transformer = new FrameTransformer();
-  private final StreamContext ctx;
-  private final BatchMaker maker;
   private final BatchMemoryPool pool;
-  private final Map<StreamContext.FrameSize, HostFrameBuffer> rgb = new HashMap<>();
+  private final Map<FrameSize, HostFrameBuffer> rgb = new HashMap<>();
 
-  /** {@code pool}: the host pool of {@code maker}'s batches. */
-  HostFramePath(StreamContext ctx, BatchMaker maker, BatchMemoryPool pool) {
-    this.ctx = ctx;
-    this.maker = maker;
+  /** {@code pool}: the host pool of the worker's batches. */
+  public CpuFrameDevice(BatchMemoryPool pool) {
     this.pool = pool;
   }
 
+  /** Host memory holding pictures packed, bounded by {@code budgetBytes}. */
+  public static FrameMemory memory(long budgetBytes) {
+    return new FrameStore(budgetBytes);
+  }
+
   @Override
-  public void decode(
-      FrameFetcher fetcher,
-      EpisodeInfo episode,
-      String camera,
-      int[] frames,
-      FrameMemory memory,
-      DecoderSlot reader,
-      HeldFrames out) {
-    boolean depth = ctx.samples(camera).isDepth();
-    // Depth maps are video cameras; image cameras have no video file.
-    String file = depth ? episode.video(camera).file().toString() : null;
-    fetcher.fetch(episode, camera, frames, new Holder(memory, out, file), reader);
+  public FrameMemory newMemory(long budgetBytes) {
+    return memory(budgetBytes);
+  }
+
+  @Override
+  public PictureHolder holder(HoldSpec spec, FrameMemory memory, HeldFrames out) {
+    return new Holder(memory, out, spec.depthFile());
   }
 
   /**
@@ -66,45 +60,33 @@ final class HostFramePath implements FramePath {
    * read into its blocks. {@code depthFile}: the file of a depth camera (its pictures must be depth
    * maps), else null.
    */
-  private final class Holder implements HoldingSink {
+  private final class Holder implements PictureHolder {
     private final FrameMemory memory;
     private final HeldFrames out;
     private final String depthFile;
-    private final FrameTarget target;
     private long lastPacked;
 
     Holder(FrameMemory memory, HeldFrames out, String depthFile) {
       this.memory = memory;
-      this.target =
-          new FrameTarget() {
-            @Override
-            public long take(long bytes) {
-              return memory.take(bytes);
-            }
-
-            @Override
-            public void giveBack(long address, long bytes) {
-              memory.release(address, bytes);
-            }
-          };
       this.out = out;
       this.depthFile = depthFile;
     }
 
     @Override
-    public void accept(int request, RawPicture picture, double pts, long frameIndex) {
+    public void accept(int request, DecodedPicture decoded, double pts, long frameIndex) {
+      RawPicture picture = decoded.raw();
       requireDepthMap(picture.pixelFormat());
       long bytes =
           PackedPicture.packedBytes(picture.width(), picture.height(), picture.pixelFormat());
       long address = memory.take(bytes);
       out.put(
           request,
-          new PackedFrame(
+          HeldFrame.packed(
               address,
               bytes,
               picture.width(),
               picture.height(),
-              new HeldForm.Packed(picture.pixelFormat()),
+              picture.pixelFormat(),
               picture.color(),
               pts,
               frameIndex));
@@ -113,35 +95,29 @@ final class HostFramePath implements FramePath {
     }
 
     @Override
-    public FrameTarget heldMemory() {
-      return target;
+    public FrameTarget packedMemory() {
+      return memory;
     }
 
     @Override
-    public void hold(int request, CachedFrame f) {
+    public void holdPacked(int request, HeldFrame f) {
       try {
         requireDepthMap(f.pixelFormat());
       } catch (RuntimeException notADepthMap) {
         memory.release(f.address(), f.bytes());
         throw notADepthMap;
       }
-      out.put(
-          request,
-          new PackedFrame(
-              f.address(),
-              f.bytes(),
-              f.width(),
-              f.height(),
-              new HeldForm.Packed(f.pixelFormat()),
-              f.color(),
-              f.ptsSeconds(),
-              f.frameIndex()));
+      out.put(request, f); // the cache's frame is held as it is
     }
 
     @Override
     public long lastPackedAddress() {
       return lastPacked;
     }
+
+    /** Nothing to give back: every block taken is passed on at once. */
+    @Override
+    public void releaseUndelivered() {}
 
     /** Refused here, naming the file, rather than when its batch is built. */
     private void requireDepthMap(int pixelFormat) {
@@ -162,15 +138,14 @@ final class HostFramePath implements FramePath {
     return MAX_RUN;
   }
 
+  /** Host memory: a write is done when it returns. */
   @Override
-  public FrameMemory newScratch() {
-    return new FrameStore(Long.MAX_VALUE);
+  public long stream() {
+    return 0;
   }
 
   @Override
-  public Batch assemble(List<HeldSample> items, boolean padding, long epoch, int position) {
-    return maker.make(items, padding, epoch, position, 0, this::convert);
-  }
+  public void synchronize() {}
 
   /**
    * Scales (when the batch is resized) and converts {@code f} into the slot in one pass, with the
@@ -178,7 +153,8 @@ final class HostFramePath implements FramePath {
    * (the held picture may be another sample's too) and converted from there; any other picture is
    * transformed in its slot once converted.
    */
-  private void convert(FrameBatchBuilder.Column column, long slot, PackedFrame f, float[] ops) {
+  @Override
+  public void write(FrameBatchBuilder.Column column, long slot, HeldFrame f, float[] ops) {
     FrameColumn spec = column.spec();
     if (column.samples().isDepth()) {
       if (f.width() != spec.width() || f.height() != spec.height()) {
@@ -223,7 +199,7 @@ final class HostFramePath implements FramePath {
     }
     long scratch =
         rgb.computeIfAbsent(
-                new StreamContext.FrameSize(spec.height(), spec.width()),
+                new FrameSize(spec.height(), spec.width()),
                 size -> new HostFrameBuffer(1, size.height(), size.width(), column.layout()))
             .slotAddress(0);
     toRgb(f, scratch, spec, false);
@@ -234,7 +210,7 @@ final class HostFramePath implements FramePath {
   }
 
   /** Whether black is Y 0: the picture's colour description says so, or its format (yuvj*). */
-  private static boolean fullRange(PackedFrame f) {
+  private static boolean fullRange(HeldFrame f) {
     if (f.color() != null) {
       return f.color().fullRange();
     }
@@ -243,7 +219,7 @@ final class HostFramePath implements FramePath {
     return name.startsWith("yuvj");
   }
 
-  private void toRgb(PackedFrame f, long dst, FrameColumn spec, boolean unitFloats) {
+  private void toRgb(HeldFrame f, long dst, FrameColumn spec, boolean unitFloats) {
     packer.toRgb(
         f.address(),
         f.width(),

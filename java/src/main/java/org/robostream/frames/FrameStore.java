@@ -1,4 +1,4 @@
-package org.robostream.stream;
+package org.robostream.frames;
 
 import java.util.ArrayDeque;
 import java.util.Deque;
@@ -16,10 +16,10 @@ import org.robostream.nativecore.NativeAddress;
  * epochs (the dataset hands worker i the same store every epoch, so later epochs reuse the pages).
  * Not thread-safe: used by one worker thread at a time; {@link #close()} frees everything.
  */
-final class FrameStore extends HeldBlocks {
+public final class FrameStore extends HeldBlocks {
   private final Map<Long, Deque<Long>> idle = new HashMap<>(); // bytes -> addresses
 
-  FrameStore(long budgetBytes) {
+  public FrameStore(long budgetBytes) {
     super(budgetBytes);
   }
 

@@ -1,0 +1,48 @@
+package org.robostream.video;
+
+/**
+ * A {@link DecodedPicture} over planes in host memory that are not a decoder's current frame: a
+ * picture kept packed (a frame cache's slot, a shuffle buffer's block) or a decoded image. It
+ * converts with the {@link PackedPicture} it is given, as a CPU decoder converts its frames. Valid
+ * as long as the planes are; not thread-safe (the converter is the caller's).
+ */
+public final class HostPicture implements DecodedPicture {
+  private final RawPicture raw;
+  private final PackedPicture converter;
+
+  public HostPicture(RawPicture raw, PackedPicture converter) {
+    this.raw = raw;
+    this.converter = converter;
+  }
+
+  @Override
+  public int width() {
+    return raw.width();
+  }
+
+  @Override
+  public int height() {
+    return raw.height();
+  }
+
+  @Override
+  public boolean onGpu() {
+    return false;
+  }
+
+  @Override
+  public boolean deep() {
+    return PixelFormats.isDeep(raw.pixelFormat());
+  }
+
+  @Override
+  public RawPicture raw() {
+    return raw;
+  }
+
+  @Override
+  public void convertInto(
+      long dst, int width, int height, FrameLayout layout, FrameSamples samples) {
+    converter.write(raw, dst, width, height, layout, samples);
+  }
+}

@@ -48,21 +48,6 @@ void sharpen_scalar(uint8_t* out, const uint8_t* a, const uint8_t* r, const uint
   for (int x = from; x < to; x++) out[x] = sharpen_one(a, r, b, x, k);
 }
 
-void warp_scalar(uint8_t* out, const uint8_t* src, int w, int h, int from, int64_t sx, int64_t sy,
-                 int64_t dx, int64_t dy, uint8_t fill) {
-  sx += from * dx;
-  sy += from * dy;
-  for (int x = from; x < w; x++) {
-    int64_t ix = sx >> 16;
-    int64_t iy = sy >> 16;
-    bool inside = static_cast<uint64_t>(ix) < static_cast<uint64_t>(w) &&
-                  static_cast<uint64_t>(iy) < static_cast<uint64_t>(h);
-    out[x] = inside ? src[iy * w + ix] : fill;
-    sx += dx;
-    sy += dy;
-  }
-}
-
 // ------------------------------------------------------------------------ AVX2
 
 // Eight copies of the pair (x, y) as 16-bit lanes: the multipliers of _mm256_madd_epi16.
@@ -287,7 +272,7 @@ __attribute__((target("avx2"))) void warp_avx2(uint8_t* out, const uint8_t* src,
     fx += 8 * dx;
     fy += 8 * dy;
   }
-  warp_scalar(out, src, w, h, x, sx, sy, dx, dy, fill);
+  warp_row_from<uint8_t>(out, src, w, h, x, sx, sy, dx, dy, fill);
 }
 
 __attribute__((target("avx2"))) double mean_avx2(const uint8_t* p, int64_t n) {
@@ -357,7 +342,7 @@ void warp_row(uint8_t* out, const uint8_t* src, int w, int h, int64_t sx, int64_
   if (have_avx2() && fits) {
     warp_avx2(out, src, w, h, sx, sy, dx, dy, fill);
   } else {
-    warp_scalar(out, src, w, h, 0, sx, sy, dx, dy, fill);
+    warp_row_from<uint8_t>(out, src, w, h, 0, sx, sy, dx, dy, fill);
   }
 }
 

@@ -33,6 +33,25 @@ void sharpen_plane(uint8_t* out, const uint8_t* src, int w, int h, int k);
 void warp_row(uint8_t* out, const uint8_t* src, int w, int h, int64_t sx, int64_t sy, int64_t dx,
               int64_t dy, uint8_t fill);
 
+// The portable nearest-neighbour affine from output pixel `from` on, for any value type (the
+// uint8 planes' tail after the AVX2 gathers, and float planes): as warp_row, with sx, sy the
+// source of pixel 0. Reads only inside w x h.
+template <typename T>
+inline void warp_row_from(T* out, const T* src, int w, int h, int from, int64_t sx, int64_t sy,
+                          int64_t dx, int64_t dy, T fill) {
+  sx += from * dx;
+  sy += from * dy;
+  for (int x = from; x < w; x++) {
+    int64_t ix = sx >> 16;
+    int64_t iy = sy >> 16;
+    bool inside = static_cast<uint64_t>(ix) < static_cast<uint64_t>(w) &&
+                  static_cast<uint64_t>(iy) < static_cast<uint64_t>(h);
+    out[x] = inside ? src[iy * w + ix] : fill;
+    sx += dx;
+    sy += dy;
+  }
+}
+
 // Mean of n bytes.
 double mean(const uint8_t* p, int64_t n);
 

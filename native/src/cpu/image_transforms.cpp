@@ -68,21 +68,6 @@ void sharpen(Plane<const T> src, Plane<T> dst, float factor) {
   }
 }
 
-// One output row of the affine warp: nearest source pixel of each output pixel's centre,
-// `fill` outside the source. Coordinates in 16.16 fixed point, stepped per pixel.
-void warp_row(float* __restrict out, const float* __restrict src, int w, int h, int64_t sx,
-              int64_t sy, int64_t dx, int64_t dy, float fill) {
-  for (int x = 0; x < w; x++) {
-    int64_t ix = sx >> 16;
-    int64_t iy = sy >> 16;
-    bool inside = static_cast<uint64_t>(ix) < static_cast<uint64_t>(w) &&
-                  static_cast<uint64_t>(iy) < static_cast<uint64_t>(h);
-    out[x] = inside ? src[iy * w + ix] : fill;
-    sx += dx;
-    sy += dy;
-  }
-}
-
 // dst(p) = src(R(-angle) (p - c - t) + c): `src` rotated by `degrees` counter-clockwise about
 // its centre c and moved by t = (tx * w, ty * h), nearest neighbour, `fill` where nothing maps.
 // A uint8 `src` has kernels::kReadPadding readable bytes after it.
@@ -111,7 +96,7 @@ void warp(Plane<const T> src, Plane<T> dst, float degrees, float tx, float ty, T
     if constexpr (std::is_same<T, uint8_t>::value) {
       kernels::warp_row(out, src.data, src.w, src.h, fx, fy, fdx, fdy, fill);
     } else {
-      warp_row(out, src.data, src.w, src.h, fx, fy, fdx, fdy, fill);
+      kernels::warp_row_from<T>(out, src.data, src.w, src.h, 0, fx, fy, fdx, fdy, fill);
     }
   }
 }

@@ -42,48 +42,40 @@ final class ArrowCells {
     } else if (v instanceof FloatingPointVector f) {
       double d = f.getValueAsDouble(row);
       if (!(d == Math.rint(d) && Math.abs(d) < 0x1p62)) {
-        throw new DatasetException.BadMetadata(
-            file,
-            what
-                + " must be a whole number from "
-                + min
-                + " to "
-                + max
-                + ", got "
-                + d
-                + " (column "
-                + v.getName()
-                + " row "
-                + row
-                + ")");
+        throw notWhole(v, row, file, what, min, max, d);
       }
       value = (long) d;
     } else {
-      throw new DatasetException.BadMetadata(
-          file,
-          "column "
-              + v.getName()
-              + " is "
-              + v.getField().getType()
-              + "; expected an integer column");
+      throw wrongType(v, file, "an integer column");
     }
     if (value < min || value > max) {
-      throw new DatasetException.BadMetadata(
-          file,
-          what
-              + " must be a whole number from "
-              + min
-              + " to "
-              + max
-              + ", got "
-              + value
-              + " (column "
-              + v.getName()
-              + " row "
-              + row
-              + ")");
+      throw notWhole(v, row, file, what, min, max, value);
     }
     return value;
+  }
+
+  private static DatasetException.BadMetadata notWhole(
+      FieldVector v, int row, String file, String what, long min, long max, Object got) {
+    return new DatasetException.BadMetadata(
+        file,
+        what
+            + " must be a whole number from "
+            + min
+            + " to "
+            + max
+            + ", got "
+            + got
+            + " (column "
+            + v.getName()
+            + " row "
+            + row
+            + ")");
+  }
+
+  /** Column {@code v} of {@code file} has another type than {@code expected} names. */
+  static DatasetException.BadMetadata wrongType(FieldVector v, String file, String expected) {
+    return new DatasetException.BadMetadata(
+        file, "column " + v.getName() + " is " + v.getField().getType() + "; expected " + expected);
   }
 
   static double doubleAt(FieldVector v, int row, String file) {
@@ -96,9 +88,7 @@ final class ArrowCells {
     if (v instanceof BaseIntVector i) {
       return i.getValueAsLong(row);
     }
-    throw new DatasetException.BadMetadata(
-        file,
-        "column " + v.getName() + " is " + v.getField().getType() + "; expected a number column");
+    throw wrongType(v, file, "a number column");
   }
 
   static String stringAt(FieldVector v, int row) {

@@ -252,6 +252,12 @@ final class EpisodeLayout {
     return null;
   }
 
+  /** A problem with episode {@code r}'s span in a file ({@code field}: the column's prefix). */
+  private static DatasetException.BadMetadata spanProblem(Row r, String field, String problem) {
+    return new DatasetException.BadMetadata(
+        r.table(), "episode " + r.index() + ": " + field + problem);
+  }
+
   /**
    * Checks one file's spans against the frames before each and against the table's {@code
    * to_timestamp} convention (problems to {@code problems}); returns the file's frame total.
@@ -277,13 +283,10 @@ final class EpisodeLayout {
       double shift = p.fromTimestamp() - from;
       if (!(shift > -halfFrame && shift < late)) {
         problems.add(
-            new DatasetException.BadMetadata(
-                r.table(),
-                "episode "
-                    + r.index()
-                    + ": "
-                    + field
-                    + "from_timestamp is "
+            spanProblem(
+                r,
+                field,
+                "from_timestamp is "
                     + p.fromTimestamp()
                     + " s, but in "
                     + file
@@ -310,13 +313,10 @@ final class EpisodeLayout {
         double end = p.fromTimestamp() + r.length() / (double) fps;
         double lastFrame = end - 1.0 / fps;
         problems.add(
-            new DatasetException.BadMetadata(
-                r.table(),
-                "episode "
-                    + r.index()
-                    + ": "
-                    + field
-                    + "to_timestamp is "
+            spanProblem(
+                r,
+                field,
+                "to_timestamp is "
                     + p.toTimestamp()
                     + " s, but its length of "
                     + r.length()

@@ -167,13 +167,7 @@ final class EpisodeRowChecks {
       return null;
     }
     if (!(v instanceof BaseIntVector ints)) {
-      throw new DatasetException.BadMetadata(
-          file,
-          "column "
-              + v.getName()
-              + " is "
-              + v.getField().getType()
-              + "; expected int64 (an integer column)");
+      throw ArrowCells.wrongType(v, file, "int64 (an integer column)");
     }
     return ints;
   }

@@ -35,13 +35,7 @@ public final class EpisodeRowRanges {
   /** Appends the next rows of the file's {@code episode_index} column. */
   public void add(FieldVector column) {
     if (!(column instanceof BaseIntVector values)) {
-      throw new DatasetException.BadMetadata(
-          file,
-          "column "
-              + COLUMN
-              + " is "
-              + column.getField().getType()
-              + "; expected int64 (an integer column)");
+      throw ArrowCells.wrongType(column, file, "int64 (an integer column)");
     }
     for (int i = 0; i < column.getValueCount(); i++, rows++) {
       if (column.isNull(i)) {

@@ -41,16 +41,17 @@ public final class ParquetFrames {
   /** The Arrow schema of {@code file}, read from its footer. */
   public static Schema schema(BufferAllocator allocator, Path file) {
     requireFile(file);
-    try (FileSystemDatasetFactory factory =
-        new FileSystemDatasetFactory(
-            allocator,
-            NativeMemoryPool.getDefault(),
-            FileFormat.PARQUET,
-            file.toUri().toString())) {
+    try (FileSystemDatasetFactory factory = factory(allocator, file)) {
       return factory.inspect();
     } catch (RuntimeException e) {
       throw corrupt(file, e);
     }
+  }
+
+  /** Arrow Dataset's reader of the Parquet file {@code file} (checked by {@link #requireFile}). */
+  private static FileSystemDatasetFactory factory(BufferAllocator allocator, Path file) {
+    return new FileSystemDatasetFactory(
+        allocator, NativeMemoryPool.getDefault(), FileFormat.PARQUET, file.toUri().toString());
   }
 
   /**
@@ -147,12 +148,7 @@ public final class ParquetFrames {
       String expected,
       Predicate<VectorSchemaRoot> eachBatch) {
     requireFile(file);
-    try (FileSystemDatasetFactory factory =
-            new FileSystemDatasetFactory(
-                allocator,
-                NativeMemoryPool.getDefault(),
-                FileFormat.PARQUET,
-                file.toUri().toString());
+    try (FileSystemDatasetFactory factory = factory(allocator, file);
         Dataset dataset = factory.finish();
         Scanner scanner =
             dataset.newScan(

@@ -150,8 +150,9 @@ final class V30MetadataReader {
       FieldVector tasks = root.getVector("tasks");
       FieldVector from = root.getVector("dataset_from_index");
       FieldVector to = root.getVector("dataset_to_index");
-      FieldVector dataChunk = ArrowCells.column(root, "data/chunk_index", name);
-      FieldVector dataFile = ArrowCells.column(root, "data/file_index", name);
+      // Required columns, also of a table without rows: read per row below.
+      ArrowCells.column(root, "data/chunk_index", name);
+      ArrowCells.column(root, "data/file_index", name);
       long cumulative = out.stream().mapToLong(EpisodeLayout.Row::length).sum();
       for (int row = 0; row < root.getRowCount(); row++) {
         int e = (int) ArrowCells.wholeAt(index, row, name, "episode_index", 0, Integer.MAX_VALUE);
@@ -188,22 +189,8 @@ final class V30MetadataReader {
                 .resolve(
                     dataRoot,
                     Map.of(
-                        "chunk_index",
-                            ArrowCells.wholeAt(
-                                dataChunk,
-                                row,
-                                name,
-                                episode + "data/chunk_index",
-                                0,
-                                Integer.MAX_VALUE),
-                        "file_index",
-                            ArrowCells.wholeAt(
-                                dataFile,
-                                row,
-                                name,
-                                episode + "data/file_index",
-                                0,
-                                Integer.MAX_VALUE),
+                        "chunk_index", indexAt(root, row, name, episode, "data/chunk_index"),
+                        "file_index", indexAt(root, row, name, episode, "data/file_index"),
                         "episode_index", e));
         Map<String, EpisodeLayout.Placement> videos = new LinkedHashMap<>();
         for (String camera : info.videoKeys()) {
@@ -232,22 +219,8 @@ final class V30MetadataReader {
       DatasetInfo info,
       Path dataRoot) {
     String p = "videos/" + camera + "/";
-    long chunk =
-        ArrowCells.wholeAt(
-            ArrowCells.column(root, p + "chunk_index", name),
-            row,
-            name,
-            episode + p + "chunk_index",
-            0,
-            Integer.MAX_VALUE);
-    long file =
-        ArrowCells.wholeAt(
-            ArrowCells.column(root, p + "file_index", name),
-            row,
-            name,
-            episode + p + "file_index",
-            0,
-            Integer.MAX_VALUE);
+    long chunk = indexAt(root, row, name, episode, p + "chunk_index");
+    long file = indexAt(root, row, name, episode, p + "file_index");
     Path path =
         info.videoPath()
             .resolve(
@@ -258,5 +231,12 @@ final class V30MetadataReader {
         file,
         ArrowCells.doubleAt(ArrowCells.column(root, p + "from_timestamp", name), row, name),
         ArrowCells.doubleAt(ArrowCells.column(root, p + "to_timestamp", name), row, name));
+  }
+
+  /** A chunk or file index (0 .. 2^31 - 1) from column {@code column} of the episodes table. */
+  private static long indexAt(
+      VectorSchemaRoot root, int row, String name, String episode, String column) {
+    return ArrowCells.wholeAt(
+        ArrowCells.column(root, column, name), row, name, episode + column, 0, Integer.MAX_VALUE);
   }
 }

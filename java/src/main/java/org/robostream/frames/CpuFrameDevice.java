@@ -79,17 +79,7 @@ public final class CpuFrameDevice implements FrameDevice {
       long bytes =
           PackedPicture.packedBytes(picture.width(), picture.height(), picture.pixelFormat());
       long address = memory.take(bytes);
-      out.put(
-          request,
-          HeldFrame.packed(
-              address,
-              bytes,
-              picture.width(),
-              picture.height(),
-              picture.pixelFormat(),
-              picture.color(),
-              pts,
-              frameIndex));
+      out.put(request, HeldFrame.packed(address, bytes, picture, pts, frameIndex));
       packer.pack(picture, address);
       lastPacked = address;
     }

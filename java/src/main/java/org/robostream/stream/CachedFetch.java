@@ -240,15 +240,7 @@ final class CachedFetch implements AutoCloseable {
     }
     e.store(
         position,
-        HeldFrame.packed(
-            address,
-            bytes,
-            picture.width(),
-            picture.height(),
-            picture.pixelFormat(),
-            picture.color(),
-            seconds,
-            frameIndex),
+        HeldFrame.packed(address, bytes, picture, seconds, frameIndex),
         packed == 0 ? null : staging); // the shuffle buffer's block: written through staging
   }
 

@@ -172,24 +172,20 @@ final class FrameFetcher {
    * The decoder of one fetch, opened (from the worker's decoder cache) when a frame must be
    * decoded: a fetch the frame cache serves whole opens none. Counts what it decoded since.
    */
-  private final class OnDemand implements Supplier<VideoDecoder> {
-    private final String file;
-    private final DecoderSlot reader;
-    private final int samples;
+  private static final class OnDemand implements Supplier<VideoDecoder> {
+    private final Supplier<VideoDecoder> open;
     private VideoDecoder decoder;
     private long before;
 
-    /** {@code samples}: the samples whose frames the call decodes (its lookups, as counted). */
-    OnDemand(String file, DecoderSlot reader, int samples) {
-      this.file = file;
-      this.reader = reader;
-      this.samples = samples;
+    /** {@code open}: takes the decoder from the worker's cache (counted as one lookup there). */
+    OnDemand(Supplier<VideoDecoder> open) {
+      this.open = open;
     }
 
     @Override
     public VideoDecoder get() {
       if (decoder == null) {
-        decoder = cache.get(file, device, reader, samples);
+        decoder = open.get();
         before = decoder.stats().framesDecoded();
       }
       return decoder;
@@ -233,8 +229,9 @@ final class FrameFetcher {
     VideoSpan span = episode.video(camera);
     String file = span.file().toString();
     try {
-      OnDemand decoder =
-          new OnDemand(file, reader, Math.max(1, frames.length / positions.applyAsInt(camera)));
+      // The samples whose frames the call decodes: its lookups, as the reference counts them.
+      int samples = Math.max(1, frames.length / positions.applyAsInt(camera));
+      OnDemand decoder = new OnDemand(() -> cache.get(file, device, reader, samples));
       // With a frame cache, what a decoder of the file told before will do, so that a fetch the
       // cache serves whole opens no decoder; without one the decoder is needed anyway.
       VideoFacts facts = cached == null ? null : cached.known(file);

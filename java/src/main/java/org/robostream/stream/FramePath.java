@@ -16,20 +16,10 @@ import org.robostream.video.FrameSamples;
  * then written by the same device into the slots of the batch's pooled frame batch ({@link
  * BatchMaker}) when the sample is delivered.
  *
- * <p>Not thread-safe: one per worker thread; {@link #close()} closes the device (not the memories,
- * which belong to their creators).
+ * <p>Not thread-safe: one per worker thread (the record is immutable, its device and maker are
+ * not); {@link #close()} closes the device (not the memories, which belong to their creators).
  */
-final class FramePath implements AutoCloseable {
-  private final StreamContext ctx;
-  private final FrameDevice device;
-  private final BatchMaker maker;
-
-  FramePath(StreamContext ctx, FrameDevice device, BatchMaker maker) {
-    this.ctx = ctx;
-    this.device = device;
-    this.maker = maker;
-  }
-
+record FramePath(StreamContext ctx, FrameDevice device, BatchMaker maker) implements AutoCloseable {
   /**
    * Decodes {@code frames} (episode-local) of {@code camera} into blocks of {@code memory}; request
    * i's frame goes to {@code out}. On failure, blocks not handed to {@code out} are released here;

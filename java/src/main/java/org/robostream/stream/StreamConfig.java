@@ -199,22 +199,7 @@ final class StreamConfig {
           (needed + (1 << 20) - 1) >> 20);
     }
     int cacheSize = decoderCacheCapacity(b, cameras.size());
-    this.context =
-        new StreamContext(
-            metadata,
-            windows,
-            cameras,
-            b.returnUint8,
-            b.layout,
-            deviceResolution.effective(),
-            decoderOptions,
-            storeBytes,
-            PREFETCH,
-            cacheSize,
-            frameSizes,
-            fileSizes,
-            transforms(b, onGpu),
-            bufferSizing);
+    this.context = probe.sized(storeBytes, cacheSize, transforms(b, onGpu), bufferSizing);
     List<EpisodePiece> pieces = new ArrayList<>();
     for (EpisodeInfo e : metadata.episodes()) {
       pieces.add(EpisodePiece.whole(e.index(), e.length()));

@@ -47,6 +47,29 @@ record StreamContext(
     fileSizes = Map.copyOf(fileSizes);
   }
 
+  /**
+   * This context with what is decided once it has been probed (the sizes of a sample's frames): the
+   * memory a worker holds, its decoder cache, the transforms and the shuffle buffer's sizing.
+   */
+  StreamContext sized(
+      long heldBytes, int decoders, SampleTransforms sampleTransforms, ShuffleBufferSizing sized) {
+    return new StreamContext(
+        metadata,
+        windows,
+        cameras,
+        uint8,
+        layout,
+        device,
+        decoderOptions,
+        heldBytes,
+        prefetch,
+        decoders,
+        frameSizes,
+        fileSizes,
+        sampleTransforms,
+        sized);
+  }
+
   /** Window positions of {@code key} (1 when not windowed). */
   int positions(String key) {
     int[] o = windows.offsets(key);

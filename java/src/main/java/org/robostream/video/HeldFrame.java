@@ -43,6 +43,20 @@ public record HeldFrame(
         frameIndex);
   }
 
+  /** {@code picture}, packed at {@code address} ({@code bytes} long). */
+  public static HeldFrame packed(
+      long address, long bytes, RawPicture picture, double ptsSeconds, long frameIndex) {
+    return packed(
+        address,
+        bytes,
+        picture.width(),
+        picture.height(),
+        picture.pixelFormat(),
+        picture.color(),
+        ptsSeconds,
+        frameIndex);
+  }
+
   /** The same picture held at another address (a transformed copy of it). */
   public HeldFrame at(long other) {
     return new HeldFrame(other, bytes, width, height, form, color, ptsSeconds, frameIndex);

@@ -40,7 +40,9 @@ final class StreamMemory {
   private final SharedResources shared = new SharedResources();
   private final BatchMemoryPool batchPool;
   private final BatchMemoryPool hostPool;
-  private final BatchMemoryPool heldPool; // the CUDA frame device's held frames (the batch pool)
+  // Whether frames are held by the CUDA frame device (converted, in the batch pool), else by the
+  // CPU one (packed in host memory): the one place the loader chooses its FrameDevice.
+  private final boolean cudaFrames;
   // Frame bytes of the batches not closed yet (frames are pooled native memory, not the
   // allocator's); each batch adds its own and takes them off when it closes.
   private final AtomicLong openFrameBytes = new AtomicLong();
@@ -60,7 +62,7 @@ final class StreamMemory {
     shared.add(this::closeAllocator);
     this.hostPool = shared.add(BatchMemoryPool.host());
     this.batchPool = config.gpu() >= 0 ? shared.add(BatchMemoryPool.cuda(config.gpu())) : hostPool;
-    this.heldPool = config.deviceBatches() ? batchPool : null;
+    this.cudaFrames = config.deviceBatches();
     for (int w = 0; w < config.workers(); w++) {
       stores.add(newFrameMemory());
     }
@@ -87,9 +89,9 @@ final class StreamMemory {
   /** Where frames wait between decoding and their batch: packed on the host, or the pool's. */
   private FrameMemory newFrameMemory() {
     return shared.add(
-        heldPool == null
-            ? CpuFrameDevice.memory(ctx.storeBytes())
-            : CudaFrameDevice.memory(heldPool, ctx.storeBytes()));
+        cudaFrames
+            ? CudaFrameDevice.memory(batchPool, ctx.storeBytes())
+            : CpuFrameDevice.memory(ctx.storeBytes()));
   }
 
   /**
@@ -99,7 +101,7 @@ final class StreamMemory {
   FramePath newFramePath() {
     BatchMaker maker = new BatchMaker(ctx, allocator, batchPool, hostPool, openFrameBytes);
     FrameDevice device =
-        heldPool == null ? new CpuFrameDevice(batchPool) : new CudaFrameDevice(heldPool);
+        cudaFrames ? new CudaFrameDevice(batchPool) : new CpuFrameDevice(batchPool);
     return new FramePath(ctx, device, maker);
   }
 

@@ -264,6 +264,41 @@ class ImageFeatureStreamingTest {
     }
   }
 
+  /**
+   * A 16-bit PNG delivered as float32 keeps its precision on both frame devices: the CPU device
+   * converts the held picture from its own samples, the CUDA device (over a host pool) holds it
+   * converted from them (not as a uint8 frame expanded by 1/255), so their batches are equal.
+   */
+  @Test
+  void aSixteenBitImageKeepsItsPrecisionAsFloat32OnBothFrameDevices() {
+    Path root = ImageFixtures.withSixteenBitImage(Datasets.imagesV21(CameraFormat.PNG), 1, 3);
+    boolean[] seen = {false};
+    try (StreamingDataset host = builder(root).returnUint8(false).build();
+        StreamingDataset device = builder(root).returnUint8(false).deviceBatches(true).build()) {
+      Iterator<Batch> expected = host.iterator();
+      for (Batch b : device) {
+        try (b;
+            Batch e = expected.next()) {
+          long[] episodes = e.longs("episode_index");
+          long[] frames = e.longs("frame_index");
+          ByteBuffer want = e.frames(CAMERAS.get(0)).data();
+          ByteBuffer got = b.toHost().frames(CAMERAS.get(0)).data();
+          assertEquals(want, got, "the batches of both devices");
+          for (int i = 0; i < episodes.length; i++) {
+            if (episodes[i] == 1 && frames[i] == 3) {
+              seen[0] = true;
+              float v = want.order(ByteOrder.nativeOrder()).getFloat(i * 64 * 48 * 3 * 4 + 4 * 3);
+              // Pixel (1, 0): 16-bit value 48, 0.00073; as 8 bits it would be 0 (48 / 65535 is
+              // under half of 1 / 255).
+              assertTrue(v > 0.0004f && v < 0.0011f, "pixel (1, 0) from its 16 bits: " + v);
+            }
+          }
+        }
+      }
+    }
+    assertTrue(seen[0], "episode 1 frame 3 was delivered");
+  }
+
   @Test
   void aCorruptImageIsATypedErrorNamingFileEpisodeFrameAndFeature() {
     Path root = ImageFixtures.withCorruptImage(Datasets.imagesV21(CameraFormat.PNG), 2, 5);

@@ -40,6 +40,34 @@ final class ImageFixtures {
         e -> e.replaceImage(TOP, frame, png(96, 64)));
   }
 
+  /**
+   * {@code source} whose image of {@code frame} of {@code episode} is a 16-bit gray PNG of the
+   * declared 64x48 (values a gradient that no 8-bit picture holds: v = 37 * (x + 64 y) + 11).
+   */
+  static Path withSixteenBitImage(Path source, int episode, int frame) {
+    return withEpisodeFileEdited(
+        source,
+        "-16bit-e" + episode + "f" + frame,
+        episode,
+        e -> e.replaceImage(TOP, frame, sixteenBitGrayPng(64, 48)));
+  }
+
+  private static byte[] sixteenBitGrayPng(int width, int height) {
+    BufferedImage image = new BufferedImage(width, height, BufferedImage.TYPE_USHORT_GRAY);
+    for (int y = 0; y < height; y++) {
+      for (int x = 0; x < width; x++) {
+        image.getRaster().setSample(x, y, 0, (37 * (x + 64 * y) + 11) & 0xffff);
+      }
+    }
+    try {
+      ByteArrayOutputStream out = new ByteArrayOutputStream();
+      ImageIO.write(image, "png", out);
+      return out.toByteArray();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
   private static byte[] png(int width, int height) {
     try {
       ByteArrayOutputStream out = new ByteArrayOutputStream();

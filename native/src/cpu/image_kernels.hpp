@@ -37,8 +37,8 @@ void warp_row(uint8_t* out, const uint8_t* src, int w, int h, int64_t sx, int64_
 // uint8 planes' tail after the AVX2 gathers, and float planes): as warp_row, with sx, sy the
 // source of pixel 0. Reads only inside w x h.
 template <typename T>
-inline void warp_row_from(T* out, const T* src, int w, int h, int from, int64_t sx, int64_t sy,
-                          int64_t dx, int64_t dy, T fill) {
+inline void warp_row_from(T* __restrict out, const T* __restrict src, int w, int h, int from,
+                          int64_t sx, int64_t sy, int64_t dx, int64_t dy, T fill) {
   sx += from * dx;
   sy += from * dy;
   for (int x = from; x < w; x++) {

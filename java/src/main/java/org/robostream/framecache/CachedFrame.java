@@ -30,8 +30,15 @@ public record CachedFrame(
     long frameIndex) {
   /** The same frame as a {@link HeldFrame}. */
   public HeldFrame toHeld() {
-    return HeldFrame.packed(
-        address, bytes, width, height, pixelFormat, color, ptsSeconds, frameIndex);
+    return new HeldFrame(
+        address,
+        bytes,
+        width,
+        height,
+        new HeldForm.Packed(pixelFormat),
+        color,
+        ptsSeconds,
+        frameIndex);
   }
 
   /** {@code f}, which must be packed, as a {@code CachedFrame}. */

@@ -4,6 +4,7 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.zip.CRC32C;
 import org.robostream.video.ColorSpec;
+import org.robostream.video.HeldForm;
 import org.robostream.video.HeldFrame;
 import org.robostream.video.PackedPicture;
 
@@ -110,12 +111,12 @@ final class SlotEntry {
     }
     ColorSpec color =
         matrix < 0 ? null : new ColorSpec(ColorSpec.Matrix.values()[matrix], fullRange == 1);
-    return HeldFrame.packed(
+    return new HeldFrame(
         address,
         bytes,
         width,
         height,
-        format,
+        new HeldForm.Packed(format),
         color,
         entry.getDouble(PTS),
         entry.getLong(FRAME_INDEX));

@@ -161,11 +161,16 @@ public final class CudaFrameDevice implements FrameDevice {
 
     @Override
     public void accept(int request, DecodedPicture picture, double pts, long frameIndex) {
+      if (picture.onGpu() && !pool.onCuda()) {
+        // NVDEC's colour kernel writes device memory only: never a host block.
+        throw new IllegalStateException(
+            "a picture on the GPU cannot be held in host memory (" + pool + ")");
+      }
       FrameSamples samples = heldSamples(delivered, picture.deep());
       long bytes = samples.frameBytes(size.height(), size.width());
       pending = memory.take(bytes);
       pendingBytes = bytes;
-      if (last != null && frameIndex == lastFrame && last.bytes() == bytes) {
+      if (last != null && frameIndex >= 0 && frameIndex == lastFrame && last.bytes() == bytes) {
         pool.copy(pending, last.address(), bytes, stream); // the same frame, asked again
       } else if (pool.onCuda() && !picture.onGpu()) {
         long host = stagingAddress(samples);

@@ -22,36 +22,15 @@ public record HeldFrame(
     ColorSpec color,
     double ptsSeconds,
     long frameIndex) {
-  /** A picture packed in {@code pixelFormat} (an AVPixelFormat) at {@code address}. */
-  public static HeldFrame packed(
-      long address,
-      long bytes,
-      int width,
-      int height,
-      int pixelFormat,
-      ColorSpec color,
-      double ptsSeconds,
-      long frameIndex) {
-    return new HeldFrame(
-        address,
-        bytes,
-        width,
-        height,
-        new HeldForm.Packed(pixelFormat),
-        color,
-        ptsSeconds,
-        frameIndex);
-  }
-
   /** {@code picture}, packed at {@code address} ({@code bytes} long). */
   public static HeldFrame packed(
       long address, long bytes, RawPicture picture, double ptsSeconds, long frameIndex) {
-    return packed(
+    return new HeldFrame(
         address,
         bytes,
         picture.width(),
         picture.height(),
-        picture.pixelFormat(),
+        new HeldForm.Packed(picture.pixelFormat()),
         picture.color(),
         ptsSeconds,
         frameIndex);

@@ -18,7 +18,7 @@ final class SlotWriting implements PictureReceiver {
 
   @Override
   public void accept(int request, DecodedPicture picture, double ptsSeconds, long frameIndex) {
-    if (lastRequest >= 0 && frameIndex == lastFrame) {
+    if (lastRequest >= 0 && frameIndex >= 0 && frameIndex == lastFrame) {
       destination.copySlot(request, lastRequest); // in device memory for NVDEC destinations
     } else {
       picture.convertInto(

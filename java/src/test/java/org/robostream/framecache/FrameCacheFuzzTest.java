@@ -22,6 +22,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.robostream.nativecore.NativeAddress;
 import org.robostream.video.ColorSpec;
+import org.robostream.video.HeldForm;
 import org.robostream.video.HeldFrame;
 
 /**
@@ -55,8 +56,15 @@ class FrameCacheFuzzTest {
       p.put(b, (byte) (b * 7 + i * 29));
     }
     ColorSpec color = new ColorSpec(ColorSpec.Matrix.BT709, i % 2 == 0);
-    return HeldFrame.packed(
-        p.address(), PICTURE, SIDE, SIDE, AV_PIX_FMT_YUV420P, color, 0.05 * i, i);
+    return new HeldFrame(
+        p.address(),
+        PICTURE,
+        SIDE,
+        SIDE,
+        new HeldForm.Packed(AV_PIX_FMT_YUV420P),
+        color,
+        0.05 * i,
+        i);
   }
 
   private static byte[] bytesOf(HeldFrame f) {

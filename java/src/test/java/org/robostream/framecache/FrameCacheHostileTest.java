@@ -30,6 +30,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.robostream.nativecore.NativeAddress;
+import org.robostream.video.HeldForm;
 import org.robostream.video.HeldFrame;
 import org.robostream.video.PackedPicture;
 
@@ -74,8 +75,15 @@ class FrameCacheHostileTest {
     for (long i = 0; i < bytes; i++) {
       p.put(i, (byte) (i * 13 + seed));
     }
-    return HeldFrame.packed(
-        p.address(), bytes, SIDE, SIDE, AV_PIX_FMT_YUV420P, null, 0.1 * index, index);
+    return new HeldFrame(
+        p.address(),
+        bytes,
+        SIDE,
+        SIDE,
+        new HeldForm.Packed(AV_PIX_FMT_YUV420P),
+        null,
+        0.1 * index,
+        index);
   }
 
   private static byte[] bytesOf(HeldFrame f) {

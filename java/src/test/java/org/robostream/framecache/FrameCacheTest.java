@@ -90,7 +90,8 @@ class FrameCacheTest {
     for (long i = 0; i < bytes; i++) {
       p.put(i, (byte) (i * 31 + seed));
     }
-    return HeldFrame.packed(p.address(), bytes, SIDE, SIDE, format, color, pts, index);
+    return new HeldFrame(
+        p.address(), bytes, SIDE, SIDE, new HeldForm.Packed(format), color, pts, index);
   }
 
   private static byte[] bytesOf(HeldFrame f) {
@@ -216,7 +217,15 @@ class FrameCacheTest {
       NativeAddress.copy(block, source.address(), source.bytes());
       e.store(
           6,
-          HeldFrame.packed(block, source.bytes(), SIDE, SIDE, source.pixelFormat(), null, 0.75, 6),
+          new HeldFrame(
+              block,
+              source.bytes(),
+              SIDE,
+              SIDE,
+              new HeldForm.Packed(source.pixelFormat()),
+              null,
+              0.75,
+              6),
           staging);
       assertArrayEquals(bytesOf(source), bytesOf(e.readFrame(6, reads)), "slot 6's bytes");
       assertThrows(IllegalArgumentException.class, () -> staging.block(0));

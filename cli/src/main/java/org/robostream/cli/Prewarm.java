@@ -4,7 +4,6 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.robostream.bench.ProgressBar;
-import org.robostream.dataset.DatasetSource;
 import org.robostream.dataset.EpisodeInfo;
 import org.robostream.dataset.EpisodeRanges;
 import org.robostream.dataset.LeRobotMetadata;
@@ -27,11 +26,11 @@ final class Prewarm {
     options = options.withEnvironment(HubCacheDefault.apply(options.environment()));
     AtomicInteger files = new AtomicInteger();
     ProgressBar bar = new ProgressBar(0, "files");
-    // An hf:// location is never a local folder: the Hub's provider opens it.
+    // The Hub's own entry point, not DatasetSource.open: a local folder that happens to be named
+    // like the repository is never opened instead (and nothing needs a cast).
     HubDataset hub =
-        (HubDataset)
-            DatasetSource.open(
-                location, options.withProgress(f -> bar.update(files.incrementAndGet(), f)));
+        HubDataset.open(
+            location, options.withProgress(f -> bar.update(files.incrementAndGet(), f)));
     System.err.printf(
         "hub: %s at %s, files from %s, %d metadata/Parquet files in %s%n",
         hub.repo().id(), hub.revision().describe(), hub.files(), files.get(), hub.metadataRoot());

@@ -77,16 +77,10 @@ final class EpochRun implements Iterator<Batch> {
     for (int w = 0; w < workers; w++) {
       BlockingQueue<StreamWorker.Output> q = new ArrayBlockingQueue<>(ctx.prefetch() + 1);
       queues.add(q);
-      StreamWorker task =
-          new StreamWorker(
-              ctx,
-              position.plan(),
-              schedule,
-              rank,
-              w,
-              next,
-              epoch,
-              q,
+      StreamWorker.Assignment job =
+          new StreamWorker.Assignment(position.plan(), schedule, rank, w, next, epoch);
+      StreamWorker.Resources with =
+          new StreamWorker.Resources(
               memory.allocator(),
               decoders.newCache(),
               counters,
@@ -94,6 +88,7 @@ final class EpochRun implements Iterator<Batch> {
               memory.store(w),
               memory.newCachedFetch(counters, decoders::identity, decoders::facts),
               decoders.placement());
+      StreamWorker task = new StreamWorker(ctx, job, with, q);
       tasks.add(task);
       Thread t = new Thread(() -> runAndLetGo(task, q), "robostream-worker-" + rank + "-" + w);
       t.setDaemon(true);

@@ -18,10 +18,11 @@ import org.robostream.video.HeldFrame;
  * One worker thread of a rank: replays its slot's {@link SlotSampler}, decodes each sample's frames
  * when its episode stream produces it (stream order, so a decoder per live stream just moves
  * forward: decode amplification about 1) into its {@link FrameMemory} through its {@link FramePath}
- * (host or device), and when the sampler delivers a batch's samples assembles the batch and queues
- * it. Samples the store has no room for, samples produced while skipping already-consumed batches
- * after a resume, and padding samples are decoded when the batch is built instead. Failures travel
- * through the queue to the consumer. Runs on its own thread; owns its decoders, rows and store.
+ * (on the CPU or the CUDA frame device), and when the sampler delivers a batch's samples assembles
+ * the batch and queues it. Samples the store has no room for, samples produced while skipping
+ * already-consumed batches after a resume, and padding samples are decoded when the batch is built
+ * instead. Failures travel through the queue to the consumer. Runs on its own thread; owns its
+ * decoders, rows and store.
  */
 final class StreamWorker implements Runnable {
   /** Queue element: a batch, the end of this worker's batches, or its failure. */
@@ -32,6 +33,29 @@ final class StreamWorker implements Runnable {
   record Done() implements Output {}
 
   record Failed(RuntimeException error) implements Output {}
+
+  /**
+   * Which part of an epoch a worker streams: its rank's schedule of {@code plan}, its slot ({@code
+   * worker}), and how many of the rank's batches were consumed before it starts ({@code consumed},
+   * a resume's). Immutable.
+   */
+  record Assignment(
+      SegmentPlan plan, RankSchedule schedule, int rank, int worker, int consumed, long epoch) {}
+
+  /**
+   * What a worker decodes and holds with: the dataset's allocator, counters, frame paths and
+   * placement rules, its store (kept across epochs), and what is made for this worker alone — its
+   * decoder cache, and its way through the frame cache ({@code cached}, null without one), which it
+   * closes when it ends.
+   */
+  record Resources(
+      BufferAllocator allocator,
+      DecoderCache decoders,
+      StreamCounters counters,
+      Supplier<FramePath> framePaths,
+      FrameMemory store,
+      CachedFetch cached,
+      FramePlacement placement) {}
 
   private final StreamContext ctx;
   private final SegmentPlan plan;
@@ -53,36 +77,23 @@ final class StreamWorker implements Runnable {
   private long estimatedSampleBytes; // packed bytes of a sample, learned from the first ones
   private volatile boolean stopped;
 
-  StreamWorker(
-      StreamContext ctx,
-      SegmentPlan plan,
-      RankSchedule schedule,
-      int rank,
-      int worker,
-      int consumed,
-      long epoch,
-      BlockingQueue<Output> out,
-      BufferAllocator allocator,
-      DecoderCache decoders,
-      StreamCounters counters,
-      Supplier<FramePath> framePaths,
-      FrameMemory store,
-      CachedFetch cached,
-      FramePlacement placement) {
+  /** A worker for {@code job} with {@code with}; its batches and its end go to {@code out}. */
+  StreamWorker(StreamContext ctx, Assignment job, Resources with, BlockingQueue<Output> out) {
     this.ctx = ctx;
-    this.placement = placement;
-    this.cached = cached;
-    this.store = store;
-    this.framePaths = framePaths;
-    this.plan = plan;
-    this.rank = rank;
-    this.worker = worker;
-    this.consumed = consumed;
-    this.epoch = epoch;
+    this.plan = job.plan();
+    this.rank = job.rank();
+    this.worker = job.worker();
+    this.consumed = job.consumed();
+    this.epoch = job.epoch();
     this.out = out;
-    this.allocator = allocator;
-    this.decoders = decoders;
-    this.counters = counters;
+    this.allocator = with.allocator();
+    this.decoders = with.decoders();
+    this.counters = with.counters();
+    this.framePaths = with.framePaths();
+    this.store = with.store();
+    this.cached = with.cached();
+    this.placement = with.placement();
+    RankSchedule schedule = job.schedule();
     this.estimatedSampleBytes = ctx.sizing().sampleBytes(); // as sized, until one is measured
     for (EpisodePiece p : plan.piecesOf(rank, worker)) {
       pieceFrames.put(p.episode(), p.frames());

@@ -20,7 +20,7 @@ import org.bytedeco.javacpp.BytePointer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.robostream.nativecore.NativeAddress;
+import org.robostream.testing.HeldFrameBytes;
 import org.robostream.video.ColorSpec;
 import org.robostream.video.HeldForm;
 import org.robostream.video.HeldFrame;
@@ -65,12 +65,6 @@ class FrameCacheFuzzTest {
         color,
         0.05 * i,
         i);
-  }
-
-  private static byte[] bytesOf(HeldFrame f) {
-    byte[] b = new byte[(int) f.bytes()];
-    NativeAddress.bytesAt(f.address(), f.bytes()).get(b);
-    return b;
   }
 
   @Test
@@ -124,7 +118,7 @@ class FrameCacheFuzzTest {
                 }
                 String where = "trial " + trialNumber + " (" + kind + "), slot " + i;
                 HeldFrame want = stored[i];
-                assertArrayEquals(bytesOf(want), bytesOf(got), where);
+                assertArrayEquals(HeldFrameBytes.of(want), HeldFrameBytes.of(got), where);
                 assertEquals(want.width(), got.width(), where);
                 assertEquals(want.height(), got.height(), where);
                 assertEquals(want.pixelFormat(), got.pixelFormat(), where);

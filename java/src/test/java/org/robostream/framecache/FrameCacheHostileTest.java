@@ -29,7 +29,7 @@ import org.bytedeco.javacpp.BytePointer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.robostream.nativecore.NativeAddress;
+import org.robostream.testing.HeldFrameBytes;
 import org.robostream.video.HeldForm;
 import org.robostream.video.HeldFrame;
 import org.robostream.video.PackedPicture;
@@ -86,12 +86,6 @@ class FrameCacheHostileTest {
         index);
   }
 
-  private static byte[] bytesOf(HeldFrame f) {
-    byte[] b = new byte[(int) f.bytes()];
-    NativeAddress.bytesAt(f.address(), f.bytes()).get(b);
-    return b;
-  }
-
   private static FrameCache cacheIn(Path dir, long maxBytes) {
     return FrameCache.open(FrameCacheOptions.directory(dir, maxBytes));
   }
@@ -124,7 +118,8 @@ class FrameCacheHostileTest {
       // Cut in the middle of slot 3: slots 0-2 are whole, 3 is short, 4-9 are gone.
       truncate(fileOf(c, "video-a"), h.dataOffset() + 3 * h.slotBytes() + h.slotBytes() / 2);
       for (int i = 0; i < 3; i++) {
-        assertArrayEquals(bytesOf(stored[i]), bytesOf(e.readFrame(i, reads)), "slot " + i);
+        assertArrayEquals(
+            HeldFrameBytes.of(stored[i]), HeldFrameBytes.of(e.readFrame(i, reads)), "slot " + i);
       }
       for (int i = 3; i < FRAMES; i++) {
         assertNull(e.readFrame(i, reads), "slot " + i + " of a file cut short");
@@ -140,7 +135,7 @@ class FrameCacheHostileTest {
       FrameCache.Entry again = c.acquireOrCreate("video-a", FRAMES, PICTURE);
       assertNotNull(again, "and made anew");
       again.store(4, stored[4]);
-      assertArrayEquals(bytesOf(stored[4]), bytesOf(again.readFrame(4, reads)));
+      assertArrayEquals(HeldFrameBytes.of(stored[4]), HeldFrameBytes.of(again.readFrame(4, reads)));
       again.release();
 
       // Cut to nothing: the slot table's read is short too.
@@ -165,7 +160,7 @@ class FrameCacheHostileTest {
       byte[][] want = new byte[FRAMES][];
       for (int i = 0; i < FRAMES; i++) {
         HeldFrame f = picture(i, i);
-        want[i] = bytesOf(f);
+        want[i] = HeldFrameBytes.of(f);
         e.store(i, f);
       }
       Path file = fileOf(c, "video-a");
@@ -197,7 +192,7 @@ class FrameCacheHostileTest {
                         HeldFrame got = e.readFrame(i, own);
                         if (got != null) {
                           served.incrementAndGet();
-                          if (!java.util.Arrays.equals(want[i], bytesOf(got))) {
+                          if (!java.util.Arrays.equals(want[i], HeldFrameBytes.of(got))) {
                             throw new AssertionError("slot " + i + " served other bytes");
                           }
                         }
@@ -375,7 +370,10 @@ class FrameCacheHostileTest {
       Thread.currentThread().interrupt();
       assertNull(e.readFrame(3, reads), "nothing read by a thread being stopped");
       assertTrue(Thread.interrupted(), "the interrupt is left for the worker to see");
-      assertArrayEquals(bytesOf(f), bytesOf(e.readFrame(3, reads)), "the channel is still open");
+      assertArrayEquals(
+          HeldFrameBytes.of(f),
+          HeldFrameBytes.of(e.readFrame(3, reads)),
+          "the channel is still open");
       assertNull(c.stats().disabled());
       e.release();
     }

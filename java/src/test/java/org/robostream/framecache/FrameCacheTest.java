@@ -25,6 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.robostream.nativecore.NativeAddress;
+import org.robostream.testing.HeldFrameBytes;
 import org.robostream.video.ColorSpec;
 import org.robostream.video.HeldForm;
 import org.robostream.video.HeldFrame;
@@ -94,12 +95,6 @@ class FrameCacheTest {
         p.address(), bytes, SIDE, SIDE, new HeldForm.Packed(format), color, pts, index);
   }
 
-  private static byte[] bytesOf(HeldFrame f) {
-    byte[] b = new byte[(int) f.bytes()];
-    NativeAddress.bytesAt(f.address(), f.bytes()).get(b);
-    return b;
-  }
-
   private static Path fileOf(FrameCache c, String identity) {
     return c.directory().resolve(FrameCache.fileName(identity));
   }
@@ -134,7 +129,7 @@ class FrameCacheTest {
       assertEquals(f.pixelFormat(), got.pixelFormat());
       assertEquals(f.color(), got.color());
       assertEquals(7, got.frameIndex());
-      assertArrayEquals(bytesOf(f), bytesOf(got.toHeld()));
+      assertArrayEquals(HeldFrameBytes.of(f), HeldFrameBytes.of(got.toHeld()));
       e.release();
     }
   }
@@ -182,7 +177,8 @@ class FrameCacheTest {
         assertEquals(want.color(), got.color());
         assertEquals(want.ptsSeconds(), got.ptsSeconds());
         assertEquals(want.frameIndex(), got.frameIndex());
-        assertArrayEquals(bytesOf(want), bytesOf(got), "slot " + pair[0] + "'s bytes");
+        assertArrayEquals(
+            HeldFrameBytes.of(want), HeldFrameBytes.of(got), "slot " + pair[0] + "'s bytes");
       }
       assertNull(e.readFrame(0, reads), "a slot never stored is a miss");
       e.release();
@@ -202,13 +198,14 @@ class FrameCacheTest {
       FrameCache.Entry e = c.acquireOrCreate("video-a", FRAMES, PICTURE);
       HeldFrame small = picture(AV_PIX_FMT_GRAY8, 5, null, 0.25, 2);
       HeldFrame large = picture(7, new ColorSpec(ColorSpec.Matrix.BT709, false), 0.5, 4);
-      byte[] largeBefore = bytesOf(large);
+      byte[] largeBefore = HeldFrameBytes.of(large);
       e.store(2, small, staging); // the block is sized for the first picture, then grown
       e.store(4, large, staging);
       e.store(4, picture(8, null, 0.5, 4), staging); // complete already: nothing staged over it
-      assertArrayEquals(bytesOf(small), bytesOf(e.readFrame(2, reads)), "slot 2's bytes");
-      assertArrayEquals(largeBefore, bytesOf(e.readFrame(4, reads)), "slot 4's bytes");
-      assertArrayEquals(largeBefore, bytesOf(large), "the source is only read");
+      assertArrayEquals(
+          HeldFrameBytes.of(small), HeldFrameBytes.of(e.readFrame(2, reads)), "slot 2's bytes");
+      assertArrayEquals(largeBefore, HeldFrameBytes.of(e.readFrame(4, reads)), "slot 4's bytes");
+      assertArrayEquals(largeBefore, HeldFrameBytes.of(large), "the source is only read");
       assertEquals(0, c.stats().checksumFailures());
 
       // Packed straight into the block (CachedFetch's device path): stored from where it is.
@@ -227,7 +224,8 @@ class FrameCacheTest {
               0.75,
               6),
           staging);
-      assertArrayEquals(bytesOf(source), bytesOf(e.readFrame(6, reads)), "slot 6's bytes");
+      assertArrayEquals(
+          HeldFrameBytes.of(source), HeldFrameBytes.of(e.readFrame(6, reads)), "slot 6's bytes");
       assertThrows(IllegalArgumentException.class, () -> staging.block(0));
       e.release();
     }
@@ -246,7 +244,7 @@ class FrameCacheTest {
       FrameCache.Entry r = reader.acquire("video-a");
       assertNotNull(r, "a file another cache wrote is found by its identity");
       HeldFrame got = r.readFrame(0, reads);
-      assertArrayEquals(bytesOf(first), bytesOf(got));
+      assertArrayEquals(HeldFrameBytes.of(first), HeldFrameBytes.of(got));
       assertEquals(0.0, got.ptsSeconds());
       r.release();
       assertNull(reader.acquire("video-b"), "no file for another identity");
@@ -277,7 +275,7 @@ class FrameCacheTest {
       assertEquals(0, s.hits(), s.toString());
       e.store(2, f);
       assertEquals(2, c.stats().stored(), "the corrupt slot was emptied and filled again");
-      assertArrayEquals(bytesOf(f), bytesOf(e.readFrame(2, reads)));
+      assertArrayEquals(HeldFrameBytes.of(f), HeldFrameBytes.of(e.readFrame(2, reads)));
       e.release();
     }
   }
@@ -315,7 +313,7 @@ class FrameCacheTest {
       e.store(1, f);
       assertEquals(2, c.stats().stored(), "the corrupt slot was emptied and filled again");
       HeldFrame again = e.readFrame(1, reads);
-      assertArrayEquals(bytesOf(f), bytesOf(again));
+      assertArrayEquals(HeldFrameBytes.of(f), HeldFrameBytes.of(again));
       assertEquals(f.color(), again.color());
       assertEquals(0.5, again.ptsSeconds());
       assertEquals(1, again.frameIndex());
@@ -336,7 +334,7 @@ class FrameCacheTest {
       assertNull(e.readFrame(4, reads), "a slot that is not complete is never served");
       e.store(4, f);
       assertEquals(1, c.stats().stored());
-      assertArrayEquals(bytesOf(f), bytesOf(e.readFrame(4, reads)));
+      assertArrayEquals(HeldFrameBytes.of(f), HeldFrameBytes.of(e.readFrame(4, reads)));
       assertEquals(0, c.stats().checksumFailures());
       e.release();
     }
@@ -353,7 +351,7 @@ class FrameCacheTest {
       assertNull(c.stats().disabled(), "an interrupt is no fault of the folder");
       assertNull(e.readFrame(0, reads));
       e.store(0, f);
-      assertArrayEquals(bytesOf(f), bytesOf(e.readFrame(0, reads)));
+      assertArrayEquals(HeldFrameBytes.of(f), HeldFrameBytes.of(e.readFrame(0, reads)));
       assertEquals(1, c.stats().stored());
       e.release();
     }
@@ -392,7 +390,7 @@ class FrameCacheTest {
         e.store(i, f); // fills what the interrupts left empty
         HeldFrame got = e.readFrame(i, reads);
         assertNotNull(got, "slot " + i);
-        assertArrayEquals(bytesOf(f), bytesOf(got), "slot " + i);
+        assertArrayEquals(HeldFrameBytes.of(f), HeldFrameBytes.of(got), "slot " + i);
       }
       // An interrupt that lands once a slot's last write is done reports it not stored, though
       // it is complete: every slot is served, none twice counted.

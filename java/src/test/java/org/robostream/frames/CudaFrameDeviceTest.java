@@ -9,6 +9,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.robostream.arrow.BatchMemoryPool;
 import org.robostream.nativecore.NativeAddress;
+import org.robostream.testing.HeldFrameBytes;
 import org.robostream.video.DecodedPicture;
 import org.robostream.video.FrameLayout;
 import org.robostream.video.FrameSamples;
@@ -72,12 +73,6 @@ class CudaFrameDeviceTest {
     }
   }
 
-  private static byte[] bytesOf(HeldFrame f) {
-    byte[] b = new byte[(int) f.bytes()];
-    NativeAddress.bytesAt(f.address(), f.bytes()).get(b);
-    return b;
-  }
-
   @Test
   void aRepeatedFrameIsCopiedFromTheBlockJustConvertedAndAnUnrecordedIndexIsNeverARepeat() {
     try (BatchMemoryPool pool = BatchMemoryPool.host();
@@ -98,9 +93,10 @@ class CudaFrameDeviceTest {
       java.util.Arrays.fill(sevens, (byte) 7);
       byte[] elevens = new byte[BYTES];
       java.util.Arrays.fill(elevens, (byte) 11);
-      assertArrayEquals(sevens, bytesOf(held.get(0)));
-      assertArrayEquals(sevens, bytesOf(held.get(1)), "the repeat's own block holds the frame");
-      assertArrayEquals(elevens, bytesOf(held.get(3)));
+      assertArrayEquals(sevens, HeldFrameBytes.of(held.get(0)));
+      assertArrayEquals(
+          sevens, HeldFrameBytes.of(held.get(1)), "the repeat's own block holds the frame");
+      assertArrayEquals(elevens, HeldFrameBytes.of(held.get(3)));
       assertEquals(4L * BYTES, memory.heldBytes(), "a block per request");
       memory.releaseAll();
     }

@@ -59,19 +59,17 @@ final class ImageFixtures {
         image.getRaster().setSample(x, y, 0, (37 * (x + 64 * y) + 11) & 0xffff);
       }
     }
-    try {
-      ByteArrayOutputStream out = new ByteArrayOutputStream();
-      ImageIO.write(image, "png", out);
-      return out.toByteArray();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    return pngOf(image);
   }
 
   private static byte[] png(int width, int height) {
+    return pngOf(new BufferedImage(width, height, BufferedImage.TYPE_3BYTE_BGR));
+  }
+
+  private static byte[] pngOf(BufferedImage image) {
     try {
       ByteArrayOutputStream out = new ByteArrayOutputStream();
-      ImageIO.write(new BufferedImage(width, height, BufferedImage.TYPE_3BYTE_BGR), "png", out);
+      ImageIO.write(image, "png", out);
       return out.toByteArray();
     } catch (IOException e) {
       throw new UncheckedIOException(e);

@@ -1,0 +1,15 @@
+package org.robostream.testing;
+
+import org.robostream.nativecore.NativeAddress;
+import org.robostream.video.HeldFrame;
+
+/** The bytes of a held frame's block, copied into the heap for assertions. Stateless. */
+public final class HeldFrameBytes {
+  private HeldFrameBytes() {}
+
+  public static byte[] of(HeldFrame f) {
+    byte[] b = new byte[(int) f.bytes()];
+    NativeAddress.bytesAt(f.address(), f.bytes()).get(b);
+    return b;
+  }
+}

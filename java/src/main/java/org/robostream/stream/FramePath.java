@@ -2,6 +2,7 @@ package org.robostream.stream;
 
 import java.util.List;
 import org.robostream.dataset.EpisodeInfo;
+import org.robostream.fetch.FrameFetcher;
 import org.robostream.frames.FrameDevice;
 import org.robostream.frames.FrameMemory;
 import org.robostream.frames.HoldSpec;

@@ -1,6 +1,7 @@
 package org.robostream.stream;
 
 import org.robostream.FileException;
+import org.robostream.fetch.FetchException;
 
 /**
  * A sample could not be built: names the file, the episode and (for video) the camera. Raised out
@@ -18,6 +19,12 @@ public final class SampleException extends FileException {
         cause);
     this.episode = episode;
     this.camera = camera;
+  }
+
+  /** The public form of a worker's failure to fetch a sample's frames: same facts, same cause. */
+  static SampleException of(FetchException e) {
+    FetchException.Failure f = e.failure();
+    return new SampleException(f.file(), f.episode(), f.camera(), f.problem(), e.getCause());
   }
 
   public int episode() {

@@ -12,6 +12,7 @@ import org.robostream.dataset.LeRobotMetadata;
 import org.robostream.dataset.SourceOptions;
 import org.robostream.dataset.SymlinkPolicy;
 import org.robostream.dataset.TimestampReport;
+import org.robostream.fetch.FramePlacement;
 import org.robostream.framecache.FrameCacheOptions;
 import org.robostream.frames.CpuFrameDevice;
 import org.robostream.frames.CudaFrameDevice;

@@ -2,15 +2,13 @@ package org.robostream.stream;
 
 import java.util.concurrent.atomic.AtomicLong;
 import org.robostream.dataset.TimestampReport;
+import org.robostream.fetch.FetchCounters;
 
 /** Counters shared by all workers of a stream, read exactly at any time (atomics). Thread-safe. */
 public final class StreamCounters {
-  final AtomicLong framesDecoded = new AtomicLong();
-  final AtomicLong framesDelivered = new AtomicLong();
-  final AtomicLong framesFromCache = new AtomicLong();
+  final FetchCounters fetched = new FetchCounters(); // what the workers' fetchers did
   final AtomicLong decodedOnEntry = new AtomicLong();
   final AtomicLong decodedOnExit = new AtomicLong();
-  final AtomicLong maxDriftNanos = new AtomicLong();
   final AtomicLong peakHeldBytes = new AtomicLong();
   private final TimestampReport timestamps;
 
@@ -42,19 +40,14 @@ public final class StreamCounters {
 
   public Snapshot snapshot() {
     return new Snapshot(
-        framesDecoded.get(),
-        framesDelivered.get(),
-        framesFromCache.get(),
+        fetched.framesDecoded(),
+        fetched.framesDelivered(),
+        fetched.framesFromCache(),
         decodedOnEntry.get(),
         decodedOnExit.get(),
-        maxDriftNanos.get() / 1e9,
+        fetched.maxDriftSeconds(),
         peakHeldBytes.get(),
         timestamps);
-  }
-
-  void drift(double seconds) {
-    long n = (long) Math.abs(seconds * 1e9);
-    maxDriftNanos.accumulateAndGet(n, Math::max);
   }
 
   void held(long bytes) {

@@ -5,6 +5,8 @@ import java.util.Map;
 import java.util.OptionalInt;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import org.robostream.fetch.FramePlacement;
+import org.robostream.fetch.VideoFacts;
 import org.robostream.source.VideoSources;
 import org.robostream.video.DecoderCache;
 import org.robostream.video.DecoderCacheCounters;

@@ -8,6 +8,8 @@ import java.util.function.Function;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.robostream.arrow.BatchMemoryPool;
+import org.robostream.fetch.CachedFetch;
+import org.robostream.fetch.VideoFacts;
 import org.robostream.framecache.FrameCache;
 import org.robostream.frames.CpuFrameDevice;
 import org.robostream.frames.CudaFrameDevice;
@@ -115,7 +117,9 @@ final class StreamMemory {
       StreamCounters counters,
       Function<Path, String> identities,
       Function<String, VideoFacts> known) {
-    return frameCache == null ? null : new CachedFetch(frameCache, counters, identities, known);
+    return frameCache == null
+        ? null
+        : new CachedFetch(frameCache, counters.fetched, identities, known);
   }
 
   /** One more holder: a worker thread about to start. */

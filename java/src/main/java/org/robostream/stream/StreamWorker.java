@@ -9,6 +9,12 @@ import java.util.function.Supplier;
 import org.apache.arrow.memory.BufferAllocator;
 import org.robostream.dataset.DatasetException;
 import org.robostream.dataset.EpisodeInfo;
+import org.robostream.fetch.CachedFetch;
+import org.robostream.fetch.DecodeRuns;
+import org.robostream.fetch.FetchException;
+import org.robostream.fetch.FrameFetcher;
+import org.robostream.fetch.FramePlacement;
+import org.robostream.fetch.ImageFrames;
 import org.robostream.frames.FrameMemory;
 import org.robostream.video.DecoderCache;
 import org.robostream.video.DecoderSlot;
@@ -119,13 +125,17 @@ final class StreamWorker implements Runnable {
         FrameMemory scratch = path.newScratch();
         ImageFrames images =
             new ImageFrames(
-                allocator, ctx.metadata().info(), ctx.decoderCacheSize(), counters, store)) {
+                allocator,
+                ctx.metadata().info(),
+                ctx.decoderCacheSize(),
+                counters.fetched,
+                store)) {
       FrameFetcher fetcher =
           new FrameFetcher(
               decoders,
               ctx.device(),
               ctx.metadata().info(),
-              counters,
+              counters.fetched,
               images,
               cached,
               placement,
@@ -190,6 +200,8 @@ final class StreamWorker implements Runnable {
       out.put(new Done());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
+    } catch (FetchException e) {
+      fail(SampleException.of(e)); // what users catch: the fetch layer cannot throw it itself
     } catch (RuntimeException e) {
       fail(e);
     } catch (Error e) {

@@ -12,6 +12,7 @@ import org.robostream.FileException;
 import org.robostream.dataset.DatasetException;
 import org.robostream.dataset.EpisodeInfo;
 import org.robostream.dataset.LeRobotMetadata;
+import org.robostream.fetch.FramePlacement;
 import org.robostream.source.UnreadableFileException;
 import org.robostream.source.VideoSources;
 import org.robostream.video.FrameTables;

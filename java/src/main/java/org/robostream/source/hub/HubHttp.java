@@ -144,19 +144,16 @@ public final class HubHttp {
    * @param what what the file should be, for the error when the server answers with a page
    */
   public RangeResult getRange(String url, long start, int length, String what) {
-    return withRetries(
+    return exchange(
         url,
-        () -> {
-          HttpResponse<BoundedBody.Received> r =
-              send(
-                  url,
-                  "bytes=" + start + "-" + (start + length - 1),
-                  info ->
-                      switch (info.statusCode()) {
-                        case 206 -> BoundedBody.Limit.atMost(length);
-                        case 200 -> BoundedBody.Limit.window(start, length);
-                        default -> BoundedBody.Limit.window(0, IGNORED_BODY_BYTES);
-                      });
+        "bytes=" + start + "-" + (start + length - 1),
+        info ->
+            switch (info.statusCode()) {
+              case 206 -> BoundedBody.Limit.atMost(length);
+              case 200 -> BoundedBody.Limit.window(start, length);
+              default -> BoundedBody.Limit.window(0, IGNORED_BODY_BYTES);
+            },
+        r -> {
           if (r.statusCode() != 416) {
             failOnStatus(url, r.statusCode(), r);
             if (start == 0) {
@@ -169,17 +166,14 @@ public final class HubHttp {
 
   /** A small text resource (API JSON) and its {@code Link: <...>; rel="next"} target, if any. */
   public TextResult getText(String url) {
-    return withRetries(
+    return exchange(
         url,
-        () -> {
-          HttpResponse<BoundedBody.Received> r =
-              send(
-                  url,
-                  null,
-                  info ->
-                      info.statusCode() == 200
-                          ? BoundedBody.Limit.atMost(MAX_API_BODY_BYTES)
-                          : BoundedBody.Limit.window(0, IGNORED_BODY_BYTES));
+        null,
+        info ->
+            info.statusCode() == 200
+                ? BoundedBody.Limit.atMost(MAX_API_BODY_BYTES)
+                : BoundedBody.Limit.window(0, IGNORED_BODY_BYTES),
+        r -> {
           failOnStatus(url, r.statusCode(), r);
           if (r.body().overflowed()) {
             throw new HubException.TooLarge(url, r.statusCode(), MAX_API_BODY_BYTES);
@@ -329,6 +323,24 @@ public final class HubHttp {
   }
 
   // ------------------------------------------------------------------ retries
+
+  /** What an answer becomes; throws {@link TransientFailure} for an answer worth asking again. */
+  private interface Reading<T> {
+    T read(HttpResponse<BoundedBody.Received> response) throws IOException, TransientFailure;
+  }
+
+  /**
+   * One GET of {@code url} ({@code range}: a Range header, or null) whose body is bounded by {@code
+   * limits} and read by {@code reading}, asked again by the retry policy while it fails
+   * transiently.
+   */
+  private <T> T exchange(
+      String url,
+      String range,
+      Function<HttpResponse.ResponseInfo, BoundedBody.Limit> limits,
+      Reading<T> reading) {
+    return withRetries(url, () -> reading.read(send(url, range, limits)));
+  }
 
   private interface Attempt<T> {
     T run() throws IOException, TransientFailure;

@@ -1,4 +1,4 @@
-package org.robostream.stream;
+package org.robostream.fetch;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 

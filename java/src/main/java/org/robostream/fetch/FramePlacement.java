@@ -1,4 +1,4 @@
-package org.robostream.stream;
+package org.robostream.fetch;
 
 import java.nio.file.Path;
 import java.util.Map;
@@ -39,7 +39,7 @@ import org.slf4j.LoggerFactory;
  * <p>Threading: thread-safe; every worker asks at once. Two threads deciding the same file or
  * checking the same span at once do the same work and reach the same answer.
  */
-final class FramePlacement {
+public final class FramePlacement {
   private static final Logger LOG = LoggerFactory.getLogger(FramePlacement.class);
 
   private final DatasetInfo info;
@@ -56,7 +56,7 @@ final class FramePlacement {
    * @param tolerance how far a frame looked up by time may be from it, in seconds
    * @param timestamps what the kept episodes' timestamp columns say
    */
-  FramePlacement(DatasetInfo info, double tolerance, TimestampReport timestamps) {
+  public FramePlacement(DatasetInfo info, double tolerance, TimestampReport timestamps) {
     this.info = info;
     this.fps = info.fps();
     this.tolerance = tolerance;
@@ -103,7 +103,8 @@ final class FramePlacement {
    * (from the file's frame table, before any is decoded), deciding first how the file's frames are
    * addressed ({@link #byPosition}). The file's first pts is the origin of the table's timestamps.
    */
-  void checkSpan(EpisodeInfo episode, VideoSpan span, VideoStreamInfo video, FrameTable table) {
+  public void checkSpan(
+      EpisodeInfo episode, VideoSpan span, VideoStreamInfo video, FrameTable table) {
     boolean positions = byPosition(span, video);
     CheckedSpan key = new CheckedSpan(episode.index(), span.camera());
     if (checkedSpans.contains(key)) {

@@ -1,4 +1,4 @@
-package org.robostream.stream;
+package org.robostream.fetch;
 
 import org.robostream.dataset.DatasetException;
 import org.robostream.dataset.EpisodeInfo;
@@ -14,7 +14,7 @@ import org.robostream.video.FrameTable;
  * later by LeRobot's concatenation shift ({@link VideoSpan#maxPositionDrift}); by pts it is the
  * nearest frame, which must also be within the decoder's tolerance. Stateless.
  */
-final class SpanFrames {
+public final class SpanFrames {
   private SpanFrames() {}
 
   /**

@@ -1,4 +1,4 @@
-package org.robostream.stream;
+package org.robostream.fetch;
 
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -28,9 +28,9 @@ import org.robostream.video.RawPicture;
  *
  * <p>Not thread-safe: one per worker (it keeps a packing scratch block); {@link #close()} frees it.
  */
-final class CachedFetch implements AutoCloseable {
+public final class CachedFetch implements AutoCloseable {
   private final FrameCache cache;
-  private final StreamCounters counters;
+  private final FetchCounters counters;
   private final Function<Path, String> identities;
   private final Function<String, VideoFacts> known;
   private final java.util.Set<String> uncacheable = new java.util.HashSet<>(); // by identity
@@ -79,9 +79,9 @@ final class CachedFetch implements AutoCloseable {
    * {@code identities}: what identifies a file's bytes (null: the file is not cached); {@code
    * known}: what a decoder of the dataset told about a video file (null before one opened it).
    */
-  CachedFetch(
+  public CachedFetch(
       FrameCache cache,
-      StreamCounters counters,
+      FetchCounters counters,
       Function<Path, String> identities,
       Function<String, VideoFacts> known) {
     this.cache = cache;

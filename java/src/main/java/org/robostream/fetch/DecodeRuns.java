@@ -1,4 +1,4 @@
-package org.robostream.stream;
+package org.robostream.fetch;
 
 import java.util.function.IntPredicate;
 
@@ -9,7 +9,7 @@ import java.util.function.IntPredicate;
  * always stopping before a frame that is already decoded or does not fit the memory budget.
  * Stateless.
  */
-final class DecodeRuns {
+public final class DecodeRuns {
   private DecodeRuns() {}
 
   /**
@@ -20,7 +20,7 @@ final class DecodeRuns {
    *     within the budget with the i frames before it
    * @param startsGop whether a frame number starts a new GOP (asked only past {@code min})
    */
-  static int length(
+  public static int length(
       int[] frames, int at, int min, int max, IntPredicate available, IntPredicate startsGop) {
     int n = 0;
     for (int i = at; i < frames.length && n < max; i++) {

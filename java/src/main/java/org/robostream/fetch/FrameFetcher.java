@@ -1,4 +1,4 @@
-package org.robostream.stream;
+package org.robostream.fetch;
 
 import java.nio.file.Path;
 import java.util.function.BiFunction;
@@ -24,15 +24,15 @@ import org.robostream.video.VideoDecoder;
  * Otherwise frames are looked up by pts within the tolerance. Before the first frame of an episode
  * and camera is decoded its placement is checked (for local videos that happened when the dataset
  * was opened, so this finds it done). Cameras that are image features go to {@link ImageFrames}.
- * Errors come out as {@link SampleException} naming file, episode and camera. Not thread-safe: one
+ * Errors come out as {@link FetchException} naming file, episode and camera. Not thread-safe: one
  * per worker.
  */
-final class FrameFetcher {
+public final class FrameFetcher {
   private final DecoderCache cache;
   private final Device device;
   private final DatasetInfo info;
   private final int fps;
-  private final StreamCounters counters;
+  private final FetchCounters counters;
   private final ImageFrames images;
   private final CachedFetch cached; // null: no frame cache
   private final FramePlacement placement;
@@ -43,11 +43,11 @@ final class FrameFetcher {
    * through the frame cache, or null; {@code positions}: a camera's frames per sample (its window
    * length), so a decode call's lookups are counted per sample as the reference counts them.
    */
-  FrameFetcher(
+  public FrameFetcher(
       DecoderCache cache,
       Device device,
       DatasetInfo info,
-      StreamCounters counters,
+      FetchCounters counters,
       ImageFrames images,
       CachedFetch cached,
       FramePlacement placement,
@@ -69,7 +69,7 @@ final class FrameFetcher {
    * dataset download at once instead of one camera after the other (decoding one camera takes as
    * long as fetching the next one's block). A hint: decodes nothing, never fails.
    */
-  void prefetch(EpisodeInfo episode, java.util.List<String> cameras, int frame) {
+  public void prefetch(EpisodeInfo episode, java.util.List<String> cameras, int frame) {
     for (String camera : cameras) {
       if (images.isImageCamera(camera)) {
         continue; // read from the data file when decoded
@@ -84,7 +84,7 @@ final class FrameFetcher {
    * i. Frames NVDEC decodes stay on the GPU: they are not cached (see docs/HUB-AND-CACHE.md, frame
    * cache).
    */
-  void fetch(
+  public void fetch(
       EpisodeInfo episode, String camera, int[] frames, PictureHolder holder, DecoderSlot reader) {
     if (images.isImageCamera(camera)) {
       fetchImages(episode, camera, frames, holder);
@@ -201,7 +201,7 @@ final class FrameFetcher {
    * differs from the previous frame's), so a run of frames that ends just before it wastes nothing
    * when the next run starts there. False when frames are looked up by pts.
    */
-  boolean startsGop(EpisodeInfo episode, String camera, int frame, DecoderSlot reader) {
+  public boolean startsGop(EpisodeInfo episode, String camera, int frame, DecoderSlot reader) {
     if (images.isImageCamera(camera)) {
       return false; // every image stands alone
     }
@@ -216,7 +216,7 @@ final class FrameFetcher {
       int position = span.frameOffset() + frame;
       return decoder.seekGopOf(position) != decoder.seekGopOf(position - 1);
     } catch (RobostreamException | IllegalArgumentException e) {
-      throw new SampleException(file, episode.index(), camera, e.getMessage(), e);
+      throw new FetchException(file, episode.index(), camera, e.getMessage(), e);
     }
   }
 
@@ -252,7 +252,7 @@ final class FrameFetcher {
           double drift = r.ptsSeconds(i) - expected;
           counters.drift(drift);
           if (!(drift > -0.5 / fps && drift <= span.maxPositionDrift(fps))) { // NaN fails too
-            throw new SampleException(
+            throw new FetchException(
                 file,
                 episode.index(),
                 camera,
@@ -282,10 +282,10 @@ final class FrameFetcher {
       }
       counters.framesDecoded.addAndGet(decoder.framesDecoded());
       counters.framesDelivered.addAndGet(frames.length);
-    } catch (SampleException e) {
+    } catch (FetchException e) {
       throw e;
     } catch (RobostreamException | IllegalArgumentException e) {
-      throw new SampleException(file, episode.index(), camera, e.getMessage(), e);
+      throw new FetchException(file, episode.index(), camera, e.getMessage(), e);
     }
   }
 }

@@ -1,4 +1,4 @@
-package org.robostream.stream;
+package org.robostream.fetch;
 
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -27,15 +27,15 @@ import org.robostream.video.RawPicture;
  * receivers video frames go to. Each distinct frame of a call is decoded once; its pts is {@code
  * frame / fps}, its frame index the episode-local frame. An image whose header gives another size
  * than info.json declares is refused before it is decoded. Errors come out as {@link
- * SampleException} naming the data file, episode, camera and frame.
+ * FetchException} naming the data file, episode, camera and frame.
  *
  * <p>Not thread-safe: one per worker. {@link #close()} frees the decoder.
  */
-final class ImageFrames implements AutoCloseable {
+public final class ImageFrames implements AutoCloseable {
   private final BufferAllocator allocator;
   private final DatasetInfo info;
   private final int cachedEpisodes;
-  private final StreamCounters counters;
+  private final FetchCounters counters;
   private final FrameMemory budget;
   private final ImageDecoder decoder = new ImageDecoder();
   private final PackedPicture converter = new PackedPicture(); // converts as a CPU decoder does
@@ -49,17 +49,17 @@ final class ImageFrames implements AutoCloseable {
    *     and pairs are dropped (least recently used first, never the one in use) while they take
    *     more than half of it
    */
-  ImageFrames(
+  public ImageFrames(
       BufferAllocator allocator,
       DatasetInfo info,
       int cachedEpisodes,
-      StreamCounters counters,
+      FetchCounters counters,
       FrameMemory budget) {
-    this.budget = budget;
     this.allocator = allocator;
     this.info = info;
     this.cachedEpisodes = Math.max(1, cachedEpisodes);
     this.counters = counters;
+    this.budget = budget;
   }
 
   /** Whether {@code camera} is an image feature (else a video). */
@@ -97,12 +97,12 @@ final class ImageFrames implements AutoCloseable {
       }
       counters.framesDecoded.addAndGet(decoded);
       counters.framesDelivered.addAndGet(frames.length);
-    } catch (SampleException e) {
+    } catch (FetchException e) {
       throw e;
     } catch (FileException e) {
-      throw new SampleException(e.file(), episode.index(), camera, e.problem(), e);
+      throw new FetchException(e.file(), episode.index(), camera, e.problem(), e);
     } catch (RobostreamException | IllegalArgumentException e) {
-      throw new SampleException(file, episode.index(), camera, e.getMessage(), e);
+      throw new FetchException(file, episode.index(), camera, e.getMessage(), e);
     }
   }
 

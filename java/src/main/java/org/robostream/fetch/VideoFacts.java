@@ -1,4 +1,4 @@
-package org.robostream.stream;
+package org.robostream.fetch;
 
 import org.bytedeco.ffmpeg.global.avutil;
 import org.robostream.video.FrameTable;
@@ -14,7 +14,7 @@ import org.robostream.video.VideoStreamInfo;
  * that fetches without a cache never need); thread-safe: two threads computing it at once write the
  * same value.
  */
-final class VideoFacts {
+public final class VideoFacts {
   private static final int UNKNOWN = Integer.MIN_VALUE;
 
   private final VideoStreamInfo info;
@@ -28,7 +28,7 @@ final class VideoFacts {
     this.decodesOnGpu = decodesOnGpu;
   }
 
-  static VideoFacts of(VideoDecoder decoder) {
+  public static VideoFacts of(VideoDecoder decoder) {
     return new VideoFacts(decoder.info(), decoder.frameTable(), decoder.decodesOnGpu());
   }
 

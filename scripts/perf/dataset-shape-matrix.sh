@@ -9,8 +9,11 @@
 #   scripts/perf/dataset-shape-matrix.sh OUT_DIR NAME=JAR [NAME=JAR ...]
 #
 # Environment: DATA_DIR (default /tmp/robostream-shapes), SHAPES (space-separated names of the
-# table below; default all), NUM_BATCHES (overrides each shape's). To compare versions, build each
-# and copy its cli/target (the jar and lib/) to a folder of its own first. Nothing else should run.
+# table below; default all), NUM_BATCHES (overrides each shape's), WORKERS (overrides the default
+# worker count: WORKERS=1 on 2 cores leaves the bench's consumer and the JIT a core of their own,
+# which shows the loader's per-worker path against one ffmpeg process; docs/PERFORMANCE.md). To
+# compare versions, build each and copy its cli/target (the jar and lib/) to a folder of its own
+# first. Nothing else should run.
 set -euo pipefail
 if [ $# -lt 2 ]; then
   sed -n 2,13p "$0" >&2
@@ -53,7 +56,7 @@ while read -r name size cameras codec gop episodes frames batches; do
   fi
   for named in "$@"; do
     java --add-opens=java.base/java.nio=ALL-UNNAMED -jar "${named#*=}" bench --root "$ds" \
-      --baseline ffmpeg --num-batches "${NUM_BATCHES:-$batches}" \
+      --baseline ffmpeg --num-batches "${NUM_BATCHES:-$batches}" ${WORKERS:+--num-workers "$WORKERS"} \
       --out-dir "$out/$name/${named%%=*}" > "$out/$name.${named%%=*}.log" 2>&1 \
       || echo "$name ${named%%=*}: bench failed (see $out/$name.${named%%=*}.log)" >&2
   done
@@ -62,7 +65,7 @@ done <<< "$shapes_table"
 python3 - "$out" "$@" <<'PY'
 import glob, json, os, sys
 out, names = sys.argv[1], [n.split("=", 1)[0] for n in sys.argv[2:]]
-print(f"{'shape':18} {'jar':8} {'buffer':>6} {'ffmpeg f/s':>10} {'decoded f/s':>11}"
+print(f"{'shape':18} {'jar':8} {'workers':>7} {'buffer':>6} {'ffmpeg f/s':>10} {'decoded f/s':>11}"
       f" {'ratio':>6} {'ampl.':>6} {'share':>5} {'at delivery':>11}")
 for shape in sorted(os.listdir(out)):
     if not os.path.isdir(os.path.join(out, shape)):
@@ -73,7 +76,7 @@ for shape in sorted(os.listdir(out)):
             print(f"{shape:18} {name:8} (no result)")
             continue
         d = json.load(open(files[0]))
-        print(f"{shape:18} {name:8} {d.get('shuffle_buffer_size', d['buffer_size']):>6}"
+        print(f"{shape:18} {name:8} {d['num_workers']:>7} {d.get('shuffle_buffer_size', d['buffer_size']):>6}"
               f" {d['baseline_frames_per_s']:>10.1f} {d['decoded_frames_per_s']:>11.1f}"
               f" {d['baseline_ratio']:>6.3f} {d['decode_amplification']:>6.3f}"
               f" {d['window_samples_decoded_share']:>5.2f}"

@@ -6,7 +6,7 @@ import org.robostream.RobostreamException;
  * A frame of a sample could not be fetched: the file, the episode, the camera (null for table data)
  * and the problem. Internal: the loader's worker turns it into the public {@code
  * stream.SampleException} with the same four facts and the same cause, which is what users catch.
- * (The fetch package sits below {@code stream}, so it cannot throw that type itself.)
+ * (The fetch package sits below {@code stream}, so it cannot throw that type itself.) Immutable.
  */
 public final class FetchException extends RobostreamException {
   /** Where the fetch failed and why, as the public exception reports it. */

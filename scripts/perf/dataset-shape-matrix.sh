@@ -16,7 +16,7 @@
 # first. Nothing else should run.
 set -euo pipefail
 if [ $# -lt 2 ]; then
-  sed -n 2,13p "$0" >&2
+  sed -n 2,16p "$0" >&2
   exit 2
 fi
 out=$1

@@ -3,7 +3,9 @@
  * core. Exported: the API packages (the streaming loader, batches and tensors, video decoding,
  * datasets and their sources, the Hub, the exception types). Not exported: {@code nativecore}, the
  * JavaCPP binding of the native core and its owning wrappers, status codes, CUDA probe and test
- * hooks (leak counters, fault injection), which only this module's code may call.
+ * hooks (leak counters, fault injection), which only this module's code may call; and the loader's
+ * internals {@code fetch} (finding a sample's frames) and {@code frames} (the frame devices), whose
+ * public classes serve {@code stream} only.
  */
 module org.robostream {
   exports org.robostream;

@@ -5,8 +5,8 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * What fetching did, summed over a stream's workers: frames decoded, frames delivered (decoded or
  * served from the frame cache), frames served from the cache and the largest pts drift seen. The
- * loader's public {@code stream.FetchCounters} reads them into its snapshot. Thread-safe (atomics):
- * every worker of a stream adds to one instance.
+ * loader's public {@code stream.StreamCounters} reads them into its snapshot. Thread-safe
+ * (atomics): every worker of a stream adds to one instance.
  */
 public final class FetchCounters {
   final AtomicLong framesDecoded = new AtomicLong();

@@ -21,10 +21,20 @@ public final class SampleException extends FileException {
     this.camera = camera;
   }
 
-  /** The public form of a worker's failure to fetch a sample's frames: same facts, same cause. */
+  /**
+   * The public form of a worker's failure to fetch a sample's frames: same facts, same cause, and
+   * the fetch's own stack trace and suppressed exceptions (what closing the worker's resources
+   * added), so the trace still shows where it failed rather than where it was translated.
+   */
   static SampleException of(FetchException e) {
     FetchException.Failure f = e.failure();
-    return new SampleException(f.file(), f.episode(), f.camera(), f.problem(), e.getCause());
+    SampleException s =
+        new SampleException(f.file(), f.episode(), f.camera(), f.problem(), e.getCause());
+    s.setStackTrace(e.getStackTrace());
+    for (Throwable suppressed : e.getSuppressed()) {
+      s.addSuppressed(suppressed);
+    }
+    return s;
   }
 
   public int episode() {

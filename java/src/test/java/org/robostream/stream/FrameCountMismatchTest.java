@@ -23,12 +23,13 @@ import org.robostream.video.FrameLayout;
 
 /**
  * A video whose frame count differs from what the episodes table puts in it ({@link
- * FramePlacement}): the loader cannot address frames by position and looks each one up by pts,
- * within the tolerance. Extra frames that keep the file's duration are skipped, and every sample
- * still gets its own frame; a lookup farther than the tolerance, a file whose duration no longer
- * matches the table (a trailing frame appended), or an episode whose timestamps are as recorded
- * (the time to look up is then in doubt) is a {@link DatasetException.BadMetadata} naming the file
- * and the episode when the dataset is built — never another frame, never half way through an epoch.
+ * org.robostream.fetch.FramePlacement}): the loader cannot address frames by position and looks
+ * each one up by pts, within the tolerance. Extra frames that keep the file's duration are skipped,
+ * and every sample still gets its own frame; a lookup farther than the tolerance, a file whose
+ * duration no longer matches the table (a trailing frame appended), or an episode whose timestamps
+ * are as recorded (the time to look up is then in doubt) is a {@link DatasetException.BadMetadata}
+ * naming the file and the episode when the dataset is built — never another frame, never half way
+ * through an epoch.
  *
  * <p>The seed: {@link Datasets#tinyPatternV30()}, 3 episodes x 12 frames at 20 fps in one file per
  * camera; the top camera's file is replaced.

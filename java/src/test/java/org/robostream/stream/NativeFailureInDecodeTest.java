@@ -53,6 +53,11 @@ class NativeFailureInDecodeTest {
       assertTrue(
           e.getMessage().startsWith(e.file() + ": episode 0, camera" + " observation.images.top: "),
           e.getMessage());
+      // The trace shows where the fetch failed, not where the worker made it public.
+      assertEquals(
+          "org.robostream.fetch.FrameFetcher",
+          e.getStackTrace()[0].getClassName(),
+          java.util.Arrays.toString(e.getStackTrace()));
     }
     assertEquals(objects, NativeResources.liveObjects(), "everything freed after the failure");
   }

@@ -37,9 +37,14 @@ import org.robostream.testing.Fixtures;
  * <p>Seeds: moov at the end (ffmpeg's default: a truncation loses the index) and moved to the front
  * with +faststart (LeRobot's layout: a truncation loses payload, a zeroed mdat header leaves the
  * file decodable), H.264 with B-frames and AV1 through dav1d.
+ *
+ * <p>A longer campaign, outside the test command: {@code -Drobostream.fuzz.cases=N} (default 500)
+ * cases from {@code -Drobostream.fuzz.first=K} (default 0) on; each case number is its own
+ * mutation.
  */
 class MutationFuzzTest {
-  static final int CASES = 500;
+  static final int CASES = Integer.getInteger("robostream.fuzz.cases", 500);
+  static final int FIRST = Integer.getInteger("robostream.fuzz.first", 0);
 
   @TempDir Path work;
 
@@ -66,8 +71,8 @@ class MutationFuzzTest {
     try {
       halves =
           List.of(
-              pool.submit(() -> campaign.run(0, CASES / 2, "a")),
-              pool.submit(() -> campaign.run(CASES / 2, CASES, "b")));
+              pool.submit(() -> campaign.run(FIRST, FIRST + CASES / 2, "a")),
+              pool.submit(() -> campaign.run(FIRST + CASES / 2, FIRST + CASES, "b")));
     } finally {
       pool.shutdown();
     }

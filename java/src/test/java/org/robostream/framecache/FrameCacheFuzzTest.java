@@ -31,13 +31,15 @@ import org.robostream.video.HeldFrame;
  * matrix and range, pts, frame index), a byte of a picture, a cut at any length, junk appended, the
  * file replaced by a FIFO, a folder, a link to a valid file elsewhere, an empty file — and a fresh
  * cache reads every slot. Each read must be a miss or exactly the frame stored there (bytes and
- * every field): zero wrong frames, zero exceptions, zero hangs. The counts are printed.
+ * every field): zero wrong frames, zero exceptions, zero hangs. The counts are printed. A longer
+ * campaign, outside the test command: {@code -Drobostream.cachefuzz.trials=N} (default 600) and
+ * {@code -Drobostream.cachefuzz.seed=S} (default 2024).
  */
 class FrameCacheFuzzTest {
   private static final int SIDE = 160;
   private static final long PICTURE = SIDE * SIDE * 3 / 2;
   private static final int FRAMES = 10;
-  private static final int TRIALS = 600;
+  private static final int TRIALS = Integer.getInteger("robostream.cachefuzz.trials", 600);
   private static final String ID = "video-fuzz";
   private static final int[] ENTRY_FIELDS = {0, 4, 8, 16, 20, 24, 28, 32, 40, 48};
 
@@ -97,7 +99,7 @@ class FrameCacheFuzzTest {
           public void giveBack(long address, long bytes) {}
         };
 
-    Random random = new Random(2024);
+    Random random = new Random(Long.getLong("robostream.cachefuzz.seed", 2024L));
     Map<String, int[]> outcomes = new TreeMap<>(); // kind -> {served exact, missed}
     for (int trial = 0; trial < TRIALS; trial++) {
       deleteAny(file);

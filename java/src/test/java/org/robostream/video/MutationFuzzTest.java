@@ -167,21 +167,33 @@ class MutationFuzzTest {
     }
 
     private List<String> workerCommand(int from, int to) {
-      return List.of(
-          Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-          "-Xcheck:jni",
-          "-Xmx512m",
-          "--add-opens=java.base/java.nio=ALL-UNNAMED",
-          "-Dorg.slf4j.simpleLogger.defaultLogLevel=error",
-          "-cp",
-          System.getProperty("java.class.path"),
-          FuzzWorker.class.getName(),
-          seed.toString(),
-          reference.toString(),
-          pts.toString(),
-          work.toString(),
-          Integer.toString(from),
-          Integer.toString(to));
+      List<String> command = new ArrayList<>();
+      command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+      command.addAll(
+          List.of(
+              "-Xcheck:jni",
+              "-Xmx512m",
+              "--add-opens=java.base/java.nio=ALL-UNNAMED",
+              "-Dorg.slf4j.simpleLogger.defaultLogLevel=error"));
+      // JavaCPP's settings go along, so that under scripts/sanitize.sh (which sets them, and
+      // whose sanitizer runtimes the children inherit through LD_PRELOAD) the workers load the
+      // sanitized core too.
+      System.getProperties().stringPropertyNames().stream()
+          .filter(name -> name.startsWith("org.bytedeco.javacpp."))
+          .sorted()
+          .forEach(name -> command.add("-D" + name + "=" + System.getProperty(name)));
+      command.addAll(
+          List.of(
+              "-cp",
+              System.getProperty("java.class.path"),
+              FuzzWorker.class.getName(),
+              seed.toString(),
+              reference.toString(),
+              pts.toString(),
+              work.toString(),
+              Integer.toString(from),
+              Integer.toString(to)));
+      return command;
     }
   }
 

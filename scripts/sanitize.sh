@@ -8,7 +8,8 @@
 #    cannot scroll by), without the nvcc kernel (the GPU code compiles either way).
 # 2. Runs the native unit tests there with leak detection on.
 # 3. Runs the Java tests that drive the core hardest (exports and ownership, pools, dav1d, libyuv,
-#    the loader's device path; TESTS, a Surefire -Dtest selection, replaces the default) in JVMs
+#    the loader's device path, the MP4 mutation fuzz, whose worker JVMs inherit the sanitizers and
+#    the JavaCPP settings; TESTS, a Surefire -Dtest selection, replaces the default) in JVMs
 #    that load that core instead of the packaged one: Surefire's jvm is a wrapper that preloads the
 #    sanitizer runtimes, and JavaCPP takes librobostream_core.so from the sanitized tree first
 #    (org.bytedeco.javacpp.pathsFirst + platform.preloadpath), the JNI glue from target/classes.
@@ -27,7 +28,7 @@ FrameAccessTest,BatchTensorTest,ReadmeTensorSnippetsTest,StreamingCloseTest,Stre
 StreamingWindowsTest,StreamingResumeTest,OutstandingBatchesTest,InterruptedConsumerTest,\
 DecoderCacheSizeTest,DepthFrameBatchTest,DepthStreamingTest,MixedCameraSizesTest,ImageFeatureStreamingTest,\
 PixelFormatStreamingTest,DeviceResizeTest,ScaledDestinationTest,FrameCacheStreamingTest,StrictImageTest,\
-ImageTransformStreamingTest}
+ImageTransformStreamingTest,MutationFuzzTest}
 started=$(date +%s)
 log() { echo "sanitize: $*"; }
 

@@ -7,9 +7,10 @@ packages=(cmake g++ pkg-config libdav1d-dev libyuv-dev libffmpeg-nvenc-dev ffmpe
 # clang-format 14 checks the native core's format in `mvn verify` (Spotless, the root pom).
 packages+=(clang-format)
 # The Python bridge (python/) and its tests: JPype, torch and numpy from Debian, pytest, venv + pip
-# + setuptools + wheel for the offline install test, PyAV for the benchmark's reference path.
+# + setuptools + wheel for the offline install test, PyAV for the benchmark's reference path,
+# pandas for the metadata's tasks table (a DataFrame, as LeRobot's).
 packages+=(python3-jpype python3-torch python3-numpy python3-pytest python3-venv python3-pip
-  python3-setuptools python3-wheel python3-av)
+  python3-setuptools python3-wheel python3-av python3-pandas)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -13,7 +13,11 @@ load beside the torch this process already has.
 from __future__ import annotations
 
 import glob
+import json
 import os
+import shutil
+import subprocess
+import sys
 import threading
 from pathlib import Path
 from typing import List, Optional
@@ -119,15 +123,115 @@ def jvm():
         jpype_jar = _jpype_support_jar(jpype)
         if jpype_jar:
             jars = jars + [jpype_jar]
-        options = [
-            # Arrow reads direct buffers' addresses.
-            "--add-opens=java.base/java.nio=ALL-UNNAMED",
-            "-Dorg.slf4j.simpleLogger.defaultLogLevel=" + os.environ.get("ROBOSTREAM_LOG_LEVEL", "warn"),
-        ]
-        options += [o for o in os.environ.get("ROBOSTREAM_JVM_OPTIONS", "").split() if o]
-        jpype.startJVM(jpype.getDefaultJVMPath(), *options, classpath=jars, convertStrings=False)
+        # interrupt=False: Ctrl-C reaches Python as KeyboardInterrupt (the default for scripts
+        # lets the JVM's own handler end the process, with no traceback and no cleanup).
+        jpype.startJVM(
+            jpype.getDefaultJVMPath(),
+            *_jvm_options(),
+            classpath=jars,
+            convertStrings=False,
+            interrupt=False,
+        )
         _started_pid = os.getpid()
     return jpype
+
+
+def _jvm_options() -> List[str]:
+    """The options every JVM of the bridge starts with, in this process or as a helper."""
+    options = [
+        # Arrow reads direct buffers' addresses.
+        "--add-opens=java.base/java.nio=ALL-UNNAMED",
+        "-Dorg.slf4j.simpleLogger.defaultLogLevel=" + os.environ.get("ROBOSTREAM_LOG_LEVEL", "warn"),
+    ]
+    return options + [o for o in os.environ.get("ROBOSTREAM_JVM_OPTIONS", "").split() if o]
+
+
+def started() -> bool:
+    """Whether this process runs the JVM (started here, not inherited through fork)."""
+    jpype = _jpype()
+    return jpype.isJVMStarted() and _started_pid == os.getpid()
+
+
+def java_executable() -> str:
+    """The ``java`` that matches the JVM JPype would load (``JAVA_HOME``, else the system's)."""
+    candidates = []
+    if os.environ.get("JAVA_HOME"):
+        candidates.append(Path(os.environ["JAVA_HOME"]) / "bin" / "java")
+    try:
+        libjvm = Path(_jpype().getDefaultJVMPath()).resolve()
+        # .../lib/server/libjvm.so -> .../bin/java (JDK 9 and later)
+        candidates.append(libjvm.parent.parent.parent / "bin" / "java")
+    except Exception:  # no JVM found by JPype: fall back to PATH
+        pass
+    for candidate in candidates:
+        if candidate.is_file() and os.access(candidate, os.X_OK):
+            return str(candidate)
+    found = shutil.which("java")
+    if found:
+        return found
+    raise RobostreamError("no java executable found: install a JDK 17 or set JAVA_HOME")
+
+
+# Seconds a helper JVM may take (a Hub dataset's metadata is downloaded there).
+_HELPER_TIMEOUT_S = float(os.environ.get("ROBOSTREAM_HELPER_TIMEOUT_S", "1800"))
+
+
+def print_log(lines, shown: Optional[set] = None, quiet: tuple = ()) -> None:
+    """Prints a JVM's log lines to standard error once: not those ``shown`` already holds (the
+    same warning from another open of the dataset; compared without the logging thread's name),
+    nor those containing one of ``quiet``'s texts (warnings the caller repeats as Python
+    warnings). Adds what it sees to ``shown``."""
+    for line in lines:
+        line = str(line)
+        key = line.split("] ", 1)[1] if line.startswith("[") and "] " in line else line
+        if shown is not None:
+            if key in shown:
+                continue
+            shown.add(key)
+        if not any(text and text in line for text in quiet):
+            print(line, file=sys.stderr)
+
+
+def run_helper(kind: str, options: dict, quiet: tuple = (), shown: Optional[set] = None) -> dict:
+    """Runs ``PythonBridge`` in a short-lived JVM (``kind``: ``dataset`` or ``metadata``) and
+    returns its JSON answer, so that this process holds no JVM and may still fork. The helper's
+    log lines go to this process's standard error (``print_log``). A failure in the helper
+    raises the Python error of the Java exception's kind, with its message."""
+    from .errors import from_java_classes
+
+    jars = class_path()
+    command = [
+        java_executable(),
+        # A helper lives for one answer: the client compiler and the serial collector start
+        # fastest.
+        "-XX:TieredStopAtLevel=1",
+        "-XX:+UseSerialGC",
+        *_jvm_options(),
+        "-cp",
+        os.pathsep.join(jars),
+        "org.robostream.bridge.PythonBridge",
+        kind,
+    ]
+    done = subprocess.run(
+        command,
+        input=json.dumps(options).encode(),
+        capture_output=True,
+        timeout=_HELPER_TIMEOUT_S,
+    )
+    print_log(done.stderr.decode(errors="replace").splitlines(), shown, quiet)
+    try:
+        answer = json.loads(done.stdout)
+    except ValueError:
+        answer = None
+    if isinstance(answer, dict) and "error" in answer:
+        error = answer["error"]
+        raise from_java_classes(error.get("classes", []), str(error.get("message", "")))
+    if done.returncode != 0 or not isinstance(answer, dict):
+        raise RobostreamError(
+            f"the helper JVM ({' '.join(command[:1] + command[-2:])}) failed with exit code"
+            f" {done.returncode}: {done.stderr.decode(errors='replace')[-2000:]}"
+        )
+    return answer
 
 
 def _jpype_support_jar(jpype) -> Optional[str]:

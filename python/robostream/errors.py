@@ -67,6 +67,25 @@ _BY_JAVA_NAME = {
 }
 
 
+def from_java_classes(classes, message: str) -> Exception:
+    """The Python error for a Java exception known by its class names (its own first, then its
+    superclasses) and message: how a helper JVM's failure crosses over."""
+    for name in classes:
+        simple = str(name).rsplit(".", 1)[-1].rsplit("$", 1)[-1]
+        if str(name).startswith("org.robostream.") and simple in _BY_JAVA_NAME:
+            error = _BY_JAVA_NAME[simple](message)
+            error.java_class = str(classes[0])
+            return error
+    first = str(classes[0]) if classes else ""
+    if first == "java.lang.IllegalArgumentException":
+        return ValueError(message)
+    if first == "java.lang.IllegalStateException":
+        return RuntimeError(message)
+    error = RobostreamError(f"{first}: {message}" if first else message)
+    error.java_class = first
+    return error
+
+
 def translate(java_exception) -> Exception:
     """The Python error for a Java exception raised through JPype (``jpype.JException``).
 

@@ -1,132 +1,141 @@
-"""LeRobot's ``StreamingLeRobotDataset``, backed by robostream's loader.
+"""LeRobot's ``StreamingLeRobotDataset`` and ``LeRobotDatasetMetadata``, backed by robostream's
+loader.
 
-``from robostream.torch import StreamingLeRobotDataset`` in place of LeRobot's import: the
-constructor takes the reference's arguments with its defaults, iterating yields its items (same
-keys, dtypes and shapes), and ``DataLoader(ds, batch_size=...)`` works unchanged. Decoding,
-shuffling, windows and resume run in robostream's loader inside a JVM in this process (JPype);
-``num_workers`` decoding threads run there, so the DataLoader itself needs none.
+``from robostream.torch import StreamingLeRobotDataset, LeRobotDatasetMetadata`` in place of
+LeRobot's imports: the constructors take the reference's arguments in its order with its
+defaults, iterating yields its items (same keys, types and shapes), and LeRobot's training code
+(its dataset factory, its training script's DataLoader and loop) runs unchanged. Decoding,
+shuffling, windows and resume run in robostream's loader, a JVM started through JPype in the
+process that iterates.
+
+Where the JVM runs: reading a dataset's metadata and checking it (the constructors) happens in
+this process's JVM when it already runs one, else in a short-lived helper JVM, so a process
+that only constructs datasets holds no JVM and can fork ``DataLoader`` workers (Linux's default
+start method). The loader itself starts in the process that iterates: the main process with
+``DataLoader(num_workers=0)`` (the recommended configuration: the loader's own decoding threads,
+no copies between processes), or each ``DataLoader`` worker, forked or spawned, reading its own
+share of the episodes.
 
 Two ways to read it:
 
-- per sample (``for item in ds``): drop-in, what the reference yields; the item's tensors view
-  the loader's batch memory, and the DataLoader's collation copies them into its batch;
+- per sample (``for item in ds``): drop-in, what the reference yields; every item owns copies of
+  its values (an item kept costs its own size), and the DataLoader's collation batches them;
 - ``ds.batches(batch_size)``: dicts of tensors that view the loader's batch memory (no copy at
   all); the memory goes back to the loader's pool when the tensors are gone.
 
-Threading: a dataset object is iterated by one thread at a time (as a DataLoader does). The JVM
-and its loader threads belong to this process; see ``robostream._jvm`` for fork and spawn.
+Threading: a dataset object is iterated by one thread at a time (as a DataLoader does).
 """
 
 from __future__ import annotations
 
 import json
 import os
+import warnings
 import weakref
 from pathlib import Path
-from typing import Callable, Dict, Iterator, List, Optional, Sequence, Union
+from typing import Callable, Dict, Iterator, Optional, Sequence, Union
 
 import numpy as np
 import torch
 from torch.utils.data import IterableDataset, get_worker_info
 
-from . import _jvm
-from ._views import BatchLease, LoaderHandle, cuda_tensor, host_array, wait_for_frames
-from .errors import RobostreamError, translate
+from . import _jvm, _options, _waits
+from ._items import Columns
+from ._meta import LeRobotDatasetMetadata, _describe_metadata  # noqa: F401  (re-exported)
+from ._views import BatchLease, LoaderHandle
+from .errors import translate
+
+__all__ = ["StreamingLeRobotDataset", "LeRobotDatasetMetadata"]
 
 STATE_FORMAT = "robostream.torch-state/1"
 
-# Columns the loader adds for its own bookkeeping, not part of the reference's items.
-_LOADER_COLUMNS = ("is_padding",)
+# Depth units LeRobot's depth_output_unit takes.
+_DEPTH_UNITS = ("m", "mm")
 
-# Integer and float scalar columns the reference yields as Python numbers (the default collate
-# then makes int64 / float64 tensors of them).
-_SCALAR_INT = "int"
-_SCALAR_FLOAT = "float"
+# LeRobot's default cap on concurrently read sub-streams.
+_DEFAULT_MAX_NUM_SHARDS = 16
+
+# Rows of the shared counters: one per DataLoader worker id (the last for ids beyond).
+_COUNTER_ROWS = 64
+# Columns of the shared counters.
+_COUNTERS = ("hits", "misses", "evictions", "frames_decoded", "frames_delivered", "frames_from_cache")
 
 
 def _call(function, *args):
     """Calls into Java; a Java exception comes out as robostream's Python error of that kind."""
+    return _translated(function, *args)
+
+
+def _wait_for(function, *args):
+    """A Java call that may block for long (the next batch, opening a dataset), made so that
+    Ctrl-C still reaches the main thread (``_waits``): an interrupted wait comes out as
+    ``KeyboardInterrupt``."""
+    return _translated(_waits.call, function, *args)
+
+
+def _translated(function, *args):
     jpype = _jvm.jvm()
     try:
         return function(*args)
     except jpype.JException as e:
+        if _interrupted(e):
+            jpype.JClass("java.lang.Thread").interrupted()  # clear the flag the wait left set
+            raise KeyboardInterrupt from None
         raise translate(e) from e
 
 
-class DatasetMeta:
-    """What the reference's ``meta`` (``LeRobotDatasetMetadata``) offers that a training script
-    reads: ``info`` (meta/info.json as a dict), ``fps``, ``features``, ``camera_keys``,
-    ``video_keys``, ``image_keys``, ``total_episodes``, ``total_frames``, ``tasks`` (index ->
-    string), ``stats`` (meta/stats.json, or None), ``root``. Immutable after construction."""
-
-    def __init__(self, java_metadata):
-        info = java_metadata.info()
-        self.root = Path(str(java_metadata.root()))
-        self.info = _read_json(self.root / "meta" / "info.json")
-        self.fps = int(info.fps())
-        self.total_episodes = int(info.totalEpisodes())
-        self.total_frames = int(info.totalFrames())
-        self.features = self.info.get("features", {})
-        self.camera_keys = [str(k) for k in info.cameraKeys()]
-        self.video_keys = [str(k) for k in info.videoKeys()]
-        self.image_keys = [str(k) for k in info.imageKeys()]
-        self.tasks = {int(k): str(v) for k, v in dict(java_metadata.tasks()).items()}
-        stats = java_metadata.stats()
-        self.stats = json.loads(str(stats.get().toString())) if stats.isPresent() else None
-
-    def __repr__(self):
-        return (
-            f"DatasetMeta(root={str(self.root)!r}, fps={self.fps}, episodes={self.total_episodes},"
-            f" frames={self.total_frames}, cameras={self.camera_keys})"
-        )
-
-
-_MAX_INFO_BYTES = 16 << 20
-
-
-def _read_json(path: Path):
-    # The loader has already checked this file; bounded all the same (it came from a dataset).
-    with open(path, "rb") as f:
-        text = f.read(_MAX_INFO_BYTES + 1)
-    if len(text) > _MAX_INFO_BYTES:
-        raise RobostreamError(f"{path} is larger than {_MAX_INFO_BYTES} bytes")
-    return json.loads(text)
+def _interrupted(java_exception) -> bool:
+    current, depth = java_exception, 0
+    while current is not None and depth < 8:
+        if str(current.getClass().getName()) == "java.lang.InterruptedException":
+            return True
+        current, depth = current.getCause(), depth + 1
+    return False
 
 
 class StreamingLeRobotDataset(IterableDataset):
     """LeRobot's ``StreamingLeRobotDataset`` (``lerobot.datasets.streaming_dataset``) on
     robostream's loader.
 
-    The reference's arguments, with its defaults and meaning:
+    The reference's arguments, in its order, with its defaults and meaning:
 
-    - ``repo_id``: the Hub dataset (``OWNER/NAME``); ``root``: a local folder to read instead
-      (then ``repo_id`` only names it); ``revision``: a Hub branch, tag or commit;
+    - ``repo_id``: the Hub dataset (``OWNER/NAME``) or, with ``repo_type="bucket"``, the bucket;
+      ``root``: a local folder to read instead (then ``repo_id`` only names it); ``revision``: a
+      Hub branch, tag or commit;
     - ``episodes``: the episode indices to read (the reference stores and ignores them; here
       they select);
     - ``image_transforms``: a callable applied to each camera's frame tensor of each sample, as
-      the reference applies it; or ``"default"`` / ``"lerobot"`` for LeRobot's default
-      ``ImageTransformsConfig(enable=True)``, which runs as native code in the loader, or a dict
+      the reference applies it; or ``"default"`` for LeRobot's default
+      ``ImageTransformsConfig(enable=True)``, run as native code in the loader, or a dict
       ``{"max_num_transforms": 3, "random_order": False, "only": [names]}``;
     - ``delta_timestamps`` (``{key: [seconds]}``) and ``tolerance_s``: windows, with
       ``<key>_is_pad`` masks;
+    - ``force_cache_sync``, ``streaming``: accepted; robostream always streams, and opens a Hub
+      revision at the commit it resolves to at every construction;
     - ``buffer_size``, ``max_num_shards``, ``seed``, ``rng`` (a numpy Generator: the order's
-      seed is drawn from it), ``shuffle``: the sample order;
+      seed is drawn from it), ``shuffle``: the sample order. ``max_num_shards`` caps the episode
+      streams each loader worker reads at once; LeRobot's training script passes its DataLoader
+      worker count, 0 without workers, and 0 (or None) means the reference's default, 16: the
+      DataLoader's workers read disjoint episodes whatever it says;
     - ``return_uint8``: frames as uint8 0..255 instead of float32 in [0, 1];
-    - ``rank``, ``world_size``: this process's share (default: torch.distributed when it is
-      initialised, else ``RANK``/``WORLD_SIZE``, else 0 of 1);
-    - ``video_decoder_cache_size``: open decoders per loader worker (``None``: the reference's
-      rule); ``data_files_root``: a second root (or ``hf://buckets/...``) for data/ and videos/;
-    - ``video_decode_device``: ``"cpu"`` or ``"cuda[:N]"`` (NVDEC; frames stay on the GPU).
+    - ``depth_output_unit``: ``"mm"`` or ``"m"`` (see the docs: depth cameras are delivered as
+      their video's sample values);
+    - keyword-only ``repo_type`` (``"dataset"`` or ``"bucket"``: ``hf://buckets/<repo_id>``) and
+      ``token`` (a string, ``True``: the stored token, ``False``: none, ``None``: the default).
 
-    ``force_cache_sync`` and ``streaming`` are accepted for compatibility: robostream always
-    streams, and opens a Hub revision at the commit it resolves to at every construction.
+    The seed's: ``video_decode_device`` (``"cpu"`` or ``"cuda[:N]"``: NVDEC, frames stay on the
+    GPU) and ``data_files_root`` (a second root, or ``hf://buckets/...``, for data/ and videos/).
 
-    robostream's own: ``num_workers`` (decoding threads in the loader; the DataLoader needs
-    none), ``frame_cache`` (``"memory:2GiB"``, ``"shared:8GiB"``, ``"DIR:SIZE"``: later epochs
-    served from decoded frames), ``cameras`` (a subset of the camera keys),
-    ``loader_batch_size`` (samples per loader batch behind per-sample iteration),
-    ``memory_budget_mb`` and ``timestamps`` (``"position"`` or ``"strict"``, the rule of which
-    frame a row gets).
+    robostream's own, keyword-only: ``rank``, ``world_size`` (this process's share; default:
+    torch.distributed when initialised, else ``RANK``/``WORLD_SIZE``, else 0 of 1; with several
+    ranks every rank yields the same number of samples per epoch, each sample at most once, so
+    DDP never waits at an epoch's end), ``video_decoder_cache_size``, ``num_workers`` (decoding
+    threads in the loader: default 2, or 1 in each DataLoader worker), ``frame_cache``
+    (``"memory:2GiB"``, ``"shared:8G"``, ``"DIR:SIZE"``: later epochs served from decoded frames),
+    ``cameras`` (a subset of the camera keys), ``loader_batch_size`` (samples per loader batch
+    behind per-sample iteration), ``memory_budget_mb`` and ``timestamps`` (which frame a row
+    gets: ``"position"``, the default, ``"lerobot"``: by the row's timestamp as LeRobot picks
+    it, ``"strict"``: timestamps must agree with positions; docs/DATASETS.md).
     """
 
     def __init__(
@@ -141,18 +150,21 @@ class StreamingLeRobotDataset(IterableDataset):
         force_cache_sync: bool = False,
         streaming: bool = True,
         buffer_size: int = 1000,
-        max_num_shards: int = 16,
+        max_num_shards: Optional[int] = 16,
         seed: int = 42,
         rng: Optional[np.random.Generator] = None,
         shuffle: bool = True,
         return_uint8: bool = False,
+        depth_output_unit: str = "mm",
+        *,
+        repo_type: str = "dataset",
+        token: Union[str, bool, None] = None,
+        video_decode_device: str = "cpu",
+        data_files_root: Optional[str] = None,
         rank: Optional[int] = None,
         world_size: Optional[int] = None,
         video_decoder_cache_size: Optional[int] = None,
-        data_files_root: Optional[str] = None,
-        video_decode_device: str = "cpu",
-        *,
-        num_workers: int = 2,
+        num_workers: Optional[int] = None,
         frame_cache: Optional[str] = None,
         cameras: Optional[Sequence[str]] = None,
         loader_batch_size: int = 32,
@@ -160,6 +172,8 @@ class StreamingLeRobotDataset(IterableDataset):
         timestamps: Optional[str] = None,
     ):
         super().__init__()
+        if depth_output_unit not in _DEPTH_UNITS:
+            raise ValueError(f"depth_output_unit must be 'm' or 'mm', got {depth_output_unit!r}")
         if rng is not None:
             seed = int(rng.integers(0, 2**63 - 1))
         if rank is None and world_size is None:
@@ -168,139 +182,162 @@ class StreamingLeRobotDataset(IterableDataset):
             raise ValueError("give both rank and world_size, or neither")
         if not (0 <= rank < world_size):
             raise ValueError(f"rank {rank} is not in 0..{world_size - 1}")
-        if loader_batch_size < 1 or num_workers < 1:
+        if loader_batch_size < 1 or (num_workers is not None and num_workers < 1):
             raise ValueError("loader_batch_size and num_workers must be >= 1")
         self.repo_id = repo_id
+        self.repo_type = repo_type
         self.root = Path(root).expanduser() if root is not None else None
         self.revision = revision
         self.episodes = list(episodes) if episodes is not None else None
         self.image_transforms = image_transforms
-        self.delta_timestamps = (
-            {k: [float(x) for x in v] for k, v in delta_timestamps.items()}
-            if delta_timestamps
-            else None
-        )
+        self.delta_timestamps = _windows(delta_timestamps, cameras)
         self.tolerance_s = tolerance_s
+        self.streaming = streaming
         self.buffer_size = buffer_size
-        self.max_num_shards = max_num_shards
+        self.max_num_shards = (
+            max_num_shards if max_num_shards and max_num_shards > 0 else _DEFAULT_MAX_NUM_SHARDS
+        )
         self.seed = seed
         self.shuffle = shuffle
         self.return_uint8 = return_uint8
+        self._depth_output_unit = depth_output_unit
+        self.video_decode_device = video_decode_device
+        self.data_files_root = data_files_root
         self.rank = rank
         self.world_size = world_size
         self.video_decoder_cache_size = video_decoder_cache_size
-        self.data_files_root = data_files_root
-        self.video_decode_device = video_decode_device
         self.num_workers = num_workers
         self.frame_cache = frame_cache
         self.cameras = list(cameras) if cameras is not None else None
         self.loader_batch_size = loader_batch_size
         self.memory_budget_mb = memory_budget_mb
         self.timestamps = timestamps
+        # The token reaches the loader through its environment and is not kept on the object
+        # (as the reference), except in the options the loader is rebuilt from.
+        self._source = _options.source(
+            repo_id, self.root, revision, repo_type, token, data_files_root
+        )
         self._staged_state: Optional[dict] = None
         self._position: Optional[dict] = None  # where per-sample iteration stands
-        self._handle: Optional[LoaderHandle] = None  # the loader; closed when nothing uses it
-        self._worker_handle: Optional[LoaderHandle] = None  # a DataLoader worker's share
+        self._pass_open = False  # a pass began and did not end: the next iter() starts anew
+        self._epoch: Optional[int] = None  # set_epoch()'s, for workers created after it
+        self._handle: Optional[LoaderHandle] = None  # this process's loader
+        self._handle_pid: Optional[int] = None
         self._batches_handle = None  # weak reference to the latest batches() loader
-        self._meta = None
-        self._open()  # errors in the dataset surface here, at construction, as in the reference
+        # Decoder-cache and frame counters of DataLoader worker processes, one row per worker
+        # id, in shared memory: forked workers inherit it, spawned ones receive it.
+        self._counters = torch.zeros((_COUNTER_ROWS, len(_COUNTERS)), dtype=torch.int64)
+        self._counters.share_memory_()
+        self._counter_base = None
+        self._shown_log: set = set()  # the loader's log lines this dataset printed
+        description = self._open()  # errors in the dataset surface here, as in the reference
+        self.meta = LeRobotDatasetMetadata._from_description(
+            repo_id, repo_type, revision, description, cameras=description.get("cameras")
+        )
+        self.num_shards = min(int(description.get("data_files", 1)), self.max_num_shards)
+        for warning in description.get("warnings", []):
+            warnings.warn(warning, UserWarning, stacklevel=2)
+        depth = [k for k in self.meta.depth_keys if k in self.meta.camera_keys]
+        if depth:
+            warnings.warn(
+                f"depth cameras {depth} are delivered as their video's sample values (float32 in"
+                f" [0, 1], or uint8 with return_uint8), not dequantized to depth_output_unit="
+                f"{depth_output_unit!r} as LeRobot's own reader does",
+                UserWarning,
+                stacklevel=2,
+            )
 
     # ---- the Java loader ------------------------------------------------------------------
 
-    def _location(self) -> str:
-        if self.root is not None:
-            return str(self.root)
-        # Spelled as a Hub location, so that a local folder that happens to be named like the
-        # repository is never read instead (the reference reads the Hub when root is None).
-        return "hf://datasets/" + self.repo_id + (f"@{self.revision}" if self.revision else "")
+    def _loader_options(self, rank, world, batch_size, per_sample, workers, resume=None, epoch=None):
+        """The bridge's options for a loader of this dataset (org.robostream.bridge)."""
+        options = dict(self._source)
+        options.update(
+            rank=int(rank),
+            world_size=int(world),
+            workers=int(workers),
+            batch_size=int(batch_size),
+            buffer_size=int(self.buffer_size),
+            max_num_shards=int(self.max_num_shards),
+            seed=int(self.seed),
+            shuffle=bool(self.shuffle),
+            return_uint8=bool(self.return_uint8),
+            tolerance_s=float(self.tolerance_s),
+            video_decode_device=str(self.video_decode_device),
+        )
+        if per_sample and (self.world_size > 1 or get_worker_info() is None):
+            # Every rank yields as many samples (its surplus flagged like the repeats, which
+            # per-sample iteration never yields), each at most once: DDP's ranks end an epoch
+            # together. Also with one rank, so that a state resumes on any world size. Between
+            # the DataLoader workers of one rank nothing needs evening out.
+            options["rank_balance"] = "even"
+        for key, value in (
+            ("delta_timestamps", self.delta_timestamps),
+            ("episodes", self.episodes),
+            ("cameras", self.cameras),
+            ("decoder_cache_size", self.video_decoder_cache_size),
+            ("frame_cache", self.frame_cache),
+            ("memory_budget_mb", self.memory_budget_mb),
+            ("timestamps", self.timestamps),
+            ("image_transforms", _native_transforms(self.image_transforms)),
+            ("resume", resume),
+            ("epoch", epoch),
+        ):
+            if value is not None:
+                options[key] = value
+        return options
 
-    def _build(
-        self,
-        rank: int,
-        world: int,
-        batch_size: int,
-        resume: Optional[str],
-        epoch=None,
-        drop_last: bool = False,
-    ):
+    def _main_options(self, resume=None, epoch=None):
+        workers = self.num_workers if self.num_workers is not None else 2
+        return self._loader_options(
+            self.rank, self.world_size, self.loader_batch_size, True, workers, resume, epoch
+        )
+
+    def _open(self) -> dict:
+        """Checks the dataset as the loader of this process will read it and describes it: in
+        this process's JVM when one runs (the loader is then kept for iterating), else in a
+        helper JVM, leaving this process free to fork."""
+        options = self._main_options(epoch=self._epoch)
+        if _jvm.started():
+            java = self._open_java(options)
+            self._set_handle(LoaderHandle(java))
+            return json.loads(str(_call(_bridge().describe, java)))
+        return _jvm.run_helper("dataset", options, quiet=_QUIET, shown=self._shown_log)
+
+    def _open_java(self, options: dict):
+        """A Java loader for ``options``; what it logged while opening is printed unless this
+        dataset already showed it (its construction, another worker's open)."""
         jpype = _jvm.jvm()
-        from org.robostream.stream import StreamingDataset  # type: ignore
+        logged = jpype.JClass("java.util.ArrayList")()
+        java = _wait_for(_bridge().open, json.dumps(options), logged)
+        _jvm.print_log(list(logged), self._shown_log, _QUIET)
+        return java
 
-        b = StreamingDataset.builder(self._location())
-        b.toleranceSeconds(float(self.tolerance_s))
-        b.bufferSize(int(self.buffer_size)).maxNumShards(int(self.max_num_shards))
-        b.seed(int(self.seed)).shuffle(bool(self.shuffle)).returnUint8(bool(self.return_uint8))
-        b.rank(int(rank), int(world)).workers(int(self.num_workers)).batchSize(int(batch_size))
-        b.dropLast(bool(drop_last))
-        if self.delta_timestamps:
-            HashMap = jpype.JClass("java.util.LinkedHashMap")
-            deltas = HashMap()
-            for key, seconds in self.delta_timestamps.items():
-                deltas.put(key, jpype.JArray(jpype.JDouble)(seconds))
-            b.deltaTimestamps(deltas)
-        if self.episodes is not None:
-            Integer = jpype.JClass("java.lang.Integer")
-            b.episodes(jpype.JClass("java.util.ArrayList")([Integer(int(e)) for e in self.episodes]))
-        if self.cameras is not None:
-            b.cameras(*self.cameras)
-        if self.video_decoder_cache_size is not None:
-            b.decoderCacheSize(int(self.video_decoder_cache_size))
-        if self.data_files_root is not None:
-            b.dataFilesRoot(str(self.data_files_root))
-        device = str(self.video_decode_device)
-        if device != "cpu":
-            from org.robostream.video import DecodeDeviceSpec  # type: ignore
+    def _set_handle(self, handle: Optional[LoaderHandle]):
+        self._handle, self._handle_pid = handle, os.getpid()
 
-            b.decodeDevice(DecodeDeviceSpec.parse(device)).deviceBatches(True)
-        if self.frame_cache is not None:
-            from org.robostream.framecache import FrameCacheOptions  # type: ignore
-
-            b.frameCache(FrameCacheOptions.parse(str(self.frame_cache)))
-        if self.memory_budget_mb is not None:
-            b.memoryBudgetBytes(int(self.memory_budget_mb) << 20)
-        if self.timestamps is not None:
-            from org.robostream.dataset import TimestampRule  # type: ignore
-
-            b.timestamps(TimestampRule.valueOf(str(self.timestamps).upper()))
-        native = _native_transforms(self.image_transforms)
-        if native is not None:
-            b.imageTransforms(native)
-        if resume is not None:
-            b.resumeFrom(resume)
-        elif epoch is not None:
-            b.epoch(int(epoch))
-        return b.build()
-
-    def _open(self):
-        java = _call(self._build, self.rank, self.world_size, self.loader_batch_size, None, None)
-        self._handle = LoaderHandle(java)
-        self._meta = DatasetMeta(java.metadata())
-
-    def _java_dataset(self):
-        """The loader this process iterates; reopened after unpickling (a spawned worker)."""
-        _jvm.jvm()  # refuses a forked child before any Java call could hang
-        if self._handle is None:
-            self._open()
-        return self._handle.loader
+    def _main_loader(self) -> LoaderHandle:
+        """This process's loader for per-sample iteration, opened when first needed (a process
+        that forked from one with a loader opens its own; the inherited one is not usable)."""
+        _jvm.jvm()  # refuses, with the way through, a forked child that inherited a JVM
+        if self._handle is None or self._handle_pid != os.getpid():
+            java = self._open_java(self._main_options(epoch=self._epoch))
+            self._set_handle(LoaderHandle(java))
+        return self._handle
 
     def __getstate__(self):
-        # Pickled into a spawned DataLoader worker: the settings travel, the JVM objects do not.
+        # Pickled into a spawned DataLoader worker: the settings travel, the JVM objects do not;
+        # the shared counters travel as shared memory (torch's pickler).
         state = self.__dict__.copy()
         state["_handle"] = None
-        state["_worker_handle"] = None
+        state["_handle_pid"] = None
         state["_batches_handle"] = None
-        state["_meta"] = None
         return state
 
     def __setstate__(self, state):
         self.__dict__.update(state)
 
     # ---- the reference's properties and methods -------------------------------------------
-
-    @property
-    def meta(self) -> DatasetMeta:
-        self._java_dataset()
-        return self._meta
 
     @property
     def fps(self) -> int:
@@ -314,16 +351,59 @@ class StreamingLeRobotDataset(IterableDataset):
     def num_episodes(self) -> int:
         return self.meta.total_episodes
 
+    @property
+    def depth_output_unit(self) -> str:
+        return self._depth_output_unit
+
+    def set_epoch(self, epoch: int) -> None:
+        """Starts the next pass at ``epoch`` (the order of a shuffled dataset depends on it), in
+        this process and in DataLoader workers created afterwards: for
+        ``DataLoader(persistent_workers=False)``, whose workers begin from the dataset as it
+        was when they were made."""
+        if epoch < 0:
+            raise ValueError("epoch must be >= 0")
+        self._epoch = int(epoch)
+        self._staged_state = None
+        self._pass_open = False
+        if self._handle is not None and self._handle_pid == os.getpid():
+            _call(self._handle.loader.setEpoch, int(epoch))
+
     def video_decoder_cache_stats(self) -> dict:
-        """``{hits, misses, evictions, hit_rate}`` summed over the loader's workers, one lookup
-        per sample and camera (the reference's counting); ``hit_rate`` rounded to 4 decimals."""
-        s = _call(self._java_dataset().decoderCacheStats)
+        """``{hits, misses, evictions, hit_rate}`` summed over the loader's decoding threads and
+        over every DataLoader worker process (shared counters, as the reference aggregates
+        them): one lookup per sample and camera; ``hit_rate`` rounded to 4 decimals."""
+        totals = self._totals()
+        lookups = totals["hits"] + totals["misses"]
         return {
-            "hits": int(s.hits()),
-            "misses": int(s.misses()),
-            "evictions": int(s.evictions()),
-            "hit_rate": round(float(s.hitRate()), 4),
+            "hits": totals["hits"],
+            "misses": totals["misses"],
+            "evictions": totals["evictions"],
+            "hit_rate": round(totals["hits"] / lookups, 4) if lookups else 0.0,
         }
+
+    def loader_stats(self) -> dict:
+        """The loader's frame counters, summed over this process's loaders (per-sample and the
+        latest ``batches()``) and every DataLoader worker: ``frames_decoded`` (every frame the
+        decoders made, those decoded only to reach another included), ``frames_delivered``
+        (frames in delivered samples), ``frames_from_cache`` (served by the frame cache) and
+        ``amplification`` (decoded / delivered by decoding). A benchmark reads them around its
+        window to know how much of what it delivered was decoded inside it."""
+        totals = self._totals()
+        out = {k: totals[k] for k in ("frames_decoded", "frames_delivered", "frames_from_cache")}
+        by_decoding = out["frames_delivered"] - out["frames_from_cache"]
+        out["amplification"] = (
+            round(out["frames_decoded"] / by_decoding, 4) if by_decoding > 0 else 0.0
+        )
+        return out
+
+    def _totals(self) -> dict:
+        totals = dict(zip(_COUNTERS, (int(v) for v in self._counters.sum(dim=0))))
+        batches = self._batches_handle() if self._batches_handle is not None else None
+        for handle in (self._handle if self._handle_pid == os.getpid() else None, batches):
+            if handle is not None:
+                for key, value in zip(_COUNTERS, _loader_counts(handle.loader)):
+                    totals[key] += value
+        return totals
 
     def state_dict(self) -> dict:
         """The exact position of per-sample iteration: resuming yields exactly the samples not
@@ -337,8 +417,10 @@ class StreamingLeRobotDataset(IterableDataset):
                 " take it in the main process with DataLoader(num_workers=0) and this dataset's"
                 " num_workers"
             )
+        if self._staged_state is not None:
+            return dict(self._staged_state)
         position = self._position or {
-            "loader": str(_call(self._java_dataset().state)),
+            "loader": str(_call(self._main_loader().loader.state)),
             "skip": 0,
         }
         return {
@@ -394,141 +476,138 @@ class StreamingLeRobotDataset(IterableDataset):
             )
         self._staged_state = dict(state_dict)
 
-    def loader_stats(self) -> dict:
-        """The loader's frame counters, summed over this dataset's per-sample loader and the
-        loader of its latest ``batches()``: ``frames_decoded`` (every frame the decoders made,
-        those decoded only to reach another included), ``frames_delivered`` (frames in
-        delivered samples), ``frames_from_cache`` (served by the frame cache) and
-        ``amplification`` (decoded / delivered by decoding). A benchmark reads them around its
-        window to know how much of what it delivered was decoded inside it."""
-        totals = {"frames_decoded": 0, "frames_delivered": 0, "frames_from_cache": 0}
-        batches = self._batches_handle() if self._batches_handle is not None else None
-        for handle in (self._handle, batches):
-            if handle is None:
-                continue
-            snap = _call(handle.loader.stats)
-            totals["frames_decoded"] += int(snap.framesDecoded())
-            totals["frames_delivered"] += int(snap.framesDelivered())
-            totals["frames_from_cache"] += int(snap.framesFromCache())
-        by_decoding = totals["frames_delivered"] - totals["frames_from_cache"]
-        totals["amplification"] = (
-            round(totals["frames_decoded"] / by_decoding, 4) if by_decoding > 0 else 0.0
-        )
-        return totals
-
     # ---- iteration ------------------------------------------------------------------------
 
-    def _loader_for_iteration(self, batch_size: int):
-        """The loader (a ``LoaderHandle``) to iterate in this process and how many samples of
-        its first batch to skip: the constructed one (resumed from a
-        staged state when there is one), or in a DataLoader worker one that reads this worker's
-        share (rank * workers + id of world * workers)."""
+    def _loader_for_pass(self):
+        """The loader (a ``LoaderHandle``) this pass iterates and how many samples of its first
+        batch to skip. In the main process: this process's loader, resumed from a staged state,
+        or moved to a new epoch when the last pass was left before its end (each ``iter()`` is
+        a new pass, as in the reference). In a DataLoader worker: a loader of its own that reads
+        this worker's share (rank * workers + id of world * workers)."""
         info = get_worker_info()
-        if info is None or info.num_workers <= 1:
-            self._java_dataset()
-            if self._staged_state is not None:
-                staged, self._staged_state = self._staged_state, None
-                java = _call(
-                    self._build,
-                    self.rank,
-                    self.world_size,
-                    self.loader_batch_size,
-                    staged["loader"],
-                    None,
-                )
-                self._handle = LoaderHandle(java)  # the old loader closes once unused
-                self._meta = DatasetMeta(java.metadata())
-                return self._handle, int(staged["skip"])
-            return self._handle, 0
+        if info is not None:
+            return self._worker_loader(info), 0
+        if self._staged_state is not None:
+            staged, self._staged_state = self._staged_state, None
+            _jvm.jvm()
+            java = self._open_java(self._main_options(resume=staged["loader"]))
+            self._set_handle(LoaderHandle(java))  # the old loader closes once unused
+            return self._handle, int(staged["skip"])
+        handle = self._main_loader()
+        if self._pass_open:
+            _call(handle.loader.setEpoch, int(handle.loader.epoch()) + 1)
+        return handle, 0
+
+    def _worker_loader(self, info) -> LoaderHandle:
         if self._staged_state is not None:
             raise RuntimeError(
                 "load_state_dict() with DataLoader(num_workers>0): each worker would resume the"
                 " whole state; resume with DataLoader(num_workers=0) and this dataset's"
                 " num_workers"
             )
-        if self._worker_handle is None:
-            self._worker_handle = LoaderHandle(
-                _call(
-                    self._build,
-                    self.rank * info.num_workers + info.id,
-                    self.world_size * info.num_workers,
-                    batch_size,
-                    None,
-                    None,
-                )
+        _jvm.jvm()  # refuses, with the way through, a forked child that inherited a JVM
+        if self._handle is None or self._handle_pid != os.getpid():
+            workers = self.num_workers if self.num_workers is not None else 1
+            options = self._loader_options(
+                self.rank * info.num_workers + info.id,
+                self.world_size * info.num_workers,
+                self.loader_batch_size,
+                True,
+                workers,
+                epoch=self._epoch,
             )
-        return self._worker_handle, 0
+            self._set_handle(LoaderHandle(self._open_java(options)))
+            row = min(info.id, _COUNTER_ROWS - 1)
+            self._counter_base = (row, self._counters[row].clone())
+        elif self._pass_open:
+            _call(self._handle.loader.setEpoch, int(self._handle.loader.epoch()) + 1)
+        return self._handle
+
+    def _publish_counters(self, handle: LoaderHandle):
+        """A DataLoader worker's counters into its row of the shared counters."""
+        if self._counter_base is None or get_worker_info() is None:
+            return
+        row, base = self._counter_base
+        self._counters[row] = base + torch.tensor(_loader_counts(handle.loader), dtype=torch.int64)
 
     def __iter__(self) -> Iterator[dict]:
-        handle, skip = self._loader_for_iteration(self.loader_batch_size)
+        handle, skip = self._loader_for_pass()
         java = handle.loader
         iterator = _call(java.iterator)
-        finished = False
+        self._pass_open = True
+        language = [c for c in self.meta.features if self.meta.features[c].get("dtype") == "language"]
         # The loader's state at each batch boundary, read once per batch: one batch's "after" is
         # the next one's "before".
         after = str(_call(java.state))
         try:
             while _call(iterator.hasNext):
                 before = after
-                lease = BatchLease(_call(iterator.next), owner=handle)
+                lease = BatchLease(_wait_for(iterator.next), owner=handle)
                 after = str(_call(java.state))  # the batch handed out: a batch boundary
-                columns = _Columns(lease, self, per_sample=True)
+                columns = Columns(lease, language)
+                del lease
+                items = []
+                for i in range(skip, columns.size):
+                    if not columns.is_padding(i):  # repeats that even out ranks: never yielded
+                        items.append((i, columns.item(i, self.image_transforms)))
+                size = columns.size
+                del columns  # the items own copies: the batch goes back to the loader's pool
+                self._publish_counters(handle)
                 start, skip = skip, 0
-                for i in range(start, columns.size):
+                for i, item in items:
                     self._position = (
                         {"loader": after, "skip": 0}
-                        if i + 1 == columns.size
+                        if i + 1 == size
                         else {"loader": before, "skip": i + 1}
                     )
-                    if columns.padding is not None and columns.padding[i]:
-                        continue  # a repeat that evens out ranks' batch counts
-                    yield columns.item(i, self.image_transforms)
-                del columns, lease
-            finished = True
+                    yield item
+                if not items:
+                    self._position = {"loader": after, "skip": 0}
+                del items
+            self._pass_open = False
             self._position = {"loader": after, "skip": 0}
+            self._publish_counters(handle)
         finally:
-            if not finished:
-                # Dropped, broken out of, or failed: the loader's threads stop now, and the next
-                # iteration continues after the last sample yielded (the loader's own position
-                # is a whole batch further: it handed out the batch being yielded from).
+            if self._pass_open:
+                # Dropped, broken out of, interrupted or failed: the loader's threads stop now;
+                # the next iter() starts a new pass, and state_dict() still says where this one
+                # stopped (its position, kept for exact continuation).
                 try:
                     java.stopIterating()
                 except Exception:
                     pass
-                if self._position is not None and get_worker_info() is None:
-                    self._staged_state = self.state_dict()
 
     def batches(self, batch_size: int, drop_last: bool = False) -> Iterator[dict]:
         """Batches of ``batch_size`` samples as dicts of tensors that view the loader's memory
-        (no copy): the keys and shapes of ``DataLoader(ds, batch_size)``'s collated batches,
+        (no copy): the keys and types of ``DataLoader(ds, batch_size)``'s collated batches,
         plus ``is_padding`` (True for a sample repeated to even out ranks' batch counts when
-        ``world_size`` > 1). The loader's batch memory is released when the tensors are (keep a
-        ``.clone()`` of what must outlive them). A callable ``image_transforms`` runs per sample
-        and camera as in per-sample iteration (that copies the frames); native transforms
-        (``"default"``) do not. Frames NVDEC decoded are CUDA tensors, viewed in place after the
-        current stream waits for the decode (built, not run: no GPU here)."""
+        ``world_size`` > 1: every rank gets as many batches). The loader's batch memory is
+        released when the tensors are (keep a ``.clone()`` of what must outlive them). A
+        callable ``image_transforms`` runs per sample and camera as in per-sample iteration
+        (that copies the frames); native transforms (``"default"``) do not. Frames NVDEC
+        decoded are CUDA tensors, viewed in place after the current stream waits for the decode
+        (built, not run: no GPU here)."""
         if batch_size < 1:
             raise ValueError("batch_size must be >= 1")
         if get_worker_info() is not None:
             raise RuntimeError("batches() is for the main process: its threads are the loader's")
         # A loader of its own with this batch size and the dataset's settings, at the epoch the
         # per-sample iteration is in (which it leaves where it is).
-        java = _call(
-            self._build,
-            self.rank,
-            self.world_size,
-            batch_size,
-            None,
-            self._current_epoch(),
-            drop_last,
+        workers = self.num_workers if self.num_workers is not None else 2
+        epoch = int(self._main_loader().loader.epoch())
+        options = self._loader_options(
+            self.rank, self.world_size, batch_size, False, workers, epoch=epoch
         )
+        options["drop_last"] = bool(drop_last)
+        java = self._open_java(options)
         handle = LoaderHandle(java)  # closes the loader once the last batch is released
         self._batches_handle = weakref.ref(handle)
+        language = [c for c in self.meta.features if self.meta.features[c].get("dtype") == "language"]
         iterator = _call(java.iterator)
         try:
             while _call(iterator.hasNext):
-                lease = BatchLease(_call(iterator.next), owner=handle)
-                yield _Columns(lease, self, per_sample=False).batch(self.image_transforms)
+                lease = BatchLease(_wait_for(iterator.next), owner=handle)
+                yield Columns(lease, language).batch(self.image_transforms)
                 del lease
         finally:
             try:
@@ -536,16 +615,12 @@ class StreamingLeRobotDataset(IterableDataset):
             except Exception:
                 pass
 
-    def _current_epoch(self) -> int:
-        return int(self._java_dataset().epoch())
-
     def close(self):
         """Stops the loader's threads and releases its native memory (batches still viewed by
         live tensors stay valid until those are gone)."""
-        for handle in (self._handle, self._worker_handle):
-            if handle is not None:
-                handle.close()
-        self._handle = self._worker_handle = None
+        if self._handle is not None and self._handle_pid == os.getpid():
+            self._handle.close()
+        self._handle = None
 
     def __repr__(self):
         return (
@@ -554,102 +629,67 @@ class StreamingLeRobotDataset(IterableDataset):
         )
 
 
-class _Columns:
-    """One loader batch as numpy views (and strings), and the items or batch made of them."""
+# Java log lines the constructors repeat as Python warnings (not printed twice).
+_QUIET = ("LeRobot would",)
 
-    def __init__(self, lease: BatchLease, ds: StreamingLeRobotDataset, per_sample: bool):
-        batch = lease.batch
-        self.size = int(batch.size())
-        self.lease = lease
-        self.cameras = [str(c) for c in batch.cameras()]
-        frames = batch.deviceFrames()
-        self.on_cuda = not bool(frames.onHost())
-        if self.on_cuda:
-            wait_for_frames(frames)
-        self.arrays: Dict[str, object] = {}
-        self.kinds: Dict[str, str] = {}
-        self.strings: Dict[str, List[str]] = {}
-        self.padding = None
-        for name in [str(n) for n in batch.columnNames()]:
-            vector = batch.column(name)
-            type_name = str(vector.getField().getType().getTypeID().name())
-            if type_name in ("Utf8", "LargeUtf8"):
-                self.strings[name] = [str(s) for s in batch.strings(name)]
-                continue
-            array = host_array(lease, batch.tensor(name))
-            if name in _LOADER_COLUMNS:
-                self.padding = array if name == "is_padding" else self.padding
-                if per_sample:
-                    continue
-            self.arrays[name] = array
-            if array.ndim == 1 and array.dtype != np.bool_:
-                # Scalars: the reference yields Python numbers (collated: int64 / float64).
-                self.kinds[name] = _SCALAR_INT if array.dtype.kind in "iu" else _SCALAR_FLOAT
-        for camera in self.cameras:
-            tensor = batch.tensor(camera)
-            self.arrays[camera] = (
-                cuda_tensor(lease, tensor) if self.on_cuda else host_array(lease, tensor)
-            )
 
-    def item(self, i: int, transform) -> dict:
-        out = {}
-        for name, array in self.arrays.items():
-            kind = self.kinds.get(name)
-            if kind == _SCALAR_INT:
-                out[name] = int(array[i])
-            elif kind == _SCALAR_FLOAT:
-                out[name] = float(array[i])
-            elif isinstance(array, torch.Tensor):
-                out[name] = array[i]
-            else:
-                out[name] = torch.from_numpy(array[i])
-            if callable(transform) and name in self.cameras:
-                out[name] = transform(out[name])
-        for name, values in self.strings.items():
-            out[name] = values[i]
-        return out
+def _bridge():
+    _jvm.jvm()
+    from org.robostream.bridge import PythonBridge  # type: ignore
 
-    def batch(self, transform) -> dict:
-        out = {}
-        for name, array in self.arrays.items():
-            tensor = array if isinstance(array, torch.Tensor) else torch.from_numpy(array)
-            if self.kinds.get(name) == _SCALAR_FLOAT and tensor.dtype == torch.float32:
-                tensor = tensor.double()  # what collating Python floats makes
-            if callable(transform) and name in self.cameras:
-                tensor = torch.stack([transform(t) for t in tensor])
-            out[name] = tensor
-        for name, values in self.strings.items():
-            out[name] = values
-        return out
+    return PythonBridge
+
+
+def _loader_counts(java) -> tuple:
+    """A loader's counters in ``_COUNTERS``' order."""
+    cache = java.decoderCacheStats()
+    frames = java.stats()
+    return (
+        int(cache.hits()),
+        int(cache.misses()),
+        int(cache.evictions()),
+        int(frames.framesDecoded()),
+        int(frames.framesDelivered()),
+        int(frames.framesFromCache()),
+    )
 
 
 def _native_transforms(image_transforms):
-    """LeRobot's default transforms as robostream's native ones, for a string or dict; None for
-    a callable (applied in Python) or no transforms."""
+    """LeRobot's default transforms as the bridge's option, for a string or dict; None for a
+    callable (applied in Python) or no transforms."""
     if image_transforms is None or callable(image_transforms):
         return None
-    from org.robostream.transform import ImageTransformsConfig  # type: ignore
-
     if isinstance(image_transforms, str):
         if image_transforms.lower() not in ("default", "lerobot", "lerobot-default"):
             raise ValueError(
                 f"image_transforms={image_transforms!r}: a callable, 'default' (LeRobot's"
                 " ImageTransformsConfig(enable=True), run natively) or a dict"
             )
-        return ImageTransformsConfig.lerobotDefaults()
+        return "default"
     if isinstance(image_transforms, dict):
         unknown = set(image_transforms) - {"max_num_transforms", "random_order", "only"}
         if unknown:
             raise ValueError(f"image_transforms: unknown keys {sorted(unknown)}")
-        config = ImageTransformsConfig.lerobotDefaults()
-        if "only" in image_transforms:
-            config = config.only(*image_transforms["only"])
-        if "max_num_transforms" in image_transforms:
-            config = config.withMaxNumTransforms(int(image_transforms["max_num_transforms"]))
-        if "random_order" in image_transforms:
-            config = config.withRandomOrder(bool(image_transforms["random_order"]))
-        return config
+        out = dict(image_transforms)
+        if "only" in out:
+            out["only"] = [str(n) for n in out["only"]]
+        return out
     raise TypeError("image_transforms must be a callable, a string or a dict")
+
+
+def _windows(delta_timestamps, cameras):
+    """``delta_timestamps`` as floats, without the windows of cameras a ``cameras=`` selection
+    leaves out: LeRobot's factory gives every image key of the metadata a window (keys starting
+    with ``observation.image``, its own rule), and a camera that is not read has none to give."""
+    if not delta_timestamps:
+        return None
+    out = {k: [float(x) for x in v] for k, v in delta_timestamps.items()}
+    if cameras is not None:
+        kept = set(cameras)
+        out = {
+            k: v for k, v in out.items() if k in kept or not k.startswith("observation.image")
+        }
+    return out or None
 
 
 def _rank_and_world():
@@ -662,3 +702,4 @@ def _rank_and_world():
     if "RANK" in os.environ and "WORLD_SIZE" in os.environ:
         return int(os.environ["RANK"]), int(os.environ["WORLD_SIZE"])
     return 0, 1
+

@@ -3,23 +3,9 @@ folder is absent, as the Java real-dataset tests are): a real arm's recorded tim
 humanoid's 640x480 AV1, each sample once."""
 
 import json
-import warnings
-from pathlib import Path
-
-import pytest
 
 from robostream.torch import StreamingLeRobotDataset
-
-SHARED = Path(__file__).resolve().parents[3] / "shared" / "datasets"
-
-
-def real(name):
-    root = SHARED / name
-    if not (root / "meta" / "info.json").is_file():
-        warnings.warn(f"{root} is absent: real-dataset test skipped")
-        pytest.skip(f"{root} is absent")
-    return root
-
+from real_data import real
 
 def lengths(root, episodes):
     out = {}

@@ -52,8 +52,12 @@ final class BatchMaker {
    * held frames may then be released and reused at once.
    */
   Batch make(
-      List<HeldSample> items, boolean padding, long epoch, int position, FrameDevice device) {
-    VectorSchemaRoot root = tables.build(items, padding);
+      List<HeldSample> items,
+      java.util.function.IntPredicate flagged,
+      long epoch,
+      int position,
+      FrameDevice device) {
+    VectorSchemaRoot root = tables.build(items, flagged);
     FrameBatch frames = null;
     try (FrameBatchBuilder builder = new FrameBatchBuilder(pool, items.size())) {
       int base = 0; // index of the camera's first frame in HeldSample.frames

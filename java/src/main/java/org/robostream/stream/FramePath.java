@@ -65,8 +65,9 @@ record FramePath(StreamContext ctx, FrameDevice device, BatchMaker maker) implem
    * Builds a batch from samples whose frames are held. When this returns, the held frames may be
    * released and reused (everything that reads them is done).
    */
-  Batch assemble(List<HeldSample> items, boolean padding, long epoch, int position) {
-    return maker.make(items, padding, epoch, position, device);
+  Batch assemble(
+      List<HeldSample> items, java.util.function.IntPredicate flagged, long epoch, int position) {
+    return maker.make(items, flagged, epoch, position, device);
   }
 
   @Override

@@ -21,7 +21,15 @@ public record PlanParameters(
     /** Ranks with fewer batches repeat samples (flagged {@code is_padding}) up to the maximum. */
     PAD,
     /** Ranks with more batches stop at the minimum; the surplus samples are not delivered. */
-    DROP
+    DROP,
+    /**
+     * Every rank delivers as many samples as the rank with the fewest: batches as with {@link
+     * #PAD}, and each rank's samples beyond that count flagged {@code is_padding} like the repeats.
+     * A consumer that skips flagged samples (the Python bridge's per-sample iteration) then yields
+     * the same number of samples on every rank, each at most once, so DDP's ranks end an epoch
+     * together. With one rank nothing is flagged but the repeats PAD would add (there are none).
+     */
+    EVEN
   }
 
   public PlanParameters {

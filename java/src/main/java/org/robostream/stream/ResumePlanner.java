@@ -61,15 +61,18 @@ public final class ResumePlanner {
         new SegmentPlan(pool, params, epoch, segments.size(), world, workers, buffer), 0, segments);
   }
 
-  /** Samples (not padding) that the first {@code batches} batches of every rank delivered. */
+  /**
+   * Samples (not padding, nor flagged by {@link PlanParameters.RankBalance#EVEN}) that the first
+   * {@code batches} batches of every rank delivered: a flagged sample was not delivered, so an
+   * elastic resume plans it again.
+   */
   static Set<Long> consumed(SegmentPlan plan, int batches) {
     Set<Long> out = new HashSet<>();
     for (int r = 0; r < plan.world(); r++) {
       List<RankSchedule.Batch> list = plan.schedule(r).batches();
       for (int b = 0; b < Math.min(batches, list.size()); b++) {
-        if (!list.get(b).padding()) {
-          Arrays.stream(list.get(b).samples()).forEach(out::add);
-        }
+        RankSchedule.Batch batch = list.get(b);
+        Arrays.stream(batch.samples()).limit(batch.delivered()).forEach(out::add);
       }
     }
     return out;

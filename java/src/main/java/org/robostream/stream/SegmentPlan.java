@@ -22,7 +22,9 @@ import java.util.List;
  * the same number of batches: {@link PlanParameters.RankBalance#PAD} appends padding batches
  * (samples of the rank's own order repeated from its start, or the pool's natural order if it has
  * none, flagged as padding) to the ranks below the maximum, dealt round-robin over its workers;
- * {@link PlanParameters.RankBalance#DROP} cuts every rank to the minimum.
+ * {@link PlanParameters.RankBalance#DROP} cuts every rank to the minimum; {@link
+ * PlanParameters.RankBalance#EVEN} pads as PAD does and flags each rank's samples beyond the fewest
+ * any rank has (in delivery order), so every rank delivers as many samples.
  */
 public final class SegmentPlan {
   private final PlanParameters params;
@@ -35,6 +37,7 @@ public final class SegmentPlan {
   private final List<List<EpisodePiece>> slots;
   private final long[] slotFrames;
   private final int batchesPerRank;
+  private final long evenSamples; // the fewest samples a rank's real batches hold
 
   /** A plan whose reservoirs hold the parameters' {@code bufferSize}. */
   public SegmentPlan(
@@ -106,7 +109,12 @@ public final class SegmentPlan {
       max = Math.max(max, b);
       min = Math.min(min, b);
     }
-    batchesPerRank = params.rankBalance() == PlanParameters.RankBalance.PAD ? max : min;
+    batchesPerRank = params.rankBalance() == PlanParameters.RankBalance.DROP ? min : max;
+    long fewest = Long.MAX_VALUE;
+    for (int r = 0; r < world; r++) {
+      fewest = Math.min(fewest, realSamples(r));
+    }
+    evenSamples = fewest;
   }
 
   public int world() {
@@ -171,6 +179,15 @@ public final class SegmentPlan {
     return (int) b;
   }
 
+  private long realSamples(int rank) {
+    long sum = 0;
+    for (int w = 0; w < workers; w++) {
+      long frames = slotFrames[slot(rank, w)];
+      sum += params.dropLast() ? frames / params.batchSize() * params.batchSize() : frames;
+    }
+    return sum;
+  }
+
   private int realBatches(int rank) {
     int sum = 0;
     for (int w = 0; w < workers; w++) {
@@ -224,7 +241,27 @@ public final class SegmentPlan {
       }
       batches.add(new RankSchedule.Batch(w, jobs[w]++, samples, true));
     }
-    return new RankSchedule(rank, batches);
+    return new RankSchedule(
+        rank,
+        params.rankBalance() == PlanParameters.RankBalance.EVEN
+            ? evened(batches, evenSamples)
+            : batches);
+  }
+
+  /** {@code batches} with the samples after the first {@code keep} real ones flagged. */
+  private static List<RankSchedule.Batch> evened(List<RankSchedule.Batch> batches, long keep) {
+    List<RankSchedule.Batch> out = new ArrayList<>(batches.size());
+    long left = keep;
+    for (RankSchedule.Batch b : batches) {
+      if (b.padding()) {
+        out.add(b);
+        continue;
+      }
+      int delivered = (int) Math.min(b.samples().length, left);
+      left -= delivered;
+      out.add(new RankSchedule.Batch(b.worker(), b.job(), b.samples(), false, delivered));
+    }
+    return out;
   }
 
   private long[] naturalPoolOrder() {

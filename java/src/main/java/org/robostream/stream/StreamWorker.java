@@ -274,7 +274,7 @@ final class StreamWorker implements Runnable {
         EpisodeInfo e = ctx.metadata().episode(Samples.episode(samples[i]));
         items.add(new HeldSample(samples[i], e, rowsOf(rows, e), frames[i]));
       }
-      return path.assemble(items, job.padding(), epoch, position);
+      return path.assemble(items, job::flagged, epoch, position);
     } finally {
       fromStore.forEach(f -> release(store, f));
       fromScratch.forEach(f -> release(scratch, f));

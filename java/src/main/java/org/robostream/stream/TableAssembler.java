@@ -35,7 +35,8 @@ final class TableAssembler {
     this.allocator = allocator;
   }
 
-  VectorSchemaRoot build(List<HeldSample> items, boolean padding) {
+  /** The table of {@code items}; {@code is_padding} true where {@code flagged} says so. */
+  VectorSchemaRoot build(List<HeldSample> items, java.util.function.IntPredicate flagged) {
     List<FieldVector> vectors = new ArrayList<>();
     try {
       int n = items.size();
@@ -62,7 +63,7 @@ final class TableAssembler {
       isPadding.allocateNew(n);
       for (int i = 0; i < n; i++) {
         task.setSafe(i, taskOf(items.get(i)).getBytes(StandardCharsets.UTF_8));
-        isPadding.set(i, padding ? 1 : 0);
+        isPadding.set(i, flagged.test(i) ? 1 : 0);
       }
       task.setValueCount(n);
       isPadding.setValueCount(n);

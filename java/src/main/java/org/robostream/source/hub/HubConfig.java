@@ -10,7 +10,8 @@ import java.util.Map;
 /**
  * Where the Hub is and who we are to it, read from the environment the way huggingface_hub reads
  * it: endpoint {@code HF_ENDPOINT} (default https://huggingface.co, trailing slash dropped), token
- * {@code HF_TOKEN} else the file {@code $HF_HOME/token} (none: anonymous), cache {@code
+ * {@code HF_TOKEN} else the file {@code $HF_HOME/token} (none: anonymous; the file is not read when
+ * {@code HF_HUB_DISABLE_IMPLICIT_TOKEN} is set, as huggingface_hub does not send it), cache {@code
  * HF_LEROBOT_HOME} (default {@code $HF_HOME/lerobot}; {@code HF_HOME} default {@code
  * ~/.cache/huggingface}), timeout {@code HF_HUB_DOWNLOAD_TIMEOUT} (10 s); ours: read-ahead block
  * {@code ROBOSTREAM_HUB_BLOCK_MB} (5), disk cache limit {@code ROBOSTREAM_HUB_CACHE_GB} (50).
@@ -64,7 +65,11 @@ public record HubConfig(
             : Path.of(System.getProperty("user.home"), ".cache", "huggingface");
     String token = env.get("HF_TOKEN");
     String origin = "HF_TOKEN";
-    if (token == null || token.isBlank()) {
+    boolean implicit = !truthy(env.get("HF_HUB_DISABLE_IMPLICIT_TOKEN"));
+    if ((token == null || token.isBlank()) && !implicit) {
+      token = null;
+      origin = "no token (HF_HUB_DISABLE_IMPLICIT_TOKEN)";
+    } else if (token == null || token.isBlank()) {
       Path file = hfHome.resolve("token");
       token = readToken(file);
       origin = token == null ? "no token (anonymous)" : "token file " + file;
@@ -89,6 +94,13 @@ public record HubConfig(
         RetryPolicy.DEFAULT,
         cacheLimit,
         DEFAULT_BLOCK_CACHE);
+  }
+
+  /** huggingface_hub's reading of a boolean variable: 1, true, yes, on (any case). */
+  private static boolean truthy(String value) {
+    return value != null
+        && java.util.Set.of("1", "true", "yes", "on")
+            .contains(value.strip().toLowerCase(java.util.Locale.ROOT));
   }
 
   private static String readToken(Path file) {

@@ -87,4 +87,29 @@ class HubLocationTest {
     assertEquals(512 << 10, tuned.blockBytes());
     assertEquals(2L << 30, tuned.cacheLimitBytes());
   }
+
+  @Test
+  void theTokenFileIsNotReadWhenImplicitTokensAreDisabledButAnExplicitTokenIsSent(
+      @TempDir Path home) throws Exception {
+    Files.writeString(home.resolve("token"), "hf_from_file\n");
+    HubConfig disabled =
+        HubConfig.fromEnvironment(
+            Map.of("HF_HOME", home.toString(), "HF_HUB_DISABLE_IMPLICIT_TOKEN", "1"));
+    assertEquals(null, disabled.token());
+    assertTrue(disabled.tokenOrigin().contains("HF_HUB_DISABLE_IMPLICIT_TOKEN"));
+    HubConfig explicit =
+        HubConfig.fromEnvironment(
+            Map.of(
+                "HF_HOME",
+                home.toString(),
+                "HF_HUB_DISABLE_IMPLICIT_TOKEN",
+                "true",
+                "HF_TOKEN",
+                "hf_env"));
+    assertEquals("hf_env", explicit.token());
+    HubConfig notSet =
+        HubConfig.fromEnvironment(
+            Map.of("HF_HOME", home.toString(), "HF_HUB_DISABLE_IMPLICIT_TOKEN", "0"));
+    assertEquals("hf_from_file", notSet.token());
+  }
 }

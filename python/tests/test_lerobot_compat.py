@@ -1,0 +1,435 @@
+"""LeRobot's own calls on robostream.torch, unchanged: the constructor as LeRobot's dataset
+factory calls it, the metadata its training script, policies and processors read, the column
+types LeRobot datasets carry, the frames LeRobot would pick (or a word why not), ranks that end
+an epoch together, DataLoader workers forked or spawned, Ctrl-C, passes, kept items' memory."""
+
+import gc
+import inspect
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+from torch.utils.data import DataLoader
+
+import robostream
+from robostream.torch import LeRobotDatasetMetadata, StreamingLeRobotDataset
+from real_data import real
+
+REPO = Path(__file__).resolve().parents[2]
+CAMERAS = ["observation.images.top", "observation.images.wrist"]
+
+# LeRobot's StreamingLeRobotDataset (upstream main 7427f31): positional parameters in order,
+# with their defaults.
+REFERENCE_POSITIONAL = {
+    "repo_id": inspect.Parameter.empty,
+    "root": None,
+    "episodes": None,
+    "image_transforms": None,
+    "delta_timestamps": None,
+    "tolerance_s": 1e-4,
+    "revision": None,
+    "force_cache_sync": False,
+    "streaming": True,
+    "buffer_size": 1000,
+    "max_num_shards": 16,
+    "seed": 42,
+    "rng": None,
+    "shuffle": True,
+    "return_uint8": False,
+    "depth_output_unit": "mm",
+}
+
+
+def total_frames(root):
+    return json.loads((root / "meta" / "info.json").read_text())["total_frames"]
+
+
+def run_python(script, *args, timeout=300, env=None):
+    """A fresh Python process (no JVM yet) running ``script`` with the checkout's package."""
+    return subprocess.run(
+        [sys.executable, "-c", script, str(REPO / "python"), *map(str, args)],
+        capture_output=True, text=True, timeout=timeout, env=env,
+    )
+
+
+# ---- 1. the reference's constructor ---------------------------------------------------------
+
+
+def test_the_constructor_takes_the_references_parameters_in_its_order():
+    params = list(inspect.signature(StreamingLeRobotDataset).parameters.values())
+    positional = [p for p in params if p.kind == p.POSITIONAL_OR_KEYWORD]
+    assert [p.name for p in positional] == list(REFERENCE_POSITIONAL)
+    for p in positional:
+        assert p.default == REFERENCE_POSITIONAL[p.name], p.name
+    keyword = [p.name for p in params if p.kind == p.KEYWORD_ONLY]
+    assert keyword[:4] == ["repo_type", "token", "video_decode_device", "data_files_root"]
+    defaults = {p.name: p.default for p in params if p.kind == p.KEYWORD_ONLY}
+    assert defaults["repo_type"] == "dataset" and defaults["token"] is None
+    assert defaults["video_decode_device"] == "cpu"
+
+
+def test_the_dataset_factorys_call_runs_as_the_reference_treats_it(small_dataset):
+    # LeRobot's make_dataset, streaming branch, with cfg.num_workers == 0.
+    ds = StreamingLeRobotDataset(
+        "local/small",
+        root=small_dataset,
+        episodes=None,
+        delta_timestamps=None,
+        image_transforms=None,
+        revision=None,
+        max_num_shards=0,
+        tolerance_s=1e-4,
+        return_uint8=True,
+        repo_type="dataset",
+    )
+    assert sorted(i["index"] for i in ds) == list(range(total_frames(small_dataset)))
+    assert ds.num_shards >= 1
+    # The 16th positional argument is depth_output_unit, as in the reference.
+    ds = StreamingLeRobotDataset(
+        "local/small", small_dataset, None, None, None, 1e-4, None, False, True, 40, 16, 42,
+        None, True, False, "m",
+    )
+    assert ds.depth_output_unit == "m"
+    with pytest.raises(ValueError, match="depth_output_unit"):
+        StreamingLeRobotDataset("local/small", root=small_dataset, depth_output_unit="cm")
+    with pytest.raises(ValueError, match="repo_type"):
+        StreamingLeRobotDataset("local/small", root=small_dataset, repo_type="model")
+
+
+def test_token_false_and_a_string_token_are_accepted(small_dataset):
+    # A local dataset sends no request; the argument must still be taken as the reference's.
+    for token in (None, False, "hf_not_a_real_token"):
+        ds = StreamingLeRobotDataset("local/small", root=small_dataset, token=token)
+        assert not hasattr(ds, "token")  # not kept on the object, as the reference
+    with pytest.raises(TypeError, match="token"):
+        StreamingLeRobotDataset("local/small", root=small_dataset, token=3)
+
+
+# ---- 2. metadata as LeRobot's -----------------------------------------------------------------
+
+
+def test_metadata_is_lerobots_for_a_v30_dataset(small_dataset):
+    meta = LeRobotDatasetMetadata("local/small", root=small_dataset)
+    info = json.loads((small_dataset / "meta" / "info.json").read_text())
+    assert meta.repo_id == "local/small" and meta.repo_type == "dataset"
+    assert meta.revision == "v3.0" and meta.root == small_dataset
+    assert meta.info.fps == meta.fps == info["fps"] and meta.info["fps"] == info["fps"]
+    assert meta.info.to_dict()["features"] == info["features"]
+    assert all(isinstance(ft["shape"], tuple) for ft in meta.features.values())
+    assert meta.camera_keys == meta.video_keys == CAMERAS and meta.image_keys == []
+    assert meta.depth_keys == [] and meta.has_language_columns is False
+    assert meta.shapes["action"] == (6,) and meta.names["action"] == info["features"]["action"]["names"]
+    assert (meta.total_episodes, meta.total_frames) == (info["total_episodes"], info["total_frames"])
+    assert meta.total_tasks == info["total_tasks"] and meta.robot_type == info.get("robot_type")
+    assert meta.chunks_size == info["chunks_size"] and meta.data_path == info["data_path"]
+    # tasks: a DataFrame indexed by the task, as the reference reads it (tasks.iloc[i].name).
+    assert meta.tasks.index.name == "task" and list(meta.tasks.columns) == ["task_index"]
+    assert meta.tasks.iloc[0].name == meta.tasks.index[0]
+    assert meta.get_task_index(meta.tasks.index[0]) == 0 and meta.get_task_index("nope") is None
+    # episodes: rows and columns as the training script reads them.
+    assert len(meta.episodes) == info["total_episodes"]
+    assert meta.episodes["dataset_from_index"][0] == 0
+    assert meta.episodes["dataset_to_index"][-1] == info["total_frames"]
+    row = meta.episodes[1]
+    assert row["episode_index"] == 1 and row["length"] > 0 and isinstance(row["tasks"], list)
+    assert row[f"videos/{CAMERAS[0]}/from_timestamp"] >= 0.0
+    assert (small_dataset / meta.get_data_file_path(1)).is_file()
+    assert (small_dataset / meta.get_video_file_path(1, CAMERAS[0])).is_file()
+    # stats: numpy arrays per feature and statistic; the factory adds ImageNet's in place.
+    stats = json.loads((small_dataset / "meta" / "stats.json").read_text())
+    assert set(meta.stats) == set(stats)
+    assert isinstance(meta.stats["action"]["mean"], np.ndarray)
+    np.testing.assert_allclose(meta.stats["action"]["mean"], np.array(stats["action"]["mean"]))
+    meta.stats.setdefault(CAMERAS[0], {})["mean"] = torch.tensor([[[0.485]], [[0.456]], [[0.406]]])
+
+
+def test_v21_stats_are_aggregated_from_episodes_stats_as_lerobot_does():
+    root = real("g1-v21-sample")
+    meta = LeRobotDatasetMetadata("unitree/g1", root=root)  # files of 97 episodes are absent
+    assert len(meta.episodes) == meta.total_episodes == 100
+    per_episode = [
+        json.loads(line)["stats"]
+        for line in (root / "meta" / "episodes_stats.jsonl").read_text().splitlines()
+    ]
+    # The pooled statistics of all the episodes' samples, computed here independently.
+    for key in ("observation.state", "action"):
+        n = np.array([s[key]["count"][0] for s in per_episode], dtype=np.float64)
+        means = np.array([s[key]["mean"] for s in per_episode])
+        stds = np.array([s[key]["std"] for s in per_episode])
+        mean = (n[:, None] * means).sum(0) / n.sum()
+        var = (n[:, None] * (stds**2 + (means - mean) ** 2)).sum(0) / n.sum()
+        np.testing.assert_allclose(meta.stats[key]["mean"], mean, rtol=1e-6)
+        np.testing.assert_allclose(meta.stats[key]["std"], np.sqrt(var), rtol=1e-6)
+        np.testing.assert_allclose(
+            meta.stats[key]["min"], np.min([s[key]["min"] for s in per_episode], axis=0)
+        )
+        assert meta.stats[key]["count"][0] == n.sum()
+    camera = meta.camera_keys[0]
+    assert meta.stats[camera]["mean"].shape == (3, 1, 1)
+
+
+def test_v20_stats_come_from_stats_json_and_a_camera_selection_shapes_the_datasets_meta():
+    root = real("gr00t-picknplace-v20")
+    meta = LeRobotDatasetMetadata("nvidia/gr00t", root=root)
+    assert meta.camera_keys == ["observation.images.egoview", "observation.images.ego_view"]
+    stats = json.loads((root / "meta" / "stats.json").read_text())
+    np.testing.assert_allclose(meta.stats["action"]["mean"], np.array(stats["action"]["mean"]))
+    assert len(meta.tasks) == 6 and meta.tasks.index[1] == "valid"
+    ds = StreamingLeRobotDataset(
+        "nvidia/gr00t", root=root, cameras=["observation.images.ego_view"], buffer_size=50
+    )
+    assert ds.meta.camera_keys == ["observation.images.ego_view"]
+    assert "observation.images.egoview" not in ds.meta.features
+
+
+def test_metadata_of_a_missing_folder_is_a_typed_error(tmp_path):
+    with pytest.raises(robostream.RobostreamError):
+        LeRobotDatasetMetadata("local/none", root=tmp_path / "none")
+
+
+# ---- 3. every column type --------------------------------------------------------------------
+
+
+def test_bool_float64_and_integer_columns_as_the_reference_yields_them():
+    root = real("gr00t-picknplace-v20")
+    ds = StreamingLeRobotDataset(
+        "nvidia/gr00t", root=root, cameras=["observation.images.ego_view"], buffer_size=50
+    )
+    items = []
+    for item in ds:
+        items.append(item)
+        if len(items) == 64:
+            break
+    item = items[0]
+    assert isinstance(item["next.done"], bool)  # a Python bool, as a Hugging Face row holds it
+    assert isinstance(item["next.reward"], float) and isinstance(item["timestamp"], float)
+    assert isinstance(item["annotation.human.validity"], int)
+    # float64 vectors become float32 tensors, as torch.tensor makes them of Python floats.
+    assert item["observation.state"].dtype == torch.float32
+    assert item["observation.state"].shape == (44,)
+    batch = next(iter(DataLoader(items, batch_size=16)))
+    assert batch["next.done"].dtype == torch.bool and batch["next.reward"].dtype == torch.float64
+    assert batch["annotation.human.validity"].dtype == torch.int64
+    fast = next(ds.batches(16))
+    for key in ("next.done", "next.reward", "annotation.human.validity", "observation.state"):
+        assert fast[key].dtype == batch[key].dtype, key
+    assert any(i["next.done"] for i in ds)  # every episode ends with done
+
+
+# ---- 4. frames as LeRobot picks them, or a word why not --------------------------------------
+
+
+def test_position_warns_once_where_lerobot_would_pick_other_frames():
+    root = real("gr00t-picknplace-v20")
+    with pytest.warns(UserWarning, match="lerobot") as caught:
+        StreamingLeRobotDataset("nvidia/gr00t", root=root, cameras=["observation.images.ego_view"])
+    assert len([w for w in caught if "lerobot" in str(w.message)]) == 1
+
+
+def test_lerobot_and_strict_timestamps_refuse_gr00t_at_open():
+    root = real("gr00t-picknplace-v20")
+    for mode in ("lerobot", "strict"):
+        with pytest.raises(robostream.DatasetError):
+            StreamingLeRobotDataset(
+                "nvidia/gr00t", root=root, cameras=["observation.images.ego_view"],
+                timestamps=mode,
+            )
+
+
+def test_lerobot_timestamps_give_the_position_frames_where_rows_keep_frame_index_over_fps(
+    small_dataset,
+):
+    by_position = {
+        i["index"]: i[CAMERAS[0]] for i in StreamingLeRobotDataset(
+            "local/small", root=small_dataset, shuffle=False, return_uint8=True
+        )
+    }
+    for item in StreamingLeRobotDataset(
+        "local/small", root=small_dataset, shuffle=False, return_uint8=True, timestamps="lerobot"
+    ):
+        assert torch.equal(item[CAMERAS[0]], by_position[item["index"]])
+
+
+# ---- 5. ranks end an epoch together ----------------------------------------------------------
+
+
+def test_ranks_yield_as_many_samples_on_a_real_dataset():
+    root = real("g1-v21-sample")
+    parts = []
+    for rank in range(2):
+        ds = StreamingLeRobotDataset(
+            "unitree/g1", root=root, episodes=[1, 2, 4], rank=rank, world_size=2,
+            buffer_size=64, return_uint8=True,
+        )
+        parts.append([(i["episode_index"], i["frame_index"]) for i in ds])
+    assert len(parts[0]) == len(parts[1]) > 0
+    assert not set(parts[0]) & set(parts[1])
+    assert len(set(parts[0])) == len(parts[0]) and len(set(parts[1])) == len(parts[1])
+
+
+# ---- 6. DataLoader workers, forked and spawned -------------------------------------------------
+
+WORKERS_SCRIPT = r"""
+import json, sys
+sys.path.insert(0, sys.argv[1])
+import torch
+from torch.utils.data import DataLoader
+from robostream.torch import LeRobotDatasetMetadata, StreamingLeRobotDataset
+from real_data import real
+from robostream import _jvm
+
+if __name__ == "__main__":
+    root, context = sys.argv[2], (sys.argv[3] or None)
+    meta = LeRobotDatasetMetadata("local/small", root=root)
+    ds = StreamingLeRobotDataset("local/small", root=root, buffer_size=40, max_num_shards=2)
+    jvm_before = _jvm.started() or "libjvm" in open("/proc/self/maps").read()
+    loader = DataLoader(ds, batch_size=4, num_workers=2, multiprocessing_context=context,
+                        persistent_workers=True)
+    epochs = [[i for b in loader for i in b["index"].tolist()] for _ in range(2)]
+    print(json.dumps({"jvm_before": jvm_before, "epochs": epochs,
+                      "stats": ds.video_decoder_cache_stats(), "frames": ds.loader_stats()}))
+"""
+
+
+@pytest.mark.parametrize("context", ["", "spawn"])
+def test_dataloader_workers_fork_and_spawn_read_every_sample_once(small_dataset, context):
+    """LeRobot's streaming example forks (Linux's default); its training script spawns."""
+    run = run_python(WORKERS_SCRIPT, small_dataset, context)
+    assert run.returncode == 0, run.stdout + run.stderr
+    result = json.loads(run.stdout.strip().splitlines()[-1])
+    assert result["jvm_before"] is False, "constructing must leave no JVM in the parent"
+    total = total_frames(small_dataset)
+    for epoch in result["epochs"]:
+        assert sorted(epoch) == list(range(total))
+    assert result["epochs"][0] != result["epochs"][1], "persistent workers: a new order"
+    stats = result["stats"]  # aggregated over the worker processes, as the reference's
+    assert stats["hits"] + stats["misses"] >= 2 * 2 * total
+    assert stats["hit_rate"] > 0.0
+    assert result["frames"]["frames_delivered"] >= 2 * 2 * total
+
+
+def test_a_fork_after_the_parent_started_its_loader_is_refused_with_the_way_through(
+    small_dataset,
+):
+    ds = StreamingLeRobotDataset("local/small", root=small_dataset, buffer_size=40)
+    next(iter(ds))  # this process now runs the loader's JVM
+    loader = DataLoader(ds, batch_size=4, num_workers=1, multiprocessing_context="fork")
+    with pytest.raises(Exception, match="spawn") as caught:
+        next(iter(loader))
+    assert "num_workers" in str(caught.value)
+
+
+# ---- 7. Python behaviour users rely on ---------------------------------------------------------
+
+INTERRUPT_SCRIPT = r"""
+import sys, time
+sys.path.insert(0, sys.argv[1])
+from robostream.torch import StreamingLeRobotDataset
+ds = StreamingLeRobotDataset("local/small", root=sys.argv[2], buffer_size=100000,
+                             memory_budget_mb=4096)
+print("ready", flush=True)
+try:
+    for item in ds:
+        pass
+except KeyboardInterrupt:
+    from java.lang import Thread
+    time.sleep(0.5)
+    workers = [t for t in Thread.getAllStackTraces().keySet()
+               if str(t.getName()).startswith("robostream-worker-")]
+    print("stopped workers left:", len(workers), flush=True)
+    raise
+"""
+
+
+def test_ctrl_c_raises_keyboard_interrupt_and_stops_the_loader(h264_dataset, tmp_path):
+    # A buffer larger than the dataset: the first sample waits for the whole epoch's decode,
+    # so Ctrl-C arrives while the main thread waits for the loader.
+    process = subprocess.Popen(
+        [sys.executable, "-c", INTERRUPT_SCRIPT, str(REPO / "python"), str(h264_dataset)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    try:
+        assert "ready" in process.stdout.readline()
+        time.sleep(0.3)
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=60)
+    finally:
+        process.kill()
+    assert "KeyboardInterrupt" in err, out + err
+    assert "stopped workers left: 0" in out, out + err
+    assert process.returncode == -signal.SIGINT, (process.returncode, err)
+    assert "hs_err" not in err and "SIGABRT" not in err
+
+
+def test_each_iter_is_a_new_pass_and_state_dict_still_continues_exactly(small_dataset):
+    ds = StreamingLeRobotDataset("local/small", root=small_dataset, buffer_size=40,
+                                 loader_batch_size=8)
+    total = total_frames(small_dataset)
+    whole = [i["index"] for i in StreamingLeRobotDataset(
+        "local/small", root=small_dataset, buffer_size=40, loader_batch_size=8)]
+    head = []
+    for item in ds:
+        head.append(item["index"])
+        if len(head) == 13:
+            break
+    state = ds.state_dict()  # taken after the break: where the pass stopped
+    again = [i["index"] for i in ds]
+    assert sorted(again) == list(range(total)), "iter() after a break is a whole new pass"
+    resumed = StreamingLeRobotDataset("local/small", root=small_dataset, buffer_size=40,
+                                      loader_batch_size=8)
+    resumed.load_state_dict(state)
+    assert head + [i["index"] for i in resumed] == whole
+
+
+def test_shuffle_false_repeats_its_order_every_pass_and_shuffle_true_does_not(small_dataset):
+    fixed = StreamingLeRobotDataset("local/small", root=small_dataset, shuffle=False,
+                                    buffer_size=40)
+    assert [i["index"] for i in fixed] == [i["index"] for i in fixed]
+    mixed = StreamingLeRobotDataset("local/small", root=small_dataset, buffer_size=40)
+    assert [i["index"] for i in mixed] != [i["index"] for i in mixed]
+
+
+def test_kept_items_cost_their_own_size_not_their_loader_batch(small_dataset):
+    ds = StreamingLeRobotDataset("local/small", root=small_dataset, buffer_size=40,
+                                 loader_batch_size=16)
+    kept = [item for n, item in enumerate(ds) if n % 16 == 0]
+    gc.collect()
+    loader = ds._handle.loader
+    assert len(kept) >= 7
+    # No loader batch is held by the kept items: their values are their own copies.
+    assert int(loader.outstandingBatchBytes()) == 0
+    frame = kept[0][CAMERAS[0]]
+    storage = frame.untyped_storage() if hasattr(frame, "untyped_storage") else frame.storage()
+    assert storage.nbytes() == frame.numel() * frame.element_size()
+
+
+def test_frame_cache_sizes_are_written_as_users_write_them(small_dataset):
+    for size in ("64MiB", "64MB", "64M", "0.0625G"):
+        ds = StreamingLeRobotDataset("local/small", root=small_dataset, buffer_size=40,
+                                     frame_cache=f"memory:{size}")
+        assert sum(1 for _ in ds) == total_frames(small_dataset)
+    with pytest.raises(ValueError, match="size"):
+        StreamingLeRobotDataset("local/small", root=small_dataset, frame_cache="memory:lots")
+
+
+def test_a_dataset_that_leaves_out_lerobots_default_features_loads(tmp_path):
+    source = real("g1-v21-sample")
+    root = tmp_path / "g1"
+    shutil.copytree(source, root)
+    info = json.loads((root / "meta" / "info.json").read_text())
+    for key in ("timestamp", "frame_index", "episode_index", "index", "task_index"):
+        info["features"].pop(key)
+    (root / "meta" / "info.json").write_text(json.dumps(info))
+    ds = StreamingLeRobotDataset("unitree/g1", root=root, episodes=[2], buffer_size=40)
+    items = list(ds)
+    assert len(items) == ds.meta.episodes[2]["length"]
+    assert {"timestamp", "frame_index", "episode_index", "index", "task_index"} <= set(items[0])
+    assert ds.meta.features["frame_index"] == {"dtype": "int64", "shape": (1,), "names": None}

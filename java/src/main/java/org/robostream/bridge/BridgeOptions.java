@@ -111,7 +111,8 @@ final class BridgeOptions {
     if (has(o, "rank_balance")) {
       b.rankBalance(
           PlanParameters.RankBalance.valueOf(
-              JsonFields.text(o, "rank_balance", "rank_balance", 16).toUpperCase(java.util.Locale.ROOT)));
+              JsonFields.text(o, "rank_balance", "rank_balance", 16)
+                  .toUpperCase(java.util.Locale.ROOT)));
     }
     if (has(o, "buffer_size")) {
       b.bufferSize(JsonFields.wholeInt(o, "buffer_size", "buffer_size", 1, 1 << 24));
@@ -141,7 +142,8 @@ final class BridgeOptions {
       b.cameras(texts(o.get("cameras"), "cameras").toArray(String[]::new));
     }
     if (has(o, "decoder_cache_size")) {
-      b.decoderCacheSize(JsonFields.wholeInt(o, "decoder_cache_size", "decoder_cache_size", 1, 1 << 16));
+      b.decoderCacheSize(
+          JsonFields.wholeInt(o, "decoder_cache_size", "decoder_cache_size", 1, 1 << 16));
     }
     if (has(o, "video_decode_device")) {
       String device = JsonFields.text(o, "video_decode_device", "video_decode_device", 64);

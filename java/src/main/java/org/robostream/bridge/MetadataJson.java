@@ -17,8 +17,8 @@ import org.robostream.dataset.VideoSpan;
 
 /**
  * A dataset's metadata as the JSON the Python side builds {@code LeRobotDatasetMetadata} from:
- * info.json as written, the features the loader reads (info.json's, and LeRobot's defaults where
- * it leaves them out), tasks, every listed episode with its files and spans, and the statistics as
+ * info.json as written, the features the loader reads (info.json's, and LeRobot's defaults where it
+ * leaves them out), tasks, every listed episode with its files and spans, and the statistics as
  * stored. Paths are relative to the data root, as LeRobot's {@code get_data_file_path} returns
  * them. Stateless.
  */
@@ -31,8 +31,8 @@ final class MetadataJson {
   private MetadataJson() {}
 
   /**
-   * {@code metadata}'s description, listing every episode of its episodes table (not only the
-   * kept ones: LeRobot's {@code meta.episodes} lists them all).
+   * {@code metadata}'s description, listing every episode of its episodes table (not only the kept
+   * ones: LeRobot's {@code meta.episodes} lists them all).
    */
   static ObjectNode of(LeRobotMetadata metadata) {
     LeRobotMetadata all =

@@ -156,9 +156,9 @@ public final class PythonBridge {
   }
 
   /**
-   * The error document for {@code e}: the classes from its own up to Throwable, and its message;
-   * of the first robostream exception in its cause chain where it wraps one (as the in-process
-   * bridge translates).
+   * The error document for {@code e}: the classes from its own up to Throwable, and its message; of
+   * the first robostream exception in its cause chain where it wraps one (as the in-process bridge
+   * translates).
    */
   static String error(Throwable thrown) {
     Throwable e = thrown;

@@ -41,6 +41,7 @@ from torch.utils.data import IterableDataset, get_worker_info
 
 from . import _jvm, _options, _waits
 from ._items import Columns
+from ._prefetch import ItemReader
 from ._meta import LeRobotDatasetMetadata, _describe_metadata  # noqa: F401  (re-exported)
 from ._views import BatchLease, LoaderHandle
 from .errors import translate
@@ -535,47 +536,49 @@ class StreamingLeRobotDataset(IterableDataset):
         java = handle.loader
         iterator = _call(java.iterator)
         self._pass_open = True
-        language = [c for c in self.meta.features if self.meta.features[c].get("dtype") == "language"]
-        # The loader's state at each batch boundary, read once per batch: one batch's "after" is
-        # the next one's "before".
-        after = str(_call(java.state))
+        language = self._language_columns()
+        transform = self.image_transforms
+
+        def make_items(batch, skip):
+            # In the reader's thread: the batch's items (copies, padding left out), then the
+            # batch goes back to the loader's pool at once.
+            columns = Columns(BatchLease(batch, owner=handle), language)
+            items = [
+                (i, columns.item(i, transform))
+                for i in range(skip, columns.size)
+                if not columns.is_padding(i)  # repeats that even out ranks: never yielded
+            ]
+            size = columns.size
+            del columns
+            self._publish_counters(handle)
+            return items, size
+
+        reader = ItemReader(iterator, java, make_items, skip, str(_call(java.state)))
         try:
-            while _call(iterator.hasNext):
-                before = after
-                lease = BatchLease(_wait_for(iterator.next), owner=handle)
-                after = str(_call(java.state))  # the batch handed out: a batch boundary
-                columns = Columns(lease, language)
-                del lease
-                items = []
-                for i in range(skip, columns.size):
-                    if not columns.is_padding(i):  # repeats that even out ranks: never yielded
-                        items.append((i, columns.item(i, self.image_transforms)))
-                size = columns.size
-                del columns  # the items own copies: the batch goes back to the loader's pool
-                self._publish_counters(handle)
-                start, skip = skip, 0
-                for i, item in items:
+            while True:
+                batch = _translated(reader.next_batch)
+                if batch is None:
+                    break
+                for i, item in batch.items:
                     self._position = (
-                        {"loader": after, "skip": 0}
-                        if i + 1 == size
-                        else {"loader": before, "skip": i + 1}
+                        {"loader": batch.after, "skip": 0}
+                        if i + 1 == batch.size
+                        else {"loader": batch.before, "skip": i + 1}
                     )
                     yield item
-                if not items:
-                    self._position = {"loader": after, "skip": 0}
-                del items
+                if not batch.items:
+                    self._position = {"loader": batch.after, "skip": 0}
+                del batch
             self._pass_open = False
-            self._position = {"loader": after, "skip": 0}
+            self._position = {"loader": reader.end_state, "skip": 0}
             self._publish_counters(handle)
         finally:
-            if self._pass_open:
-                # Dropped, broken out of, interrupted or failed: the loader's threads stop now;
-                # the next iter() starts a new pass, and state_dict() still says where this one
-                # stopped (its position, kept for exact continuation).
-                try:
-                    java.stopIterating()
-                except Exception:
-                    pass
+            # Dropped, broken out of, interrupted or failed: the loader's threads stop now; the
+            # next iter() starts a new pass, and state_dict() still says where this one stopped.
+            reader.close(java.stopIterating if self._pass_open else (lambda: None))
+
+    def _language_columns(self):
+        return [k for k, ft in self.meta.features.items() if ft.get("dtype") == "language"]
 
     def batches(self, batch_size: int, drop_last: bool = False) -> Iterator[dict]:
         """Batches of ``batch_size`` samples as dicts of tensors that view the loader's memory
@@ -602,7 +605,7 @@ class StreamingLeRobotDataset(IterableDataset):
         java = self._open_java(options)
         handle = LoaderHandle(java)  # closes the loader once the last batch is released
         self._batches_handle = weakref.ref(handle)
-        language = [c for c in self.meta.features if self.meta.features[c].get("dtype") == "language"]
+        language = self._language_columns()
         iterator = _call(java.iterator)
         try:
             while _call(iterator.hasNext):

@@ -283,7 +283,6 @@ sys.path.insert(0, sys.argv[1])
 import torch
 from torch.utils.data import DataLoader
 from robostream.torch import LeRobotDatasetMetadata, StreamingLeRobotDataset
-from real_data import real
 from robostream import _jvm
 
 if __name__ == "__main__":

@@ -4,11 +4,15 @@ observation steps, 16 actions), on the synthetic dataset and every real one in
 ../shared/datasets, a few optimizer steps each."""
 
 import math
+import sys
+from pathlib import Path
 
 import pytest
 
-import lerobot_style as lerobot
 from real_data import real
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+import lerobot_style as lerobot  # noqa: E402  (python/benchmarks: the benchmark uses it too)
 
 # Real datasets with the selection LeRobot's config would pass (cfg.dataset.episodes); GR00T's
 # demo data ships only one camera's files, selected with robostream's cameras= (LeRobot itself

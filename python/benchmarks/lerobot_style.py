@@ -6,7 +6,8 @@ action chunk from the current observation) and Diffusion (an observation window,
 actions). No LeRobot code is copied or imported: it runs where LeRobot is not installed.
 
 ``train(config, repo_id, root, ...)`` runs a few optimizer steps and returns what happened, for
-``test_lerobot_training.py``; ``python3 lerobot_style.py ROOT`` runs it by hand.
+``tests/test_lerobot_training.py``; ``bridge_benchmark.py --lerobot`` times the same loop;
+``python3 lerobot_style.py ROOT`` runs it by hand.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from __future__ import annotations
 import itertools
 import sys
 import time
+from pathlib import Path
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional
 
@@ -22,7 +24,8 @@ from torch import nn
 from torch.utils.data import DataLoader
 from torch.utils.data._utils.collate import default_collate
 
-from robostream.torch import LeRobotDatasetMetadata, StreamingLeRobotDataset
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the checkout's package
+from robostream.torch import LeRobotDatasetMetadata, StreamingLeRobotDataset  # noqa: E402
 
 # LeRobot's IMAGENET_STATS, shaped (C, 1, 1).
 IMAGENET_STATS = {
@@ -60,6 +63,7 @@ class TrainConfig:
     tolerance_s: float = 1e-4
     steps: int = 3
     use_imagenet_stats: bool = True
+    backbone: str = "small"  # or "resnet18": ACT's and Diffusion's image backbone
     episodes: Optional[List[int]] = None
     dataset_kwargs: Dict = field(default_factory=dict)  # robostream's own, where a set needs it
 
@@ -162,18 +166,52 @@ def preprocess(batch, camera_keys, normalize):
     return normalize(batch)
 
 
+class _Block(nn.Module):
+    """ResNet's basic block: two 3x3 convolutions with batch norm and a shortcut."""
+
+    def __init__(self, cin, cout, stride):
+        super().__init__()
+        self.body = nn.Sequential(
+            nn.Conv2d(cin, cout, 3, stride, 1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(),
+            nn.Conv2d(cout, cout, 3, 1, 1, bias=False), nn.BatchNorm2d(cout),
+        )
+        self.skip = (
+            nn.Identity()
+            if stride == 1 and cin == cout
+            else nn.Sequential(nn.Conv2d(cin, cout, 1, stride, bias=False), nn.BatchNorm2d(cout))
+        )
+
+    def forward(self, x):
+        return torch.relu(self.body(x) + self.skip(x))
+
+
+def resnet18_trunk() -> nn.Module:
+    """ResNet-18's layers (ACT's and Diffusion's image backbone in LeRobot), pooled to 512
+    features: the compute a real policy spends per image."""
+    layers = [nn.Conv2d(3, 64, 7, 2, 3, bias=False), nn.BatchNorm2d(64), nn.ReLU(), nn.MaxPool2d(3, 2, 1)]
+    cin = 64
+    for cout, stride in ((64, 1), (128, 2), (256, 2), (512, 2)):
+        layers += [_Block(cin, cout, stride), _Block(cout, cout, 1)]
+        cin = cout
+    return nn.Sequential(*layers, nn.AdaptiveAvgPool2d(1), nn.Flatten())
+
+
 class SmallPolicy(nn.Module):
     """A policy with ACT's or Diffusion's inputs and outputs: per camera a strided conv encoder
     (shared), the state, over ``obs_steps`` observations, to ``horizon`` actions; the loss is
     L1 on the actions that are not padding (``action_is_pad``), as both policies mask it."""
 
-    def __init__(self, cameras, state_dim, action_dim, obs_steps, horizon):
+    def __init__(self, cameras, state_dim, action_dim, obs_steps, horizon, backbone="small"):
         super().__init__()
         self.cameras, self.obs_steps, self.horizon = cameras, obs_steps, horizon
-        self.encoder = nn.Sequential(
-            nn.Conv2d(3, 8, 7, stride=4), nn.ReLU(), nn.AdaptiveAvgPool2d(4), nn.Flatten()
-        )
-        features = obs_steps * (len(cameras) * 8 * 16 + state_dim)
+        if backbone == "resnet18":
+            self.encoder, width = resnet18_trunk(), 512
+        else:
+            self.encoder = nn.Sequential(
+                nn.Conv2d(3, 8, 7, stride=4), nn.ReLU(), nn.AdaptiveAvgPool2d(4), nn.Flatten()
+            )
+            width = 8 * 16
+        features = obs_steps * (len(cameras) * width + state_dim)
         self.head = nn.Sequential(nn.Linear(features, 64), nn.ReLU(), nn.Linear(64, horizon * action_dim))
         self.action_dim = action_dim
 
@@ -209,15 +247,16 @@ def train(config: TrainConfig, repo_id: str, root) -> dict:
         meta.features["action"]["shape"][0],
         len(config.policy.observation_delta_indices or [0]),
         len(config.policy.action_delta_indices),
+        config.backbone,
     )
     optimizer = torch.optim.Adam(policy.parameters(), lr=1e-3)
     dataloader = make_dataloader(config, dataset)
     dl_iter = itertools.cycle(dataloader)
-    losses, waits, shapes = [], [], {}
+    losses, waits, steps, shapes = [], [], [], {}
     for _ in range(config.steps):
         step_start = time.perf_counter()
         batch = next(dl_iter)
-        waits.append(time.perf_counter() - step_start)
+        waits.append(time.perf_counter() - step_start)  # the training script's dataloading_s
         shapes = {k: tuple(v.shape) for k, v in batch.items() if isinstance(v, torch.Tensor)}
         batch = preprocess(batch, meta.camera_keys, normalize)
         loss = policy(batch)
@@ -225,10 +264,12 @@ def train(config: TrainConfig, repo_id: str, root) -> dict:
         loss.backward()
         optimizer.step()
         losses.append(float(loss))
+        steps.append(time.perf_counter() - step_start)  # the training script's step_s
     return {
         "losses": losses,
         "shapes": shapes,
         "data_wait_s": waits,
+        "step_s": steps,
         "seconds": time.perf_counter() - started,
         "num_frames": dataset.num_frames,
         "num_episodes": dataset.num_episodes,

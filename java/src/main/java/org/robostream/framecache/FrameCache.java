@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import org.robostream.ByteSize;
 import org.robostream.FileException;
 import org.robostream.video.HeldForm;
 import org.robostream.video.HeldFrame;
@@ -68,6 +69,19 @@ public final class FrameCache implements AutoCloseable {
   private final AtomicLong bytesStored = new AtomicLong();
   private final AtomicLong checksumFailures = new AtomicLong();
   private final AtomicLong notCacheable = new AtomicLong();
+  private final AtomicLong refusedReservations = new AtomicLong();
+  private final AtomicLong ownEvictions = new AtomicLong();
+  private final AtomicLong neededBytes = new AtomicLong();
+  // What this process reads of each video, by identity: its file keeps slots for these only.
+  private final Map<String, FrameSpans> expected = new java.util.HashMap<>();
+  // Files of ours there that lack an expected position: replaced by one of the union.
+  private final Map<String, FrameSpans> lacking = new java.util.HashMap<>();
+  // The bytes each video's file this process reserved (or tried to) takes, by identity.
+  private final Map<String, Long> needs = new java.util.HashMap<>();
+  // File name -> identity of the videos this process reads, to tell its own files among evictions.
+  private final Map<String, String> own = new java.util.HashMap<>();
+  private final java.util.concurrent.atomic.AtomicBoolean warnedTooSmall =
+      new java.util.concurrent.atomic.AtomicBoolean();
   private final FolderBudget budget;
   private volatile long fileBytes;
   private volatile String disabled;
@@ -206,9 +220,28 @@ public final class FrameCache implements AutoCloseable {
   }
 
   /**
+   * Says which frame positions of the video {@code identity} names this process will read (the
+   * spans of the selected episodes in a file many episodes share): its cache file is made with
+   * slots for those only, so the budget holds what will be read rather than whole videos. Called
+   * again, the positions add up. A file of the video that another process made for other positions
+   * is replaced, when this process first stores a frame, by one for both. Without it a file keeps
+   * the whole video.
+   */
+  public synchronized void expect(String identity, FrameSpans positions) {
+    FrameSpans all = expected.merge(identity, positions, FrameSpans::union);
+    own.put(fileName(identity), identity);
+    Entry e = open.get(identity);
+    FrameSpans within = e == null ? null : all.within(e.file.frames);
+    if (within != null && !e.file.spans.covers(within)) {
+      forget(e); // looked at again, and replaced, at the next acquire
+    }
+  }
+
+  /**
    * The entry of the video {@code identity} names, held until {@link Entry#release()}: the one this
    * process has open, or a file another process wrote. Null when there is none (or the cache is
-   * disabled); then {@link #acquireOrCreate} makes one when the first frame is stored.
+   * disabled), or when it keeps no slot for some position {@link #expect} named; then {@link
+   * #acquireOrCreate} makes one (for those positions too) when the first frame is stored.
    */
   public synchronized Entry acquire(String identity) {
     if (disabled != null || closed) {
@@ -238,6 +271,12 @@ public final class FrameCache implements AutoCloseable {
         if (f == null) {
           return null;
         }
+        FrameSpans want = wanted(identity, f.frames);
+        if (want != null && !f.spans.covers(want)) {
+          lacking.put(identity, f.spans); // made for other spans: replaced by acquireOrCreate
+          f.close();
+          return null;
+        }
         e = new Entry(f);
         open.put(identity, e);
         closeIdleBeyondLimit(e);
@@ -254,9 +293,11 @@ public final class FrameCache implements AutoCloseable {
   }
 
   /**
-   * Like {@link #acquire}, and when there is no file yet, creates one of {@code frames} slots of
-   * {@code pictureBytes} (evicting least recently used files to stay within the budget). Null when
-   * it cannot be cached: larger than the whole budget, a name that holds another identity, or the
+   * Like {@link #acquire}, and when there is no file yet, creates one for a video of {@code frames}
+   * frames, with a slot of {@code pictureBytes} for each position {@link #expect} named (every
+   * frame without), evicting least recently used files to stay within the budget. Null when it
+   * cannot be cached: larger than the whole budget (the cache is too small: counted in {@link
+   * FrameCacheStats#refusedReservations}, said once), a name that holds another identity, or the
    * cache is disabled.
    */
   public synchronized Entry acquireOrCreate(String identity, int frames, long pictureBytes) {
@@ -265,9 +306,23 @@ public final class FrameCache implements AutoCloseable {
       return e;
     }
     long slotBytes = CacheFile.slotBytesFor(pictureBytes);
-    long need = CacheFile.fileBytes(frames, slotBytes);
-    if (need > options.maxBytes() || slotBytes > CacheFile.MAX_SLOT_BYTES) {
-      return refuse(identity, frames);
+    FrameSpans want = reservation(identity, frames, slotBytes);
+    long need = CacheFile.fileBytes(want, frames, slotBytes);
+    if (slotBytes > CacheFile.MAX_SLOT_BYTES) {
+      return refuse(identity, want.count());
+    }
+    recordNeed(identity, need);
+    if (need > options.maxBytes()) {
+      refusedReservations.incrementAndGet();
+      tooSmall(
+          "the "
+              + want.count()
+              + " frames it reads of "
+              + video(identity)
+              + " need "
+              + ByteSize.describe(need)
+              + " on their own, more than the whole cache");
+      return refuse(identity, want.count());
     }
     try {
       fileBytes =
@@ -278,13 +333,27 @@ public final class FrameCache implements AutoCloseable {
                 if (mine != null) {
                   forget(mine);
                 }
+                String read = own.get(evicted.getFileName().toString());
+                if (read != null && !read.equals(identity)) {
+                  ownEvictions.incrementAndGet();
+                  tooSmall(
+                      "it evicted the frames of "
+                          + video(read)
+                          + ", which it reads every epoch, to make room for those of "
+                          + video(identity));
+                }
               });
       CacheFile f =
           CacheFile.create(
-              dir, fileName(identity), identity, frames, slotBytes, options.maxBytes(), uid);
+              dir, fileName(identity), identity, frames, want, slotBytes, options.maxBytes(), uid);
       if (f == null) {
-        return refuse(identity, frames);
+        return refuse(identity, want.count());
       }
+      if (f.frames != frames) { // another process's file of this identity, for another count
+        f.close();
+        return refuse(identity, want.count());
+      }
+      own.put(fileName(identity), identity);
       e = new Entry(f);
       open.put(identity, e);
       closeIdleBeyondLimit(e);
@@ -295,6 +364,80 @@ public final class FrameCache implements AutoCloseable {
       disable("cannot create a file for " + identity, ex);
       return null;
     }
+  }
+
+  /** The positions {@link #expect} named of a video of {@code frames}, or null. */
+  private FrameSpans wanted(String identity, int frames) {
+    FrameSpans s = expected.get(identity);
+    return s == null ? null : s.within(frames);
+  }
+
+  /**
+   * What a new file of {@code identity} keeps: the expected positions (every frame without), and
+   * those of a file there made for other spans when both fit the budget together, so that processes
+   * reading different episodes of one video share one file that only grows.
+   */
+  private FrameSpans reservation(String identity, int frames, long slotBytes) {
+    FrameSpans want = wanted(identity, frames);
+    if (want == null) {
+      want = FrameSpans.whole(frames);
+    }
+    FrameSpans had = lacking.remove(identity);
+    FrameSpans other = had == null ? null : had.within(frames);
+    if (other != null) {
+      FrameSpans both = want.union(other);
+      if (CacheFile.fileBytes(both, frames, slotBytes) <= options.maxBytes()) {
+        return both;
+      }
+    }
+    return want;
+  }
+
+  /** Records what the file of {@code identity} needs of the budget. */
+  private void recordNeed(String identity, long need) {
+    Long before = needs.put(identity, need);
+    neededBytes.addAndGet(need - (before == null ? 0 : before));
+  }
+
+  /**
+   * Says once that the cache cannot hold what this process reads ({@code what}), with what it
+   * needs, what it has and the option that raises it.
+   */
+  private void tooSmall(String what) {
+    if (!warnedTooSmall.compareAndSet(false, true)) {
+      return;
+    }
+    LOG.warn(
+        "frame cache {}: too small for the frames this loader reads: {}. The cache holds {};"
+            + " the files this loader reserved so far need {} together. Frames that do not fit are"
+            + " decoded again every epoch. Raise it with {} to at least what"
+            + " frameCacheStats().neededBytes() reports after the first epoch (frames stored"
+            + " packed: width x height x 1.5 bytes each for yuv420p, per camera)",
+        dir,
+        what,
+        ByteSize.describe(options.maxBytes()),
+        ByteSize.describe(neededBytes.get()),
+        option());
+  }
+
+  /** The option that sizes this cache, as the CLI and the library spell it. */
+  private String option() {
+    if (options.isPrivateMemory()) {
+      return "--frame-cache memory:SIZE (library: FrameCacheOptions.memory(bytes))";
+    }
+    if (options.isDefaultShared()) {
+      return "--frame-cache shared:SIZE (library: FrameCacheOptions.shared(bytes))";
+    }
+    return "--frame-cache "
+        + options.directory()
+        + ":SIZE (library: FrameCacheOptions.directory(folder, bytes))";
+  }
+
+  /** The video an identity names, for messages: a local file's path, a remote file's URL. */
+  private static String video(String identity) {
+    int bar = identity.indexOf('|');
+    String named = bar < 0 ? identity : identity.substring(0, bar);
+    return named.startsWith("file:") ? named.substring("file:".length()) : named;
   }
 
   /** Counts {@code frames} as not cacheable once and refuses {@code identity} from now on. */
@@ -323,7 +466,10 @@ public final class FrameCache implements AutoCloseable {
         options.maxBytes(),
         checksumFailures.get(),
         notCacheable.get(),
-        disabled);
+        disabled,
+        refusedReservations.get(),
+        ownEvictions.get(),
+        neededBytes.get());
   }
 
   /** Closes every open file (each once its last user released it); removes a private folder. */
@@ -433,9 +579,14 @@ public final class FrameCache implements AutoCloseable {
       this.file = file;
     }
 
-    /** Frame positions (slots) of the file. */
+    /** Frames of the video (positions 0 to frames - 1; the file may keep slots for some only). */
     public int frames() {
       return file.frames;
+    }
+
+    /** The positions the file keeps slots for: the whole video, or the spans it was made for. */
+    public FrameSpans positions() {
+      return file.spans;
     }
 
     /**
@@ -546,7 +697,7 @@ public final class FrameCache implements AutoCloseable {
             stored.incrementAndGet();
             bytesStored.addAndGet(f.bytes());
           }
-          case TOO_LARGE -> notCacheable.incrementAndGet();
+          case TOO_LARGE, UNCOVERED -> notCacheable.incrementAndGet();
           default -> {}
         }
       } catch (IOException e) {

@@ -15,7 +15,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import org.robostream.ByteSize;
 import org.robostream.FileException;
 import org.robostream.video.HeldForm;
 import org.robostream.video.HeldFrame;
@@ -69,20 +68,8 @@ public final class FrameCache implements AutoCloseable {
   private final AtomicLong bytesStored = new AtomicLong();
   private final AtomicLong checksumFailures = new AtomicLong();
   private final AtomicLong notCacheable = new AtomicLong();
-  private final AtomicLong refusedReservations = new AtomicLong();
-  private final AtomicLong ownEvictions = new AtomicLong();
-  private final AtomicLong neededBytes = new AtomicLong();
-  // What this process reads of each video, by identity: its file keeps slots for these only.
-  private final Map<String, FrameSpans> expected = new java.util.HashMap<>();
-  // Files of ours there that lack an expected position: replaced by one of the union.
-  private final Map<String, FrameSpans> lacking = new java.util.HashMap<>();
-  // The bytes each video's file this process reserved (or tried to) takes, by identity.
-  private final Map<String, Long> needs = new java.util.HashMap<>();
-  // File name -> identity of the videos this process reads, to tell its own files among evictions.
-  private final Map<String, String> own = new java.util.HashMap<>();
-  private final java.util.concurrent.atomic.AtomicBoolean warnedTooSmall =
-      new java.util.concurrent.atomic.AtomicBoolean();
   private final FolderBudget budget;
+  private final Reservations reservations;
   private volatile long fileBytes;
   private volatile String disabled;
   private boolean closed;
@@ -94,6 +81,7 @@ public final class FrameCache implements AutoCloseable {
     this.ownsDir = ownsDir;
     this.uid = uid;
     this.budget = new FolderBudget(dir, options.maxBytes(), uid);
+    this.reservations = new Reservations(dir, options);
   }
 
   /**
@@ -228,8 +216,7 @@ public final class FrameCache implements AutoCloseable {
    * the whole video.
    */
   public synchronized void expect(String identity, FrameSpans positions) {
-    FrameSpans all = expected.merge(identity, positions, FrameSpans::union);
-    own.put(fileName(identity), identity);
+    FrameSpans all = reservations.expect(identity, positions);
     Entry e = open.get(identity);
     FrameSpans within = e == null ? null : all.within(e.file.frames);
     if (within != null && !e.file.spans.covers(within)) {
@@ -271,10 +258,8 @@ public final class FrameCache implements AutoCloseable {
         if (f == null) {
           return null;
         }
-        FrameSpans want = wanted(identity, f.frames);
-        if (want != null && !f.spans.covers(want)) {
-          lacking.put(identity, f.spans); // made for other spans: replaced by acquireOrCreate
-          f.close();
+        if (reservations.lacks(identity, f.spans, f.frames)) {
+          f.close(); // made for other spans: replaced by acquireOrCreate, keeping both
           return null;
         }
         e = new Entry(f);
@@ -306,22 +291,14 @@ public final class FrameCache implements AutoCloseable {
       return e;
     }
     long slotBytes = CacheFile.slotBytesFor(pictureBytes);
-    FrameSpans want = reservation(identity, frames, slotBytes);
+    FrameSpans want = reservations.plan(identity, frames, slotBytes);
     long need = CacheFile.fileBytes(want, frames, slotBytes);
     if (slotBytes > CacheFile.MAX_SLOT_BYTES) {
       return refuse(identity, want.count());
     }
-    recordNeed(identity, need);
+    reservations.need(identity, need);
     if (need > options.maxBytes()) {
-      refusedReservations.incrementAndGet();
-      tooSmall(
-          "the "
-              + want.count()
-              + " frames it reads of "
-              + video(identity)
-              + " need "
-              + ByteSize.describe(need)
-              + " on their own, more than the whole cache");
+      reservations.refused(identity, want.count(), need);
       return refuse(identity, want.count());
     }
     try {
@@ -333,15 +310,7 @@ public final class FrameCache implements AutoCloseable {
                 if (mine != null) {
                   forget(mine);
                 }
-                String read = own.get(evicted.getFileName().toString());
-                if (read != null && !read.equals(identity)) {
-                  ownEvictions.incrementAndGet();
-                  tooSmall(
-                      "it evicted the frames of "
-                          + video(read)
-                          + ", which it reads every epoch, to make room for those of "
-                          + video(identity));
-                }
+                reservations.evicted(evicted, identity);
               });
       CacheFile f =
           CacheFile.create(
@@ -353,7 +322,7 @@ public final class FrameCache implements AutoCloseable {
         f.close();
         return refuse(identity, want.count());
       }
-      own.put(fileName(identity), identity);
+      reservations.made(identity);
       e = new Entry(f);
       open.put(identity, e);
       closeIdleBeyondLimit(e);
@@ -364,80 +333,6 @@ public final class FrameCache implements AutoCloseable {
       disable("cannot create a file for " + identity, ex);
       return null;
     }
-  }
-
-  /** The positions {@link #expect} named of a video of {@code frames}, or null. */
-  private FrameSpans wanted(String identity, int frames) {
-    FrameSpans s = expected.get(identity);
-    return s == null ? null : s.within(frames);
-  }
-
-  /**
-   * What a new file of {@code identity} keeps: the expected positions (every frame without), and
-   * those of a file there made for other spans when both fit the budget together, so that processes
-   * reading different episodes of one video share one file that only grows.
-   */
-  private FrameSpans reservation(String identity, int frames, long slotBytes) {
-    FrameSpans want = wanted(identity, frames);
-    if (want == null) {
-      want = FrameSpans.whole(frames);
-    }
-    FrameSpans had = lacking.remove(identity);
-    FrameSpans other = had == null ? null : had.within(frames);
-    if (other != null) {
-      FrameSpans both = want.union(other);
-      if (CacheFile.fileBytes(both, frames, slotBytes) <= options.maxBytes()) {
-        return both;
-      }
-    }
-    return want;
-  }
-
-  /** Records what the file of {@code identity} needs of the budget. */
-  private void recordNeed(String identity, long need) {
-    Long before = needs.put(identity, need);
-    neededBytes.addAndGet(need - (before == null ? 0 : before));
-  }
-
-  /**
-   * Says once that the cache cannot hold what this process reads ({@code what}), with what it
-   * needs, what it has and the option that raises it.
-   */
-  private void tooSmall(String what) {
-    if (!warnedTooSmall.compareAndSet(false, true)) {
-      return;
-    }
-    LOG.warn(
-        "frame cache {}: too small for the frames this loader reads: {}. The cache holds {};"
-            + " the files this loader reserved so far need {} together. Frames that do not fit are"
-            + " decoded again every epoch. Raise it with {} to at least what"
-            + " frameCacheStats().neededBytes() reports after the first epoch (frames stored"
-            + " packed: width x height x 1.5 bytes each for yuv420p, per camera)",
-        dir,
-        what,
-        ByteSize.describe(options.maxBytes()),
-        ByteSize.describe(neededBytes.get()),
-        option());
-  }
-
-  /** The option that sizes this cache, as the CLI and the library spell it. */
-  private String option() {
-    if (options.isPrivateMemory()) {
-      return "--frame-cache memory:SIZE (library: FrameCacheOptions.memory(bytes))";
-    }
-    if (options.isDefaultShared()) {
-      return "--frame-cache shared:SIZE (library: FrameCacheOptions.shared(bytes))";
-    }
-    return "--frame-cache "
-        + options.directory()
-        + ":SIZE (library: FrameCacheOptions.directory(folder, bytes))";
-  }
-
-  /** The video an identity names, for messages: a local file's path, a remote file's URL. */
-  private static String video(String identity) {
-    int bar = identity.indexOf('|');
-    String named = bar < 0 ? identity : identity.substring(0, bar);
-    return named.startsWith("file:") ? named.substring("file:".length()) : named;
   }
 
   /** Counts {@code frames} as not cacheable once and refuses {@code identity} from now on. */
@@ -467,9 +362,9 @@ public final class FrameCache implements AutoCloseable {
         checksumFailures.get(),
         notCacheable.get(),
         disabled,
-        refusedReservations.get(),
-        ownEvictions.get(),
-        neededBytes.get());
+        reservations.refusals(),
+        reservations.ownEvictions(),
+        reservations.needed());
   }
 
   /** Closes every open file (each once its last user released it); removes a private folder. */

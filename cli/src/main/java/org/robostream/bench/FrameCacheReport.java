@@ -28,6 +28,9 @@ public final class FrameCacheReport {
     c.put("hit_rate", StreamingBenchmark.round(stats.hitRate(), 4));
     c.put("checksum_failures", stats.checksumFailures());
     c.put("not_cacheable", stats.notCacheable());
+    c.put("refused_reservations", stats.refusedReservations());
+    c.put("own_evictions", stats.ownEvictions());
+    c.put("needed_bytes", stats.neededBytes());
     c.put("disabled", stats.disabled());
     return c;
   }
@@ -46,7 +49,7 @@ public final class FrameCacheReport {
         Locale.ROOT,
         "frame cache %s: %s hits, %s misses (hit rate %s), %s stored, %s evictions; in the window"
             + " %s frames decoded and %s served from the cache (%s served frames/s%s); epoch 1"
-            + " %s samples/s, epochs 2+ %s samples/s%s",
+            + " %s samples/s, epochs 2+ %s samples/s%s%s",
         c.get("spec"),
         c.get("hits"),
         c.get("misses"),
@@ -63,6 +66,27 @@ public final class FrameCacheReport {
         result.get("later_epochs_samples_per_s") == null
             ? "n/a (one epoch)"
             : result.get("later_epochs_samples_per_s"),
+        tooSmall(c),
         disabled == null ? "" : "; DISABLED: " + disabled + " (frames were decoded from then on)");
+  }
+
+  /**
+   * Said when the cache held less than the frames this process reads need ({@code
+   * refused_reservations}, {@code own_evictions}): what they need, so the next run asks for it.
+   */
+  private static String tooSmall(Map<String, Object> c) {
+    long refused = ((Number) c.getOrDefault("refused_reservations", 0L)).longValue();
+    long own = ((Number) c.getOrDefault("own_evictions", 0L)).longValue();
+    if (refused == 0 && own == 0) {
+      return "";
+    }
+    return String.format(
+        Locale.ROOT,
+        "; TOO SMALL: the frames read need %s, the cache holds %s (%s reservations refused, %s"
+            + " files evicted and read again): raise --frame-cache SIZE",
+        org.robostream.ByteSize.describe(((Number) c.get("needed_bytes")).longValue()),
+        org.robostream.ByteSize.describe(((Number) c.get("max_bytes")).longValue()),
+        refused,
+        own);
   }
 }

@@ -16,4 +16,21 @@ final class FlagChecks {
       throw new IllegalArgumentException(flag + " must be >= " + min + ", got " + value);
     }
   }
+
+  /**
+   * The bytes of {@code mib} MiB (2^20 bytes, the unit of the {@code -mb} flags), refused below 1
+   * and where the bytes would pass {@link Long#MAX_VALUE}: the shift would wrap silently, and a
+   * wrapped budget is a wrong budget, not an error.
+   *
+   * @throws IllegalArgumentException naming {@code flag} and the value
+   */
+  static long mebibytes(String flag, long mib) {
+    atLeast(1, flag, mib);
+    long most = Long.MAX_VALUE >> 20;
+    if (mib > most) {
+      throw new IllegalArgumentException(
+          flag + " must be at most " + most + " (MiB; 2^63 - 1 bytes), got " + mib);
+    }
+    return mib << 20;
+  }
 }

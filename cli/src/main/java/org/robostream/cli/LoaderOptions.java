@@ -52,7 +52,7 @@ final class LoaderOptions {
     }
     FlagChecks.atLeast(1, "--buffer-size", bufferSize);
     if (memoryBudgetMb != null) {
-      FlagChecks.atLeast(1, "--memory-budget-mb", memoryBudgetMb);
+      FlagChecks.mebibytes("--memory-budget-mb", memoryBudgetMb);
     }
   }
 
@@ -68,7 +68,7 @@ final class LoaderOptions {
   StreamingDataset.Builder applyTo(StreamingDataset.Builder builder, int defaultWorkers) {
     builder.batchSize(batchSize).workers(workers(defaultWorkers)).bufferSize(bufferSize).seed(seed);
     if (memoryBudgetMb != null) {
-      builder.memoryBudgetBytes(memoryBudgetMb << 20);
+      builder.memoryBudgetBytes(FlagChecks.mebibytes("--memory-budget-mb", memoryBudgetMb));
     }
     return builder;
   }

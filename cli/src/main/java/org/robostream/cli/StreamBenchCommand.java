@@ -114,7 +114,7 @@ final class StreamBenchCommand implements Callable<Integer> {
             .returnUint8(true)
             .preset(Windows.Preset.valueOf(mode.toUpperCase(Locale.ROOT).replace('-', '_')));
     if (budgetMb != null) {
-      builder.memoryBudgetBytes(budgetMb << 20);
+      builder.memoryBudgetBytes(FlagChecks.mebibytes("--memory-budget-mb", budgetMb));
     }
     resize.applyTo(builder);
     timestamps.applyTo(builder);
@@ -245,7 +245,7 @@ final class StreamBenchCommand implements Callable<Integer> {
     FlagChecks.atLeast(1, "--buffer-size", bufferSize);
     FlagChecks.atLeast(1, "--max-num-shards", maxNumShards);
     if (budgetMb != null) {
-      FlagChecks.atLeast(1, "--memory-budget-mb", budgetMb);
+      FlagChecks.mebibytes("--memory-budget-mb", budgetMb);
     }
     FlagChecks.atLeast(0, "--warmup-batches", warmup);
     FlagChecks.atLeast(1, "--rounds", rounds);

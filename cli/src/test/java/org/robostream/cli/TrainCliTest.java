@@ -505,6 +505,12 @@ class TrainCliTest {
       {"--lr", "0", "--lr must be a positive number"},
       // The loader flags train shares with bench (LoaderOptions), checked alike.
       {"--memory-budget-mb", "0", "--memory-budget-mb"},
+      // Its MiB as bytes would pass 2^63 - 1: refused, never wrapped into another budget.
+      {
+        "--memory-budget-mb",
+        "8796093022208",
+        "--memory-budget-mb must be at most 8796093022207 (MiB; 2^63 - 1 bytes), got 8796093022208"
+      },
       {"--num-workers", "0", "--num-workers"},
       {"--buffer-size", "0", "--buffer-size"},
       {"--batch-size", "0", "--batch-size"},

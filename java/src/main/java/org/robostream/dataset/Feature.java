@@ -43,6 +43,15 @@ public record Feature(
   }
 
   /**
+   * Whether this is a language column ({@code dtype: language}: LeRobot's {@code
+   * language_persistent} and {@code language_events}, lists of message structs per row), delivered
+   * as one JSON text per row.
+   */
+  public boolean isLanguage() {
+    return dtype.equals("language");
+  }
+
+  /**
    * Whether a video feature is a depth map ({@code video.is_depth_map} true in its info): one
    * channel of sample values, not RGB.
    */

@@ -50,6 +50,22 @@ public final class FeatureColumns {
                               + ", which info.json declares as "
                               + declared(f)));
       ArrowType type = field.getType();
+      if (deliveredAsJson(f, field)) {
+        String problem = JsonCells.unsupported(field);
+        if (problem != null) {
+          throw new DatasetException.BadMetadata(
+              file,
+              "column "
+                  + f.name()
+                  + " holds values that JSON text cannot carry ("
+                  + problem
+                  + "): a "
+                  + f.dtype()
+                  + " column is delivered as one JSON text per row, of strings, numbers, bools,"
+                  + " structs, lists and maps");
+        }
+        continue;
+      }
       if (f.isImage()) {
         if (!ImageColumn.matches(field)) {
           throw new DatasetException.BadMetadata(
@@ -90,6 +106,45 @@ public final class FeatureColumns {
       }
     }
     return casts;
+  }
+
+  /**
+   * Whether feature {@code f}, stored as {@code field}, is delivered as one JSON text per row (a
+   * string column; see {@link JsonCells} for the form): a {@code language} column (LeRobot's {@code
+   * language_persistent} and {@code language_events}: lists of message structs), and a column of a
+   * dtype robostream does not deliver as numbers or strings whose values are structs, maps or lists
+   * of them. A column declared numeric, bool or string keeps its checks (a nested one is refused
+   * naming both types): its declaration promises values, not text.
+   */
+  public static boolean deliveredAsJson(Feature f, Field field) {
+    if (f.isVideo() || f.isImage()) {
+      return false;
+    }
+    if (f.isLanguage()) {
+      return true;
+    }
+    return !KNOWN_DTYPES.contains(f.dtype()) && nested(field);
+  }
+
+  /** Dtypes delivered as what they declare (numbers, bools, strings, frames). */
+  private static final java.util.Set<String> KNOWN_DTYPES =
+      java.util.Set.of(
+          "float32", "float64", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
+          "uint64", "bool", "string", "video", "image");
+
+  /** A struct or map, or a list whose items are not plain values (structs, lists, maps). */
+  private static boolean nested(Field field) {
+    ArrowType type = field.getType();
+    if (type instanceof ArrowType.Struct || type instanceof ArrowType.Map) {
+      return true;
+    }
+    boolean list =
+        type instanceof ArrowType.List
+            || type instanceof ArrowType.LargeList
+            || type instanceof ArrowType.FixedSizeList;
+    return list
+        && !field.getChildren().isEmpty()
+        && !field.getChildren().get(0).getChildren().isEmpty();
   }
 
   /**

@@ -22,11 +22,18 @@ import org.robostream.video.HeldFrame;
  *
  * <pre>
  * 0       header (8 KiB, {@link CacheFileHeader}): magic, version, frames, slot bytes, data
- *         offset, last use, the identity (whose frames these are, e.g. path + size + mtime)
- * 8192    slot table: 64 bytes a frame ({@link SlotEntry}): state, CRC-32C of the fields and the
+ *         offset, last use, the identity (whose frames these are, e.g. path + size + mtime),
+ *         slots, spans
+ * 8192    slot table: 64 bytes a slot ({@link SlotEntry}): state, CRC-32C of the fields and the
  *         bytes, bytes, width, height, pixel format, colour matrix and range, pts, frame index
+ *         span table (only for a file of some spans of the video): 8 bytes a span
  * data    (4 KiB aligned) slot i at data + i * slotBytes: the packed picture
  * </pre>
+ *
+ * <p>A slot per frame of the video, or per position of the spans the file was made for ({@link
+ * FrameSpans}: the episodes a loader reads of a v3.0 MP4 many episodes share), so that the file
+ * reserves what will be read, not the whole video. A position without a slot is a miss and is not
+ * stored.
  *
  * <p><b>Nothing is mapped.</b> Every access is a positional read or write ({@code pread}/{@code
  * pwrite}): a file that shrinks underneath (truncated by any process) gives short reads, which are
@@ -69,6 +76,8 @@ final class CacheFile {
     PRESENT,
     /** The picture is larger than a slot. */
     TOO_LARGE,
+    /** The file has no slot for the position (it keeps other spans of the video). */
+    UNCOVERED,
     /**
      * Not stored: the thread was interrupted (its worker is being stopped), before or during the
      * write; the slot is left as it was and the file works on for everyone else.
@@ -85,7 +94,8 @@ final class CacheFile {
 
   final Path path;
   final String identity;
-  final int frames;
+  final int frames; // the video's
+  final FrameSpans spans; // the positions with a slot
   final long slotBytes;
   final long dataOffset;
   final Object fileKey;
@@ -97,10 +107,17 @@ final class CacheFile {
   private volatile long lastTouched;
 
   private CacheFile(
-      Path path, String identity, CacheFileHeader h, Object fileKey, int uid, FileChannel channel) {
+      Path path,
+      String identity,
+      CacheFileHeader h,
+      FrameSpans spans,
+      Object fileKey,
+      int uid,
+      FileChannel channel) {
     this.path = path;
     this.identity = identity;
     this.frames = h.frames();
+    this.spans = spans;
     this.slotBytes = h.slotBytes();
     this.dataOffset = h.dataOffset();
     this.fileKey = fileKey;
@@ -108,9 +125,21 @@ final class CacheFile {
     this.channel = channel;
   }
 
-  /** The file's full size for {@code frames} slots of {@code slotBytes}. */
+  /** The file's full size for a whole video of {@code frames}, slots of {@code slotBytes}. */
   static long fileBytes(int frames, long slotBytes) {
     return CacheFileHeader.dataOffsetFor(frames) + frames * slotBytes;
+  }
+
+  /**
+   * The file's full size for the positions {@code covered} of a video of {@code frames}: what
+   * creating it reserves of the budget.
+   */
+  static long fileBytes(FrameSpans covered, int frames, long slotBytes) {
+    if (covered.isWhole(frames)) {
+      return fileBytes(frames, slotBytes);
+    }
+    return CacheFileHeader.dataOffsetFor(covered.count(), covered.spans())
+        + covered.count() * slotBytes;
   }
 
   /** Slot sizes are rounded up to 64 bytes so every slot starts cache-line aligned. */
@@ -119,17 +148,26 @@ final class CacheFile {
   }
 
   /**
-   * Creates the file {@code name} in {@code dir} for {@code identity}, or opens the one another
-   * process created first. A file of ours of an older layout under that name is replaced.
+   * Creates the file {@code name} in {@code dir} for the positions {@code covered} of the video
+   * {@code identity} names, or opens the one another process created first. A file of ours of an
+   * older layout under that name is replaced, and so is one of this identity that does not cover
+   * {@code covered} (made for other spans: the caller asks for their union, so files only grow).
    *
    * @return null when the name holds something else (another identity, another layout, anything but
    *     a regular file of this user) or a file larger than {@code maxBytes}
    * @throws IOException when the folder cannot take it (full, gone, read-only)
    */
   static CacheFile create(
-      Path dir, String name, String identity, int frames, long slotBytes, long maxBytes, int uid)
+      Path dir,
+      String name,
+      String identity,
+      int frames,
+      FrameSpans covered,
+      long slotBytes,
+      long maxBytes,
+      int uid)
       throws IOException {
-    CacheFileHeader header = CacheFileHeader.of(identity, frames, slotBytes);
+    CacheFileHeader header = CacheFileHeader.of(identity, frames, covered, slotBytes);
     if (header == null) {
       return null;
     }
@@ -152,12 +190,19 @@ final class CacheFile {
           zeros.clear().limit((int) Math.min(zeros.capacity(), dataOffset - at));
           writeFully(ch, zeros, at);
         }
+        if (header.spans() > 0) {
+          writeFully(ch, CacheFileHeader.spanTable(covered), header.spanTableOffset());
+        }
         // Its full size from the start (sparse: pages are used as slots are written), so that
         // the folder's budget, which adds up file sizes, counts what its slots will take.
-        writeFully(ch, ByteBuffer.allocate(1), fileBytes(frames, slotBytes) - 1);
+        writeFully(
+            ch, ByteBuffer.allocate(1), header.dataOffset() + header.slots() * slotBytes - 1);
       }
-      if (!link(tmp, target) && CacheFileHeader.isOlderVersionOfOurs(target, uid)) {
-        // Ours, from an older robostream: its frames are in a layout this version does not read.
+      if (!link(tmp, target)
+          && (CacheFileHeader.isOlderVersionOfOurs(target, uid)
+              || lacks(target, identity, frames, covered, maxBytes, uid))) {
+        // Ours, from an older robostream (a layout this version does not read), or made for
+        // other spans of this video: replaced, its frames decoded again once.
         Files.deleteIfExists(target);
         link(tmp, target);
       }
@@ -168,6 +213,35 @@ final class CacheFile {
       return open(target, identity, maxBytes, uid);
     } catch (NoSuchFileException evictedAtOnce) {
       return null; // another process evicted it between the link and the open
+    }
+  }
+
+  /** {@link #create(Path, String, String, int, FrameSpans, long, long, int)} of a whole video. */
+  static CacheFile create(
+      Path dir, String name, String identity, int frames, long slotBytes, long maxBytes, int uid)
+      throws IOException {
+    return create(dir, name, identity, frames, FrameSpans.whole(frames), slotBytes, maxBytes, uid);
+  }
+
+  /**
+   * Whether {@code target} is a file of ours for {@code identity} and {@code frames} that has no
+   * slot for some position of {@code covered}.
+   */
+  private static boolean lacks(
+      Path target, String identity, int frames, FrameSpans covered, long maxBytes, int uid)
+      throws IOException {
+    try {
+      CacheFile there = open(target, identity, maxBytes, uid);
+      if (there == null) {
+        return false;
+      }
+      try {
+        return there.frames == frames && !there.spans.covers(covered);
+      } finally {
+        there.close();
+      }
+    } catch (NoSuchFileException gone) {
+      return false;
     }
   }
 
@@ -205,14 +279,18 @@ final class CacheFile {
       CacheFileHeader h = CacheFileHeader.read(ch);
       if (h == null
           || !h.identity().equals(identity)
-          || fileBytes(h.frames(), h.slotBytes()) > maxBytes) {
+          || h.dataOffset() + h.slots() * h.slotBytes() > maxBytes) {
+        return null;
+      }
+      FrameSpans covered = h.readSpans(ch);
+      if (covered == null) {
         return null;
       }
       Object key =
           Files.readAttributes(path, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS)
               .fileKey();
       ok = true;
-      return new CacheFile(path, identity, h, key, uid, ch);
+      return new CacheFile(path, identity, h, covered, key, uid, ch);
     } finally {
       if (!ok) {
         ch.close();
@@ -228,10 +306,11 @@ final class CacheFile {
    */
   HeldFrame read(int position, FrameTarget target, Found[] out) {
     out[0] = Found.MISS;
-    if (shrunk || gone || Thread.currentThread().isInterrupted()) {
-      return null; // an interrupted read would close the channel every reader shares
+    int slot = slotOf(position);
+    if (slot < 0 || shrunk || gone || Thread.currentThread().isInterrupted()) {
+      return null; // no slot; or an interrupted read would close the channel every reader shares
     }
-    long entryAt = entryOffset(position);
+    long entryAt = entryOffset(slot);
     ByteBuffer entry = ENTRY.get();
     for (int attempt = 0; attempt < 2; attempt++) {
       FileChannel ch = channel;
@@ -252,7 +331,7 @@ final class CacheFile {
         bytes = described.bytes();
         address = target.take(bytes);
         ByteBuffer picture = NativeAddress.bytesAt(address, bytes).asByteBuffer();
-        if (!readFully(ch, picture, slotOffset(position))) {
+        if (!readFully(ch, picture, slotOffset(slot))) {
           target.giveBack(address, bytes);
           return cutShort(out);
         }
@@ -315,9 +394,12 @@ final class CacheFile {
     }
   }
 
-  /** Empties slot {@code position}, so that it is stored again (best effort: a miss either way). */
+  /** Empties the slot of {@code position}, so that it is stored again (best effort). */
   void empty(int position) {
-    emptyAt(entryOffset(position));
+    int slot = slotOf(position);
+    if (slot >= 0) {
+      emptyAt(entryOffset(slot));
+    }
   }
 
   private void emptyAt(long entryAt) {
@@ -340,13 +422,17 @@ final class CacheFile {
     if (bytes <= 0 || bytes > slotBytes) {
       return Stored.TOO_LARGE;
     }
+    int slot = slotOf(position);
+    if (slot < 0) {
+      return Stored.UNCOVERED;
+    }
     if (Thread.currentThread().isInterrupted()) {
       return Stored.INTERRUPTED; // a write now would close the channel every writer shares
     }
     if (shrunk || gone) {
       return Stored.PRESENT;
     }
-    long entryAt = entryOffset(position);
+    long entryAt = entryOffset(slot);
     ByteBuffer entry = ENTRY.get();
     FileChannel ch = channel;
     try {
@@ -361,7 +447,7 @@ final class CacheFile {
       long from = staging == null ? f.address() : staging.copyOf(f.address(), bytes);
       ByteBuffer picture = NativeAddress.bytesAt(from, bytes).asByteBuffer();
       SlotEntry.complete(entry, f, picture, COMPLETE);
-      writeFully(ch, picture, slotOffset(position));
+      writeFully(ch, picture, slotOffset(slot));
       writeFully(ch, entry.clear(), entryAt); // last: the slot is served from here on
       return Stored.STORED;
     } catch (ClosedChannelException interrupted) {
@@ -434,16 +520,21 @@ final class CacheFile {
     }
   }
 
-  private long entryOffset(int position) {
+  /** The slot of frame {@code position} of the video, -1 when the file keeps none for it. */
+  private int slotOf(int position) {
     if (position < 0 || position >= frames) {
       throw new IndexOutOfBoundsException(
-          "frame " + position + " of " + path + ", which has " + frames + " slots");
+          "frame " + position + " of " + path + ", whose video has " + frames + " frames");
     }
-    return CacheFileHeader.BYTES + (long) position * SlotEntry.BYTES;
+    return spans.slotOf(position);
   }
 
-  private long slotOffset(int position) {
-    return dataOffset + position * slotBytes;
+  private static long entryOffset(int slot) {
+    return CacheFileHeader.BYTES + (long) slot * SlotEntry.BYTES;
+  }
+
+  private long slotOffset(int slot) {
+    return dataOffset + slot * slotBytes;
   }
 
   /** Reads until {@code b} is full; false when the file ends first. */

@@ -69,6 +69,7 @@ public final class FrameCache implements AutoCloseable {
   private final AtomicLong checksumFailures = new AtomicLong();
   private final AtomicLong notCacheable = new AtomicLong();
   private final FolderBudget budget;
+  private final Reservations reservations;
   private volatile long fileBytes;
   private volatile String disabled;
   private boolean closed;
@@ -80,6 +81,7 @@ public final class FrameCache implements AutoCloseable {
     this.ownsDir = ownsDir;
     this.uid = uid;
     this.budget = new FolderBudget(dir, options.maxBytes(), uid);
+    this.reservations = new Reservations(dir, options);
   }
 
   /**
@@ -206,9 +208,27 @@ public final class FrameCache implements AutoCloseable {
   }
 
   /**
+   * Says which frame positions of the video {@code identity} names this process will read (the
+   * spans of the selected episodes in a file many episodes share): its cache file is made with
+   * slots for those only, so the budget holds what will be read rather than whole videos. Called
+   * again, the positions add up. A file of the video that another process made for other positions
+   * is replaced, when this process first stores a frame, by one for both. Without it a file keeps
+   * the whole video.
+   */
+  public synchronized void expect(String identity, FrameSpans positions) {
+    FrameSpans all = reservations.expect(identity, positions);
+    Entry e = open.get(identity);
+    FrameSpans within = e == null ? null : all.within(e.file.frames);
+    if (within != null && !e.file.spans.covers(within)) {
+      forget(e); // looked at again, and replaced, at the next acquire
+    }
+  }
+
+  /**
    * The entry of the video {@code identity} names, held until {@link Entry#release()}: the one this
    * process has open, or a file another process wrote. Null when there is none (or the cache is
-   * disabled); then {@link #acquireOrCreate} makes one when the first frame is stored.
+   * disabled), or when it keeps no slot for some position {@link #expect} named; then {@link
+   * #acquireOrCreate} makes one (for those positions too) when the first frame is stored.
    */
   public synchronized Entry acquire(String identity) {
     if (disabled != null || closed) {
@@ -238,6 +258,10 @@ public final class FrameCache implements AutoCloseable {
         if (f == null) {
           return null;
         }
+        if (reservations.lacks(identity, f.spans, f.frames)) {
+          f.close(); // made for other spans: replaced by acquireOrCreate, keeping both
+          return null;
+        }
         e = new Entry(f);
         open.put(identity, e);
         closeIdleBeyondLimit(e);
@@ -254,9 +278,11 @@ public final class FrameCache implements AutoCloseable {
   }
 
   /**
-   * Like {@link #acquire}, and when there is no file yet, creates one of {@code frames} slots of
-   * {@code pictureBytes} (evicting least recently used files to stay within the budget). Null when
-   * it cannot be cached: larger than the whole budget, a name that holds another identity, or the
+   * Like {@link #acquire}, and when there is no file yet, creates one for a video of {@code frames}
+   * frames, with a slot of {@code pictureBytes} for each position {@link #expect} named (every
+   * frame without), evicting least recently used files to stay within the budget. Null when it
+   * cannot be cached: larger than the whole budget (the cache is too small: counted in {@link
+   * FrameCacheStats#refusedReservations}, said once), a name that holds another identity, or the
    * cache is disabled.
    */
   public synchronized Entry acquireOrCreate(String identity, int frames, long pictureBytes) {
@@ -265,9 +291,15 @@ public final class FrameCache implements AutoCloseable {
       return e;
     }
     long slotBytes = CacheFile.slotBytesFor(pictureBytes);
-    long need = CacheFile.fileBytes(frames, slotBytes);
-    if (need > options.maxBytes() || slotBytes > CacheFile.MAX_SLOT_BYTES) {
-      return refuse(identity, frames);
+    FrameSpans want = reservations.plan(identity, frames, slotBytes);
+    long need = CacheFile.fileBytes(want, frames, slotBytes);
+    if (slotBytes > CacheFile.MAX_SLOT_BYTES) {
+      return refuse(identity, want.count());
+    }
+    reservations.need(identity, need);
+    if (need > options.maxBytes()) {
+      reservations.refused(identity, want.count(), need);
+      return refuse(identity, want.count());
     }
     try {
       fileBytes =
@@ -278,13 +310,19 @@ public final class FrameCache implements AutoCloseable {
                 if (mine != null) {
                   forget(mine);
                 }
+                reservations.evicted(evicted, identity);
               });
       CacheFile f =
           CacheFile.create(
-              dir, fileName(identity), identity, frames, slotBytes, options.maxBytes(), uid);
+              dir, fileName(identity), identity, frames, want, slotBytes, options.maxBytes(), uid);
       if (f == null) {
-        return refuse(identity, frames);
+        return refuse(identity, want.count());
       }
+      if (f.frames != frames) { // another process's file of this identity, for another count
+        f.close();
+        return refuse(identity, want.count());
+      }
+      reservations.made(identity);
       e = new Entry(f);
       open.put(identity, e);
       closeIdleBeyondLimit(e);
@@ -323,7 +361,10 @@ public final class FrameCache implements AutoCloseable {
         options.maxBytes(),
         checksumFailures.get(),
         notCacheable.get(),
-        disabled);
+        disabled,
+        reservations.refusals(),
+        reservations.ownEvictions(),
+        reservations.needed());
   }
 
   /** Closes every open file (each once its last user released it); removes a private folder. */
@@ -433,9 +474,14 @@ public final class FrameCache implements AutoCloseable {
       this.file = file;
     }
 
-    /** Frame positions (slots) of the file. */
+    /** Frames of the video (positions 0 to frames - 1; the file may keep slots for some only). */
     public int frames() {
       return file.frames;
+    }
+
+    /** The positions the file keeps slots for: the whole video, or the spans it was made for. */
+    public FrameSpans positions() {
+      return file.spans;
     }
 
     /**
@@ -546,7 +592,7 @@ public final class FrameCache implements AutoCloseable {
             stored.incrementAndGet();
             bytesStored.addAndGet(f.bytes());
           }
-          case TOO_LARGE -> notCacheable.incrementAndGet();
+          case TOO_LARGE, UNCOVERED -> notCacheable.incrementAndGet();
           default -> {}
         }
       } catch (IOException e) {

@@ -2,7 +2,7 @@ package org.robostream.framecache;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Locale;
+import org.robostream.ByteSize;
 
 /**
  * Where a {@link FrameCache} keeps decoded frames and how many bytes it may take. Immutable.
@@ -86,8 +86,10 @@ public record FrameCacheOptions(Path directory, long maxBytes) {
   /**
    * Parses the command line's form: {@code shared:SIZE} (this user's folder shared by the node's
    * processes, see {@link #shared}), {@code memory:SIZE} (private RAM) or {@code DIR:SIZE} (a
-   * folder of your choice, used only when no other user can write it); SIZE is bytes with an
-   * optional K, M, G or T suffix (powers of 1024), e.g. {@code shared:64G}.
+   * folder of your choice, used only when no other user can write it); SIZE is a {@link ByteSize}:
+   * bytes, or a number with K, M, G or T, alone or with B or iB, any case, decimals allowed, every
+   * unit binary (G = GB = GiB = 2^30 bytes), e.g. {@code shared:64G}, {@code memory:2GiB}, {@code
+   * memory:1.5 gb}.
    */
   public static FrameCacheOptions parse(String spec) {
     int colon = spec == null ? -1 : spec.lastIndexOf(':');
@@ -100,39 +102,26 @@ public record FrameCacheOptions(Path directory, long maxBytes) {
     }
     String where = spec.substring(0, colon);
     long bytes = parseSize(spec.substring(colon + 1), spec);
-    return switch (where) {
-      case "memory" -> memory(bytes);
-      case "shared" -> shared(bytes);
-      default -> directory(Path.of(where), bytes);
-    };
+    try {
+      return switch (where.strip()) {
+        case "memory" -> memory(bytes);
+        case "shared" -> shared(bytes);
+        default -> directory(Path.of(where), bytes);
+      };
+    } catch (IllegalArgumentException e) { // the 1 MiB bound: named with the spec, as above
+      throw new IllegalArgumentException("--frame-cache " + spec + ": " + e.getMessage(), e);
+    }
   }
 
-  /** Bytes from {@code 512M}, {@code 16G}, {@code 1048576}. */
+  /**
+   * Bytes from the SIZE of {@code spec}: {@code 512M}, {@code 2GiB}, {@code 1.5 G}, {@code
+   * 1048576}; every unit binary (G = GB = GiB = 2^30), see {@link ByteSize}.
+   */
   static long parseSize(String text, String spec) {
-    String t = text.trim().toUpperCase(Locale.ROOT);
-    if (t.endsWith("B")) {
-      t = t.substring(0, t.length() - 1);
-    }
-    int shift = 0;
-    if (!t.isEmpty()) {
-      switch (t.charAt(t.length() - 1)) {
-        case 'K' -> shift = 10;
-        case 'M' -> shift = 20;
-        case 'G' -> shift = 30;
-        case 'T' -> shift = 40;
-        default -> shift = 0;
-      }
-    }
-    String digits = shift == 0 ? t : t.substring(0, t.length() - 1);
     try {
-      long n = Long.parseLong(digits);
-      if (n <= 0 || n > (Long.MAX_VALUE >> shift)) {
-        throw new NumberFormatException();
-      }
-      return n << shift;
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException(
-          "--frame-cache " + spec + ": " + text + " is not a size (write 512M, 16G, 1T)");
+      return ByteSize.parse(text);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("--frame-cache " + spec + ": " + e.getMessage(), e);
     }
   }
 

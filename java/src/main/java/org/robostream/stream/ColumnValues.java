@@ -9,13 +9,15 @@ import org.apache.arrow.vector.ValueVector;
 import org.apache.arrow.vector.complex.FixedSizeListVector;
 import org.apache.arrow.vector.complex.ListVector;
 import org.robostream.dataset.DatasetException;
+import org.robostream.dataset.JsonCells;
 
 /**
  * One declared column of one episode as a flat primitive array ({@code width} values per row),
  * taken out of the data file's Arrow vectors so windows can gather rows cheaply, in the declared
  * type: a column stored in another type of the same kind (float64 declared float32, int32 declared
  * int64, bool declared as a number) is cast while copied, as LeRobot casts on read ({@code
- * dataset.FeatureColumns} refused the others when the dataset was opened). Immutable after
+ * dataset.FeatureColumns} refused the others when the dataset was opened). A language column, or
+ * another column of structs and lists, is one JSON text per row ({@link #json}). Immutable after
  * construction.
  */
 final class ColumnValues {
@@ -64,6 +66,48 @@ final class ColumnValues {
       case "string" -> Kind.STRING;
       default -> null;
     };
+  }
+
+  /**
+   * The most UTF-8 bytes of JSON text one row of a language (or other nested) column may take: a
+   * bound on what one sample carries, far above what annotations hold (LeRobot's language rows are
+   * a few messages).
+   */
+  static final int MAX_JSON_ROW_BYTES = 1 << 20;
+
+  /**
+   * Rows [from, from + rows) of {@code vector}, a column delivered as JSON text ({@code
+   * FeatureColumns.deliveredAsJson}), one text per row ({@link JsonCells}); a row equal to the one
+   * before shares its string (LeRobot repeats an episode's persistent messages on every row).
+   *
+   * @throws DatasetException.Unsupported naming the file, episode, row and column when a row's text
+   *     would pass {@link #MAX_JSON_ROW_BYTES}
+   */
+  static ColumnValues json(FieldVector vector, int from, int rows, String file, int episode) {
+    ColumnValues c = new ColumnValues(vector.getName(), Kind.STRING, 1, true, rows);
+    for (int r = 0; r < rows; r++) {
+      String text;
+      try {
+        text = JsonCells.write(vector, from + r, MAX_JSON_ROW_BYTES);
+      } catch (JsonCells.TooLarge e) {
+        throw new DatasetException.Unsupported(
+            file,
+            "episode "
+                + episode
+                + " frame "
+                + r
+                + " (row "
+                + (from + r)
+                + " of the file): column "
+                + vector.getName()
+                + " is more than "
+                + MAX_JSON_ROW_BYTES
+                + " bytes (1 MiB) as JSON text, the most robostream delivers for one row of a"
+                + " language or nested column");
+      }
+      c.str[r] = r > 0 && text.equals(c.str[r - 1]) ? c.str[r - 1] : text;
+    }
+    return c;
   }
 
   /** Copies rows [from, from + rows) of {@code vector} in its stored kind. */

@@ -17,13 +17,14 @@ import org.robostream.dataset.ParquetFrames;
 
 /**
  * Episode rows for one worker: reads data Parquet files (declared columns only, checked against
- * info.json by {@link FeatureColumns}, each in its declared type) through arrow-dataset, keeps the
- * last few files open (v3.0 files hold many episodes) and the recently used episodes extracted. An
- * episode must have exactly its metadata length of rows. Its index columns ({@code frame_index}
- * 0..length-1, {@code index} counting on from {@code dataset_from_index}, a finite {@code
- * timestamp}) were checked when the dataset was opened ({@code LeRobotMetadata.checkDataFiles});
- * the {@code timestamp} column is delivered as written, whatever convention it keeps. Not
- * thread-safe: one per worker; {@link #close()} frees the files.
+ * info.json by {@link FeatureColumns}, each in its declared type; language and other nested columns
+ * as one JSON text per row) through arrow-dataset, keeps the last few files open (v3.0 files hold
+ * many episodes) and the recently used episodes extracted. An episode must have exactly its
+ * metadata length of rows. Its index columns ({@code frame_index} 0..length-1, {@code index}
+ * counting on from {@code dataset_from_index}, a finite {@code timestamp}) were checked when the
+ * dataset was opened ({@code LeRobotMetadata.checkDataFiles}); the {@code timestamp} column is
+ * delivered as written, whatever convention it keeps. Not thread-safe: one per worker; {@link
+ * #close()} frees the files.
  */
 final class EpisodeRowSource implements AutoCloseable {
   private static final int OPEN_FILES = 2;
@@ -66,6 +67,11 @@ final class EpisodeRowSource implements AutoCloseable {
     Map<String, ColumnValues> columns = new LinkedHashMap<>();
     for (FieldVector v : file.root().getFieldVectors()) {
       org.robostream.dataset.Feature feature = info.features().get(v.getName());
+      if (FeatureColumns.deliveredAsJson(feature, v.getField())) {
+        // One text per row whatever the declared shape (a language column declares [1]).
+        columns.put(v.getName(), ColumnValues.json(v, range[0], e.length(), name, e.index()));
+        continue;
+      }
       ColumnValues c =
           ColumnValues.extract(
               v, range[0], e.length(), name, ColumnValues.declared(feature.dtype()));

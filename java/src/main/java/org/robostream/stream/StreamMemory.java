@@ -50,6 +50,7 @@ final class StreamMemory {
   private final AtomicLong openFrameBytes = new AtomicLong();
   private final List<FrameMemory> stores = new ArrayList<>(); // one per worker index
   private final FrameCache frameCache; // null: none
+  private final CachedPositions cachedPositions; // null without a frame cache
 
   /**
    * Allocates the pools and the workers' stores. Closed in the reverse order: the stores (which
@@ -61,6 +62,7 @@ final class StreamMemory {
     // closed last.
     this.frameCache =
         config.frameCache() == null ? null : shared.add(FrameCache.open(config.frameCache()));
+    this.cachedPositions = frameCache == null ? null : CachedPositions.of(config.metadata());
     shared.add(this::closeAllocator);
     this.hostPool = shared.add(BatchMemoryPool.host());
     this.batchPool = config.gpu() >= 0 ? shared.add(BatchMemoryPool.cuda(config.gpu())) : hostPool;
@@ -112,14 +114,21 @@ final class StreamMemory {
     return frameCache;
   }
 
-  /** A worker's way through the frame cache (it closes it), or null without one. */
+  /**
+   * A worker's way through the frame cache (it closes it), or null without one; the cache is told
+   * which positions of a file the kept episodes read as the file's identity is first asked.
+   */
   CachedFetch newCachedFetch(
       StreamCounters counters,
       Function<Path, String> identities,
       Function<String, VideoFacts> known) {
     return frameCache == null
         ? null
-        : new CachedFetch(frameCache, counters.fetched, identities, known);
+        : new CachedFetch(
+            frameCache,
+            counters.fetched,
+            cachedPositions.tellingWhatIsRead(frameCache, identities),
+            known);
   }
 
   /** One more holder: a worker thread about to start. */

@@ -5,11 +5,13 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.TreeSet;
 import org.robostream.dataset.DatasetInfo;
+import org.robostream.dataset.Feature;
 
 /**
  * Time windows per key as frame offsets ({@code round(delta * fps)}), for video and table keys. A
  * neighbour outside the episode takes the nearest valid frame (first or last, never the episode's
- * duration) and is flagged in {@code <key>_is_pad}. Immutable.
+ * duration) and is flagged in {@code <key>_is_pad}. Text columns (string, language) take no window.
+ * Immutable.
  */
 public final class Windows {
   /** Named windows of the reference. */
@@ -50,6 +52,7 @@ public final class Windows {
                 + " is not a feature; available: "
                 + new TreeSet<>(info.features().keySet()));
       }
+      refuseText(info.features().get(e.getKey()));
       double[] d = e.getValue();
       if (d.length == 0) {
         throw new IllegalArgumentException("delta_timestamps of " + e.getKey() + " is empty");
@@ -65,6 +68,34 @@ public final class Windows {
       out.put(e.getKey(), o);
     }
     return new Windows(out);
+  }
+
+  /**
+   * Windows stack a key's rows into a tensor [T, ...]; a column of text (a {@code string} column, a
+   * {@code language} column or another one delivered as JSON text) has no tensor to stack, so a
+   * window on it is refused when the stream is built rather than half supported.
+   */
+  private static void refuseText(Feature f) {
+    boolean values =
+        f.isVideo()
+            || f.isImage()
+            || f.dtype().equals("bool")
+            || f.dtype().startsWith("float")
+            || f.dtype().startsWith("int")
+            || f.dtype().startsWith("uint");
+    if (!values) {
+      throw new IllegalArgumentException(
+          "delta_timestamps key "
+              + f.name()
+              + " is a "
+              + f.dtype()
+              + " column, delivered as "
+              + (f.dtype().equals("string") ? "text" : "one JSON text per sample")
+              + ": windows (delta_timestamps) are taken of cameras and numeric or bool columns"
+              + " only; leave "
+              + f.name()
+              + " out of delta_timestamps (each sample still carries its own row's value)");
+    }
   }
 
   public static Windows preset(Preset preset, DatasetInfo info) {

@@ -145,21 +145,23 @@ class ReferencePyAVDataset(IterableDataset):
 
 
 def episodes_from_metadata(ds: StreamingLeRobotDataset, cameras):
-    """Episode lengths, data files and video spans through robostream's metadata reader."""
-    java_meta = ds._java_dataset().metadata()
+    """Episode lengths, data files and video spans from the dataset's LeRobot metadata."""
+    meta = ds.meta
     wanted = set(ds.episodes) if ds.episodes is not None else None
     out = []
-    start = 0
-    for ep in java_meta.episodes():
-        index, length = int(ep.index()), int(ep.length())
+    for row in meta.episodes:
+        index = row["episode_index"]
         if wanted is None or index in wanted:
-            spans = {}
-            for cam in cameras:
-                span = ep.video(cam)
-                spans[cam] = {"file": str(span.file()), "from": float(span.fromTimestamp())}
-            out.append({"index": index, "length": length, "from_index": int(ep.datasetFromIndex()),
-                        "data_file": str(ep.dataFile()), "videos": spans})
-        start += length
+            spans = {
+                cam: {
+                    "file": str(meta.root / meta.get_video_file_path(index, cam)),
+                    "from": float(row[f"videos/{cam}/from_timestamp"]),
+                }
+                for cam in cameras
+            }
+            out.append({"index": index, "length": row["length"],
+                        "from_index": row["dataset_from_index"],
+                        "data_file": str(meta.get_data_file_path(index)), "videos": spans})
     return out
 
 

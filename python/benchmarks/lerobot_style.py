@@ -103,13 +103,19 @@ def make_dataset(config: TrainConfig, repo_id: str, root) -> StreamingLeRobotDat
         **config.dataset_kwargs,
     )
     if config.use_imagenet_stats:
-        for key in dataset.meta.camera_keys:
-            if key in dataset.meta.depth_keys:
-                continue
-            dataset.meta.stats.setdefault(key, {})
-            for stat, values in IMAGENET_STATS.items():
-                dataset.meta.stats[key][stat] = torch.tensor(values, dtype=torch.float32)
+        add_imagenet_stats(dataset.meta)
     return dataset
+
+
+def add_imagenet_stats(meta) -> None:
+    """The factory's ``use_imagenet_stats``: ImageNet's mean and std for every camera that is
+    not a depth map, written into ``meta.stats`` in place."""
+    for key in meta.camera_keys:
+        if key in meta.depth_keys:
+            continue
+        meta.stats.setdefault(key, {})
+        for stat, values in IMAGENET_STATS.items():
+            meta.stats[key][stat] = torch.tensor(values, dtype=torch.float32)
 
 
 def collate_keeping_language(batch):

@@ -53,6 +53,12 @@ STATE_FORMAT = "robostream.torch-state/1"
 # Depth units LeRobot's depth_output_unit takes.
 _DEPTH_UNITS = ("m", "mm")
 
+# Feature dtypes delivered as themselves; text columns of any other dtype hold JSON.
+_PLAIN_DTYPES = (
+    "string", "video", "image", "bool", "float16", "float32", "float64", "int8", "int16",
+    "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+)
+
 # LeRobot's default cap on concurrently read sub-streams.
 _DEFAULT_MAX_NUM_SHARDS = 16
 
@@ -578,7 +584,11 @@ class StreamingLeRobotDataset(IterableDataset):
             reader.close(java.stopIterating if self._pass_open else (lambda: None))
 
     def _language_columns(self):
-        return [k for k, ft in self.meta.features.items() if ft.get("dtype") == "language"]
+        """Text columns that carry JSON: LeRobot's language columns, and any column of an
+        unknown dtype the loader delivers as one JSON text per sample (lists of structs)."""
+        return [
+            k for k, ft in self.meta.features.items() if ft.get("dtype") not in _PLAIN_DTYPES
+        ]
 
     def batches(self, batch_size: int, drop_last: bool = False) -> Iterator[dict]:
         """Batches of ``batch_size`` samples as dicts of tensors that view the loader's memory

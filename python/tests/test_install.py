@@ -20,7 +20,7 @@ def readme_snippet(name: str) -> str:
     return match.group(1)
 
 
-def test_installed_package_runs_the_readme_snippet_and_trains(small_dataset, tmp_path):
+def test_installed_package_runs_the_readme_snippets(small_dataset, tmp_path):
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", str(venv)], check=True)
     pip = subprocess.run(
@@ -37,16 +37,42 @@ def test_installed_package_runs_the_readme_snippet_and_trains(small_dataset, tmp
     assert str(venv) in installed[0], "the snippet must run the installed package"
     assert str(venv) in installed[1], "the installed package carries its jars"
 
-    snippet = readme_snippet("train")
-    line = re.search(r'^DATASET = ".*?"', snippet, re.M)
+    for name in ("train", "lerobot"):
+        run = run_snippet(venv, name, small_dataset, tmp_path)
+        assert run.returncode == 0, run.stdout + run.stderr
+        if name == "train":
+            losses = [float(l.split()[1]) for l in run.stdout.strip().splitlines()]
+            # The small dataset has 5 episodes of ~24 frames: 3 full batches and a partial one.
+            assert len(losses) >= 3 and all(loss == loss for loss in losses), run.stdout
+        else:
+            lines = run.stdout.strip().splitlines()
+            assert [l.split()[0] for l in lines[:3]] == ["0", "1", "2"], run.stdout
+            assert "(8, 20, 6)" in lines[0]
+            assert "'hits'" in lines[-1] and "'hits': 0," not in lines[-1], run.stdout
+
+
+def run_snippet(venv, name, dataset, tmp_path):
+    """README snippet ``name`` run by the installed package, its DATASET line pointed at
+    ``dataset`` (the demo's dataset takes minutes to generate; the line itself is checked to
+    name the folder the demo makes)."""
+    snippet = readme_snippet(name)
+    line = re.search(r'^( *)DATASET = "(.*?)"', snippet, re.M)
     assert line, "the snippet names its dataset in one DATASET = line"
-    script = tmp_path / "snippet.py"
-    script.write_text(snippet.replace(line.group(0), f"DATASET = {str(small_dataset)!r}"))
-    run = subprocess.run(
+    assert line.group(2) == "~/.cache/robostream/samples/" + demo_dataset_name()
+    script = tmp_path / f"snippet_{name}.py"
+    script.write_text(
+        snippet.replace(line.group(0), f"{line.group(1)}DATASET = {str(dataset)!r}")
+    )
+    return subprocess.run(
         [str(venv / "bin" / "python"), str(script)],
         capture_output=True, text=True, cwd=tmp_path, timeout=300,
     )
-    assert run.returncode == 0, run.stdout + run.stderr
-    losses = [float(l.split()[1]) for l in run.stdout.strip().splitlines()]
-    # The small dataset has 5 episodes of ~24 frames: 3 full batches and a partial one.
-    assert len(losses) >= 3 and all(loss == loss for loss in losses), run.stdout
+
+
+def demo_dataset_name() -> str:
+    """The folder scripts/demo.sh generates: DefaultDataset's name for the bench's default of
+    50 episodes of 200 frames."""
+    source = (REPO / "cli/src/main/java/org/robostream/bench/DefaultDataset.java").read_text()
+    pattern = re.search(r'"(camera-[^"]*-e)" \+ episodes \+ "(-f)" \+ framesPerEpisode', source)
+    assert pattern, "DefaultDataset names its folder as it did"
+    return f"{pattern.group(1)}50{pattern.group(2)}200"

@@ -101,6 +101,7 @@ final class InspectCommand implements Callable<Integer> {
       refused = e.getMessage();
     }
     out.put("timestamps", timestamps.summary());
+    out.put("timestamp_warnings", timestamps.warnings());
     out.put("data_check", refused == null ? "ok" : refused);
     if (json) {
       System.out.println(Json.MAPPER.writeValueAsString(out));
@@ -131,6 +132,7 @@ final class InspectCommand implements Callable<Integer> {
             + (timestamps.recorded()
                 ? "; rows stream with their frames by position (--timestamps strict refuses)"
                 : ""));
+    timestamps.warnings().forEach(w -> System.out.println("warning: " + w));
     if (refused != null) {
       System.out.println("data files: refused: " + refused);
       return 1;

@@ -247,6 +247,43 @@ public final class LeRobotMetadata {
     return checkDataFiles(TimestampRule.POSITION);
   }
 
+  /**
+   * This dataset with the LeRobot default features info.json leaves out ({@code timestamp}, {@code
+   * frame_index}, {@code episode_index}, {@code index}, {@code task_index}) declared as LeRobot
+   * declares them, where the first kept episode's data file has the column: LeRobot reads those
+   * columns whatever info.json says, and rows are placed by {@code episode_index}. The features map
+   * then lists them after the declared ones, in LeRobot's order ({@link
+   * DatasetInfo#assumedDefaults()}); which were assumed is logged once. Every other data file must
+   * then have them too ({@link #checkDataFiles}). Reads one Parquet footer; returns this dataset
+   * when nothing is left out. Called where a dataset source is opened ({@link LocalDataset}, the
+   * Hub's, once its data files are here).
+   */
+  public LeRobotMetadata withDefaultFeatures() {
+    if (episodes.isEmpty()) {
+      return this;
+    }
+    Path first = episodes.values().iterator().next().dataFile();
+    List<String> columns;
+    try (org.apache.arrow.memory.BufferAllocator allocator =
+        new org.apache.arrow.memory.RootAllocator()) {
+      columns =
+          ParquetFrames.schema(allocator, first).getFields().stream()
+              .map(org.apache.arrow.vector.types.pojo.Field::getName)
+              .toList();
+    }
+    List<Feature> assumed = DefaultFeatures.omitted(info, columns);
+    if (assumed.isEmpty()) {
+      return this;
+    }
+    LOG.info(
+        "{}: info.json leaves out LeRobot's default features {}, which the data files have:"
+            + " read as LeRobot declares them ({})",
+        roots.metaFile("info.json"),
+        assumed.stream().map(Feature::name).toList(),
+        String.join(", ", assumed.stream().map(DefaultFeatures::describe).toList()));
+    return new LeRobotMetadata(roots, info.withAssumedDefaults(assumed), tables, cameras, episodes);
+  }
+
   /** The root holding {@code meta/} (absolute). */
   public Path root() {
     return roots.metaRoot();

@@ -144,6 +144,49 @@ class TimestampLeRobotRuleTest {
   }
 
   @Test
+  void framesPickedByTimestampAreServedByTheFrameCacheAsDecoded() throws Exception {
+    IntToDoubleFunction late = f -> Math.min(f + 1, 9) * FRAME;
+    Path root = TimestampTwins.write(tmp.resolve("ds"), late);
+    Expected expected = (e, f) -> e == 1 ? Math.min(f + 1, 9) : f;
+    StreamingDataset.Builder cached =
+        lerobot(root)
+            .frameCache(
+                org.robostream.framecache.FrameCacheOptions.directory(
+                    tmp.resolve("cache"), 64L << 20));
+    try (StreamingDataset ds = cached.build()) {
+      assertEquals(30, streamsFrames(ds, expected), "decoded and stored");
+      assertEquals(0, ds.stats().framesFromCache());
+    }
+    try (StreamingDataset ds = cached.build()) {
+      assertEquals(30, streamsFrames(ds, expected), "served from the cache");
+      assertEquals(60, ds.stats().framesFromCache(), "both cameras' frames");
+    }
+  }
+
+  @Test
+  void dataFilesWithoutATimestampColumnAreRefused() throws Exception {
+    Path root = TimestampTwins.write(tmp.resolve("ds"), TimestampTwins.AT_FRAME_INDEX);
+    org.robostream.testing.MetadataEdit.info(
+        root,
+        info ->
+            ((com.fasterxml.jackson.databind.node.ObjectNode) info.path("features"))
+                .remove("timestamp"));
+    for (int e = 0; e < 3; e++) {
+      org.robostream.testing.ParquetEdit.rewrite(
+          root.resolve(String.format("data/chunk-000/episode_%06d.parquet", e)),
+          t -> t.drop("timestamp"));
+    }
+    DatasetException.BadMetadata e =
+        assertThrows(DatasetException.BadMetadata.class, () -> lerobot(root).build());
+    assertWarning(
+        e.getMessage(),
+        "episode 0 has no timestamp column, and timestamps(LEROBOT) picks each row's frame by its"
+            + " timestamp",
+        "--timestamps position");
+    assertEquals(30, streamsFrames(TimestampTwins.stream(root), (ep, f) -> f), "by position");
+  }
+
+  @Test
   void theRuleIsParsedFromItsName() {
     assertEquals(TimestampRule.LEROBOT, TimestampRule.parse(" LeRobot "));
     IllegalArgumentException e =
@@ -165,19 +208,24 @@ class TimestampLeRobotRuleTest {
    * expected(episode, row)} of the sample's episode; returns the samples seen (each once).
    */
   private static int streamsFrames(StreamingDataset.Builder builder, Expected expected) {
-    Set<Long> seen = new HashSet<>();
     try (StreamingDataset ds = builder.build()) {
-      List<String> cameras = ds.metadata().cameras();
-      for (Batch b : ds) {
-        try (b) {
-          for (PatternSamples.Delivered d : PatternSamples.of(b, cameras)) {
-            assertTrue(seen.add(d.sample()), "twice: " + d);
-            for (int k = 0; k < cameras.size(); k++) {
-              assertEquals(
-                  new PatternCode.Identity(d.episode(), expected.frame(d.episode(), d.frame()), k),
-                  d.painted().get(k),
-                  d.toString());
-            }
+      return streamsFrames(ds, expected);
+    }
+  }
+
+  /** As {@link #streamsFrames(StreamingDataset.Builder, Expected)}, one epoch of {@code ds}. */
+  private static int streamsFrames(StreamingDataset ds, Expected expected) {
+    Set<Long> seen = new HashSet<>();
+    List<String> cameras = ds.metadata().cameras();
+    for (Batch b : ds) {
+      try (b) {
+        for (PatternSamples.Delivered d : PatternSamples.of(b, cameras)) {
+          assertTrue(seen.add(d.sample()), "twice: " + d);
+          for (int k = 0; k < cameras.size(); k++) {
+            assertEquals(
+                new PatternCode.Identity(d.episode(), expected.frame(d.episode(), d.frame()), k),
+                d.painted().get(k),
+                d.toString());
           }
         }
       }

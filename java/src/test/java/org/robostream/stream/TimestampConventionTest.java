@@ -170,6 +170,19 @@ class TimestampConventionTest {
     }
   }
 
+  @Test
+  void aToleranceThatIsNotPositiveIsRefusedAsASetting() {
+    for (double tolerance : new double[] {0, -1e-4, Double.NaN, Double.POSITIVE_INFINITY}) {
+      IllegalArgumentException e =
+          assertThrows(
+              IllegalArgumentException.class,
+              () ->
+                  TimestampTwins.stream(tmp.resolve("absent")).toleranceSeconds(tolerance).build(),
+              "before the (absent) dataset is read");
+      assertTrue(e.getMessage().startsWith("toleranceSeconds must be a positive"), e.getMessage());
+    }
+  }
+
   private static DatasetException.BadMetadata strictRefusal(StreamingDataset.Builder b) {
     return assertThrows(
         DatasetException.BadMetadata.class, () -> b.timestamps(TimestampRule.STRICT).build());

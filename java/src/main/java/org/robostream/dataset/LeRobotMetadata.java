@@ -224,7 +224,8 @@ public final class LeRobotMetadata {
     }
     if (rule == TimestampRule.LEROBOT && !videoCameras().isEmpty()) {
       for (EpisodeTimestamps t : kept.values()) {
-        if (t.convention() == EpisodeTimestamps.Convention.NONE) {
+        if (t.convention() == EpisodeTimestamps.Convention.NONE
+            && episode(t.episode()).length() > 0) {
           throw new DatasetException.BadMetadata(
               episode(t.episode()).dataFile().toString(), TimestampRefusals.noTimestamps(t));
         }

@@ -44,8 +44,9 @@ final class TimestampRefusals {
   static String noTimestamps(EpisodeTimestamps t) {
     return "episode "
         + t.episode()
-        + " has no timestamp column, and timestamps(LEROBOT) picks each row's frame by its"
-        + " timestamp, as LeRobot does (which needs the column too). To stream it: "
+        + " has no timestamp column (or info.json does not declare it), and timestamps(LEROBOT)"
+        + " picks each row's frame by its timestamp, as LeRobot does (which needs the column"
+        + " too). To stream it: "
         + POSITION_RULE;
   }
 

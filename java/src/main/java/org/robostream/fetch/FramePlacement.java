@@ -151,7 +151,7 @@ public final class FramePlacement {
               table,
               video.firstPtsSeconds(),
               fps,
-              timestamps.rowTimestamps(episode.index()),
+              episode.length() == 0 ? new double[0] : timestamps.rowTimestamps(episode.index()),
               tolerance));
       checkedSpans.add(key);
       return;

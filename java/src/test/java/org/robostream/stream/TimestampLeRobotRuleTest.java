@@ -180,8 +180,8 @@ class TimestampLeRobotRuleTest {
         assertThrows(DatasetException.BadMetadata.class, () -> lerobot(root).build());
     assertWarning(
         e.getMessage(),
-        "episode 0 has no timestamp column, and timestamps(LEROBOT) picks each row's frame by its"
-            + " timestamp",
+        "episode 0 has no timestamp column (or info.json does not declare it), and"
+            + " timestamps(LEROBOT) picks each row's frame by its timestamp",
         "--timestamps position");
     assertEquals(30, streamsFrames(TimestampTwins.stream(root), (ep, f) -> f), "by position");
   }

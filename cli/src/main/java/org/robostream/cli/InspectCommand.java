@@ -61,13 +61,6 @@ final class InspectCommand implements Callable<Integer> {
     out.put("robot_type", m.info().robotType());
     out.put("fps", m.info().fps());
     List<Map<String, Object>> features = new ArrayList<>();
-    for (Feature f : m.info().features().values()) {
-      Map<String, Object> e = new LinkedHashMap<>();
-      e.put("name", f.name());
-      e.put("dtype", f.dtype());
-      e.put("shape", f.shape());
-      features.add(e);
-    }
     out.put("features", features);
     List<EpisodeInfo> episodes = m.episodes();
     // Files are counted once each: v3.0 episodes share them.
@@ -95,12 +88,24 @@ final class InspectCommand implements Callable<Integer> {
     // are the frames the tables say (the same checks as opening the dataset for streaming).
     String refused = null;
     TimestampReport timestamps = TimestampReport.NONE;
+    LeRobotMetadata declared = m; // with the LeRobot defaults the data files have, once read
     try {
-      timestamps = presentEpisodes(m, selected).checkDataFiles();
+      LeRobotMetadata present = presentEpisodes(m, selected).withDefaultFeatures();
+      declared = present;
+      timestamps = present.checkDataFiles();
     } catch (RobostreamException e) {
       refused = e.getMessage();
     }
+    for (Feature f : declared.info().features().values()) {
+      Map<String, Object> e = new LinkedHashMap<>();
+      e.put("name", f.name());
+      e.put("dtype", f.dtype());
+      e.put("shape", f.shape());
+      features.add(e);
+    }
+    out.put("assumed_default_features", declared.info().assumedDefaults());
     out.put("timestamps", timestamps.summary());
+    out.put("timestamp_warnings", timestamps.warnings());
     out.put("data_check", refused == null ? "ok" : refused);
     if (json) {
       System.out.println(Json.MAPPER.writeValueAsString(out));
@@ -118,6 +123,12 @@ final class InspectCommand implements Callable<Integer> {
           "  %-32s %-8s %s%n",
           f.get("name"), f.get("dtype"), java.util.Arrays.toString((int[]) f.get("shape")));
     }
+    if (!declared.info().assumedDefaults().isEmpty()) {
+      System.out.println(
+          "  (LeRobot defaults that info.json leaves out, read as LeRobot declares them: "
+              + String.join(", ", declared.info().assumedDefaults())
+              + ")");
+    }
     if (out.containsKey("to_timestamp")) {
       System.out.println(
           "to_timestamp: "
@@ -131,6 +142,7 @@ final class InspectCommand implements Callable<Integer> {
             + (timestamps.recorded()
                 ? "; rows stream with their frames by position (--timestamps strict refuses)"
                 : ""));
+    timestamps.warnings().forEach(w -> System.out.println("warning: " + w));
     if (refused != null) {
       System.out.println("data files: refused: " + refused);
       return 1;

@@ -76,6 +76,11 @@ class InspectCommandTest {
                 + " frames) from frame_index / fps (episode 2 row 269 at"),
         timestamps);
     assertContains(inspect(root), "; rows stream with their frames by position");
+    assertEquals(1, json.get("timestamp_warnings").size());
+    assertContains(
+        json.get("timestamp_warnings").get(0).asText(),
+        "Rows as recorded in 5 of 5 episodes (0-4): LeRobot would show another frame");
+    assertContains(inspect(root), "warning: timestamps position (the default) shows row k");
   }
 
   @Test

@@ -70,7 +70,8 @@ class RealDatasetCliTest {
     String root = Fixtures.sharedDataset(Fixtures.CR5).toString();
     String err =
         BenchCliTest.captureErr(() -> assertEquals(0, bench("--root", root, "--episodes", "0-4")));
-    assertTrue(err.contains("timestamps: 5 of 5 episodes as recorded"), err);
+    assertTrue(err.contains("Rows as recorded in 5 of 5 episodes (0-4)"), err);
+    assertEquals(1, err.lines().filter(l -> l.contains("--timestamps lerobot")).count(), err);
     err =
         BenchCliTest.captureErr(
             () ->
@@ -79,8 +80,15 @@ class RealDatasetCliTest {
     assertTrue(err.contains("--timestamps position"), err);
     err =
         BenchCliTest.captureErr(
+            () ->
+                assertEquals(
+                    1, bench("--root", root, "--episodes", "0-4", "--timestamps", "lerobot")));
+    assertTrue(err.contains("row 0 has timestamp 0.031337 s: LeRobot looks for its frame"), err);
+    assertTrue(err.contains("--timestamps position"), err);
+    err =
+        BenchCliTest.captureErr(
             () -> assertEquals(2, bench("--root", root, "--episodes", "0-4", "--timestamps", "x")));
-    assertTrue(err.contains("timestamps must be position or strict"), err);
+    assertTrue(err.contains("timestamps must be position, strict or lerobot"), err);
   }
 
   @Test

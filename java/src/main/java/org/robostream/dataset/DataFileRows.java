@@ -33,14 +33,16 @@ final class DataFileRows {
    * @param listed every episode of the table (a checked file may hold episodes not kept)
    * @param table the episodes table, for messages
    * @param tasks the task indices every row's {@code task_index} must be one of
-   * @return the timestamps of every episode of the checked files
+   * @param timing how the timestamps are classified, and whether their values are kept
+   * @return the timestamps of every kept episode of the checked files
    */
-  static Map<Integer, EpisodeTimestamps> check(
+  static Checked check(
       DatasetInfo info,
       Collection<EpisodeInfo> kept,
       List<EpisodeInfo> listed,
       String table,
-      Tasks tasks) {
+      Tasks tasks,
+      Timing timing) {
     Map<Path, Map<Integer, EpisodeInfo>> byFile = new LinkedHashMap<>();
     for (EpisodeInfo e : listed) {
       byFile.computeIfAbsent(e.dataFile(), f -> new LinkedHashMap<>()).put(e.index(), e);
@@ -48,14 +50,26 @@ final class DataFileRows {
     Map<Integer, Path> fileOf = new HashMap<>();
     listed.forEach(e -> fileOf.put(e.index(), e.dataFile()));
     Map<Integer, EpisodeTimestamps> timestamps = new HashMap<>();
+    Map<Integer, double[]> rows = new HashMap<>();
     java.util.Set<String> casts = new java.util.TreeSet<>();
     try (BufferAllocator allocator = new RootAllocator()) {
       java.util.Set<Integer> keptIndices = new java.util.HashSet<>();
       kept.forEach(e -> keptIndices.add(e.index()));
       for (Path file : kept.stream().map(EpisodeInfo::dataFile).distinct().toList()) {
-        timestamps.putAll(
+        EpisodeRowChecks checked =
             checkFile(
-                allocator, info, file, byFile.get(file), keptIndices, fileOf, table, tasks, casts));
+                allocator,
+                info,
+                file,
+                byFile.get(file),
+                keptIndices,
+                fileOf,
+                table,
+                tasks,
+                timing,
+                casts);
+        timestamps.putAll(checked.timestamps());
+        rows.putAll(checked.rowTimestamps());
       }
     }
     if (!casts.isEmpty()) {
@@ -66,11 +80,21 @@ final class DataFileRows {
           table,
           String.join(", ", casts));
     }
-    return timestamps;
+    return new Checked(timestamps, rows);
   }
 
   /** The task indices a tasks table lists, and the table, for messages. */
   record Tasks(java.util.Set<Integer> indices, String source) {}
+
+  /**
+   * How timestamps are read: {@code tolerance} is how far a row's timestamp may be from {@code
+   * frame_index / fps} before {@link TimestampRule#STRICT} names it; {@code keepRows} keeps every
+   * row's value, which {@link TimestampRule#LEROBOT} picks frames by.
+   */
+  record Timing(double tolerance, boolean keepRows) {}
+
+  /** What the check found: each kept episode's timestamps, and their values by row where kept. */
+  record Checked(Map<Integer, EpisodeTimestamps> timestamps, Map<Integer, double[]> rows) {}
 
   /** Rows of a variable-length list column whose widths are checked when the dataset opens. */
   private static final int LIST_ROWS_CHECKED = 64;
@@ -159,7 +183,7 @@ final class DataFileRows {
     }
   }
 
-  private static Map<Integer, EpisodeTimestamps> checkFile(
+  private static EpisodeRowChecks checkFile(
       BufferAllocator allocator,
       DatasetInfo info,
       Path file,
@@ -168,6 +192,7 @@ final class DataFileRows {
       Map<Integer, Path> fileOf,
       String table,
       Tasks tasks,
+      Timing timing,
       java.util.Set<String> casts) {
     String name = file.toString();
     Schema schema = ParquetFrames.schema(allocator, file);
@@ -177,7 +202,15 @@ final class DataFileRows {
     long rows = expected.values().stream().mapToLong(EpisodeInfo::length).sum();
     EpisodeRowRanges ranges = new EpisodeRowRanges(name);
     EpisodeRowChecks rowChecks =
-        new EpisodeRowChecks(name, info.fps(), expected, kept, tasks.indices(), tasks.source());
+        new EpisodeRowChecks(
+            name,
+            info.fps(),
+            expected,
+            kept,
+            tasks.indices(),
+            tasks.source(),
+            timing.tolerance(),
+            timing.keepRows());
     List<String> columns = new java.util.ArrayList<>(List.of(EpisodeRowRanges.COLUMN));
     columns.addAll(
         EpisodeRowChecks.columnsToRead(
@@ -238,6 +271,6 @@ final class DataFileRows {
     if (rowChecks.problem() != null) {
       throw rowChecks.problem();
     }
-    return rowChecks.timestamps();
+    return rowChecks;
   }
 }

@@ -16,6 +16,11 @@ import org.slf4j.LoggerFactory;
  * logged at debug; video features may carry {@code info} or {@code video_info}; {@code names} may
  * be a list, a nested list or a dict) and strictly where values drive the loader (fps, shapes,
  * counters, path templates: whole numbers, bounded). Immutable, thread-safe.
+ *
+ * @param features every feature, info.json's in its order, then the LeRobot defaults assumed
+ * @param assumedDefaults the LeRobot default features info.json leaves out and the data files have,
+ *     read as LeRobot declares them ({@link LeRobotMetadata#withDefaultFeatures()}); empty for
+ *     info.json as read
  */
 public record DatasetInfo(
     String codebaseVersion,
@@ -26,7 +31,8 @@ public record DatasetInfo(
     int chunksSize,
     PathTemplate dataPath,
     PathTemplate videoPath,
-    Map<String, Feature> features) {
+    Map<String, Feature> features,
+    List<String> assumedDefaults) {
   private static final Logger LOG = LoggerFactory.getLogger(DatasetInfo.class);
   private static final Set<String> KNOWN =
       Set.of(
@@ -58,6 +64,33 @@ public record DatasetInfo(
 
   public DatasetInfo {
     features = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(features));
+    assumedDefaults = List.copyOf(assumedDefaults);
+  }
+
+  /**
+   * This info with {@code defaults} (LeRobot default features it does not declare) added after the
+   * declared features, in the order given.
+   */
+  DatasetInfo withAssumedDefaults(List<Feature> defaults) {
+    Map<String, Feature> all = new LinkedHashMap<>(features);
+    List<String> assumed = new ArrayList<>(assumedDefaults);
+    for (Feature f : defaults) {
+      if (all.putIfAbsent(f.name(), f) != null) {
+        throw new IllegalArgumentException(f.name() + " is declared already");
+      }
+      assumed.add(f.name());
+    }
+    return new DatasetInfo(
+        codebaseVersion,
+        robotType,
+        fps,
+        totalEpisodes,
+        totalFrames,
+        chunksSize,
+        dataPath,
+        videoPath,
+        all,
+        assumed);
   }
 
   /** The major version: 2 for "v2.1", 3 for "v3.0". */
@@ -152,7 +185,8 @@ public record DatasetInfo(
         (int) count(root, "chunks_size", source, 1, Integer.MAX_VALUE, 1000),
         dataPath,
         videoPath == null ? null : new PathTemplate(videoPath, source, "video_path"),
-        features);
+        features,
+        List.of());
   }
 
   /** An optional counter, {@code absent} when missing. */

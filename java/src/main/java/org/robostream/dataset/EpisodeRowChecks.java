@@ -34,6 +34,8 @@ final class EpisodeRowChecks {
   private final java.util.Set<Integer> kept;
   private final java.util.Set<Integer> tasks;
   private final String tasksSource;
+  private final double tolerance;
+  private final boolean keepRows;
   private final Map<Integer, int[]> rowsSeen = new HashMap<>();
   private final Map<Integer, EpisodeTimestamps.Accumulator> timestamps = new LinkedHashMap<>();
   private DatasetException.BadMetadata problem;
@@ -45,6 +47,10 @@ final class EpisodeRowChecks {
    * @param tasks the task indices the tasks table lists, which every row's {@code task_index} must
    *     be one of
    * @param tasksSource the tasks table, for messages
+   * @param tolerance how far a timestamp may be from {@code frame_index / fps} before {@link
+   *     TimestampRule#STRICT} names its row ({@link EpisodeTimestamps#beyondTolerance})
+   * @param keepRows whether to keep every kept row's timestamp ({@link #rowTimestamps()}), which
+   *     {@link TimestampRule#LEROBOT} picks frames by
    */
   EpisodeRowChecks(
       String file,
@@ -52,13 +58,17 @@ final class EpisodeRowChecks {
       Map<Integer, EpisodeInfo> expected,
       java.util.Set<Integer> kept,
       java.util.Set<Integer> tasks,
-      String tasksSource) {
+      String tasksSource,
+      double tolerance,
+      boolean keepRows) {
     this.file = file;
     this.fps = fps;
     this.expected = expected;
     this.kept = kept;
     this.tasks = tasks;
     this.tasksSource = tasksSource;
+    this.tolerance = tolerance;
+    this.keepRows = keepRows;
   }
 
   /** The index columns of {@code columns} (the file's) that info.json declares: the ones read. */
@@ -137,9 +147,7 @@ final class EpisodeRowChecks {
       }
       if (timestamp != null) {
         double seconds = seconds(timestamp, i, row);
-        timestamps
-            .computeIfAbsent(info.index(), k -> new EpisodeTimestamps.Accumulator(k, fps))
-            .add(f, seconds);
+        timestamps.computeIfAbsent(info.index(), k -> accumulator(info)).add(f, seconds);
       }
     }
   }
@@ -157,9 +165,28 @@ final class EpisodeRowChecks {
         continue;
       }
       EpisodeTimestamps.Accumulator a = timestamps.get(e);
-      out.put(e, a != null ? a.result() : new EpisodeTimestamps.Accumulator(e, fps).result());
+      out.put(e, (a != null ? a : accumulator(expected.get(e))).result());
     }
     return out;
+  }
+
+  /**
+   * Every kept episode's row timestamps, by episode (kept only when asked, and only for episodes
+   * whose rows have timestamps).
+   */
+  Map<Integer, double[]> rowTimestamps() {
+    Map<Integer, double[]> out = new LinkedHashMap<>();
+    timestamps.forEach(
+        (e, a) -> {
+          if (a.rows() != null) {
+            out.put(e, a.rows());
+          }
+        });
+    return out;
+  }
+
+  private EpisodeTimestamps.Accumulator accumulator(EpisodeInfo e) {
+    return new EpisodeTimestamps.Accumulator(e.index(), fps, e.length(), tolerance, keepRows);
   }
 
   private BaseIntVector integers(FieldVector v) {

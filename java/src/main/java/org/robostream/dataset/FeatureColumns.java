@@ -47,8 +47,12 @@ public final class FeatureColumns {
                           file,
                           "has no column "
                               + f.name()
-                              + ", which info.json declares as "
-                              + declared(f)));
+                              + (info.assumedDefaults().contains(f.name())
+                                  ? ", a LeRobot default feature that info.json leaves out and"
+                                      + " other data files have (read as "
+                                      + declared(f)
+                                      + ")"
+                                  : ", which info.json declares as " + declared(f))));
       ArrowType type = field.getType();
       if (deliveredAsJson(f, field)) {
         String problem = JsonCells.unsupported(field);

@@ -24,6 +24,9 @@ import org.slf4j.LoggerFactory;
 public final class LeRobotMetadata {
   private static final Logger LOG = LoggerFactory.getLogger(LeRobotMetadata.class);
 
+  /** LeRobot's default {@code tolerance_s}: how far a frame may be from a row's time. */
+  public static final double DEFAULT_TOLERANCE_SECONDS = 1e-4;
+
   private final DatasetRoots roots;
   private final DatasetInfo info;
   private final MetadataTables tables;
@@ -179,33 +182,52 @@ public final class LeRobotMetadata {
    * stream's frame lists, are backed by real rows. Image features' first images must have the
    * declared size ({@link ImageSizes}). Reads the files each time it is called.
    *
-   * @param rule what the timestamps may say: with {@link TimestampRule#STRICT} an episode whose
-   *     timestamps are as recorded (drifting more than half a frame) is refused, naming its first
-   *     such row and the rule that lets it through
+   * @param rule which frame a row gets ({@link TimestampRule}): {@link TimestampRule#STRICT}
+   *     refuses the first kept row whose timestamp is not {@code frame_index / fps} within {@code
+   *     toleranceSeconds}; {@link TimestampRule#LEROBOT} keeps every row's timestamp, and refuses
+   *     data files without a timestamp column where a kept camera is a video
+   * @param toleranceSeconds how far a timestamp may be from its frame's time (LeRobot's {@code
+   *     tolerance_s}, the builder's {@code toleranceSeconds})
    * @return what the kept episodes' timestamps say
    */
-  public TimestampReport checkDataFiles(TimestampRule rule) {
+  public TimestampReport checkDataFiles(TimestampRule rule, double toleranceSeconds) {
+    if (!(toleranceSeconds > 0)) {
+      throw new IllegalArgumentException(
+          "toleranceSeconds must be positive, got " + toleranceSeconds);
+    }
     Path tasksFile = roots.metaFile(info.majorVersion() == 3 ? "tasks.parquet" : "tasks.jsonl");
-    Map<Integer, EpisodeTimestamps> all =
+    DataFileRows.Checked checked =
         DataFileRows.check(
             info,
             episodes.values(),
             tables.episodes(),
             tables.episodesSource(),
-            new DataFileRows.Tasks(tables.tasks().keySet(), tasksFile.toString()));
+            new DataFileRows.Tasks(tables.tasks().keySet(), tasksFile.toString()),
+            new DataFileRows.Timing(toleranceSeconds, rule == TimestampRule.LEROBOT));
     Map<Integer, EpisodeTimestamps> kept = new TreeMap<>();
     for (EpisodeInfo e : episodes.values()) {
-      EpisodeTimestamps t = all.get(e.index());
+      EpisodeTimestamps t = checked.timestamps().get(e.index());
       if (t != null) {
         kept.put(e.index(), t);
       }
     }
-    TimestampReport report = new TimestampReport(kept, info.fps());
+    TimestampReport report =
+        new TimestampReport(kept, info.fps(), rule, !videoCameras().isEmpty(), checked.rows());
     if (rule == TimestampRule.STRICT) {
       for (EpisodeTimestamps t : kept.values()) {
-        if (t.convention() == EpisodeTimestamps.Convention.RECORDED) {
+        if (t.beyondTolerance().present()) {
           throw new DatasetException.BadMetadata(
-              episode(t.episode()).dataFile().toString(), strictRefusal(t));
+              episode(t.episode()).dataFile().toString(),
+              TimestampRefusals.strict(t, info.fps(), toleranceSeconds));
+        }
+      }
+    }
+    if (rule == TimestampRule.LEROBOT && !videoCameras().isEmpty()) {
+      for (EpisodeTimestamps t : kept.values()) {
+        if (t.convention() == EpisodeTimestamps.Convention.NONE
+            && episode(t.episode()).length() > 0) {
+          throw new DatasetException.BadMetadata(
+              episode(t.episode()).dataFile().toString(), TimestampRefusals.noTimestamps(t));
         }
       }
     }
@@ -213,27 +235,54 @@ public final class LeRobotMetadata {
     return report;
   }
 
+  /**
+   * As {@link #checkDataFiles(TimestampRule, double)} with LeRobot's default tolerance, {@value
+   * #DEFAULT_TOLERANCE_SECONDS} s.
+   */
+  public TimestampReport checkDataFiles(TimestampRule rule) {
+    return checkDataFiles(rule, DEFAULT_TOLERANCE_SECONDS);
+  }
+
   /** As {@link #checkDataFiles(TimestampRule)} with {@link TimestampRule#POSITION}. */
   public TimestampReport checkDataFiles() {
     return checkDataFiles(TimestampRule.POSITION);
   }
 
-  private String strictRefusal(EpisodeTimestamps t) {
-    int f = t.firstOffRow();
-    double frame = 1.0 / info.fps();
-    return "episode "
-        + t.episode()
-        + " row "
-        + f
-        + " breaks the episode's step (every row within half a frame of f / fps, here "
-        + f * frame
-        + " s, or every row of (f + 1) / fps): the episode's"
-        + " timestamps are as recorded (up to "
-        + String.format(java.util.Locale.ROOT, "%.3f", t.maxDriftSeconds())
-        + " s from frame_index / fps), and timestamps(STRICT) refuses them. Its rows pair with"
-        + " its video's frames by position all the same: to stream it, keeping the timestamp"
-        + " column as recorded, use timestamps(TimestampRule.POSITION) (--timestamps position,"
-        + " the default)";
+  /**
+   * This dataset with the LeRobot default features info.json leaves out ({@code timestamp}, {@code
+   * frame_index}, {@code episode_index}, {@code index}, {@code task_index}) declared as LeRobot
+   * declares them, where the first kept episode's data file has the column: LeRobot reads those
+   * columns whatever info.json says, and rows are placed by {@code episode_index}. The features map
+   * then lists them after the declared ones, in LeRobot's order ({@link
+   * DatasetInfo#assumedDefaults()}); which were assumed is logged once. Every other data file must
+   * then have them too ({@link #checkDataFiles}). Reads one Parquet footer; returns this dataset
+   * when nothing is left out. Called where a dataset source is opened ({@link LocalDataset}, the
+   * Hub's, once its data files are here).
+   */
+  public LeRobotMetadata withDefaultFeatures() {
+    if (episodes.isEmpty()) {
+      return this;
+    }
+    Path first = episodes.values().iterator().next().dataFile();
+    List<String> columns;
+    try (org.apache.arrow.memory.BufferAllocator allocator =
+        new org.apache.arrow.memory.RootAllocator()) {
+      columns =
+          ParquetFrames.schema(allocator, first).getFields().stream()
+              .map(org.apache.arrow.vector.types.pojo.Field::getName)
+              .toList();
+    }
+    List<Feature> assumed = DefaultFeatures.omitted(info, columns);
+    if (assumed.isEmpty()) {
+      return this;
+    }
+    LOG.info(
+        "{}: info.json leaves out LeRobot's default features {}, which the data files have:"
+            + " read as LeRobot declares them ({})",
+        roots.metaFile("info.json"),
+        assumed.stream().map(Feature::name).toList(),
+        String.join(", ", assumed.stream().map(DefaultFeatures::describe).toList()));
+    return new LeRobotMetadata(roots, info.withAssumedDefaults(assumed), tables, cameras, episodes);
   }
 
   /** The root holding {@code meta/} (absolute). */

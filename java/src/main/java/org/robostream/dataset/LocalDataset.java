@@ -43,6 +43,7 @@ public record LocalDataset(LeRobotMetadata metadata, String name) implements Dat
             m ->
                 SelectedFiles.requirePresent(
                     m, new LocalFileLookup(), LocalFileLookup::fetchCommand));
+    metadata = metadata.withDefaultFeatures(); // its data files are there: checked above
     return new LocalDataset(
         metadata,
         absolute.getFileName() == null ? absolute.toString() : absolute.getFileName().toString());

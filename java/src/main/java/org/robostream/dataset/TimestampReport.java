@@ -3,27 +3,79 @@ package org.robostream.dataset;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 
 /**
  * What the kept episodes' {@code timestamp} columns say, read when the dataset is opened ({@link
- * LeRobotMetadata#checkDataFiles}): each episode's convention and the largest drift from {@code
- * frame_index / fps}. Rows are frames by position whatever the timestamps say (see {@link
- * TimestampRule}); this report is what {@code inspect}, the open-time warning and {@code stats()}
- * show. Immutable, thread-safe.
+ * LeRobotMetadata#checkDataFiles}): each episode's convention, the largest drift from {@code
+ * frame_index / fps}, and where LeRobot's rule picks other frames than the row's own. Which frame a
+ * row gets is the {@link TimestampRule}'s; this report is what {@code inspect}, the open-time
+ * warning ({@link #warnings()}) and {@code stats()} show. Immutable, thread-safe.
  */
 public final class TimestampReport {
   /** No episodes, no timestamps: what a dataset view without kept episodes reports. */
-  public static final TimestampReport NONE = new TimestampReport(Map.of(), 1);
+  public static final TimestampReport NONE =
+      new TimestampReport(Map.of(), 1, TimestampRule.POSITION, false, Map.of());
 
   private final Map<Integer, EpisodeTimestamps> episodes;
   private final int fps;
+  private final TimestampRule rule;
+  private final Map<Integer, double[]> rows;
+  private final List<String> warnings;
 
-  TimestampReport(Map<Integer, EpisodeTimestamps> episodes, int fps) {
+  /**
+   * @param rule the rule the rows' frames follow
+   * @param videos whether a kept camera is a video (the rules pick video frames only)
+   * @param rows every kept row's timestamp by episode, kept for {@link TimestampRule#LEROBOT}
+   */
+  TimestampReport(
+      Map<Integer, EpisodeTimestamps> episodes,
+      int fps,
+      TimestampRule rule,
+      boolean videos,
+      Map<Integer, double[]> rows) {
     this.episodes = Collections.unmodifiableMap(new LinkedHashMap<>(episodes));
     this.fps = fps;
+    this.rule = rule;
+    this.rows = Map.copyOf(rows);
+    this.warnings =
+        rule == TimestampRule.POSITION && videos
+            ? PositionWarning.of(this.episodes.values(), fps).stream().toList()
+            : List.of();
+  }
+
+  /**
+   * The warnings the loader logs once when the dataset is opened, each a sentence or a few for
+   * people, for callers to forward (the PyTorch bridge, a notebook). Empty when there is nothing to
+   * say. Today at most one: under {@link TimestampRule#POSITION}, where the frames it shows are not
+   * those LeRobot's rule picks (rows one frame late, or as recorded), naming the episodes, how far
+   * LeRobot's frames are and {@link TimestampRule#LEROBOT}, which gives them.
+   */
+  public List<String> warnings() {
+    return warnings;
+  }
+
+  /**
+   * The timestamps of kept episode {@code episode}'s rows, by row (a copy), which {@link
+   * TimestampRule#LEROBOT} picks its frames by.
+   *
+   * @throws IllegalStateException when the rows were not kept: under another rule, or for an
+   *     episode without a timestamp column
+   */
+  public double[] rowTimestamps(int episode) {
+    double[] r = rows.get(episode);
+    if (r == null) {
+      throw new IllegalStateException(
+          "the row timestamps of episode "
+              + episode
+              + " were not kept: they are kept under TimestampRule.LEROBOT only (rule here: "
+              + rule
+              + ")");
+    }
+    return r.clone();
   }
 
   /** Each kept episode's timestamps, by episode index. */

@@ -1,30 +1,40 @@
 package org.robostream.dataset;
 
 /**
- * What the data files' {@code timestamp} column may say, given that row {@code f} of an episode is
- * always shown with frame {@code f} of its video span (the rows and the frames are checked to pair
- * one to one when the dataset is opened; see docs/LOADER.md, "Which frame a row gets").
+ * Which frame of its video each row of an episode gets (docs/DATASETS.md, "Which frame a row
+ * gets"). LeRobot picks a row's frame by the row's {@code timestamp}; robostream by default by the
+ * row's position. Both give the same frames when rows are stamped at {@code frame_index / fps}.
+ * Image features hold their frame in the row itself: no rule moves them.
  */
 public enum TimestampRule {
   /**
-   * The default. Timestamps are information: rows stamped at {@code frame_index / fps}, one frame
-   * late ({@code (frame_index + 1) / fps}, a writer stamping each frame's end) or at the times a
-   * robot recorded them (drifting from either by more than half a frame, differently per row) all
-   * stream, the {@code timestamp} column delivered as written; recorded timestamps are reported
-   * once per dataset ({@link TimestampReport}). Only where frames must be looked up by time (a
-   * video whose frame count is not its rows') do recorded timestamps leave the frame in doubt, and
-   * that episode is refused when the dataset is opened.
+   * The default: row k of an episode shows frame k of the episode in the camera's video, whatever
+   * its timestamp says. Rows stamped one frame late ({@code (frame_index + 1) / fps}, GR00T's demo
+   * data) or at the times a robot recorded them stream, the {@code timestamp} column delivered as
+   * written. Where this gives other frames than LeRobot's rule, one warning says so when the
+   * dataset is opened ({@link TimestampReport#warnings()}). Where frames can only be looked up by
+   * time (a video whose frame count is not its rows'), an episode whose timestamps are not at
+   * {@code frame_index / fps} is refused: its frames would be in doubt.
    */
   POSITION,
   /**
-   * Every row of an episode must keep one step, within half a frame: {@code frame_index / fps}, or
-   * {@code (frame_index + 1) / fps} on every row (the one-frame-late convention is accepted). A
-   * dataset with recorded timestamps is refused when it is opened, naming the first row that leaves
-   * the step.
+   * Position, checked: every kept row's timestamp must be its frame's time, {@code frame_index /
+   * fps}, within the tolerance ({@code toleranceSeconds}), so position and timestamp name the same
+   * frame. Rows one frame late or as recorded are refused when the dataset is opened, naming the
+   * first such row and the rules that let it through.
    */
-  STRICT;
+  STRICT,
+  /**
+   * LeRobot's rule: a row's frame is the frame of the camera's video nearest {@code from_timestamp
+   * + timestamp}; a window position shows the frame of the row it reads (clamped to the episode, as
+   * LeRobot clamps it). A kept row with no frame within the tolerance (where LeRobot fails), or
+   * whose nearest frame is another episode's, refuses the dataset when it is opened; for videos
+   * read from the Hub, when the file's first episode is read. Keeps every kept row's timestamp in
+   * memory (8 bytes a row).
+   */
+  LEROBOT;
 
-  /** The rule a flag or option value names ({@code position}, {@code strict}, any case). */
+  /** The rule a flag or option value names ({@code position}, {@code strict}, {@code lerobot}). */
   public static TimestampRule parse(String value) {
     for (TimestampRule r : values()) {
       if (r.name().equalsIgnoreCase(value.strip())) {
@@ -32,6 +42,6 @@ public enum TimestampRule {
       }
     }
     throw new IllegalArgumentException(
-        "timestamps must be position or strict, got \"" + value + "\"");
+        "timestamps must be position, strict or lerobot, got \"" + value + "\"");
   }
 }

@@ -21,11 +21,13 @@ import org.robostream.video.VideoDecoder;
  * is checked against {@code from_timestamp + frame / fps}: drift is recorded, and a frame more than
  * half a frame early, or later than half a frame plus the concatenation shift of the episodes
  * stored before it ({@link org.robostream.dataset.VideoSpan#maxPositionDrift}), is an error.
- * Otherwise frames are looked up by pts within the tolerance. Before the first frame of an episode
- * and camera is decoded its placement is checked (for local videos that happened when the dataset
- * was opened, so this finds it done). Cameras that are image features go to {@link ImageFrames}.
- * Errors come out as {@link FetchException} naming file, episode and camera. Not thread-safe: one
- * per worker.
+ * Otherwise frames are looked up by pts within the tolerance. Under {@link
+ * org.robostream.dataset.TimestampRule#LEROBOT} a row's frame is the one {@link FramePlacement}
+ * picked by its timestamp, decoded by its position in the file, and its pts must be within the
+ * tolerance of the row's time. Before the first frame of an episode and camera is decoded its
+ * placement is checked (for local videos that happened when the dataset was opened, so this finds
+ * it done). Cameras that are image features go to {@link ImageFrames}. Errors come out as {@link
+ * FetchException} naming file, episode and camera. Not thread-safe: one per worker.
  */
 public final class FrameFetcher {
   private final DecoderCache cache;
@@ -210,13 +212,66 @@ public final class FrameFetcher {
     try {
       // Uncounted: the reference's loader asks its cache nothing of the kind.
       VideoDecoder decoder = cache.peek(file, device, reader);
-      if (frame == 0 || !placement.byPosition(span, decoder.info())) {
+      if (frame == 0) {
+        return false;
+      }
+      if (placement.byTimestamp()) {
+        TimestampFrames.Picked picked = placement.picked(episode.index(), camera);
+        return picked != null
+            && decoder.seekGopOf(picked.positions()[frame])
+                != decoder.seekGopOf(picked.positions()[frame - 1]);
+      }
+      if (!placement.byPosition(span, decoder.info())) {
         return false;
       }
       int position = span.frameOffset() + frame;
       return decoder.seekGopOf(position) != decoder.seekGopOf(position - 1);
     } catch (RobostreamException | IllegalArgumentException e) {
       throw new FetchException(file, episode.index(), camera, e.getMessage(), e);
+    }
+  }
+
+  /**
+   * Decodes the frames {@link FramePlacement} picked for rows {@code frames} by their timestamps,
+   * by their positions in the file, and checks each decoded pts against its row's time, as
+   * LeRobot's decoders check it.
+   */
+  private void byTimestamp(
+      EpisodeInfo episode,
+      String camera,
+      int[] frames,
+      OnDemand decoder,
+      VideoFacts facts,
+      BiFunction<OnDemand, Addresses, DecodeResult> decode) {
+    VideoSpan span = episode.video(camera);
+    TimestampFrames.Picked picked = placement.picked(episode.index(), camera);
+    int[] at = new int[frames.length];
+    for (int i = 0; i < frames.length; i++) {
+      at[i] = picked.positions()[frames[i]];
+    }
+    DecodeResult r = decode.apply(decoder, new Addresses(span.file(), facts, at, null));
+    for (int i = 0; i < frames.length; i++) {
+      double wanted = picked.times()[frames[i]];
+      double drift = r.ptsSeconds(i) - wanted;
+      counters.drift(drift);
+      if (!(Math.abs(drift) < placement.tolerance())) { // NaN fails too
+        throw new FetchException(
+            span.file().toString(),
+            episode.index(),
+            camera,
+            "row "
+                + frames[i]
+                + " (frame "
+                + at[i]
+                + " of the file) decoded with pts "
+                + r.ptsSeconds(i)
+                + " s, but its timestamp puts it at "
+                + wanted
+                + " s (tolerance "
+                + placement.tolerance()
+                + " s)",
+            null);
+      }
     }
   }
 
@@ -241,7 +296,9 @@ public final class FrameFetcher {
       placement.checkSpan(episode, span, facts.info(), facts.table());
       boolean positions = placement.byPosition(span, facts.info());
       double first = facts.info().firstPtsSeconds();
-      if (positions) {
+      if (placement.byTimestamp()) {
+        byTimestamp(episode, camera, frames, decoder, facts, decode);
+      } else if (positions) {
         int[] at = new int[frames.length];
         for (int i = 0; i < frames.length; i++) {
           at[i] = span.frameOffset() + frames[i];

@@ -9,6 +9,7 @@ import org.robostream.dataset.DatasetInfo;
 import org.robostream.dataset.EpisodeInfo;
 import org.robostream.dataset.EpisodeTimestamps;
 import org.robostream.dataset.TimestampReport;
+import org.robostream.dataset.TimestampRule;
 import org.robostream.dataset.VideoSpan;
 import org.robostream.video.FrameTable;
 import org.robostream.video.VideoStreamInfo;
@@ -30,6 +31,9 @@ import org.slf4j.LoggerFactory;
  *       long as the table's frames. That time is the row's only when its timestamps say so ({@code
  *       frame_index / fps}, {@link EpisodeTimestamps#agreesWithPosition()}); an episode whose
  *       timestamps are recorded or one frame late leaves the frame in doubt and is refused.
+ *   <li><b>By the row's timestamp</b> under {@link TimestampRule#LEROBOT}, whatever the file: row r
+ *       is the frame nearest {@code from_timestamp + timestamp(r)}, within the tolerance, and
+ *       inside the episode's span ({@link TimestampFrames}).
  * </ul>
  *
  * <p>Every check runs before any frame of the file or episode is decoded: for videos on this
@@ -46,21 +50,45 @@ public final class FramePlacement {
   private final int fps;
   private final double tolerance;
   private final TimestampReport timestamps;
+  private final TimestampRule rule;
   private final Map<Path, Boolean> byPosition = new ConcurrentHashMap<>();
   private final Set<CheckedSpan> checkedSpans = ConcurrentHashMap.newKeySet();
+  private final Map<CheckedSpan, TimestampFrames.Picked> picked = new ConcurrentHashMap<>();
 
   /** An episode's camera whose frames were checked against its file's frame table. */
   private record CheckedSpan(int episode, String camera) {}
 
   /**
    * @param tolerance how far a frame looked up by time may be from it, in seconds
-   * @param timestamps what the kept episodes' timestamp columns say
+   * @param timestamps what the kept episodes' timestamp columns say (with every row's timestamp
+   *     under {@link TimestampRule#LEROBOT})
+   * @param rule which frame a row gets
    */
-  public FramePlacement(DatasetInfo info, double tolerance, TimestampReport timestamps) {
+  public FramePlacement(
+      DatasetInfo info, double tolerance, TimestampReport timestamps, TimestampRule rule) {
     this.info = info;
     this.fps = info.fps();
     this.tolerance = tolerance;
     this.timestamps = timestamps;
+    this.rule = rule;
+  }
+
+  /** Whether rows get the frame nearest their timestamp ({@link TimestampRule#LEROBOT}). */
+  boolean byTimestamp() {
+    return rule == TimestampRule.LEROBOT;
+  }
+
+  /**
+   * Under {@link TimestampRule#LEROBOT}, the frames {@code episode}'s rows show from {@code
+   * camera}'s file, once {@link #checkSpan} picked them; null before.
+   */
+  TimestampFrames.Picked picked(int episode, String camera) {
+    return picked.get(new CheckedSpan(episode, camera));
+  }
+
+  /** How far a frame picked by time may be from it, in seconds. */
+  double tolerance() {
+    return tolerance;
   }
 
   /** The dataset's timestamps, as read when it was opened. */
@@ -87,6 +115,8 @@ public final class FramePlacement {
     boolean match = video.frameCount() == span.fileFrames();
     if (!match) {
       requireTableDuration(span, video);
+    }
+    if (!match && !byTimestamp()) { // by timestamp, every file's frames are picked by time
       LOG.warn(
           "{}: {} frames but the episode table puts {} there; addressing frames by pts"
               + " (tolerance {} s)",
@@ -102,12 +132,28 @@ public final class FramePlacement {
    * Checks, once per episode and camera, that the frames {@code span} addresses are the episode's
    * (from the file's frame table, before any is decoded), deciding first how the file's frames are
    * addressed ({@link #byPosition}). The file's first pts is the origin of the table's timestamps.
+   * Under {@link TimestampRule#LEROBOT} this picks every row's frame by its timestamp instead
+   * ({@link TimestampFrames}), refusing a row LeRobot fails on.
    */
   public void checkSpan(
       EpisodeInfo episode, VideoSpan span, VideoStreamInfo video, FrameTable table) {
     boolean positions = byPosition(span, video);
     CheckedSpan key = new CheckedSpan(episode.index(), span.camera());
     if (checkedSpans.contains(key)) {
+      return;
+    }
+    if (byTimestamp()) {
+      picked.put(
+          key,
+          TimestampFrames.pick(
+              episode,
+              span,
+              table,
+              video.firstPtsSeconds(),
+              fps,
+              episode.length() == 0 ? new double[0] : timestamps.rowTimestamps(episode.index()),
+              tolerance));
+      checkedSpans.add(key);
       return;
     }
     if (!positions) {
@@ -145,8 +191,10 @@ public final class FramePlacement {
             + span.fileFrames()
             + " there, so its frames can only be looked up by time, and the episode's timestamps "
             + what
-            + ": which frame a row shows is in doubt. Re-encode the video with exactly one frame"
-            + " per row, or leave the episode out (episodes(...) / --episodes)");
+            + ": which frame a row shows is in doubt. Pick each row's frame by its timestamp, as"
+            + " LeRobot does (timestamps(TimestampRule.LEROBOT) / --timestamps lerobot),"
+            + " re-encode the video with exactly one frame per row, or leave the episode out"
+            + " (episodes(...) / --episodes)");
   }
 
   /**

@@ -91,6 +91,10 @@ final class StreamConfig {
           "workers must be from 1 to " + StreamState.MAX_WORKERS + ", got " + workers);
     }
     this.rankWorld = b.rankWorld();
+    if (!(b.toleranceSeconds > 0) || Double.isInfinite(b.toleranceSeconds)) {
+      throw new IllegalArgumentException(
+          "toleranceSeconds must be a positive number of seconds, got " + b.toleranceSeconds);
+    }
     DatasetSource source = openSource(b);
     this.metadata = source.metadata();
     this.videos = b.videos != null ? b.videos : source.videos();
@@ -108,7 +112,7 @@ final class StreamConfig {
         BatchFrameSizes.resolve(
             fileSizes, cameras, Set.copyOf(metadata.depthCameras()), b.resizeAll, b.resizeCameras);
     // Every disagreement with the data rows before the first batch.
-    this.timestamps = metadata.checkDataFiles(b.timestampRule);
+    this.timestamps = metadata.checkDataFiles(b.timestampRule, b.toleranceSeconds);
     // Decided before any worker starts: `cuda` without a usable GPU fails here, naming the
     // cause; `cuda-or-cpu` decodes on the CPU and says why, once.
     this.deviceResolution = b.device.resolve();
@@ -125,17 +129,12 @@ final class StreamConfig {
         VideoDecoderOptions.defaults().withTolerance(b.toleranceSeconds).withCudaDevice(gpu);
     Map<String, VideoHeader> headers =
         DeclaredFrameSizes.check(metadata, metadata.videoCameras(), videos);
-    this.placement = new FramePlacement(metadata.info(), b.toleranceSeconds, timestamps);
+    this.placement =
+        new FramePlacement(metadata.info(), b.toleranceSeconds, timestamps, b.timestampRule);
     VideoChecks.atOpen(metadata, videos, placement, frameTables);
-    if (timestamps.recorded()) {
-      // Said once per dataset: the frames are not in doubt (each video holds its rows' frames at
-      // a constant rate, checked above or, for remote videos, before their first frame).
-      LOG.warn(
-          "{}: {}. Rows are delivered with their frames by position (row f, frame f of its"
-              + " episode's video), the timestamp column as written; timestamps(STRICT) /"
-              + " --timestamps strict refuses such datasets",
-          metadata.root(),
-          timestamps.summary());
+    // Said once per dataset, after the videos' checks: where the rule's frames are not LeRobot's.
+    for (String warning : timestamps.warnings()) {
+      LOG.warn("{}: {}", metadata.root(), warning);
     }
     this.frameCache = b.frameCache;
     StreamContext probe =

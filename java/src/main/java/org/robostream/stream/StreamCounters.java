@@ -21,8 +21,9 @@ public final class StreamCounters {
    * Snapshot. {@code amplification} = frames decoded / frames delivered; {@code framesFromCache}:
    * frames delivered from the frame cache instead of decoded (counted in {@code framesDelivered});
    * {@code maxDriftSeconds}: the largest distance of a decoded frame's pts from where its position
-   * puts it; {@code timestamps}: what the data files' timestamp columns said when the dataset was
-   * opened (recorded timestamps are reported there, not refused).
+   * puts it (under {@link org.robostream.dataset.TimestampRule#LEROBOT}, from its row's time);
+   * {@code timestamps}: what the data files' timestamp columns said when the dataset was opened
+   * (recorded timestamps are reported there, not refused).
    */
   public record Snapshot(
       long framesDecoded,

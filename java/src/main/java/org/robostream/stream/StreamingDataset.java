@@ -375,6 +375,11 @@ public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
       return this;
     }
 
+    /**
+     * How far a frame may be from the time it is looked up for, in seconds (LeRobot's {@code
+     * tolerance_s}; default 1e-4): frames read by time, and the rows {@link TimestampRule#STRICT}
+     * and {@link TimestampRule#LEROBOT} check. Must be positive.
+     */
     public Builder toleranceSeconds(double s) {
       this.toleranceSeconds = s;
       return this;
@@ -493,10 +498,12 @@ public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
     }
 
     /**
-     * What the data files' timestamps may say ({@link TimestampRule#POSITION}, the default: rows
-     * pair with frames by position and recorded timestamps are reported, not refused; {@link
-     * TimestampRule#STRICT}: an episode whose rows keep neither {@code frame_index / fps} nor
-     * {@code (frame_index + 1) / fps}, within half a frame, is refused when built).
+     * Which frame a row gets ({@link TimestampRule}): {@link TimestampRule#POSITION}, the default,
+     * shows row k frame k of its episode, with one warning where LeRobot would show other frames
+     * ({@link TimestampReport#warnings()}); {@link TimestampRule#STRICT} refuses, when built, a row
+     * whose timestamp is not {@code frame_index / fps} within {@link #toleranceSeconds}; {@link
+     * TimestampRule#LEROBOT} shows the frame nearest each row's timestamp, as LeRobot does, and
+     * refuses, when built, a row with no frame within {@link #toleranceSeconds}.
      */
     public Builder timestamps(TimestampRule rule) {
       this.timestampRule = java.util.Objects.requireNonNull(rule, "rule");

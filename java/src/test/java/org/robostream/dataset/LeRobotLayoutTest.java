@@ -9,7 +9,6 @@ import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.robostream.stream.StreamingDataset;
 import org.robostream.testing.Datasets;
 import org.robostream.testing.MetadataEdit;
 
@@ -74,7 +73,7 @@ class LeRobotLayoutTest {
   }
 
   @Test
-  void anEpisodeIndexColumnThatInfoJsonDoesNotDeclareIsNamedAsSuchWhenTheStreamIsBuilt()
+  void anEpisodeIndexColumnThatInfoJsonDoesNotDeclareIsNamedAsSuchByTheMetadataAlone()
       throws Exception {
     Path root = copyOf(Datasets.tinyPatternV21());
     MetadataEdit.info(
@@ -82,12 +81,15 @@ class LeRobotLayoutTest {
         info ->
             ((com.fasterxml.jackson.databind.node.ObjectNode) info.get("features"))
                 .remove("episode_index"));
+    // As info.json declares it, without the LeRobot defaults a dataset source assumes.
+    LeRobotMetadata m = LeRobotMetadata.open(root, Optional.empty());
     DatasetException.BadMetadata e =
-        assertThrows(
-            DatasetException.BadMetadata.class,
-            () -> StreamingDataset.builder(root).batchSize(8).build().close());
+        assertThrows(DatasetException.BadMetadata.class, m::checkDataFiles);
     MetadataValuesTest.assertNames(
         e, "episode_000000.parquet", "episode_index", "not declared in info.json");
+    // A stream reads it as LeRobot declares it (stream.DefaultFeaturesMetadataTest).
+    assertEquals(List.of("episode_index"), m.withDefaultFeatures().info().assumedDefaults());
+    m.withDefaultFeatures().checkDataFiles();
   }
 
   @Test
@@ -97,7 +99,7 @@ class LeRobotLayoutTest {
         root,
         info ->
             ((com.fasterxml.jackson.databind.node.ObjectNode) info.get("features"))
-                .remove(List.of("frame_index", "observation.state")));
+                .remove(List.of("observation.state")));
     assertEquals(30, MetadataValuesTest.streamAll(root));
   }
 

@@ -145,6 +145,50 @@ class FrameCountMismatchTest {
     assertTrue(e.getMessage().contains("as recorded"), e.getMessage());
     assertTrue(e.getMessage().contains("in doubt"), e.getMessage());
     assertTrue(e.getMessage().contains("--episodes"), e.getMessage());
+    assertTrue(e.getMessage().contains("--timestamps lerobot"), e.getMessage());
+  }
+
+  @Test
+  void underLeRobotsRuleEachRowShowsTheFrameItsTimestampNamesEvenOneTheTableDoesNotAddress()
+      throws Exception {
+    Path root = withTopVideo(2 * FPS, twiceTheRate());
+    // Episode 2's odd rows half a frame late: at the frames between the table's (camera 200).
+    org.robostream.testing.ParquetEdit.rewrite(
+        root.resolve("data/chunk-000/file-000.parquet"),
+        t -> {
+          for (int row = 0; row < t.rows(); row++) {
+            if (t.longAt("episode_index", row) == 2 && t.longAt("frame_index", row) % 2 == 1) {
+              t.set("timestamp", row, t.doubleAt("timestamp", row) + 0.5 / FPS);
+            }
+          }
+        });
+    // The wrist camera's file has no frame there: LeRobot's rule refuses it, so only the top's.
+    DatasetException.BadMetadata e =
+        assertThrows(
+            DatasetException.BadMetadata.class,
+            () -> stream(root).timestamps(org.robostream.dataset.TimestampRule.LEROBOT).build());
+    assertTrue(
+        e.getMessage().contains("episode 2 (observation.images.wrist) row 1"), e.getMessage());
+    int checked = 0;
+    try (StreamingDataset ds =
+        stream(root)
+            .cameras(TOP)
+            .timestamps(org.robostream.dataset.TimestampRule.LEROBOT)
+            .build()) {
+      for (Batch b : ds) {
+        try (b) {
+          for (PatternSamples.Delivered d : PatternSamples.of(b, List.of(TOP))) {
+            boolean between = d.episode() == 2 && d.frame() % 2 == 1;
+            assertEquals(
+                new PatternCode.Identity(d.episode(), d.frame(), between ? NOT_IN_THE_TABLE : 0),
+                d.painted().get(0),
+                d.toString());
+            checked++;
+          }
+        }
+      }
+    }
+    assertEquals(EPISODES * LENGTH, checked);
   }
 
   @Test

@@ -122,6 +122,7 @@ public record HubDataset(
     Set<Path> parquet = new LinkedHashSet<>();
     metadata.episodes().forEach(e -> parquet.add(e.dataFile()));
     cache.fetchAll(files, relativeTo(dataRoot, parquet), progress);
+    metadata = metadata.withDefaultFeatures(); // the data files are here now
     return new HubDataset(repo, pinned, files, metadataRoot, dataRoot, metadata, http);
   }
 

@@ -147,6 +147,17 @@ final class MakeDatasetCommand implements Callable<Integer> {
               + " declares float32 either way")
   String vectorsStoredAs;
 
+  @Option(
+      names = "--language-columns",
+      description =
+          "also write LeRobot's language columns language_persistent and language_events"
+              + " (lists of message structs, info.json dtype language), each row's messages a"
+              + " function of its index and frame: one message per column before index 64, then"
+              + " null rows, empty lists and several messages. The loader's open-time check"
+              + " refuses a data file whose first 64 rows hold other than one message each, so"
+              + " for now only a dataset in one data file (v3.0) streams")
+  boolean languageColumns;
+
   @Override
   public Integer call() throws Exception {
     FrameSize common = new FrameSize(96, 64);
@@ -186,13 +197,14 @@ final class MakeDatasetCommand implements Callable<Integer> {
             tasks,
             cameraOptions,
             actionShift,
-            conventions());
+            conventions(),
+            languageColumns);
     long start = System.nanoTime();
     CameraFormat format =
         imageFeatures == null ? CameraFormat.VIDEO : CameraFormat.parseImage(imageFeatures);
     SyntheticDatasetWriter.write(spec, format);
     System.out.printf(
-        "wrote %s: LeRobot %s, %d episodes, cameras %s%s, in %.1f s%n",
+        "wrote %s: LeRobot %s, %d episodes, cameras %s%s%s, in %.1f s%n",
         out,
         spec.layout().version(),
         episodes,
@@ -200,6 +212,7 @@ final class MakeDatasetCommand implements Callable<Integer> {
         format.isImage()
             ? " as " + format.name().toLowerCase(java.util.Locale.ROOT) + " image features"
             : "",
+        languageColumns ? ", language columns" : "",
         (System.nanoTime() - start) / 1e9);
     return 0;
   }

@@ -29,8 +29,9 @@ import org.apache.arrow.vector.types.pojo.Schema;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.robostream.testing.LanguageColumns;
-import org.robostream.testing.LanguageColumns.Message;
+import org.robostream.dataset.synth.LanguageColumnWriter;
+import org.robostream.dataset.synth.LanguageMessage;
+import org.robostream.dataset.synth.SyntheticLanguage;
 
 /**
  * Arrow values as JSON text: every row form of LeRobot's language columns reads back (Jackson, and
@@ -48,18 +49,18 @@ class JsonCellsTest {
   @Test
   void everyLanguageRowFormReadsBackAsItsMessages() throws Exception {
     try (BufferAllocator a = new RootAllocator();
-        ListVector p = (ListVector) LanguageColumns.persistentField().createVector(a);
-        ListVector e = (ListVector) LanguageColumns.eventsField().createVector(a)) {
+        ListVector p = (ListVector) LanguageColumnWriter.persistentField().createVector(a);
+        ListVector e = (ListVector) LanguageColumnWriter.eventsField().createVector(a)) {
       fill(p, e);
       for (int r = 0; r < ROWS.length; r++) {
         JsonNode persistent = JSON.readTree(JsonCells.write(p, r, BIG));
         JsonNode events = JSON.readTree(JsonCells.write(e, r, BIG));
         assertEquals(
-            LanguageColumns.expected(LanguageColumns.persistent(ROWS[r], 7), true),
+            LanguageMessage.json(SyntheticLanguage.persistent(ROWS[r], 7), true),
             persistent,
             "persistent row " + ROWS[r]);
         assertEquals(
-            LanguageColumns.expected(LanguageColumns.events(ROWS[r], 7), false),
+            LanguageMessage.json(SyntheticLanguage.events(ROWS[r], 7), false),
             events,
             "events row " + ROWS[r]);
       }
@@ -69,8 +70,8 @@ class JsonCellsTest {
   @Test
   void theTextIsCompactWithFieldsInSchemaOrderAndNullsWritten() throws Exception {
     try (BufferAllocator a = new RootAllocator();
-        ListVector p = (ListVector) LanguageColumns.persistentField().createVector(a);
-        ListVector e = (ListVector) LanguageColumns.eventsField().createVector(a)) {
+        ListVector p = (ListVector) LanguageColumnWriter.persistentField().createVector(a);
+        ListVector e = (ListVector) LanguageColumnWriter.eventsField().createVector(a)) {
       fill(p, e);
       assertEquals("null", JsonCells.write(p, 0, BIG), "row 66: a null row");
       assertEquals("[]", JsonCells.write(e, 0, BIG), "row 66: no events");
@@ -99,18 +100,18 @@ class JsonCellsTest {
     Assumptions.assumeTrue(hasPython(), "python3 is not on the PATH");
     List<String> lines = new ArrayList<>();
     try (BufferAllocator a = new RootAllocator();
-        ListVector p = (ListVector) LanguageColumns.persistentField().createVector(a);
-        ListVector e = (ListVector) LanguageColumns.eventsField().createVector(a)) {
+        ListVector p = (ListVector) LanguageColumnWriter.persistentField().createVector(a);
+        ListVector e = (ListVector) LanguageColumnWriter.eventsField().createVector(a)) {
       fill(p, e);
       for (int r = 0; r < ROWS.length; r++) {
         lines.add(JsonCells.write(p, r, BIG));
         lines.add(
             JSON.writeValueAsString(
-                LanguageColumns.expected(LanguageColumns.persistent(ROWS[r], 7), true)));
+                LanguageMessage.json(SyntheticLanguage.persistent(ROWS[r], 7), true)));
         lines.add(JsonCells.write(e, r, BIG));
         lines.add(
             JSON.writeValueAsString(
-                LanguageColumns.expected(LanguageColumns.events(ROWS[r], 7), false)));
+                LanguageMessage.json(SyntheticLanguage.events(ROWS[r], 7), false)));
       }
     }
     Path file = Files.write(tmp.resolve("texts.jsonl"), lines, StandardCharsets.UTF_8);
@@ -228,13 +229,13 @@ class JsonCellsTest {
   @Test
   void aLargeNestedValueStopsBeingWrittenOnceItIsPastTheBound() {
     try (BufferAllocator a = new RootAllocator();
-        ListVector p = (ListVector) LanguageColumns.persistentField().createVector(a)) {
-      List<Message> many = new ArrayList<>();
+        ListVector p = (ListVector) LanguageColumnWriter.persistentField().createVector(a)) {
+      List<LanguageMessage> many = new ArrayList<>();
       for (int i = 0; i < 2_000; i++) {
-        many.add(new Message("user", "m" + i, null, 0f, null, null, null));
+        many.add(new LanguageMessage("user", "m" + i, null, 0f, null, null, null));
       }
-      LanguageColumns.writeRow(p, 0, many, true);
-      LanguageColumns.finish(p, 1);
+      LanguageColumnWriter.writeRow(p, 0, many, true);
+      p.setValueCount(1);
       assertThrows(JsonCells.TooLarge.class, () -> JsonCells.write(p, 0, 4096));
       assertTrue(JsonCells.write(p, 0, BIG).length() > 4096);
     }
@@ -258,8 +259,8 @@ class JsonCellsTest {
         Field.nullable(
             "t", new ArrowType.Timestamp(org.apache.arrow.vector.types.TimeUnit.SECOND, null));
     assertEquals("t: Timestamp(SECOND, null)", JsonCells.unsupported(time));
-    assertNull(JsonCells.unsupported(LanguageColumns.persistentField()));
-    assertNull(JsonCells.unsupported(LanguageColumns.eventsField()));
+    assertNull(JsonCells.unsupported(LanguageColumnWriter.persistentField()));
+    assertNull(JsonCells.unsupported(LanguageColumnWriter.eventsField()));
   }
 
   @Test
@@ -280,9 +281,9 @@ class JsonCellsTest {
                         Field.nullable(
                             "item", new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE))))));
     Field text = Field.nullable("language_events", ArrowType.Utf8.INSTANCE);
-    assertTrue(FeatureColumns.deliveredAsJson(language, LanguageColumns.eventsField()));
+    assertTrue(FeatureColumns.deliveredAsJson(language, LanguageColumnWriter.eventsField()));
     assertTrue(FeatureColumns.deliveredAsJson(language, text), "a language column of text");
-    assertTrue(FeatureColumns.deliveredAsJson(dict, LanguageColumns.eventsField()));
+    assertTrue(FeatureColumns.deliveredAsJson(dict, LanguageColumnWriter.eventsField()));
     assertTrue(!FeatureColumns.deliveredAsJson(dict, text), "an unknown dtype of plain values");
     assertTrue(!FeatureColumns.deliveredAsJson(floats, nestedFloats), "numbers stay numbers");
   }
@@ -315,11 +316,11 @@ class JsonCellsTest {
   /** Rows {@link #ROWS} of both columns into {@code p} and {@code e} (frame 7). */
   private static void fill(ListVector p, ListVector e) {
     for (int r = 0; r < ROWS.length; r++) {
-      LanguageColumns.writeRow(p, r, LanguageColumns.persistent(ROWS[r], 7), true);
-      LanguageColumns.writeRow(e, r, LanguageColumns.events(ROWS[r], 7), false);
+      LanguageColumnWriter.writeRow(p, r, SyntheticLanguage.persistent(ROWS[r], 7), true);
+      LanguageColumnWriter.writeRow(e, r, SyntheticLanguage.events(ROWS[r], 7), false);
     }
-    LanguageColumns.finish(p, ROWS.length);
-    LanguageColumns.finish(e, ROWS.length);
+    p.setValueCount(ROWS.length);
+    e.setValueCount(ROWS.length);
   }
 
   private static boolean hasPython() {

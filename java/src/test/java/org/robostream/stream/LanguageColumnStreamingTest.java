@@ -15,9 +15,11 @@ import org.junit.jupiter.api.Test;
 import org.robostream.dataset.DatasetException;
 import org.robostream.dataset.DatasetInfo;
 import org.robostream.dataset.Feature;
+import org.robostream.dataset.synth.LanguageColumnWriter;
+import org.robostream.dataset.synth.LanguageMessage;
+import org.robostream.dataset.synth.SyntheticLanguage;
 import org.robostream.testing.Fixtures;
 import org.robostream.testing.LanguageColumns;
-import org.robostream.testing.LanguageColumns.Message;
 
 /**
  * A dataset with LeRobot's language columns streams end to end: every sample carries its own row's
@@ -33,19 +35,19 @@ class LanguageColumnStreamingTest {
   private static List<Long> check(Batch b) throws Exception {
     long[] index = b.longs("index");
     long[] frame = b.longs("frame_index");
-    String[] persistent = b.strings(LanguageColumns.PERSISTENT);
-    String[] events = b.strings(LanguageColumns.EVENTS);
+    String[] persistent = b.strings(LanguageColumnWriter.PERSISTENT);
+    String[] events = b.strings(LanguageColumnWriter.EVENTS);
     assertEquals(b.size(), persistent.length, "one text per sample");
     assertEquals(b.size(), events.length, "one text per sample");
     List<Long> seen = new java.util.ArrayList<>();
     for (int i = 0; i < b.size(); i++) {
       int f = (int) frame[i];
       assertEquals(
-          LanguageColumns.expected(LanguageColumns.persistent(index[i], f), true),
+          LanguageMessage.json(SyntheticLanguage.persistent(index[i], f), true),
           JSON.readTree(persistent[i]),
           "language_persistent of row " + index[i]);
       assertEquals(
-          LanguageColumns.expected(LanguageColumns.events(index[i], f), false),
+          LanguageMessage.json(SyntheticLanguage.events(index[i], f), false),
           JSON.readTree(events[i]),
           "language_events of row " + index[i]);
       seen.add(index[i]);
@@ -62,7 +64,8 @@ class LanguageColumnStreamingTest {
       for (Batch b : ds) {
         try (b) {
           assertTrue(
-              b.columnNames().contains(LanguageColumns.PERSISTENT), b.columnNames().toString());
+              b.columnNames().contains(LanguageColumnWriter.PERSISTENT),
+              b.columnNames().toString());
           order.addAll(check(b));
         }
       }
@@ -101,7 +104,8 @@ class LanguageColumnStreamingTest {
             IllegalArgumentException.class,
             () ->
                 StreamingDataset.builder(root)
-                    .deltaTimestamps(Map.of(LanguageColumns.EVENTS, new double[] {0, 1 / 30.0}))
+                    .deltaTimestamps(
+                        Map.of(LanguageColumnWriter.EVENTS, new double[] {0, 1 / 30.0}))
                     .build()
                     .close());
     assertEquals(
@@ -147,8 +151,8 @@ class LanguageColumnStreamingTest {
   @Test
   void aRowPastTheBoundIsATypedErrorNamingFileEpisodeAndColumn() {
     // Row 100 is episode 4's frame 4 (24 frames an episode).
-    Message huge =
-        new Message(
+    LanguageMessage huge =
+        new LanguageMessage(
             "user", "x".repeat(ColumnValues.MAX_JSON_ROW_BYTES), null, 0f, null, null, null);
     Path root =
         Fixtures.derivedDataset(
@@ -156,7 +160,7 @@ class LanguageColumnStreamingTest {
             LanguageColumns.baseDataset(),
             r ->
                 LanguageColumns.addTo(
-                    r, (i, f) -> i == 100 ? List.of(huge) : LanguageColumns.persistent(i, f)));
+                    r, (i, f) -> i == 100 ? List.of(huge) : SyntheticLanguage.persistent(i, f)));
     try (StreamingDataset ds =
         StreamingDataset.builder(root).batchSize(10).workers(1).shuffle(false).build()) {
       SampleException e =

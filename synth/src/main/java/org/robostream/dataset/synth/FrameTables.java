@@ -19,8 +19,9 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * Frame rows of generated episodes in LeRobot's data schema: {@code action} and {@code
  * observation.state} as fixed-size float32 lists (float64 with {@link
  * WriterConventions#vectorsAsFloat64()}), the cameras when they are image features ({@link
- * ImageColumns}), {@code timestamp} float32 (as {@link WriterConventions#rowTimestamp} says) and
- * int64 indices. Not thread-safe.
+ * ImageColumns}), {@code timestamp} float32 (as {@link WriterConventions#rowTimestamp} says), int64
+ * indices and, with {@link SyntheticDatasetSpec#languageColumns()}, LeRobot's language columns last
+ * ({@link LanguageColumnWriter}), where its annotation pipeline appends them. Not thread-safe.
  */
 final class FrameTables {
   private final BufferAllocator allocator;
@@ -28,6 +29,9 @@ final class FrameTables {
   private final Schema schema;
   private final ImageColumns images; // null when the cameras are videos
   private final TableValues values;
+
+  /** About what both language columns' messages of a row take (text of a few dozen bytes). */
+  private static final long LANGUAGE_BYTES_PER_ROW = 128;
 
   FrameTables(BufferAllocator allocator, SyntheticDatasetSpec spec, CameraFormat cameras) {
     this.allocator = allocator;
@@ -47,6 +51,9 @@ final class FrameTables {
     fields.add(Field.notNullable("episode_index", i64));
     fields.add(Field.notNullable("index", i64));
     fields.add(Field.notNullable("task_index", i64));
+    if (spec.languageColumns()) {
+      fields.addAll(LanguageColumnWriter.fields());
+    }
     this.schema = new Schema(fields);
   }
 
@@ -66,7 +73,11 @@ final class FrameTables {
 
   /** Estimated Parquet bytes per row, for the data-file rollover. */
   long bytesPerRow() {
-    return 2L * spec.stateDimension() * 4 + 4 + 4 * 8 + (images == null ? 0 : images.bytesPerRow());
+    return 2L * spec.stateDimension() * 4
+        + 4
+        + 4 * 8
+        + (images == null ? 0 : images.bytesPerRow())
+        + (spec.languageColumns() ? LANGUAGE_BYTES_PER_ROW : 0);
   }
 
   /** The rows of episode {@code e}, whose first frame has global index {@code firstIndex}. */
@@ -104,6 +115,9 @@ final class FrameTables {
       }
       if (images != null) {
         images.fill(root, e, n);
+      }
+      if (spec.languageColumns()) {
+        LanguageColumnWriter.SYNTHETIC.fill(root, n);
       }
       actionItems.setValueCount(n * d);
       stateItems.setValueCount(n * d);

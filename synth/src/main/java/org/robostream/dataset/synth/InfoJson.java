@@ -40,6 +40,10 @@ final class InfoJson {
     features.put("episode_index", feature("int64", List.of(1), null));
     features.put("index", feature("int64", List.of(1), null));
     features.put("task_index", feature("int64", List.of(1), null));
+    if (spec.languageColumns()) {
+      features.put(LanguageColumnWriter.PERSISTENT, LanguageColumnWriter.feature());
+      features.put(LanguageColumnWriter.EVENTS, LanguageColumnWriter.feature());
+    }
     info.put("features", features);
     return info;
   }

@@ -19,6 +19,9 @@ import java.util.List;
  * @param conventions how the tables record the frames: LeRobot's ({@link
  *     WriterConventions#LEROBOT}), or another writer's (recorded timestamps, to_timestamp at the
  *     last frame, float64 vectors)
+ * @param languageColumns also write LeRobot's language columns ({@link LanguageColumnWriter}: rows
+ *     as {@link SyntheticLanguage} says), for tests of the loader's and the Python bridge's JSON
+ *     texts
  */
 public record SyntheticDatasetSpec(
     Path out,
@@ -40,7 +43,8 @@ public record SyntheticDatasetSpec(
     int tasks,
     CameraOptions cameraOptions,
     int actionShift,
-    WriterConventions conventions) {
+    WriterConventions conventions,
+    boolean languageColumns) {
 
   /** On-disk layout. */
   public enum Layout {
@@ -109,7 +113,7 @@ public record SyntheticDatasetSpec(
     }
   }
 
-  /** The spec with LeRobot's writer conventions. */
+  /** The spec with LeRobot's writer conventions and no language columns. */
   public SyntheticDatasetSpec(
       Path out,
       int episodes,
@@ -150,7 +154,8 @@ public record SyntheticDatasetSpec(
         tasks,
         cameraOptions,
         actionShift,
-        WriterConventions.LEROBOT);
+        WriterConventions.LEROBOT,
+        false);
   }
 
   /** The spec with its actions aligned to its frames (no shift). */
@@ -330,28 +335,30 @@ public record SyntheticDatasetSpec(
   }
 
   public SyntheticDatasetSpec withOut(Path o) {
-    return with(o, cameraOptions, actionShift);
+    return with(o, cameraOptions, actionShift, conventions, languageColumns);
   }
 
   public SyntheticDatasetSpec withCameraOptions(CameraOptions o) {
-    return with(out, o, actionShift);
+    return with(out, o, actionShift, conventions, languageColumns);
   }
 
   /** The learnable content with its actions {@code frames} later than its frames. */
   public SyntheticDatasetSpec withActionShift(int frames) {
-    return with(out, cameraOptions, frames);
+    return with(out, cameraOptions, frames, conventions, languageColumns);
   }
 
   /** The spec whose tables another writer's conventions record. */
   public SyntheticDatasetSpec withConventions(WriterConventions c) {
-    return with(out, cameraOptions, actionShift, c);
+    return with(out, cameraOptions, actionShift, c, languageColumns);
   }
 
-  private SyntheticDatasetSpec with(Path o, CameraOptions options, int shift) {
-    return with(o, options, shift, conventions);
+  /** The spec whose data files carry LeRobot's language columns, or not. */
+  public SyntheticDatasetSpec withLanguageColumns(boolean language) {
+    return with(out, cameraOptions, actionShift, conventions, language);
   }
 
-  private SyntheticDatasetSpec with(Path o, CameraOptions options, int shift, WriterConventions c) {
+  private SyntheticDatasetSpec with(
+      Path o, CameraOptions options, int shift, WriterConventions c, boolean language) {
     return new SyntheticDatasetSpec(
         o,
         episodes,
@@ -372,7 +379,8 @@ public record SyntheticDatasetSpec(
         tasks,
         options,
         shift,
-        c);
+        c,
+        language);
   }
 
   private static void require(boolean ok, String message) {

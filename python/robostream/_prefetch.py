@@ -67,10 +67,7 @@ class ItemReader:
         except BaseException as e:  # handed to the consumer
             self._put(e)
         finally:
-            try:
-                jpype.detachThreadFromJVM()
-            except Exception:
-                pass
+            _detach(jpype)
 
     def _put(self, value):
         while not self._stopped.is_set():
@@ -115,3 +112,11 @@ class ItemReader:
                 except queue.Empty:
                     break
             self._thread.join(timeout=10)
+
+
+def _detach(jpype):
+    """Detaches the calling thread from the JVM (it ends; JPype attached it on its first call)."""
+    try:
+        jpype.JClass("java.lang.Thread").detach()
+    except Exception:
+        pass

@@ -49,10 +49,7 @@ class InterruptibleCalls:
                 finally:
                     java_thread.interrupted()  # an interrupt is for one call only
         finally:
-            try:
-                jpype.detachThreadFromJVM()
-            except Exception:
-                pass
+            _detach(jpype)
 
     def call(self, fn, *args):
         if threading.current_thread() is not threading.main_thread():
@@ -102,3 +99,11 @@ def call(fn, *args):
             _shared = (os.getpid(), InterruptibleCalls())
         calls = _shared[1]
     return calls.call(fn, *args)
+
+
+def _detach(jpype):
+    """Detaches the calling thread from the JVM (it ends; JPype attached it on its first call)."""
+    try:
+        jpype.JClass("java.lang.Thread").detach()
+    except Exception:
+        pass

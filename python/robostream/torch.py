@@ -84,11 +84,24 @@ def _translated(function, *args):
     jpype = _jvm.jvm()
     try:
         return function(*args)
+    except KeyboardInterrupt:
+        # JPype's SIGINT handler also interrupts this thread's Java side: cleared, or the next
+        # Java wait of this thread (the loader's stop, the caller's own) would end at once.
+        _clear_java_interrupt()
+        raise
     except jpype.JException as e:
         if _interrupted(e):
             jpype.JClass("java.lang.Thread").interrupted()  # clear the flag the wait left set
             raise KeyboardInterrupt from None
         raise translate(e) from e
+
+
+def _clear_java_interrupt():
+    """Clears the calling thread's Java interrupt flag."""
+    try:
+        _jvm.jvm().JClass("java.lang.Thread").interrupted()
+    except Exception:
+        pass
 
 
 def _interrupted(java_exception) -> bool:
@@ -538,6 +551,7 @@ class StreamingLeRobotDataset(IterableDataset):
         self._counters[row] = base + torch.tensor(_loader_counts(handle.loader), dtype=torch.int64)
 
     def __iter__(self) -> Iterator[dict]:
+        _clear_java_interrupt()  # a Ctrl-C the caller caught earlier is not this pass's
         handle, skip = self._loader_for_pass()
         java = handle.loader
         iterator = _call(java.iterator)
@@ -581,7 +595,11 @@ class StreamingLeRobotDataset(IterableDataset):
         finally:
             # Dropped, broken out of, interrupted or failed: the loader's threads stop now; the
             # next iter() starts a new pass, and state_dict() still says where this one stopped.
+            # JPype interrupts this thread's Java side on Ctrl-C: cleared, or the stop's joins
+            # (and the caller's next Java call) would see it.
+            _clear_java_interrupt()
             reader.close(java.stopIterating if self._pass_open else (lambda: None))
+            _clear_java_interrupt()
 
     def _language_columns(self):
         """Text columns that carry JSON: LeRobot's language columns, and any column of an

@@ -50,6 +50,17 @@ def h264_dataset(tmp_path_factory) -> Path:
     )
 
 
+@pytest.fixture(scope="session")
+def language_dataset(tmp_path_factory) -> Path:
+    """3 episodes of 40 frames, one 64x64 camera, LeRobot's language columns (rows of every form:
+    null, empty, one or several messages; make-dataset --language-columns)."""
+    return make_dataset(
+        tmp_path_factory.mktemp("ds") / "language",
+        "--episodes", "3", "--frames-per-episode", "40", "--cameras", "1", "--size", "64x64",
+        "--language-columns",
+    )
+
+
 @pytest.fixture
 def copy_of(tmp_path):
     def copy(dataset: Path) -> Path:

@@ -224,6 +224,29 @@ def test_bool_float64_and_integer_columns_as_the_reference_yields_them():
     assert any(i["next.done"] for i in ds)  # every episode ends with done
 
 
+def test_language_columns_are_lists_of_message_dicts(language_dataset):
+    ds = StreamingLeRobotDataset("local/language", root=language_dataset, shuffle=False,
+                                 buffer_size=20)
+    assert ds.meta.has_language_columns
+    items = {i["index"]: i for i in ds}
+    assert len(items) == 120
+    # Row 70 (make-dataset's rows are a function of index and frame; 70 % 6 == 4).
+    assert items[70]["language_persistent"] == [
+        {"role": "assistant", "content": "x", "style": "motion",
+         "timestamp": 1.100000023841858, "camera": None, "tool_calls": []}
+    ]
+    events = items[70]["language_events"]
+    assert [e["content"] for e in events] == ["what is visible? \u2713", "two calls"]
+    assert events[1]["tool_calls"][1] == {
+        "type": "function", "function": {"name": "say", "arguments": {"text": None}}}
+    forms = {type(i["language_persistent"]).__name__ for i in items.values()}
+    assert forms == {"list", "NoneType"}  # null rows stay None, as LeRobot's reader gives them
+    assert any(i["language_events"] == [] for i in items.values())
+    batch = next(ds.batches(8))
+    assert isinstance(batch["language_events"], list) and len(batch["language_events"]) == 8
+    assert all(v is None or isinstance(v, list) for v in batch["language_persistent"])
+
+
 # ---- 4. frames as LeRobot picks them, or a word why not --------------------------------------
 
 

@@ -48,6 +48,12 @@ def test_lerobot_style_training_with_the_training_scripts_spawned_workers(small_
     check(lerobot.train(config, "local/small", small_dataset), config)
 
 
+def test_lerobot_style_training_collates_language_columns_as_lists(language_dataset):
+    # meta.has_language_columns: the training script's language-aware collate keeps them lists.
+    config = lerobot.TrainConfig(policy=lerobot.ACT_LIKE, steps=2)
+    check(lerobot.train(config, "local/language", language_dataset), config)
+
+
 @pytest.mark.filterwarnings("ignore:timestamps")
 @pytest.mark.parametrize("name", sorted(REAL))
 @pytest.mark.parametrize("policy", [lerobot.ACT_LIKE, lerobot.DIFFUSION_LIKE], ids=["act", "diffusion"])

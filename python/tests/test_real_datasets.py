@@ -18,7 +18,8 @@ def lengths(root, episodes):
 
 def test_g1_humanoid_640x480_every_sample_once():
     root = real("g1-v21-sample")
-    ds = StreamingLeRobotDataset("unitree/g1", root=root, episodes=[1, 2, 4], buffer_size=100)
+    ds = StreamingLeRobotDataset("unitree/g1", root=root, episodes=[1, 2, 4], buffer_size=100,
+                                 return_uint8=True)
     items = list(ds)
     want = lengths(root, {1, 2, 4})
     assert len(items) == sum(want.values())

@@ -340,7 +340,9 @@ def _wait_until(condition, seconds=10.0):
 
 
 def test_loader_threads_stop_when_the_iterator_is_dropped(small_dataset):
-    ds = dataset(small_dataset, num_workers=2)
+    # Small loader batches: the workers are still ahead of the consumer (their queues full)
+    # after the first sample, not done with the epoch.
+    ds = dataset(small_dataset, num_workers=2, loader_batch_size=2)
     it = iter(ds)
     first = next(it)
     assert _loader_threads(), "the loader's workers run while iterating"
@@ -434,24 +436,8 @@ def test_h264_long_gop_streams_every_frame(h264_dataset):
     assert items[0]["observation.images.top"].shape == (3, 64, 96)
 
 
-# ---- DataLoader workers ------------------------------------------------------------------
-
-
-def test_forked_dataloader_workers_get_a_clear_error(small_dataset):
-    ds = dataset(small_dataset)
-    loader = DataLoader(ds, batch_size=4, num_workers=1, multiprocessing_context="fork")
-    with pytest.raises(Exception, match="spawn") as caught:
-        next(iter(loader))
-    assert "num_workers" in str(caught.value)
-
-
-def test_spawned_dataloader_workers_share_the_samples(small_dataset):
-    ds = dataset(small_dataset, num_workers=1)
-    loader = DataLoader(ds, batch_size=4, num_workers=2, multiprocessing_context="spawn")
-    seen = []
-    for batch in loader:
-        seen += batch["index"].tolist()
-    assert sorted(seen) == list(range(total_frames(small_dataset)))
+# DataLoader workers, forked and spawned, and a fork after this process started its loader:
+# test_lerobot_compat.py.
 
 
 def test_cuda_views_offer_only_the_cuda_interface():

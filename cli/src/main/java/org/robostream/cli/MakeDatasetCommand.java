@@ -152,10 +152,8 @@ final class MakeDatasetCommand implements Callable<Integer> {
       description =
           "also write LeRobot's language columns language_persistent and language_events"
               + " (lists of message structs, info.json dtype language), each row's messages a"
-              + " function of its index and frame: one message per column before index 64, then"
-              + " null rows, empty lists and several messages. The loader's open-time check"
-              + " refuses a data file whose first 64 rows hold other than one message each, so"
-              + " for now only a dataset in one data file (v3.0) streams")
+              + " function of its index and frame: null rows, empty lists, one or several"
+              + " messages")
   boolean languageColumns;
 
   @Override

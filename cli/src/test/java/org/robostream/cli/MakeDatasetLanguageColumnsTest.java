@@ -135,6 +135,26 @@ class MakeDatasetLanguageColumnsTest {
       }
     }
     assertEquals(120, seen.size());
+    // Every layout streams, rows varying from the first on (the loader's open-time check of
+    // list columns leaves language columns alone): v2.1, one data file per episode.
+    Path v21 = tmp.resolve("stream-v21");
+    assertEquals(0, makeDataset(v21, "--cameras", "1", "--size", "64x64", "--layout", "v2.1"));
+    int rows = 0;
+    try (StreamingDataset ds = StreamingDataset.builder(v21).batchSize(16).workers(1).build()) {
+      for (Batch b : ds) {
+        try (b) {
+          long[] index = b.longs("index");
+          long[] frame = b.longs("frame_index");
+          String[] persistent = b.strings(LanguageColumnWriter.PERSISTENT);
+          String[] events = b.strings(LanguageColumnWriter.EVENTS);
+          for (int i = 0; i < b.size(); i++) {
+            checkRow(index[i], (int) frame[i], persistent[i], events[i]);
+          }
+          rows += b.size();
+        }
+      }
+    }
+    assertEquals(120, rows);
     // Row 70 (episode 1, frame 30; 70 % 6 == 4) as the Python bridge's tests see the texts.
     assertEquals(
         "[{\"role\":\"assistant\",\"content\":\"x\",\"style\":\"motion\","

@@ -45,7 +45,9 @@ final class MetadataJson {
     out.put("data_root", metadata.dataRoot().toString());
     out.set("info", JsonFields.read(metadata.root().resolve("meta/info.json"), MAX_INFO_BYTES));
     ObjectNode features = out.putObject("features");
-    for (Map.Entry<String, Feature> e : all.info().features().entrySet()) {
+    // The features the given metadata reads: for a loader's, LeRobot's defaults info.json
+    // leaves out included (LeRobotMetadata.withDefaultFeatures), as its batches have them.
+    for (Map.Entry<String, Feature> e : metadata.info().features().entrySet()) {
       Feature f = e.getValue();
       ObjectNode n = features.putObject(e.getKey());
       n.put("dtype", f.dtype());

@@ -75,16 +75,8 @@ public final class PythonBridge {
     out.put("data_files", kept.episodes().stream().map(e -> e.dataFile()).distinct().count());
     out.put("shuffle_buffer_size", dataset.shuffleBufferSize());
     out.put("batches_per_epoch", dataset.batchesPerEpoch());
-    out.set("warnings", MetadataJson.strings(timestampWarnings(dataset)));
+    out.set("warnings", MetadataJson.strings(dataset.timestamps().warnings()));
     return out.toString();
-  }
-
-  /** The open-time warnings about timestamps the caller should repeat to its user. */
-  private static java.util.List<String> timestampWarnings(StreamingDataset dataset) {
-    org.robostream.dataset.TimestampReport r = dataset.timestamps();
-    boolean differs =
-        r.recorded() || r.count(org.robostream.dataset.EpisodeTimestamps.Convention.FRAME_END) > 0;
-    return differs ? java.util.List.of(r.summary()) : java.util.List.of();
   }
 
   /**

@@ -113,7 +113,13 @@ final class DataFileRows {
       boolean variable =
           field.getType() instanceof org.apache.arrow.vector.types.pojo.ArrowType.List
               || field.getType() instanceof org.apache.arrow.vector.types.pojo.ArrowType.LargeList;
-      if (f != null && variable && !f.isImage() && !f.isVideo()) {
+      // Language and other nested columns are one JSON text per row: a row holds as many
+      // messages as it holds, whatever the declared shape [1] says.
+      if (f != null
+          && variable
+          && !f.isImage()
+          && !f.isVideo()
+          && !FeatureColumns.deliveredAsJson(f, field)) {
         lists.add(field.getName());
       }
     }

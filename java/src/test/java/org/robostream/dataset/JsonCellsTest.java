@@ -44,7 +44,7 @@ class JsonCellsTest {
   @TempDir Path tmp;
 
   /** Rows of every form the fixtures write, from the varied part of their table. */
-  private static final long[] ROWS = {66, 67, 68, 69, 70, 71, 0};
+  private static final long[] ROWS = {66, 67, 68, 69, 70, 71, 5};
 
   @Test
   void everyLanguageRowFormReadsBackAsItsMessages() throws Exception {
@@ -75,12 +75,15 @@ class JsonCellsTest {
       fill(p, e);
       assertEquals("null", JsonCells.write(p, 0, BIG), "row 66: a null row");
       assertEquals("[]", JsonCells.write(e, 0, BIG), "row 66: no events");
-      assertEquals(
-          "[{\"role\":\"assistant\",\"content\":\"reach for cup 7\",\"style\":\"subtask\","
+      String subtask =
+          "{\"role\":\"assistant\",\"content\":\"reach for cup 7\",\"style\":\"subtask\","
               + "\"timestamp\":"
               + (double) (7 / 30f + 0.1f)
-              + ",\"camera\":null,\"tool_calls\":null}]",
-          JsonCells.write(p, 6, BIG));
+              + ",\"camera\":null,\"tool_calls\":null}";
+      assertEquals(
+          "[" + subtask + "," + subtask + "," + subtask + "]",
+          JsonCells.write(p, 6, BIG),
+          "row 5: the same message three times");
       // Escapes as JSON needs them; other characters as they are (UTF-8 in the column).
       String unicode = JsonCells.write(p, 2, BIG);
       assertTrue(
@@ -310,7 +313,8 @@ class JsonCellsTest {
   }
 
   private static DatasetInfo infoWith(Feature f) {
-    return new DatasetInfo("v3.0", null, 30, 1, 1, 1000, null, null, Map.of(f.name(), f));
+    return new DatasetInfo(
+        "v3.0", null, 30, 1, 1, 1000, null, null, Map.of(f.name(), f), java.util.List.of());
   }
 
   /** Rows {@link #ROWS} of both columns into {@code p} and {@code e} (frame 7). */

@@ -132,7 +132,8 @@ class LanguageColumnStreamingTest {
                 "note",
                 new Feature("note", "string", new int[] {1}, List.of(), Map.of()),
                 "action",
-                new Feature("action", "float32", new int[] {2}, List.of(), Map.of())));
+                new Feature("action", "float32", new int[] {2}, List.of(), Map.of())),
+            List.of());
     IllegalArgumentException e =
         assertThrows(
             IllegalArgumentException.class,

@@ -5,16 +5,12 @@ import java.util.List;
 /**
  * The language messages of generated datasets ({@link SyntheticDatasetSpec#languageColumns()}):
  * functions of a row's dataset {@code index} and {@code frame}, so tests can check every row they
- * receive. Rows from {@link #VARIED_FROM} on hold every form LeRobot's annotation pipeline writes:
+ * receive. The rows hold every form LeRobot's annotation pipeline writes, from the first row on:
  * null rows, empty lists, several messages, null fields, nested tool calls, escapes and non-ASCII
- * text. Rows before it hold exactly one message in each column: the data-file check at open
- * (dataset.DataFileRows, another engineer's) compares the first 64 rows of a list column with the
- * declared shape [1]. Stateless.
+ * text (the loader delivers a language column as one JSON text per row, whatever its declared shape
+ * [1] says). Stateless.
  */
 public final class SyntheticLanguage {
-  /** Rows (dataset index) from here on vary freely. */
-  public static final long VARIED_FROM = 64;
-
   private SyntheticLanguage() {}
 
   /** The persistent messages of the row with dataset index {@code index} and frame {@code f}. */
@@ -22,9 +18,6 @@ public final class SyntheticLanguage {
     float t = f / 30f + 0.1f; // not a float a decimal writes exactly: read back as its double
     LanguageMessage subtask =
         new LanguageMessage("assistant", "reach for cup " + f, "subtask", t, null, null, null);
-    if (index < VARIED_FROM) {
-      return List.of(subtask);
-    }
     return switch ((int) (index % 6)) {
       case 0 -> null;
       case 1 ->
@@ -59,9 +52,6 @@ public final class SyntheticLanguage {
     LanguageMessage vqa =
         new LanguageMessage(
             "user", "what is visible? ✓", "vqa", 0f, "observation.images.top", null, null);
-    if (index < VARIED_FROM) {
-      return List.of(vqa);
-    }
     return switch ((int) (index % 6)) {
       case 2 ->
           List.of(

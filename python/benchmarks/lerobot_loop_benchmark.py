@@ -11,13 +11,16 @@ DataLoader, preprocessing, normalisation and policy step.
 Sides (``--modes``): ``robostream`` is the recommended configuration (``DataLoader(
 num_workers=0)``, the loader's 2 decoding threads); ``fork`` / ``spawn`` are LeRobot's training
 script's DataLoader workers (``--dataloader-workers``, default 4, persistent, prefetch 4) with
-that start method; ``pyav`` the reference's per-sample PyAV decode in the main process.
+that start method; ``pyav`` the reference's per-sample PyAV decode in the main process. Forked
+workers need a parent without a JVM: run ``fork`` in a process of its own (``--modes fork``),
+not after ``robostream`` (which starts the JVM in this process).
 
 Each run reports, over the steps after ``--warmup`` (the shuffle buffers' fill, the JIT and the
 workers' start are outside it for every side): samples/s, the data-wait share (time in
 ``next(dataloader)`` / step time, LeRobot's ``dataloading_s`` / ``step_s``), the first batch's
 latency, and for the in-process sides the window's decoded share (frames decoded in the window /
-frames delivered; below 0.9 the window was served from a buffer, flagged).
+(samples x cameras), one new frame per camera and sample; below 0.9 the window was served from a
+buffer, flagged).
 
 The PyAV side gets its best case: decoders cached, and the non-camera inputs (state, the action
 chunk and its padding mask) as zeros made in Python rather than read from Parquet.
@@ -131,8 +134,9 @@ def timed_loop(dataloader, meta, policy_cfg, backbone, warmup, steps, decoded_fr
     }
     if decoded_frames is not None:
         decoded = decoded_frames() - decoded_at_start
-        per_sample = len(cameras) * len(policy_cfg.observation_delta_indices or [0])
-        share = decoded / (samples * per_sample)
+        # One new frame per camera and sample: a window's other frames are its neighbours' own
+        # (the loader decodes each once; the reference decodes every window frame again).
+        share = decoded / (samples * len(cameras))
         result["window_decoded_share"] = round(share, 3)
         result["window_served_from_memory"] = share < 0.9
     return result

@@ -13,7 +13,8 @@
 #   /api/datasets/OWNER/NAME[-cdn|-html|-json]/tree/R/data/...  (and videos/...) the listing of
 #                                                any folder under data/ or videos/, for R as
 #                                                resolve; /api/buckets/OWNER/NAME-bucket/tree/...
-#                                                the same for the bucket
+#                                                the same for the bucket, and its meta/ (a whole
+#                                                dataset in a bucket, LeRobot's repo_type="bucket")
 #   /buckets/OWNER/NAME-bucket/resolve/<path>    the same files as an unversioned bucket
 #   /datasets/OWNER/NAME-cdn/...                 as NAME, but resolve answers 302 to another host
 #                                                name on the same address and port ("localhost",
@@ -103,8 +104,9 @@ for page in $(seq 1 "$pages"); do
 "
 done
 
-# The listing of every folder under data/ and videos/ (each file below it, as the tree API's
-# recursive listing answers): what a dataset's files are checked against before it streams.
+# The listing of every folder under data/, videos/ and meta/ (each file below it, as the tree
+# API's recursive listing answers): what a dataset's files are checked against before it streams
+# (meta/'s only through the bucket: the repository's is the paginated one above).
 while IFS= read -r dir; do
   json="["
   while IFS= read -r f; do
@@ -113,7 +115,7 @@ while IFS= read -r dir; do
   done < <(cd "$data" && find "$dir" -type f | sort)
   mkdir -p "$state/api/trees/$(dirname "$dir")"
   echo "$json]" > "$state/api/trees/$dir.json"
-done < <(cd "$data" && find data videos -type d 2>/dev/null | sort)
+done < <(cd "$data" && find data videos meta -type d 2>/dev/null | sort)
 
 tls_server=""
 if command -v openssl >/dev/null; then
@@ -159,7 +161,7 @@ http {
     location ~ ^/api/datasets/[^/]+/[^/]+/revision/([^/]+)\$ { default_type application/json; alias $state/api/revision/\$1.json; }
 $tree_locations
     location ~ ^/api/datasets/$owner_re(-cdn|-html|-json)?/tree/($rev|$sha_rev|$sha_main)/((data|videos)(/.*)?)\$ { default_type application/json; alias $state/api/trees/\$3.json; }
-    location ~ ^/api/buckets/$owner_re-bucket/tree/((data|videos)(/.*)?)\$ { default_type application/json; alias $state/api/trees/\$1.json; }
+    location ~ ^/api/buckets/$owner_re-bucket/tree/((meta|data|videos)(/.*)?)\$ { default_type application/json; alias $state/api/trees/\$1.json; }
     location ~ ^/datasets/$owner_re/resolve/($rev|$sha_rev|$sha_main)/(.*)\$ { alias $data/\$2; }
     location ~ ^/datasets/$owner_re/resolve/ { return 404; }
     location ~ ^/buckets/$owner_re-bucket/resolve/(.*)\$ { alias $data/\$1; }

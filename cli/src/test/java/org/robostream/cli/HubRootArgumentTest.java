@@ -43,15 +43,13 @@ class HubRootArgumentTest {
   }
 
   @Test
-  void aBucketOrAPathInsideARepositoryIsRefusedWithWhatToWriteInstead() {
+  void aPathInsideABucketOrARepositoryIsRefusedWithWhatToWriteInstead() {
     String bucket =
         assertThrows(
                 IllegalArgumentException.class,
-                () -> StreamingDataset.builder("hf://buckets/acme/stream").build())
+                () -> StreamingDataset.builder("hf://buckets/acme/stream/videos").build())
             .getMessage();
-    assertTrue(
-        bucket.contains("is a bucket") && bucket.contains("dataFilesRoot hf://buckets/acme/stream"),
-        bucket);
+    assertTrue(bucket.contains("hf://buckets/acme/stream, not a path inside it"), bucket);
     String inside =
         assertThrows(
                 IllegalArgumentException.class,

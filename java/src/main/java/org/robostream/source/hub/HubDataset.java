@@ -26,7 +26,8 @@ import org.robostream.source.VideoSources;
  * folders ({@link HubListing}), then the kept episodes' Parquet files mirrored, videos read by HTTP
  * range requests — or from the mirror where {@code robostream prewarm} already put them. {@code
  * data_files_root} may be another location (a bucket) holding {@code data/} and {@code videos/}
- * while metadata comes from the repository. Thread-safe once prepared.
+ * while metadata comes from the repository; or the whole dataset lives in a bucket (meta/ too,
+ * unversioned: LeRobot's {@code repo_type="bucket"}). Thread-safe once prepared.
  *
  * @param repo the repository at its pinned commit
  * @param revision what that commit was chosen as (a tag, a branch) and the commit
@@ -48,11 +49,13 @@ public record HubDataset(
 
   /**
    * Opens the Hub dataset {@code location} names, {@code hf://datasets/OWNER/NAME[@REVISION]} or
-   * {@code OWNER/NAME[@REVISION]}, with a client configured from {@link
-   * SourceOptions#environment()} ({@link HubConfig#fromEnvironment(java.util.Map)}): the revision
-   * pinned, meta/ and the kept episodes' Parquet files mirrored, as {@link #prepare}.
+   * {@code OWNER/NAME[@REVISION]}, or a whole dataset in a bucket, {@code hf://buckets/OWNER/NAME}
+   * (its meta/, data/ and videos/, as LeRobot's {@code repo_type="bucket"} streams it;
+   * unversioned), with a client configured from {@link SourceOptions#environment()} ({@link
+   * HubConfig#fromEnvironment(java.util.Map)}): the revision pinned, meta/ and the kept episodes'
+   * Parquet files mirrored, as {@link #prepare}.
    *
-   * @throws IllegalArgumentException for a bucket or a path inside a repository, naming what to
+   * @throws IllegalArgumentException for a path inside a repository or a bucket, naming what to
    *     write instead
    */
   public static HubDataset open(String location, SourceOptions options) {
@@ -60,23 +63,28 @@ public record HubDataset(
         HubLocation.isHubUrl(location)
             ? HubLocation.parse(location)
             : HubLocation.parse("hf://datasets/" + location);
-    if (l.kind() == HubLocation.Kind.BUCKET) {
-      throw new IllegalArgumentException(
-          location
-              + " is a bucket: it holds data/ and videos/"
-              + " but no metadata; stream the dataset's repository (hf://datasets/OWNER/NAME) with"
-              + " dataFilesRoot "
-              + location);
-    }
     if (!l.prefix().isEmpty()) {
       throw new IllegalArgumentException(
           location
-              + " is a path inside a repository: a dataset"
-              + " is a repository's root, "
-              + HubLocation.dataset(l.id(), l.revision())
+              + " is a path inside a "
+              + (l.kind() == HubLocation.Kind.BUCKET ? "bucket" : "repository")
+              + ": a dataset is its root, "
+              + (l.kind() == HubLocation.Kind.BUCKET
+                  ? "hf://buckets/" + l.id()
+                  : HubLocation.dataset(l.id(), l.revision()).toString())
               + ", not a path inside it");
     }
     HubHttp http = new HubHttp(HubConfig.fromEnvironment(options.environment()));
+    if (l.kind() == HubLocation.Kind.BUCKET) {
+      return mirror(
+          http,
+          l,
+          RevisionResolver.Pinned.UNVERSIONED,
+          options.dataFilesRoot(),
+          options.episodes(),
+          options.cameras(),
+          options.progress());
+    }
     return prepare(
         http,
         l.id(),
@@ -101,7 +109,28 @@ public record HubDataset(
       Consumer<String> progress) {
     HubLocation unresolved = HubLocation.dataset(repoId, null);
     RevisionResolver.Pinned pinned = RevisionResolver.resolve(http, unresolved, revision);
-    HubLocation repo = unresolved.withRevision(pinned.commit());
+    return mirror(
+        http,
+        unresolved.withRevision(pinned.commit()),
+        pinned,
+        dataFilesRoot,
+        episodes,
+        cameras,
+        progress);
+  }
+
+  /**
+   * Mirrors meta/ of {@code repo} (a repository at its pinned commit, or a bucket) and the Parquet
+   * files of {@code episodes}, and opens the metadata.
+   */
+  private static HubDataset mirror(
+      HubHttp http,
+      HubLocation repo,
+      RevisionResolver.Pinned pinned,
+      String dataFilesRoot,
+      Optional<? extends Collection<Integer>> episodes,
+      Optional<? extends Collection<String>> cameras,
+      Consumer<String> progress) {
     HubFileCache cache = new HubFileCache(http);
     cache.fetchAll(
         repo,

@@ -45,8 +45,14 @@ public final class RevisionResolver {
    * @param warning why the choice is a fallback (null when it is not)
    */
   public record Pinned(String name, String commit, String warning) {
+    /** A bucket's files: buckets have no revisions (no commit). */
+    public static final Pinned UNVERSIONED = new Pinned("a bucket, unversioned", "", null);
+
     /** "v3.0 (commit 0123456789ab)" for messages and results. */
     public String describe() {
+      if (commit.isEmpty()) {
+        return name;
+      }
       return name.equals(commit)
           ? "commit " + commit
           : name + " (commit " + commit.substring(0, Math.min(12, commit.length())) + ")";

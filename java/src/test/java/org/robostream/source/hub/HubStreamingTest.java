@@ -163,6 +163,47 @@ class HubStreamingTest {
   }
 
   @Test
+  void aWholeDatasetInABucketStreamsItsMetadataDataAndVideosFromTheBucket() throws IOException {
+    Path cache = tmp.resolve("cache-whole-bucket");
+    Map<String, String> env =
+        Map.of(
+            "HF_ENDPOINT",
+            hub.endpoint(),
+            "HF_LEROBOT_HOME",
+            cache.toString(),
+            "HF_HOME",
+            cache.toString());
+    int logStart = hub.log("hub.log", 0).size();
+    List<String> expected;
+    try (StreamingDataset s =
+        HubEpochs.configure(StreamingDataset.builder(local).episodes(List.of(1, 4))).build()) {
+      expected = HubEpochs.epoch(s);
+    }
+    // LeRobot's repo_type="bucket": meta/, data/ and videos/ all in the bucket, no revision.
+    try (StreamingDataset s =
+        HubEpochs.configure(
+                StreamingDataset.builder("hf://buckets/" + HubServer.REPO + "-bucket")
+                    .episodes(List.of(1, 4))
+                    .environment(env))
+            .build()) {
+      assertEquals(expected, HubEpochs.epoch(s));
+    }
+    List<String> reads =
+        hub.log("hub.log", logStart).stream().filter(l -> l.contains("/resolve/")).toList();
+    String bucket = "/buckets/" + HubServer.REPO + "-bucket/resolve/";
+    for (String kind : new String[] {"meta/", "data/", "videos/"}) {
+      List<String> ofKind = reads.stream().filter(l -> l.contains("/" + kind)).toList();
+      assertFalse(ofKind.isEmpty(), kind + " was read: " + reads);
+      assertTrue(
+          ofKind.stream().allMatch(l -> l.startsWith(bucket + kind)),
+          kind + " only from the bucket: " + ofKind);
+    }
+    assertTrue(
+        hub.log("hub.log", logStart).stream().noneMatch(l -> l.contains("/refs")),
+        "a bucket has no revision to resolve");
+  }
+
+  @Test
   void anEpochThroughAFaultyProxyDeliversEverySampleOnceWithTheSameFrames() throws IOException {
     try (FaultyProxy proxy = FaultyProxy.random(hub.port, 0.2, 1500, 11)) {
       HubHttp http =

@@ -315,14 +315,20 @@ def main():
     summary = {"root": a.root, "episodes": episodes, "batch_size": a.batch_size,
                "cameras": cameras, "torch_threads": torch.get_num_threads(),
                "cpus": os.cpu_count(), "results": results}
+    finish(summary, results, a.out)
+
+
+def finish(summary, results, out):
+    """Adds each side's ratio to the PyAV path (sums of samples/s over rounds), prints it, and
+    writes the summary to ``out`` (when given)."""
     by_mode = collections.defaultdict(float)
     for res in results:
         by_mode[res["name"]] += res["samples_per_s"]
     if by_mode.get("pyav"):
         summary["ratio_to_pyav"] = {m: round(v / by_mode["pyav"], 2) for m, v in by_mode.items()}
         print("ratio to the PyAV path (sums over rounds):", summary["ratio_to_pyav"])
-    if a.out:
-        Path(a.out).write_text(json.dumps(summary, indent=2))
+    if out:
+        Path(out).write_text(json.dumps(summary, indent=2))
 
 
 if __name__ == "__main__":

@@ -29,7 +29,6 @@ chunk and its padding mask) as zeros made in Python rather than read from Parque
 from __future__ import annotations
 
 import argparse
-import collections
 import itertools
 import json
 import os
@@ -43,7 +42,7 @@ from torch.utils.data import DataLoader
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 import lerobot_style as lerobot  # noqa: E402
-from bridge_benchmark import ReferencePyAVDataset, episodes_from_metadata  # noqa: E402
+from bridge_benchmark import ReferencePyAVDataset, episodes_from_metadata, finish  # noqa: E402
 
 from robostream.torch import StreamingLeRobotDataset  # noqa: E402
 
@@ -214,15 +213,7 @@ def main():
                "batch_size": a.batch_size, "buffer_size": a.buffer_size, "cameras": cameras,
                "torch_threads": torch.get_num_threads(), "cpus": os.cpu_count(),
                "results": results}
-    by_mode = collections.defaultdict(float)
-    for res in results:
-        by_mode[res["name"]] += res["samples_per_s"]
-    if by_mode.get("pyav"):
-        summary["ratio_to_pyav"] = {m: round(v / by_mode["pyav"], 2) for m, v in by_mode.items()}
-        print("ratio to the PyAV path (sums over rounds):", summary["ratio_to_pyav"])
-    if a.out:
-        Path(a.out).write_text(json.dumps(summary, indent=2))
-
+    finish(summary, results, a.out)
 
 if __name__ == "__main__":
     main()

@@ -202,29 +202,25 @@ final class BridgeOptions {
   }
 
   private static List<Integer> integers(JsonNode node, String name) {
-    if (!node.isArray()) {
-      throw new IllegalArgumentException(name + " must be a list of whole numbers");
-    }
-    List<Integer> out = new ArrayList<>();
-    for (JsonNode n : node) {
-      if (!n.canConvertToInt() || !n.isIntegralNumber()) {
-        throw new IllegalArgumentException(name + " must be a list of whole numbers");
-      }
-      out.add(n.asInt());
-    }
-    return out;
+    return list(node, name, "whole numbers", n -> n.isIntegralNumber() && n.canConvertToInt())
+        .stream()
+        .map(JsonNode::asInt)
+        .toList();
   }
 
   private static List<String> texts(JsonNode node, String name) {
-    if (!node.isArray()) {
-      throw new IllegalArgumentException(name + " must be a list of strings");
+    return list(node, name, "strings", JsonNode::isTextual).stream().map(JsonNode::asText).toList();
+  }
+
+  /** The items of list {@code node}, each of which {@code ok} must accept. */
+  private static List<JsonNode> list(
+      JsonNode node, String name, String what, java.util.function.Predicate<JsonNode> ok) {
+    List<JsonNode> out = new ArrayList<>();
+    if (node.isArray()) {
+      node.forEach(out::add);
     }
-    List<String> out = new ArrayList<>();
-    for (JsonNode n : node) {
-      if (!n.isTextual()) {
-        throw new IllegalArgumentException(name + " must be a list of strings");
-      }
-      out.add(n.asText());
+    if (!node.isArray() || !out.stream().allMatch(ok)) {
+      throw new IllegalArgumentException(name + " must be a list of " + what);
     }
     return out;
   }

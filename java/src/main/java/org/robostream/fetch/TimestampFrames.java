@@ -63,14 +63,14 @@ final class TimestampFrames {
       double wanted = first + span.fromTimestamp() + rows[r];
       int frame = table.nearestFrame(wanted);
       double pts = table.ptsSeconds(frame);
+      Nearest nearest = new Nearest(r, rows[r], wanted, frame, pts);
       if (!(Math.abs(pts - wanted) < tolerance)) {
         throw new DatasetException.BadMetadata(
-            span.file().toString(),
-            beyondTolerance(episode, span, r, rows[r], wanted, frame, pts, first, tolerance));
+            span.file().toString(), beyondTolerance(episode, span, nearest, first, tolerance));
       }
       if (pts < spanStart || pts >= spanEnd) {
         throw new DatasetException.BadMetadata(
-            span.file().toString(), anotherEpisodes(episode, span, r, rows[r], wanted, frame, pts));
+            span.file().toString(), anotherEpisodes(episode, span, nearest));
       }
       positions[r] = frame;
       times[r] = wanted;
@@ -78,18 +78,16 @@ final class TimestampFrames {
     return new Picked(positions, times);
   }
 
+  /** A row, the time LeRobot looks for its frame at, and the frame nearest that time. */
+  private record Nearest(int row, double timestamp, double wanted, int frame, double pts) {}
+
   private static String beyondTolerance(
-      EpisodeInfo episode,
-      VideoSpan span,
-      int row,
-      double timestamp,
-      double wanted,
-      int frame,
-      double pts,
-      double first,
-      double tolerance) {
+      EpisodeInfo episode, VideoSpan span, Nearest n, double first, double tolerance) {
+    double wanted = n.wanted();
+    double pts = n.pts();
+    int frame = n.frame();
     double away = Math.abs(pts - wanted);
-    return rowSays(episode, span, row, timestamp)
+    return rowSays(episode, span, n.row(), n.timestamp())
         + ": LeRobot looks for its frame at "
         + seconds(wanted)
         + " s of the file (from_timestamp "
@@ -112,21 +110,14 @@ final class TimestampFrames {
         + " s)";
   }
 
-  private static String anotherEpisodes(
-      EpisodeInfo episode,
-      VideoSpan span,
-      int row,
-      double timestamp,
-      double wanted,
-      int frame,
-      double pts) {
-    return rowSays(episode, span, row, timestamp)
+  private static String anotherEpisodes(EpisodeInfo episode, VideoSpan span, Nearest n) {
+    return rowSays(episode, span, n.row(), n.timestamp())
         + ": the frame nearest "
-        + seconds(wanted)
+        + seconds(n.wanted())
         + " s of the file, frame "
-        + frame
+        + n.frame()
         + " at "
-        + seconds(pts)
+        + seconds(n.pts())
         + " s, is not this episode's (its span is "
         + seconds(span.fromTimestamp())
         + " to "

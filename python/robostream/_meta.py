@@ -36,6 +36,21 @@ DEFAULT_FEATURES = {
 # dicts per row, kept as Python lists by its collate function.
 LANGUAGE_COLUMNS = ("language_persistent", "language_events")
 
+# LeRobot's default tool schema (lerobot.datasets.language.SAY_TOOL_SCHEMA): what
+# LeRobotDatasetMetadata.tools returns for a dataset that declares none.
+_SAY_TOOL = {
+    "type": "function",
+    "function": {
+        "name": "say",
+        "description": "Speak a short utterance to the user via the TTS executor.",
+        "parameters": {
+            "type": "object",
+            "properties": {"text": {"type": "string", "description": "The verbatim text to speak."}},
+            "required": ["text"],
+        },
+    },
+}
+
 # LeRobot's CODEBASE_VERSION: the revision its metadata asks the Hub for by default.
 CODEBASE_VERSION = "v3.0"
 
@@ -235,7 +250,7 @@ class LeRobotDatasetMetadata:
     adds ImageNet statistics into it). Properties as LeRobot's: ``fps``, ``features``,
     ``camera_keys``, ``video_keys``, ``image_keys``, ``depth_keys``, ``has_language_columns``,
     ``names``, ``shapes``, ``robot_type``, ``total_episodes``, ``total_frames``,
-    ``total_tasks``, ``chunks_size``, ``data_path``, ``video_path``, ``url_root``; methods
+    ``total_tasks``, ``chunks_size``, ``data_path``, ``video_path``, ``url_root``, ``tools``; methods
     ``get_data_file_path``, ``get_video_file_path``, ``get_task_index``, ``filter_episodes``.
 
     Reading: ``meta/`` only (a local folder's data and videos are not opened, so a dataset
@@ -348,6 +363,13 @@ class LeRobotDatasetMetadata:
     @property
     def has_language_columns(self) -> bool:
         return any(c in self.features for c in LANGUAGE_COLUMNS)
+
+    @property
+    def tools(self) -> List[dict]:
+        """The tool schemas info.json declares, else LeRobot's default (its ``say`` tool), as
+        LeRobot's chat-template consumers read them; a copy."""
+        declared = self.info.tools
+        return copy.deepcopy(declared) if declared else [copy.deepcopy(_SAY_TOOL)]
 
     @property
     def names(self) -> Dict[str, object]:

@@ -126,6 +126,7 @@ def test_metadata_is_lerobots_for_a_v30_dataset(small_dataset):
     assert all(isinstance(ft["shape"], tuple) for ft in meta.features.values())
     assert meta.camera_keys == meta.video_keys == CAMERAS and meta.image_keys == []
     assert meta.depth_keys == [] and meta.has_language_columns is False
+    assert [t["function"]["name"] for t in meta.tools] == ["say"]  # LeRobot's default
     assert meta.shapes["action"] == (6,) and meta.names["action"] == info["features"]["action"]["names"]
     assert (meta.total_episodes, meta.total_frames) == (info["total_episodes"], info["total_frames"])
     assert meta.total_tasks == info["total_tasks"] and meta.robot_type == info.get("robot_type")

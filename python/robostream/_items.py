@@ -4,7 +4,8 @@ The types follow what LeRobot's streaming dataset yields (``item_to_torch`` over
 streaming row): a per-sample scalar column is a Python ``bool``, ``int`` or ``float``; a vector
 is a tensor, float32 for any float column (``torch.tensor`` of Python floats), int64 for
 integers, bool for bools; ``task`` and other strings are ``str``; a language column is the list
-of message dicts its row holds; cameras are float32 in [0, 1] or uint8, channels first.
+of message dicts its row holds; cameras are float32 in [0, 1] or uint8, channels first; depth
+cameras float32 in LeRobot's ``depth_output_unit`` (``_depth``).
 ``batch()`` gives what ``DataLoader``'s default collation makes of those items (scalars: bool,
 int64, float64 tensors; strings and language columns: lists).
 
@@ -21,6 +22,7 @@ from typing import Dict, List
 import numpy as np
 import torch
 
+from ._depth import as_tensor
 from ._views import BatchLease, cuda_tensor, host_array, wait_for_frames
 
 # Columns the loader adds for its own bookkeeping, not part of the reference's items.
@@ -30,7 +32,7 @@ _LOADER_COLUMNS = ("is_padding",)
 class Columns:
     """One loader batch as numpy views (and strings): the source of items or a batch."""
 
-    def __init__(self, lease: BatchLease, language_columns=()):
+    def __init__(self, lease: BatchLease, language_columns=(), depth=None):
         batch = lease.batch
         self.size = int(batch.size())
         self.lease = lease
@@ -42,6 +44,7 @@ class Columns:
         self.arrays: Dict[str, object] = {}
         self.strings: Dict[str, List[str]] = {}
         self.language = set(language_columns)
+        self.depth = depth or {}  # camera -> its dequantizer (``_depth``)
         self.padding = None
         for name in [str(n) for n in batch.columnNames()]:
             vector = batch.column(name)
@@ -67,7 +70,9 @@ class Columns:
         """Sample ``i`` as the reference yields it, every value a copy."""
         out = {}
         for name, array in self.arrays.items():
-            if isinstance(array, torch.Tensor):  # a CUDA camera
+            if name in self.depth:  # 12-bit codes to LeRobot's units: a new tensor
+                value = self.depth[name](as_tensor(array[i]))
+            elif isinstance(array, torch.Tensor):  # a CUDA camera
                 value = array[i].clone()
             elif name in self.cameras:
                 value = torch.from_numpy(np.array(array[i]))
@@ -88,7 +93,10 @@ class Columns:
         float64, as collating the reference's items does), plus ``is_padding``."""
         out = {}
         for name, array in self.arrays.items():
-            tensor = array if isinstance(array, torch.Tensor) else torch.from_numpy(array)
+            if name in self.depth:
+                tensor = self.depth[name](as_tensor(array))
+            else:
+                tensor = array if isinstance(array, torch.Tensor) else torch.from_numpy(array)
             if name not in self.cameras:
                 if tensor.ndim == 1 and tensor.is_floating_point():
                     tensor = tensor.double()  # collated Python floats

@@ -39,7 +39,7 @@ import numpy as np
 import torch
 from torch.utils.data import IterableDataset, get_worker_info
 
-from . import _jvm, _options, _waits
+from . import _depth, _jvm, _options, _waits
 from ._items import Columns
 from ._prefetch import ItemReader
 from ._meta import LeRobotDatasetMetadata, _describe_metadata  # noqa: F401  (re-exported)
@@ -138,8 +138,8 @@ class StreamingLeRobotDataset(IterableDataset):
       worker count, 0 without workers, and 0 (or None) means the reference's default, 16: the
       DataLoader's workers read disjoint episodes whatever it says;
     - ``return_uint8``: frames as uint8 0..255 instead of float32 in [0, 1];
-    - ``depth_output_unit``: ``"mm"`` or ``"m"`` (see the docs: depth cameras are delivered as
-      their video's sample values);
+    - ``depth_output_unit``: ``"mm"`` or ``"m"``: depth cameras (12-bit codes in their video)
+      dequantized to that unit as LeRobot does, their statistics rescaled to it;
     - keyword-only ``repo_type`` (``"dataset"`` or ``"bucket"``: ``hf://buckets/<repo_id>``) and
       ``token`` (a string, ``True``: the stored token, ``False``: none, ``None``: the default).
 
@@ -257,15 +257,8 @@ class StreamingLeRobotDataset(IterableDataset):
         self.num_shards = min(int(description.get("data_files", 1)), self.max_num_shards)
         for warning in description.get("warnings", []):
             warnings.warn(warning, UserWarning, stacklevel=2)
-        depth = [k for k in self.meta.depth_keys if k in self.meta.camera_keys]
-        if depth:
-            warnings.warn(
-                f"depth cameras {depth} are delivered as their video's sample values (float32 in"
-                f" [0, 1], or uint8 with return_uint8), not dequantized to depth_output_unit="
-                f"{depth_output_unit!r} as LeRobot's own reader does",
-                UserWarning,
-                stacklevel=2,
-            )
+        for key in self.meta.depth_keys:  # statistics in the unit the maps are delivered in
+            _depth.rescale_stats(self.meta.stats, self.meta.features[key], key, depth_output_unit)
 
     # ---- the Java loader ------------------------------------------------------------------
 
@@ -557,12 +550,13 @@ class StreamingLeRobotDataset(IterableDataset):
         iterator = _call(java.iterator)
         self._pass_open = True
         language = self._language_columns()
+        depth = self._dequantizers()
         transform = self.image_transforms
 
         def make_items(batch, skip):
             # In the reader's thread: the batch's items (copies, padding left out), then the
             # batch goes back to the loader's pool at once.
-            columns = Columns(BatchLease(batch, owner=handle), language)
+            columns = Columns(BatchLease(batch, owner=handle), language, depth)
             items = [
                 (i, columns.item(i, transform))
                 for i in range(skip, columns.size)
@@ -601,6 +595,15 @@ class StreamingLeRobotDataset(IterableDataset):
             reader.close(java.stopIterating if self._pass_open else (lambda: None))
             _clear_java_interrupt()
 
+    def _dequantizers(self) -> dict:
+        """Each depth camera's dequantizer: its 12-bit codes to ``depth_output_unit``, as LeRobot
+        returns depth maps (made per pass: closures do not travel to spawned workers)."""
+        return {
+            key: _depth.dequantizer(self.meta.features[key], self._depth_output_unit)
+            for key in self.meta.depth_keys
+            if key in self.meta.camera_keys
+        }
+
     def _language_columns(self):
         """Text columns that carry JSON: LeRobot's language columns, and any column of an
         unknown dtype the loader delivers as one JSON text per sample (lists of structs)."""
@@ -634,11 +637,12 @@ class StreamingLeRobotDataset(IterableDataset):
         handle = LoaderHandle(java)  # closes the loader once the last batch is released
         self._batches_handle = weakref.ref(handle)
         language = self._language_columns()
+        depth = self._dequantizers()
         iterator = _call(java.iterator)
         try:
             while _call(iterator.hasNext):
                 lease = BatchLease(_wait_for(iterator.next), owner=handle)
-                yield Columns(lease, language).batch(self.image_transforms)
+                yield Columns(lease, language, depth).batch(self.image_transforms)
                 del lease
         finally:
             try:

@@ -61,6 +61,17 @@ def language_dataset(tmp_path_factory) -> Path:
     )
 
 
+@pytest.fixture(scope="session")
+def depth_dataset(tmp_path_factory) -> Path:
+    """2 episodes of 12 frames: one 64x64 colour camera and one depth camera (12-bit HEVC
+    gray12le codes, video.is_depth_map; make-dataset --depth-cameras)."""
+    return make_dataset(
+        tmp_path_factory.mktemp("ds") / "depth",
+        "--episodes", "2", "--frames-per-episode", "12", "--cameras", "1", "--size", "64x64",
+        "--depth-cameras", "1",
+    )
+
+
 @pytest.fixture
 def copy_of(tmp_path):
     def copy(dataset: Path) -> Path:

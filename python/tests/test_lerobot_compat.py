@@ -248,6 +248,59 @@ def test_language_columns_are_lists_of_message_dicts(language_dataset):
     assert all(v is None or isinstance(v, list) for v in batch["language_persistent"])
 
 
+def test_depth_cameras_come_in_depth_output_unit_as_lerobot_dequantizes_them(depth_dataset):
+    depth = "observation.images.depth"
+    # The raw 12-bit codes, from the Java API (float32 sample values).
+    robostream.start_jvm()
+    from org.robostream.stream import StreamingDataset
+
+    codes = {}
+    java = StreamingDataset.builder(str(depth_dataset)).shuffle(False).batchSize(4).build()
+    try:
+        for batch in java:
+            tensor = batch.tensor(depth)
+            values = np.frombuffer(
+                bytes(bytearray(_java_bytes(tensor))), dtype="<f4"
+            ).reshape([int(d) for d in tensor.shape()])
+            for i, index in enumerate(batch.longs("index")):
+                codes[int(index)] = values[i].copy()
+            batch.close()
+    finally:
+        java.close()
+    # LeRobot's log quantization with its defaults, written out here.
+    lo, hi, shift = 0.01, 10.0, 3.5
+    log_min, log_max = np.log(lo + shift), np.log(hi + shift)
+    metres = {
+        k: np.clip(np.exp(c.astype(np.float64) / 4095 * (log_max - log_min) + log_min) - shift, lo, hi)
+        for k, c in codes.items()
+    }
+    for unit, uint8 in (("mm", False), ("m", False), ("mm", True)):
+        ds = StreamingLeRobotDataset("local/depth", root=depth_dataset, shuffle=False,
+                                     buffer_size=8, depth_output_unit=unit, return_uint8=uint8)
+        assert ds.meta.depth_keys == [depth]
+        items = list(ds)
+        assert len(items) == len(codes)
+        for item in items:
+            got = item[depth]
+            assert got.dtype == torch.float32 and got.shape == (1, 64, 64), got.shape
+            want = metres[item["index"]] * (1000.0 if unit == "mm" else 1.0)
+            if unit == "mm":
+                want = np.clip(np.rint(want), 0, 65535)
+            np.testing.assert_allclose(got.numpy(), want, rtol=1e-5, atol=0.51 if unit == "mm" else 1e-5)
+        assert items[0]["observation.images.top"].dtype == (torch.uint8 if uint8 else torch.float32)
+        batch = next(ds.batches(4))
+        assert batch[depth].dtype == torch.float32 and batch[depth].shape == (4, 1, 64, 64)
+
+
+def _java_bytes(tensor):
+    import jpype
+
+    buf = tensor.data()
+    out = jpype.JByte[buf.remaining()]
+    buf.get(out)
+    return out
+
+
 # ---- 4. frames as LeRobot picks them, or a word why not --------------------------------------
 
 

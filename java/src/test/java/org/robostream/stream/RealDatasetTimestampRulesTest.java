@@ -57,10 +57,10 @@ class RealDatasetTimestampRulesTest {
 
   @Test
   void gr00tStrictIsRefusedWhenBuiltNamingRowZeroOneFrameLate() {
+    // Made outside assertThrows: without ../shared the fixture skips the test here.
+    StreamingDataset.Builder strict = gr00t().timestamps(TimestampRule.STRICT);
     DatasetException.BadMetadata e =
-        assertThrows(
-            DatasetException.BadMetadata.class,
-            () -> gr00t().timestamps(TimestampRule.STRICT).build());
+        assertThrows(DatasetException.BadMetadata.class, strict::build);
     assertTrue(e.file().endsWith("data/chunk-000/episode_000000.parquet"), e.file());
     assertWarning(
         e.getMessage(),
@@ -72,10 +72,10 @@ class RealDatasetTimestampRulesTest {
 
   @Test
   void gr00tLeRobotIsRefusedWhenBuiltNamingTheFirstEpisodesLastRow() {
+    // Made outside assertThrows: without ../shared the fixture skips the test here.
+    StreamingDataset.Builder lerobot = gr00t().timestamps(TimestampRule.LEROBOT);
     DatasetException.BadMetadata e =
-        assertThrows(
-            DatasetException.BadMetadata.class,
-            () -> gr00t().timestamps(TimestampRule.LEROBOT).build());
+        assertThrows(DatasetException.BadMetadata.class, lerobot::build);
     assertTrue(e.file().endsWith(EGO_VIEW + "/episode_000000.mp4"), e.file());
     assertWarning(
         e.getMessage(),
@@ -111,10 +111,10 @@ class RealDatasetTimestampRulesTest {
 
   @Test
   void cr5StrictIsRefusedWhenBuiltNamingTheFirstRecordedRow() {
+    // Made outside assertThrows: without ../shared the fixture skips the test here.
+    StreamingDataset.Builder strict = cr5().timestamps(TimestampRule.STRICT);
     DatasetException.BadMetadata e =
-        assertThrows(
-            DatasetException.BadMetadata.class,
-            () -> cr5().timestamps(TimestampRule.STRICT).build());
+        assertThrows(DatasetException.BadMetadata.class, strict::build);
     assertTrue(e.file().endsWith("episode_000000.parquet"), e.file());
     assertWarning(
         e.getMessage(),
@@ -124,20 +124,20 @@ class RealDatasetTimestampRulesTest {
 
   @Test
   void cr5LeRobotIsRefusedAtTheDefaultToleranceAndAtHalfAFramePastIt() {
+    // Made outside assertThrows: without ../shared the fixture skips the test here.
+    StreamingDataset.Builder lerobot = cr5().timestamps(TimestampRule.LEROBOT);
     DatasetException.BadMetadata e =
-        assertThrows(
-            DatasetException.BadMetadata.class,
-            () -> cr5().timestamps(TimestampRule.LEROBOT).build());
+        assertThrows(DatasetException.BadMetadata.class, lerobot::build);
     assertWarning(
         e.getMessage(),
         "episode 0 (" + TOP + ") row 0 has timestamp 0.031337 s",
         "0.031337 s away, not within the tolerance of 0.0001 s");
     // At 0.06 s every row has a frame within half a frame but the rows recorded after the
     // episode's last frame: the first of them is 0.145 s past it.
-    e =
-        assertThrows(
-            DatasetException.BadMetadata.class,
-            () -> cr5().timestamps(TimestampRule.LEROBOT).toleranceSeconds(0.06).build());
+    // Made outside assertThrows: without ../shared the fixture skips the test here.
+    StreamingDataset.Builder halfAFrame =
+        cr5().timestamps(TimestampRule.LEROBOT).toleranceSeconds(0.06);
+    e = assertThrows(DatasetException.BadMetadata.class, halfAFrame::build);
     assertWarning(
         e.getMessage(),
         "episode 0 (" + TOP + ") row 188 has timestamp 19.745140 s",

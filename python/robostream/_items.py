@@ -63,6 +63,13 @@ class Columns:
                 cuda_tensor(lease, tensor) if self.on_cuda else host_array(lease, tensor)
             )
 
+    def settle(self):
+        """Waits for the copies of CUDA frames queued by ``item`` (on each frame's device): the
+        batch's memory may go back to the loader's pool only once they have read it."""
+        for array in self.arrays.values():
+            if isinstance(array, torch.Tensor) and array.is_cuda:
+                torch.cuda.current_stream(array.device).synchronize()
+
     def is_padding(self, i: int) -> bool:
         return self.padding is not None and bool(self.padding[i])
 
@@ -72,8 +79,9 @@ class Columns:
         for name, array in self.arrays.items():
             if name in self.depth:  # 12-bit codes to LeRobot's units: a new tensor
                 value = self.depth[name](as_tensor(array[i]))
-            elif isinstance(array, torch.Tensor):  # a CUDA camera
-                value = array[i].clone()
+            elif isinstance(array, torch.Tensor):  # a CUDA camera: copied on its own device
+                with torch.cuda.device(array.device):
+                    value = array[i].clone()
             elif name in self.cameras:
                 value = torch.from_numpy(np.array(array[i]))
             elif array.ndim == 1:

@@ -106,7 +106,9 @@ def cuda_tensor(lease: BatchLease, tensor):
 
 
 def wait_for_frames(frame_batch):
-    """Makes torch's current CUDA stream wait for the GPU work that wrote ``frame_batch``.
+    """Makes torch's current CUDA stream of the batch's device wait for the GPU work that wrote
+    ``frame_batch`` (the device's, not the calling thread's current device: a thread other than
+    the main one starts on device 0).
 
     The loader records a CUDA event after its NVDEC and conversion kernels; the consumer's stream
     waits on it (no host synchronisation), as the Arrow C Device interface prescribes. Through
@@ -120,7 +122,8 @@ def wait_for_frames(frame_batch):
     import torch
 
     cudart = _cudart(ctypes, torch)
-    stream = torch.cuda.current_stream().cuda_stream
+    device = torch.device("cuda", int(frame_batch.deviceId()))
+    stream = torch.cuda.current_stream(device).cuda_stream
     rc = cudart.cudaStreamWaitEvent(ctypes.c_void_p(stream), ctypes.c_void_p(event), 0)
     if rc != 0:
         raise RuntimeError(f"cudaStreamWaitEvent failed with CUDA error {rc}")

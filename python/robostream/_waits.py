@@ -41,9 +41,14 @@ class InterruptibleCalls:
                 request = self._requests.get()
                 if request is None:
                     return
-                fn, args, reply = request
+                fn, args, reply, abandoned = request
+                java_thread.interrupted()  # an interrupt meant for an earlier call is not this one's
                 try:
-                    reply.put((True, fn(*args)))
+                    value = fn(*args)
+                    if abandoned.is_set() and hasattr(value, "close"):
+                        value.close()  # opened after its caller gave up (Ctrl-C): nobody owns it
+                    else:
+                        reply.put((True, value))
                 except BaseException as e:  # handed to the caller as it is
                     reply.put((False, e))
                 finally:
@@ -55,7 +60,8 @@ class InterruptibleCalls:
         if threading.current_thread() is not threading.main_thread():
             return fn(*args)
         reply: "queue.Queue" = queue.Queue(maxsize=1)
-        self._requests.put((fn, args, reply))
+        abandoned = threading.Event()
+        self._requests.put((fn, args, reply, abandoned))
         try:
             while True:
                 try:
@@ -66,6 +72,7 @@ class InterruptibleCalls:
                 except queue.Empty:
                     continue
         except KeyboardInterrupt:
+            abandoned.set()
             self.interrupt()
             raise
         if ok:

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 import warnings
 import weakref
 from pathlib import Path
@@ -240,6 +241,7 @@ class StreamingLeRobotDataset(IterableDataset):
         self._staged_state: Optional[dict] = None
         self._position: Optional[dict] = None  # where per-sample iteration stands
         self._pass_open = False  # a pass began and did not end: the next iter() starts anew
+        self._pass = None  # the current pass (a token): only it moves the position or stops
         self._epoch: Optional[int] = None  # set_epoch()'s, for workers created after it
         self._handle: Optional[LoaderHandle] = None  # this process's loader
         self._handle_pid: Optional[int] = None
@@ -375,6 +377,9 @@ class StreamingLeRobotDataset(IterableDataset):
         was when they were made."""
         if epoch < 0:
             raise ValueError("epoch must be >= 0")
+        if self._staged_state is not None and _state_epoch(self._staged_state) == int(epoch):
+            return  # a loaded state of this epoch: the next pass resumes it (Accelerate calls
+            # set_epoch at every iter() of its prepared DataLoader)
         self._epoch = int(epoch)
         self._staged_state = None
         self._pass_open = False
@@ -501,14 +506,17 @@ class StreamingLeRobotDataset(IterableDataset):
         if info is not None:
             return self._worker_loader(info), 0
         if self._staged_state is not None:
-            staged, self._staged_state = self._staged_state, None
+            staged = self._staged_state
             _jvm.jvm()
             java = self._open_java(self._main_options(resume=staged["loader"]))
+            self._staged_state = None  # opened: the state is the loader's position now
             self._set_handle(LoaderHandle(java))  # the old loader closes once unused
+            self._position = {"loader": staged["loader"], "skip": int(staged["skip"])}
             return self._handle, int(staged["skip"])
         handle = self._main_loader()
         if self._pass_open:
             _call(handle.loader.setEpoch, int(handle.loader.epoch()) + 1)
+        self._position = None  # the pass's start: state_dict() reads the loader's own state
         return handle, 0
 
     def _worker_loader(self, info) -> LoaderHandle:
@@ -549,6 +557,8 @@ class StreamingLeRobotDataset(IterableDataset):
         java = handle.loader
         iterator = _call(java.iterator)
         self._pass_open = True
+        this_pass = self._pass = object()  # a later iter() makes another pass the current one
+        finished = False
         language = self._language_columns()
         depth = self._dequantizers()
         transform = self.image_transforms
@@ -563,6 +573,7 @@ class StreamingLeRobotDataset(IterableDataset):
                 if not columns.is_padding(i)  # repeats that even out ranks: never yielded
             ]
             size = columns.size
+            columns.settle()  # GPU copies done before the batch's memory is the loader's again
             del columns
             self._publish_counters(handle)
             return items, size
@@ -574,25 +585,30 @@ class StreamingLeRobotDataset(IterableDataset):
                 if batch is None:
                     break
                 for i, item in batch.items:
-                    self._position = (
-                        {"loader": batch.after, "skip": 0}
-                        if i + 1 == batch.size
-                        else {"loader": batch.before, "skip": i + 1}
-                    )
+                    if self._pass is this_pass:
+                        self._position = (
+                            {"loader": batch.after, "skip": 0}
+                            if i + 1 == batch.size
+                            else {"loader": batch.before, "skip": i + 1}
+                        )
                     yield item
-                if not batch.items:
+                if not batch.items and self._pass is this_pass:
                     self._position = {"loader": batch.after, "skip": 0}
                 del batch
-            self._pass_open = False
-            self._position = {"loader": reader.end_state, "skip": 0}
+            finished = True
+            if self._pass is this_pass:
+                self._pass_open = False
+                self._position = {"loader": reader.end_state, "skip": 0}
             self._publish_counters(handle)
         finally:
             # Dropped, broken out of, interrupted or failed: the loader's threads stop now; the
             # next iter() starts a new pass, and state_dict() still says where this one stopped.
-            # JPype interrupts this thread's Java side on Ctrl-C: cleared, or the stop's joins
-            # (and the caller's next Java call) would see it.
+            # A pass a later iter() replaced leaves the loader alone (Java stopped its run when
+            # the new one started). JPype interrupts this thread's Java side on Ctrl-C: cleared,
+            # or the stop's joins (and the caller's next Java call) would see it.
             _clear_java_interrupt()
-            reader.close(java.stopIterating if self._pass_open else (lambda: None))
+            current = self._pass is this_pass
+            reader.close(java.stopIterating if current and not finished else (lambda: None))
             _clear_java_interrupt()
 
     def _dequantizers(self) -> dict:
@@ -601,7 +617,7 @@ class StreamingLeRobotDataset(IterableDataset):
         return {
             key: _depth.dequantizer(self.meta.features[key], self._depth_output_unit)
             for key in self.meta.depth_keys
-            if key in self.meta.camera_keys
+            if key in self.meta.video_keys  # LeRobot quantizes depth video, not depth images
         }
 
     def _language_columns(self):
@@ -712,6 +728,29 @@ def _native_transforms(image_transforms):
     raise TypeError("image_transforms must be a callable, a string or a dict")
 
 
+def _state_epoch(state: dict) -> Optional[int]:
+    """The epoch a staged ``state_dict()`` resumes (its loader state's), or None."""
+    try:
+        return int(json.loads(state["loader"]).get("epoch"))
+    except (ValueError, TypeError, AttributeError, KeyError):
+        return None
+
+
+def _accelerate_runs() -> bool:
+    """Whether Accelerate's state is initialised in this process (LeRobot's training script
+    builds its Accelerator before its dataset); Accelerate is not imported here if the caller
+    did not."""
+    accelerate = sys.modules.get("accelerate")
+    if accelerate is None:
+        return False
+    try:
+        from accelerate.state import PartialState
+
+        return bool(getattr(PartialState, "_shared_state", None))
+    except Exception:  # an Accelerate without PartialState: not the one this rule knows
+        return False
+
+
 def _windows(delta_timestamps, cameras):
     """``delta_timestamps`` as floats, without the windows of cameras a ``cameras=`` selection
     leaves out: LeRobot's factory gives every image key of the metadata a window (keys starting
@@ -728,10 +767,14 @@ def _windows(delta_timestamps, cameras):
 
 
 def _rank_and_world():
-    """The reference's rule, with torch.distributed in Accelerate's place: an initialised
-    process group, else RANK / WORLD_SIZE, else 0 of 1."""
+    """This process's share when none is given: 0 of 1 under Accelerate (its prepared
+    DataLoader dispatches the stream from rank 0, or shards it itself: a share read here would
+    be split again), else an initialised torch.distributed process group (plain DDP, torchrun),
+    else RANK / WORLD_SIZE, else 0 of 1."""
     import torch.distributed as dist
 
+    if _accelerate_runs():
+        return 0, 1
     if dist.is_available() and dist.is_initialized():
         return dist.get_rank(), dist.get_world_size()
     if "RANK" in os.environ and "WORLD_SIZE" in os.environ:

@@ -509,3 +509,56 @@ def test_a_dataset_that_leaves_out_lerobots_default_features_loads(tmp_path):
     assert len(items) == ds.meta.episodes[2]["length"]
     assert {"timestamp", "frame_index", "episode_index", "index", "task_index"} <= set(items[0])
     assert ds.meta.features["frame_index"] == {"dtype": "int64", "shape": (1,), "names": None}
+
+
+def test_under_accelerate_the_dataset_reads_everything_for_its_prepared_dataloader(
+    small_dataset, monkeypatch
+):
+    """LeRobot's training script builds an Accelerator before its dataset and prepares the
+    DataLoader, which dispatches the stream from rank 0 (or shards it itself): a share read by
+    rank here would be split again. Accelerate is not installed here (no PyPI), so its state is
+    stood in for by a module with the one attribute the rule reads."""
+    import types
+
+    state = types.ModuleType("accelerate.state")
+
+    class PartialState:
+        _shared_state = {"num_processes": 2, "process_index": 1}
+
+    state.PartialState = PartialState
+    accelerate = types.ModuleType("accelerate")
+    accelerate.state = state
+    monkeypatch.setitem(sys.modules, "accelerate", accelerate)
+    monkeypatch.setitem(sys.modules, "accelerate.state", state)
+    monkeypatch.setenv("RANK", "1")
+    monkeypatch.setenv("WORLD_SIZE", "2")
+    ds = StreamingLeRobotDataset("local/small", root=small_dataset, buffer_size=40)
+    assert (ds.rank, ds.world_size) == (0, 1)
+    PartialState._shared_state = {}  # not initialised: the environment's ranks again
+    ds = StreamingLeRobotDataset("local/small", root=small_dataset, buffer_size=40)
+    assert (ds.rank, ds.world_size) == (1, 2)
+
+
+def test_set_epoch_keeps_a_loaded_state_of_its_epoch_and_old_passes_leave_the_new_alone(
+    small_dataset,
+):
+    kw = dict(buffer_size=40, loader_batch_size=8)
+    whole = [i["index"] for i in StreamingLeRobotDataset("local/small", root=small_dataset, **kw)]
+    ds = StreamingLeRobotDataset("local/small", root=small_dataset, **kw)
+    it = iter(ds)
+    head = [next(it)["index"] for _ in range(11)]
+    state = ds.state_dict()
+    del it
+    resumed = StreamingLeRobotDataset("local/small", root=small_dataset, **kw)
+    resumed.load_state_dict(state)
+    resumed.set_epoch(0)  # what Accelerate's prepared DataLoader calls at every iter()
+    assert resumed.state_dict() == state  # staged, not yet opened: the same position
+    old = iter(resumed)
+    tail = [next(old)["index"]]
+    new = iter(resumed)  # a new pass; the old generator must not stop it when collected
+    first_of_new = next(new)["index"]
+    del old
+    gc.collect()
+    assert head + tail == whole[:12]
+    again = [first_of_new] + [i["index"] for i in new]
+    assert sorted(again) == list(range(total_frames(small_dataset)))

@@ -30,7 +30,7 @@ public enum CameraKind {
     }
     Object declared = f.videoInfo().get("video.pix_fmt");
     boolean depth =
-        Boolean.TRUE.equals(f.videoInfo().get("video.is_depth_map"))
+        f.isDepthMap()
             || isGray(declared == null ? null : declared.toString())
             || isGray(probedPixelFormat);
     return depth ? DEPTH : VIDEO;

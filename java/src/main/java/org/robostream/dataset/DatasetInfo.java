@@ -242,7 +242,9 @@ public record DatasetInfo(
     JsonNode info = node.path(infoKey);
     if (dtype.equals("video") || dtype.equals("image")) {
       FrameShape frame = FrameShape.declared(name, shape, names, source);
-      boolean depth = info.path("video.is_depth_map").asBoolean(false);
+      boolean depth =
+          info.path("is_depth_map").asBoolean(false)
+              || info.path("video.is_depth_map").asBoolean(false);
       requireFrameSides(name, frame, dtype.equals("video") ? (depth ? 1 : 3) : 0, source);
       requireVideoInfoAgrees("features." + name + "." + infoKey, frame, info, source);
     }

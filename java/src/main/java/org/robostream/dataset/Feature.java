@@ -52,11 +52,17 @@ public record Feature(
   }
 
   /**
-   * Whether a video feature is a depth map ({@code video.is_depth_map} true in its info): one
-   * channel of sample values, not RGB.
+   * Whether a video feature is a depth map: one channel of sample values, not RGB. Its info says so
+   * as LeRobot writes it now ({@code is_depth_map}) or as it did ({@code video.is_depth_map}).
    */
   public boolean isDepthMap() {
-    return Boolean.TRUE.equals(videoInfo.get("video.is_depth_map"));
+    return depthMarked(videoInfo);
+  }
+
+  /** Whether a feature's {@code info} marks a depth map, in either of LeRobot's spellings. */
+  static boolean depthMarked(Map<String, Object> info) {
+    return Boolean.TRUE.equals(info.get("is_depth_map"))
+        || Boolean.TRUE.equals(info.get("video.is_depth_map"));
   }
 
   /**

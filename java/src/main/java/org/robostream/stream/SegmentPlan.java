@@ -111,10 +111,34 @@ public final class SegmentPlan {
     }
     batchesPerRank = params.rankBalance() == PlanParameters.RankBalance.DROP ? min : max;
     long fewest = Long.MAX_VALUE;
+    int empty = -1;
     for (int r = 0; r < world; r++) {
-      fewest = Math.min(fewest, realSamples(r));
+      long samples = realSamples(r);
+      if (samples < fewest) {
+        fewest = samples;
+        empty = samples == 0 ? r : empty;
+      }
     }
     evenSamples = fewest;
+    if (params.rankBalance() == PlanParameters.RankBalance.EVEN
+        && segment == 0
+        && fewest == 0
+        && !pool.isEmpty()) {
+      // Every rank would deliver nothing, every epoch: a training loop that cycles its data would
+      // wait forever. Said when the plan is first made (the loader's open), never mid-epoch.
+      throw new IllegalArgumentException(
+          "rank balance EVEN over "
+              + world
+              + " ranks: rank "
+              + empty
+              + " gets no samples (the "
+              + pool.size()
+              + " episodes go whole to ranks"
+              + (params.dropLast() ? ", and drop_last leaves no whole batch" : "")
+              + "), so every rank would deliver none; use fewer ranks (or fewer DataLoader"
+              + " workers: each is a rank of its own), more episodes, or RankBalance.PAD (repeats"
+              + " flagged is_padding)");
+    }
   }
 
   public int world() {

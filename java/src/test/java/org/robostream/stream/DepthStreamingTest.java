@@ -124,6 +124,50 @@ class DepthStreamingTest {
 
   /** Guards the test above: the depth values need more than 8 bits. */
   @Test
+  void aDepthCameraMarkedAsLeRobotMarksItNowStreamsTheSameValues() throws Exception {
+    // LeRobot now writes info.is_depth_map and drops the legacy video.is_depth_map.
+    Path marked =
+        Fixtures.derivedDataset(
+            "tiny-pattern-v30-depth-is-depth-map",
+            dataset(),
+            root ->
+                MetadataEdit.info(
+                    root,
+                    info -> {
+                      ObjectNode video = (ObjectNode) info.get("features").get(DEPTH).get("info");
+                      video.remove("video.is_depth_map");
+                      video.put("is_depth_map", true);
+                    }));
+    Map<Long, float[]> legacy = depthByIndex(dataset());
+    Map<Long, float[]> current = depthByIndex(marked);
+    assertEquals(legacy.keySet(), current.keySet());
+    legacy.forEach(
+        (index, values) -> assertArrayEquals(values, current.get(index), "row " + index));
+  }
+
+  private static Map<Long, float[]> depthByIndex(Path root) {
+    Map<Long, float[]> out = new HashMap<>();
+    try (StreamingDataset ds =
+        StreamingDataset.builder(root).batchSize(4).workers(1).bufferSize(8).build()) {
+      for (Batch b : ds) {
+        try (b) {
+          assertEquals(DType.FLOAT32, b.tensor(DEPTH).dtype());
+          long[] index = b.longs("index");
+          int per = SIDE * SIDE;
+          java.nio.FloatBuffer all = b.tensor(DEPTH).data().asFloatBuffer();
+          for (int i = 0; i < index.length; i++) {
+            float[] values = new float[per];
+            all.position(i * per);
+            all.get(values);
+            out.put(index[i], values);
+          }
+        }
+      }
+    }
+    return out;
+  }
+
+  @Test
   void theDepthValuesExceed255() {
     Path file = LeRobotFiles.firstVideo(dataset(), DEPTH);
     ByteBuffer all =

@@ -102,6 +102,21 @@ class RankBalanceEvenTest {
   }
 
   @Test
+  void moreRanksThanEpisodesIsRefusedRatherThanEveryRankDeliveringNothing() {
+    Path root = Datasets.patternV30();
+    int episodes = episodes(root).size();
+    IllegalArgumentException e =
+        org.junit.jupiter.api.Assertions.assertThrows(
+            IllegalArgumentException.class,
+            () -> new SegmentPlan(episodes(root), EVEN, 0, 0, episodes + 1, 1));
+    assertTrue(e.getMessage().contains("gets no samples"), e.getMessage());
+    assertTrue(e.getMessage().contains("RankBalance.PAD"), e.getMessage());
+    // As many ranks as episodes: each gets one, and delivers the shortest one's count.
+    SegmentPlan fits = new SegmentPlan(episodes(root), EVEN, 0, 0, episodes, 1);
+    assertTrue(fits.batchesPerRank() > 0);
+  }
+
+  @Test
   void anElasticResumePlansTheFlaggedSamplesAgain() {
     Path root = Datasets.patternV30();
     List<Long> first = new ArrayList<>();

@@ -428,7 +428,8 @@ class StreamingLeRobotDataset(IterableDataset):
         yet yielded, in the same order (the reference's resume is approximate). Unlike the
         reference's, valid before iterating too (the start). Per rank: with several ranks, each
         saves and loads its own (a state taken mid-batch resumes only on its rank and world
-        size; one taken at a batch boundary, on any world size, as the loader's own state)."""
+        size; one at a loader-batch boundary on another world size too, exactly when every rank
+        stopped after the same number of loader batches: docs/PYTHON.md)."""
         if get_worker_info() is not None:
             raise RuntimeError(
                 "state_dict() inside a DataLoader worker describes only that worker's share;"

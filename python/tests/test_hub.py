@@ -74,46 +74,56 @@ TOKEN_SCRIPT = r"""
 import json, sys
 sys.path.insert(0, sys.argv[1])
 from robostream.torch import StreamingLeRobotDataset
-token = {"none": None, "false": False}.get(sys.argv[4], sys.argv[4])
-ds = StreamingLeRobotDataset(sys.argv[2], repo_type=sys.argv[3], token=token, buffer_size=20)
-print(json.dumps({"indices": sorted(i["index"] for i in ds), "cameras": ds.meta.camera_keys}))
+repo_id, repo_type = sys.argv[2], sys.argv[3]
+for token in sys.argv[4:]:  # one dataset a token, one line each
+    token = {"none": None, "false": False}.get(token, token)
+    ds = StreamingLeRobotDataset(repo_id, repo_type=repo_type, token=token, buffer_size=20)
+    print(json.dumps({"indices": sorted(i["index"] for i in ds), "cameras": ds.meta.camera_keys,
+                      "token": str(token)}), flush=True)
+    print("--", flush=True)
 """
 
 
-def run_token_script(hub, tmp_path, repo_id, repo_type, token):
-    env = dict(os.environ, HF_ENDPOINT=hub, HF_LEROBOT_HOME=str(tmp_path / f"cache-{token}"),
+def run_token_script(hub, tmp_path, repo_id, repo_type, *tokens):
+    """One Python process opening ``repo_id`` once per token; each run's results and the
+    Authorization headers nginx saw while it ran."""
+    env = dict(os.environ, HF_ENDPOINT=hub, HF_LEROBOT_HOME=str(tmp_path / "cache"),
                HF_HOME=str(tmp_path / "hf-home"), HF_TOKEN="hf_from_the_environment")
     log = tmp_path / "nginx" / "hub.log"
     start = len(log.read_text().splitlines()) if log.exists() else 0
     run = subprocess.run(
-        [sys.executable, "-c", TOKEN_SCRIPT, str(REPO / "python"), repo_id, repo_type, token],
+        [sys.executable, "-c", TOKEN_SCRIPT, str(REPO / "python"), repo_id, repo_type, *tokens],
         capture_output=True, text=True, env=env, timeout=300,
     )
     assert run.returncode == 0, run.stdout + run.stderr
+    results = [json.loads(line) for line in run.stdout.splitlines() if line.startswith("{")]
     requests = log.read_text().splitlines()[start:]
-    auth = {line.split(" auth=")[1].split(" range=")[0] for line in requests}
-    return json.loads(run.stdout.strip().splitlines()[-1]), requests, auth
+    return results, requests
 
 
 def test_token_as_lerobot_takes_it(hub, small_dataset, tmp_path):
     total = json.loads((small_dataset / "meta" / "info.json").read_text())["total_frames"]
-    # A string: that token, whatever HF_TOKEN says.
-    result, _, auth = run_token_script(hub, tmp_path, "lerobot/small", "dataset", "hf_explicit")
-    assert result["indices"] == list(range(total))
-    assert auth == {"Bearer hf_explicit"}
-    # False: no token at all (neither HF_TOKEN nor a stored one).
     (tmp_path / "hf-home").mkdir(exist_ok=True)
     (tmp_path / "hf-home" / "token").write_text("hf_stored\n")
-    result, _, auth = run_token_script(hub, tmp_path, "lerobot/small", "dataset", "false")
-    assert result["indices"] == list(range(total))
-    assert auth == {"-"}, auth
+    # A string: that token, whatever HF_TOKEN says; False: no token at all (neither HF_TOKEN nor
+    # the stored one). The mirror is shared, so the second run asks only for what is not cached:
+    # the revision, which every open resolves.
+    results, requests = run_token_script(
+        hub, tmp_path, "lerobot/small", "dataset", "hf_explicit", "false"
+    )
+    assert [r["indices"] for r in results] == [list(range(total))] * 2
+    auth = [line.split(" auth=")[1].split(" range=")[0] for line in requests]
+    explicit, anonymous = auth.index("Bearer hf_explicit"), auth.index("-")
+    assert explicit < anonymous, auth
+    assert set(auth[:anonymous]) == {"Bearer hf_explicit"}, auth
+    assert set(auth[anonymous:]) == {"-"}, auth
 
 
 def test_repo_type_bucket_streams_a_whole_dataset_from_its_bucket(hub, small_dataset, tmp_path):
     """LeRobot's repo_type="bucket": meta/, data/ and videos/ from hf://buckets/<repo_id>."""
     total = json.loads((small_dataset / "meta" / "info.json").read_text())["total_frames"]
-    result, requests, _ = run_token_script(hub, tmp_path, "lerobot/small-bucket", "bucket", "none")
-    assert result["indices"] == list(range(total)) and len(result["cameras"]) == 2
+    results, requests = run_token_script(hub, tmp_path, "lerobot/small-bucket", "bucket", "none")
+    assert results[0]["indices"] == list(range(total)) and len(results[0]["cameras"]) == 2
     reads = [line for line in requests if "/resolve/" in line]
     for kind in ("meta/", "data/", "videos/"):
         of_kind = [line for line in reads if "/" + kind in line]

@@ -30,7 +30,8 @@ def test_g1_humanoid_640x480_every_sample_once():
 
 def test_cr5_recorded_timestamps_are_delivered_by_position_and_kept():
     root = real("cr5-v21-sample")
-    ds = StreamingLeRobotDataset("dobot/cr5", root=root, episodes=range(5), shuffle=False)
+    ds = StreamingLeRobotDataset("dobot/cr5", root=root, episodes=range(5), shuffle=False,
+                                 return_uint8=True)
     items = list(ds)
     want = lengths(root, set(range(5)))
     assert len(items) == sum(want.values())

@@ -5,8 +5,8 @@ import org.robostream.source.hub.HubLocation;
 /**
  * The Hub location the dataset flags name together: {@code --repo-id OWNER/NAME [--revision R]}, or
  * an {@code hf://} URL given as {@code --root}, which must then agree with those two when they are
- * given too. Which Hub locations name a dataset (not a bucket, not a path inside a repository) is
- * the library's to say, when the location is opened. Stateless.
+ * given too. Which Hub locations name a dataset (a repository or a bucket, not a path inside one)
+ * is the library's to say, when the location is opened. Stateless.
  */
 final class HubRoot {
   private HubRoot() {}

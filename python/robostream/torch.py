@@ -259,6 +259,15 @@ class StreamingLeRobotDataset(IterableDataset):
         self.num_shards = min(int(description.get("data_files", 1)), self.max_num_shards)
         for warning in description.get("warnings", []):
             warnings.warn(warning, UserWarning, stacklevel=2)
+        said = (self.meta.total_frames, self.meta.total_episodes)
+        if said != (self.num_frames, self.num_episodes):
+            warnings.warn(
+                f"meta/info.json says {said[0]} frames in {said[1]} episodes, the episodes table"
+                f" {self.num_frames} in {self.num_episodes}: num_frames and num_episodes report"
+                " the table's (what streams)",
+                UserWarning,
+                stacklevel=2,
+            )
         for key in self.meta.depth_keys:  # statistics in the unit the maps are delivered in
             _depth.rescale_stats(self.meta.stats, self.meta.features[key], key, depth_output_unit)
 
@@ -360,11 +369,14 @@ class StreamingLeRobotDataset(IterableDataset):
 
     @property
     def num_frames(self) -> int:
-        return self.meta.total_frames
+        """Frames of every episode the episodes table lists (info.json's ``total_frames`` when
+        they agree, as they do in datasets LeRobot writes; what is read when they do not)."""
+        return sum(int(n) for n in self.meta.episodes["length"])
 
     @property
     def num_episodes(self) -> int:
-        return self.meta.total_episodes
+        """Episodes the episodes table lists (info.json's ``total_episodes`` when they agree)."""
+        return len(self.meta.episodes)
 
     @property
     def depth_output_unit(self) -> str:

@@ -562,3 +562,18 @@ def test_set_epoch_keeps_a_loaded_state_of_its_epoch_and_old_passes_leave_the_ne
     assert head + tail == whole[:12]
     again = [first_of_new] + [i["index"] for i in new]
     assert sorted(again) == list(range(total_frames(small_dataset)))
+
+
+def test_windows_beyond_reach_are_refused_and_counts_come_from_what_is_read(small_dataset, copy_of):
+    for seconds in (1e18, -1e308):
+        with pytest.raises(ValueError, match="a window may reach"):
+            StreamingLeRobotDataset("local/small", root=small_dataset,
+                                    delta_timestamps={"action": [0.0, seconds]})
+    hostile = copy_of(small_dataset)
+    info = json.loads((hostile / "meta" / "info.json").read_text())
+    info["total_frames"], info["total_episodes"] = 10**12, 10**6
+    (hostile / "meta" / "info.json").write_text(json.dumps(info))
+    with pytest.warns(UserWarning, match="the episodes table"):
+        ds = StreamingLeRobotDataset("local/hostile", root=hostile, buffer_size=40)
+    assert (ds.num_frames, ds.num_episodes) == (total_frames(small_dataset), 5)
+    assert sum(1 for _ in ds) == ds.num_frames

@@ -37,6 +37,9 @@ public final class Windows {
     this.offsets = Collections.unmodifiableMap(new LinkedHashMap<>(offsets));
   }
 
+  /** The farthest a window position may lie from its sample, in frames (2^30). */
+  static final int MAX_OFFSET_FRAMES = 1 << 30;
+
   public static Windows none() {
     return new Windows(Map.of());
   }
@@ -63,7 +66,24 @@ public final class Windows {
           throw new IllegalArgumentException(
               "delta_timestamps of " + e.getKey() + " holds " + d[i]);
         }
-        o[i] = (int) Math.round(d[i] * info.fps());
+        double frames = d[i] * info.fps();
+        // An offset is added to frame positions (ints): one this large would wrap and point
+        // inside the episode instead of past it. No episode is this long.
+        if (Math.abs(frames) > MAX_OFFSET_FRAMES) {
+          throw new IllegalArgumentException(
+              "delta_timestamps of "
+                  + e.getKey()
+                  + " holds "
+                  + d[i]
+                  + " s: "
+                  + String.format(java.util.Locale.ROOT, "%.3g", Math.abs(frames))
+                  + " frames at "
+                  + info.fps()
+                  + " fps, more than the "
+                  + MAX_OFFSET_FRAMES
+                  + " a window may reach");
+        }
+        o[i] = (int) Math.round(frames);
       }
       out.put(e.getKey(), o);
     }

@@ -125,6 +125,24 @@ class StreamingWindowsTest {
   }
 
   @Test
+  void anOffsetBeyondWhatAFramePositionHoldsIsRefusedNotWrapped() {
+    var info = LeRobotMetadata.open(Datasets.patternV30(), java.util.Optional.empty()).info();
+    // Before: 1e18 s wrapped to an offset inside the episode (its frames delivered, not padded).
+    for (double seconds : new double[] {1e18, -1e18, 1e308, -1e308}) {
+      IllegalArgumentException e =
+          assertThrows(
+              IllegalArgumentException.class,
+              () -> Windows.fromDeltaTimestamps(Map.of("action", new double[] {seconds}), info));
+      assertTrue(e.getMessage().contains("a window may reach"), e.getMessage());
+    }
+    // A day at 20 fps (1.7 M frames) is far past any episode: padded, not refused.
+    assertArrayEquals(
+        new int[] {1_728_000},
+        Windows.fromDeltaTimestamps(Map.of("action", new double[] {86_400}), info)
+            .offsets("action"));
+  }
+
+  @Test
   void aWindowOnACameraTheSelectionLeavesOutIsRefused() {
     IllegalArgumentException e =
         assertThrows(

@@ -47,7 +47,7 @@ for path in class module; do
   # shellcheck disable=SC2046
   out=$("${run[@]}" $(main HubProviderCheck) 2>&1 | grep -v '^SLF4J')
   case "$out" in
-    *" is a bucket: "*) echo "consumer-check ($path path): the Hub provider is found";;
+    *" is a path inside a bucket: "*) echo "consumer-check ($path path): the Hub provider is found";;
     *) echo "consumer-check: FAILED on the $path path: no Hub provider: $out" >&2; status=1;;
   esac
 done

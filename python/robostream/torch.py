@@ -565,6 +565,16 @@ class StreamingLeRobotDataset(IterableDataset):
         self._counters[row] = base + torch.tensor(_loader_counts(handle.loader), dtype=torch.int64)
 
     def __iter__(self) -> Iterator[dict]:
+        try:
+            yield from self._pass_items()
+        except KeyboardInterrupt:
+            # JPype's SIGINT handler also interrupts this thread's Java side, wherever in the
+            # pass Ctrl-C landed (opening the loader, between Java calls): cleared, or the
+            # caller's next Java call would end at once.
+            _clear_java_interrupt()
+            raise
+
+    def _pass_items(self) -> Iterator[dict]:
         _clear_java_interrupt()  # a Ctrl-C the caller caught earlier is not this pass's
         handle, skip = self._loader_for_pass()
         java = handle.loader

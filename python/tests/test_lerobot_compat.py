@@ -408,18 +408,19 @@ def test_a_fork_after_the_parent_started_its_loader_is_refused_with_the_way_thro
 INTERRUPT_SCRIPT = r"""
 import sys, time
 sys.path.insert(0, sys.argv[1])
+import robostream
 from robostream.torch import StreamingLeRobotDataset
 ds = StreamingLeRobotDataset("local/small", root=sys.argv[2], buffer_size=100000,
                              memory_budget_mb=4096)
+jpype = robostream.start_jvm()  # started before "ready": Ctrl-C lands in the loader's wait
 print("ready", flush=True)
 try:
     for item in ds:
         pass
 except KeyboardInterrupt:
-    from java.lang import Thread
     time.sleep(0.5)
-    workers = [t for t in Thread.getAllStackTraces().keySet()
-               if str(t.getName()).startswith("robostream-worker-")]
+    threads = jpype.JClass("java.lang.Thread").getAllStackTraces().keySet()
+    workers = [t for t in threads if str(t.getName()).startswith("robostream-worker-")]
     print("stopped workers left:", len(workers), flush=True)
     raise
 """

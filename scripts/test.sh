@@ -15,5 +15,6 @@ cd "$root"
 mvn -B install "$@"
 "$root/scripts/tests/consumer-check.sh"
 # The Python bridge against the jars just built, with Debian's Python (JPype, torch, pytest).
-(cd "$root/python" && /usr/bin/python3 -m pytest -q -p no:cacheprovider tests)
+# -X faulthandler: a crash, even at interpreter exit after the summary, prints every thread.
+(cd "$root/python" && /usr/bin/python3 -X faulthandler -m pytest -q -p no:cacheprovider tests)
 "$root/scripts/sanitize.sh"

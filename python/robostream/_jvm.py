@@ -12,6 +12,7 @@ load beside the torch this process already has.
 
 from __future__ import annotations
 
+import atexit
 import glob
 import json
 import os
@@ -19,6 +20,7 @@ import shutil
 import subprocess
 import sys
 import threading
+import weakref
 from pathlib import Path
 from typing import List, Optional
 
@@ -133,7 +135,45 @@ def jvm():
             interrupt=False,
         )
         _started_pid = os.getpid()
+        _stop_before_the_jvm()
     return jpype
+
+
+# Objects with a ``stop_at_exit()`` that must run before the JVM stops (item threads that read
+# a Java batch's memory). Weak: an object collected needs no stopping.
+_at_exit: "weakref.WeakSet" = weakref.WeakSet()
+
+
+def stop_at_exit(obj) -> None:
+    """Has ``obj.stop_at_exit()`` called at interpreter exit, before the JVM stops."""
+    _at_exit.add(obj)
+
+
+def _stop_all():
+    for obj in list(_at_exit):
+        try:
+            obj.stop_at_exit()
+        except Exception:  # exiting anyway: the others still get stopped
+            pass
+
+
+def _stop_before_the_jvm():
+    """Registers ``_stop_all`` to run first at exit. atexit runs its functions last registered
+    first; JPype registered its JVM shutdown at import, and weakref registers the run of every
+    pending ``weakref.finalize`` (which closes loaders and batches) at its first use. A thread
+    still copying out of a batch when either runs reads freed memory: a segfault at exit. So
+    weakref's hook is registered now (a finalizer made and run), then ours, after both."""
+    weakref.finalize(_Nothing(), lambda: None)
+    atexit.register(_stop_all)
+
+
+class _Nothing:
+    pass
+
+
+def running() -> bool:
+    """Whether this process's JVM runs (false once JPype stopped it at exit)."""
+    return started() and _jpype().isJVMStarted()
 
 
 def _jvm_options() -> List[str]:

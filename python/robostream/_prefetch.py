@@ -47,6 +47,9 @@ class ItemReader:
         self._java_thread = None
         self._thread = threading.Thread(target=self._run, name="robostream-items", daemon=True)
         self._thread.start()
+        from . import _jvm
+
+        _jvm.stop_at_exit(self)
 
     def _run(self):
         from . import _jvm
@@ -112,6 +115,13 @@ class ItemReader:
                 except queue.Empty:
                     break
             self._thread.join(timeout=10)
+
+
+    def stop_at_exit(self):
+        """At interpreter exit, before the JVM and the batches go: the thread must not be
+        copying out of a batch then (a reader nobody closed: a pass left unfinished)."""
+        if self._thread.is_alive():
+            self.close(self._loader.stopIterating)
 
 
 def _detach(jpype):

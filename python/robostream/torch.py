@@ -629,10 +629,11 @@ class StreamingLeRobotDataset(IterableDataset):
             # A pass a later iter() replaced leaves the loader alone (Java stopped its run when
             # the new one started). JPype interrupts this thread's Java side on Ctrl-C: cleared,
             # or the stop's joins (and the caller's next Java call) would see it.
-            _clear_java_interrupt()
-            current = self._pass is this_pass
-            reader.close(java.stopIterating if current and not finished else (lambda: None))
-            _clear_java_interrupt()
+            if _jvm.running():  # else the exit stopped the reader (a generator ended late)
+                _clear_java_interrupt()
+                current = self._pass is this_pass
+                reader.close(java.stopIterating if current and not finished else (lambda: None))
+                _clear_java_interrupt()
 
     def _dequantizers(self) -> dict:
         """Each depth camera's dequantizer: its 12-bit codes to ``depth_output_unit``, as LeRobot

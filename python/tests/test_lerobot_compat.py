@@ -446,6 +446,32 @@ def test_ctrl_c_raises_keyboard_interrupt_and_stops_the_loader(h264_dataset, tmp
     assert "hs_err" not in err and "SIGABRT" not in err
 
 
+EXIT_SCRIPT = r"""
+import sys
+sys.path.insert(0, sys.argv[1])
+from robostream.torch import StreamingLeRobotDataset
+ds = StreamingLeRobotDataset("local/small", root=sys.argv[2], loader_batch_size=64)
+it = iter(ds)
+next(it)  # the item thread is now copying the next batch out of Java's memory
+print("exiting", flush=True)
+"""
+
+
+def test_exiting_with_a_pass_unfinished_is_clean(small_dataset):
+    # At exit, weakref's finalizers close the loader and JPype stops the JVM: the item thread must
+    # be stopped first, or it copies out of freed memory (a segfault at exit, seen under load on
+    # 640x480 frames) and the pass's generator ends on a dead JVM ("Exception ignored").
+    for _ in range(3):
+        done = subprocess.run(
+            [sys.executable, "-X", "faulthandler", "-c", EXIT_SCRIPT, str(REPO / "python"),
+             str(small_dataset)],
+            capture_output=True, text=True, timeout=120,
+        )
+        assert done.returncode == 0 and "exiting" in done.stdout, (done.returncode, done.stderr)
+        assert "Exception ignored" not in done.stderr, done.stderr
+        assert "Fatal Python error" not in done.stderr, done.stderr
+
+
 def test_each_iter_is_a_new_pass_and_state_dict_still_continues_exactly(small_dataset):
     ds = StreamingLeRobotDataset("local/small", root=small_dataset, buffer_size=40,
                                  loader_batch_size=8)

@@ -38,7 +38,10 @@
 #                                                certificate (STATE_DIR/tls-port; only when
 #                                                openssl exists): clients must refuse it
 # Logs: STATE_DIR/hub.log and STATE_DIR/cdn.log ("<uri> auth=<Authorization header>
-# range=<Range header>").
+# range=<Range header> end=<epoch seconds when it ended> took=<seconds>"). nginx writes a line when
+# a request ends, so the start (end - took) tells which test's window a request began in; a
+# request of /robostream-settle/ID (204) tells when the requests before it are logged (one worker
+# logs in order).
 # Exit 3 when nginx cannot be installed (tests then report skipped).
 set -euo pipefail
 cmd=${1:?usage: hub-nginx.sh start|stop STATE_DIR ...}
@@ -151,11 +154,12 @@ http {
   scgi_temp_path $state/tmp/scgi;
   types { video/mp4 mp4; application/json json; application/octet-stream parquet; }
   default_type application/octet-stream;
-  log_format auth '\$request_uri auth=\$http_authorization range=\$http_range';
+  log_format auth '\$request_uri auth=\$http_authorization range=\$http_range end=\$msec took=\$request_time';
   server {
     listen 127.0.0.1:$port default_server;
     server_name 127.0.0.1;
     access_log $state/hub.log auth;
+    location ^~ /robostream-settle/ { return 204; }
     location ~ ^/api/datasets/[^/]+/[^/]+/refs\$ { default_type application/json; alias $state/api/refs.json; }
     location = /api/datasets/$repo-untagged/refs { default_type application/json; alias $state/api/refs-untagged.json; }
     location ~ ^/api/datasets/[^/]+/[^/]+/revision/([^/]+)\$ { default_type application/json; alias $state/api/revision/\$1.json; }
@@ -179,6 +183,7 @@ $tree_locations
     listen 127.0.0.1:$port;
     server_name localhost;
     access_log $state/cdn.log auth;
+    location ^~ /robostream-settle/ { return 204; }
     location ~ ^/cdn/(.*)\$ { alias $data/\$1; }
   }
 $tls_server

@@ -67,8 +67,8 @@ public final class HubServer implements AutoCloseable {
   }
 
   /**
-   * Lines an access log ("URI auth=... range=...") got after its first {@code skip}: "hub.log" for
-   * the Hub, "cdn.log" for the host its CDN repository redirects to.
+   * Lines an access log ("URI auth=... range=... end=... took=...") got after its first {@code
+   * skip}: "hub.log" for the Hub, "cdn.log" for the host its CDN repository redirects to.
    */
   public java.util.List<String> log(String name, int skip) throws IOException {
     Path file = state.resolve(name);
@@ -77,6 +77,78 @@ public final class HubServer implements AutoCloseable {
             ? java.nio.file.Files.readAllLines(file)
             : java.util.List.of();
     return lines.subList(Math.min(skip, lines.size()), lines.size());
+  }
+
+  /** Now, as {@link #requestsSince} counts: the start of a test's window of requests. */
+  public long mark() {
+    return System.currentTimeMillis();
+  }
+
+  /**
+   * The lines of access log {@code name} ("hub.log" or "cdn.log") for requests that began at or
+   * after {@code mark} and ended before this call. nginx logs a request when it ends, which on a
+   * loaded machine can be a while after the client had its last byte, so two rules keep tests'
+   * windows apart: a line counts by its request's start (its end less its duration, never later
+   * than the true start), so an earlier test's request logged late stays out; and a settling
+   * request to the same server is logged before this returns (one worker logs in order), so this
+   * test's own requests are all in.
+   */
+  public java.util.List<String> requestsSince(String name, long mark) throws IOException {
+    String settled = settle(name.equals("cdn.log") ? "localhost" : "127.0.0.1");
+    java.util.List<String> since = new java.util.ArrayList<>();
+    long deadline = System.nanoTime() + 30_000_000_000L;
+    java.util.List<String> lines = log(name, 0);
+    while (lines.stream().noneMatch(l -> l.startsWith(settled))) {
+      if (System.nanoTime() > deadline) {
+        throw new IOException(settled + " was not logged in " + name + " within 30 s");
+      }
+      sleep();
+      lines = log(name, 0);
+    }
+    java.util.regex.Pattern times =
+        java.util.regex.Pattern.compile(" end=(\\d+)\\.(\\d{3}) took=(\\d+)\\.(\\d{3})$");
+    for (String line : lines) {
+      if (line.startsWith(SETTLE)) {
+        continue;
+      }
+      java.util.regex.Matcher m = times.matcher(line);
+      if (!m.find()) {
+        throw new IllegalStateException("an access log line without its times: " + line);
+      }
+      long end = Long.parseLong(m.group(1)) * 1000 + Long.parseLong(m.group(2));
+      long took = Long.parseLong(m.group(3)) * 1000 + Long.parseLong(m.group(4));
+      // +1: both are rounded to milliseconds; a request of this window must not fall out.
+      if (end - took + 1 >= mark) {
+        since.add(line);
+      }
+    }
+    return since;
+  }
+
+  private static final String SETTLE = "/robostream-settle/";
+  private static final java.util.concurrent.atomic.AtomicLong SETTLES =
+      new java.util.concurrent.atomic.AtomicLong();
+
+  /** Sends a settling request to the server named {@code host}; returns its logged URI. */
+  private String settle(String host) throws IOException {
+    String uri = SETTLE + ProcessHandle.current().pid() + "-" + SETTLES.incrementAndGet();
+    try (java.net.Socket s = new java.net.Socket("127.0.0.1", port)) {
+      s.getOutputStream()
+          .write(
+              ("GET " + uri + " HTTP/1.1\r\nHost: " + host + "\r\nConnection: close\r\n\r\n")
+                  .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+      s.getInputStream().readAllBytes();
+    }
+    return uri + " ";
+  }
+
+  private static void sleep() throws IOException {
+    try {
+      Thread.sleep(20);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted while the access log settled", e);
+    }
   }
 
   /** A client of {@code endpoint} with the test token, a private cache and fast retries. */

@@ -133,6 +133,11 @@ final class FaultyProxy implements AutoCloseable {
             return t;
           });
 
+  // Every socket of an exchange in progress, client's and upstream's: close() closes them, so no
+  // exchange of this proxy outlives it (an upstream request still in flight would otherwise end
+  // at nginx, and be logged, inside the next test's window).
+  private final java.util.Set<Socket> open = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
   private record Hold(Predicate<Request> until, CountDownLatch latch) {}
 
   private FaultyProxy(
@@ -251,6 +256,7 @@ final class FaultyProxy implements AutoCloseable {
     while (!server.isClosed()) {
       try {
         Socket client = server.accept();
+        open.add(client);
         pool.submit(() -> serve(client));
       } catch (IOException e) {
         return;
@@ -326,6 +332,7 @@ final class FaultyProxy implements AutoCloseable {
     } catch (IOException | InterruptedException e) {
       // the client gave up (e.g. after a stall): nothing to do
     } finally {
+      open.remove(client);
       if (request != null) {
         record(request, step, start, released);
       }
@@ -403,10 +410,14 @@ final class FaultyProxy implements AutoCloseable {
       rewritten.append(line).append("\r\n");
     }
     rewritten.append("Connection: close\r\n\r\n");
-    try (Socket upstream = new Socket(InetAddress.getLoopbackAddress(), upstreamPort)) {
+    Socket upstream = new Socket(InetAddress.getLoopbackAddress(), upstreamPort);
+    open.add(upstream);
+    try (upstream) {
       upstream.getOutputStream().write(rewritten.toString().getBytes(StandardCharsets.ISO_8859_1));
       upstream.getOutputStream().flush();
       return upstream.getInputStream().readAllBytes();
+    } finally {
+      open.remove(upstream);
     }
   }
 
@@ -442,9 +453,21 @@ final class FaultyProxy implements AutoCloseable {
     return data.length - 4;
   }
 
+  /** Stops accepting, ends every exchange in progress and waits for their threads. */
   @Override
   public void close() throws IOException {
     server.close();
-    pool.shutdownNow();
+    pool.shutdownNow(); // wakes sleeps and holds
+    for (Socket s : open) {
+      s.close(); // wakes blocking reads and writes, which interrupts cannot
+    }
+    try {
+      if (!pool.awaitTermination(10, TimeUnit.SECONDS)) {
+        throw new IOException("the proxy's exchanges did not end within 10 s");
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted while the proxy's exchanges ended", e);
+    }
   }
 }

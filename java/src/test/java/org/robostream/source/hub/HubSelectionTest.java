@@ -41,7 +41,7 @@ class HubSelectionTest {
   @Test
   void aCameraWithoutVideosIsRefusedFromTheListingsNamingTheCamerasThatAreThere() throws Exception {
     HubHttp http = HubServer.client(hub.endpoint(), tmp.resolve("cache-all"));
-    int logStart = hub.log("hub.log", 0).size();
+    long logStart = hub.mark();
     DatasetException.MissingFile e =
         assertThrows(
             DatasetException.MissingFile.class,
@@ -52,7 +52,7 @@ class HubSelectionTest {
     String m = e.getMessage();
     assertTrue(m.contains("videos/" + WRIST + "/chunk-000/file-000.mp4"), m);
     assertTrue(m.contains("select what is here with cameras(\"" + TOP + "\")"), m);
-    List<String> requests = hub.log("hub.log", logStart);
+    List<String> requests = hub.requestsSince("hub.log", logStart);
     assertTrue(
         requests.stream().noneMatch(r -> r.contains("/resolve/") && r.contains("/data/")),
         "no data file fetched: " + requests);
@@ -65,11 +65,11 @@ class HubSelectionTest {
   @Test
   void theCamerasThatAreThereOpenAndTheOtherIsNotListed() throws Exception {
     HubHttp http = HubServer.client(hub.endpoint(), tmp.resolve("cache-top"));
-    int logStart = hub.log("hub.log", 0).size();
+    long logStart = hub.mark();
     HubDataset ds =
         HubDataset.prepare(
             http, HubServer.REPO, null, null, Optional.empty(), Optional.of(List.of(TOP)), f -> {});
     assertEquals(List.of(TOP), ds.metadata().cameras());
-    assertTrue(hub.log("hub.log", logStart).stream().noneMatch(r -> r.contains(WRIST)));
+    assertTrue(hub.requestsSince("hub.log", logStart).stream().noneMatch(r -> r.contains(WRIST)));
   }
 }

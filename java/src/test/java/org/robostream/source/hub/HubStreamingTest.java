@@ -77,7 +77,7 @@ class HubStreamingTest {
   @Test
   void aBucketAsDataFilesRootAndAnEpisodeFilter() throws IOException {
     HubHttp http = HubServer.client(hub.endpoint(), tmp.resolve("cache-bucket"));
-    int logStart = hub.log("hub.log", 0).size();
+    long logStart = hub.mark();
     HubDataset ds =
         HubDataset.prepare(
             http,
@@ -98,7 +98,9 @@ class HubStreamingTest {
     assertEquals(expected, HubEpochs.epoch(ds));
     // Metadata from the repository at its commit, data and videos from the bucket only.
     List<String> reads =
-        hub.log("hub.log", logStart).stream().filter(l -> l.contains("/resolve/")).toList();
+        hub.requestsSince("hub.log", logStart).stream()
+            .filter(l -> l.contains("/resolve/"))
+            .toList();
     String repoAt = "/datasets/" + HubServer.REPO + "/resolve/" + hub.commitOf("v3.0") + "/";
     String bucket = "/buckets/" + HubServer.REPO + "-bucket/resolve/";
     for (String kind : new String[] {"meta/", "data/", "videos/"}) {
@@ -124,7 +126,7 @@ class HubStreamingTest {
             cache.toString(),
             "HF_HOME",
             cache.toString());
-    int logStart = hub.log("hub.log", 0).size();
+    long logStart = hub.mark();
     List<String> expected;
     try (StreamingDataset s =
         HubEpochs.configure(StreamingDataset.builder(local).episodes(List.of(1, 4))).build()) {
@@ -141,7 +143,9 @@ class HubStreamingTest {
       assertEquals(expected, HubEpochs.epoch(s));
     }
     List<String> reads =
-        hub.log("hub.log", logStart).stream().filter(l -> l.contains("/resolve/")).toList();
+        hub.requestsSince("hub.log", logStart).stream()
+            .filter(l -> l.contains("/resolve/"))
+            .toList();
     String bucket = "/buckets/" + HubServer.REPO + "-bucket/resolve/";
     assertTrue(reads.stream().anyMatch(l -> l.startsWith(bucket + "videos/")), reads.toString());
     assertTrue(
@@ -173,7 +177,7 @@ class HubStreamingTest {
             cache.toString(),
             "HF_HOME",
             cache.toString());
-    int logStart = hub.log("hub.log", 0).size();
+    long logStart = hub.mark();
     List<String> expected;
     try (StreamingDataset s =
         HubEpochs.configure(StreamingDataset.builder(local).episodes(List.of(1, 4))).build()) {
@@ -189,7 +193,9 @@ class HubStreamingTest {
       assertEquals(expected, HubEpochs.epoch(s));
     }
     List<String> reads =
-        hub.log("hub.log", logStart).stream().filter(l -> l.contains("/resolve/")).toList();
+        hub.requestsSince("hub.log", logStart).stream()
+            .filter(l -> l.contains("/resolve/"))
+            .toList();
     String bucket = "/buckets/" + HubServer.REPO + "-bucket/resolve/";
     for (String kind : new String[] {"meta/", "data/", "videos/"}) {
       List<String> ofKind = reads.stream().filter(l -> l.contains("/" + kind)).toList();
@@ -199,7 +205,7 @@ class HubStreamingTest {
           kind + " only from the bucket: " + ofKind);
     }
     assertTrue(
-        hub.log("hub.log", logStart).stream().noneMatch(l -> l.contains("/refs")),
+        hub.requestsSince("hub.log", logStart).stream().noneMatch(l -> l.contains("/refs")),
         "a bucket has no revision to resolve");
   }
 
@@ -273,8 +279,8 @@ class HubStreamingTest {
     // The "CDN" is another host name (localhost) on the Hub's own address and port: only the
     // name tells them apart, as it does for the token.
     HubHttp http = HubServer.client(hub.endpoint(), tmp.resolve("cache-cdn"));
-    int hubStart = hub.log("hub.log", 0).size();
-    int cdnStart = hub.log("cdn.log", 0).size();
+    long hubStart = hub.mark();
+    long cdnStart = hub.mark();
     HubDataset ds =
         HubDataset.prepare(
             http,
@@ -290,7 +296,7 @@ class HubStreamingTest {
       expected = HubEpochs.epoch(s);
     }
     assertEquals(expected, HubEpochs.epoch(ds));
-    List<String> cdn = hub.log("cdn.log", cdnStart);
+    List<String> cdn = hub.requestsSince("cdn.log", cdnStart);
     assertTrue(
         cdn.stream().anyMatch(l -> l.startsWith("/cdn/videos/") && l.contains("range=bytes=")),
         "videos were range-read from the CDN: " + cdn);
@@ -298,7 +304,7 @@ class HubStreamingTest {
     assertTrue(
         cdn.stream().noneMatch(l -> l.contains(HubServer.TOKEN)), "the CDN saw the token: " + cdn);
     List<String> redirected =
-        hub.log("hub.log", hubStart).stream()
+        hub.requestsSince("hub.log", hubStart).stream()
             .filter(l -> l.contains("-cdn/resolve/") && l.contains("/videos/"))
             .toList();
     assertFalse(redirected.isEmpty());
@@ -332,7 +338,7 @@ class HubStreamingTest {
     assertEquals(hub.commitOf("main"), untagged.commit());
     assertTrue(untagged.warning().contains("no v3.x tag"), untagged.warning());
     // A branch moves: the run reads every file at the commit it pointed to at the start.
-    int logStart = hub.log("hub.log", 0).size();
+    long logStart = hub.mark();
     HubDataset ds =
         HubDataset.prepare(
             http, HubServer.REPO, "main", null, Optional.of(Set.of(1)), Optional.empty(), f -> {});
@@ -346,7 +352,9 @@ class HubStreamingTest {
     }
     assertEquals(expected, HubEpochs.epoch(ds));
     List<String> reads =
-        hub.log("hub.log", logStart).stream().filter(l -> l.contains("/resolve/")).toList();
+        hub.requestsSince("hub.log", logStart).stream()
+            .filter(l -> l.contains("/resolve/"))
+            .toList();
     for (String kind : new String[] {"/meta/", "/data/", "/videos/"}) {
       assertTrue(
           reads.stream().anyMatch(l -> l.contains("/resolve/" + commit + kind)),

@@ -29,6 +29,7 @@ Threading: a dataset object is iterated by one thread at a time (as a DataLoader
 from __future__ import annotations
 
 import json
+import math
 import os
 import sys
 import warnings
@@ -387,8 +388,8 @@ class StreamingLeRobotDataset(IterableDataset):
         this process and in DataLoader workers created afterwards: for
         ``DataLoader(persistent_workers=False)``, whose workers begin from the dataset as it
         was when they were made."""
-        if epoch < 0:
-            raise ValueError("epoch must be >= 0")
+        if isinstance(epoch, bool) or int(epoch) != epoch or not 0 <= epoch <= MAX_EPOCH:
+            raise ValueError(f"epoch must be a whole number from 0 to {MAX_EPOCH}, got {epoch!r}")
         if self._staged_state is not None and _state_epoch(self._staged_state) == int(epoch):
             return  # a loaded state of this epoch: the next pass resumes it (Accelerate calls
             # set_epoch at every iter() of its prepared DataLoader)
@@ -486,6 +487,18 @@ class StreamingLeRobotDataset(IterableDataset):
             raise ValueError(
                 f"state_dict['skip'] must be a whole number from 0 to {self.loader_batch_size},"
                 f" got {skip!r}"
+            )
+        rank, world = state_dict.get("rank"), state_dict.get("world_size")
+        if not (_whole(world) and 1 <= world <= _MAX_WORLD and _whole(rank) and 0 <= rank < world):
+            raise ValueError(
+                f"state_dict's rank {rank!r} of world_size {world!r} is not a rank of a world"
+                f" (1 to {_MAX_WORLD} ranks)"
+            )
+        ran_with = _last_segment_world(loader)
+        if ran_with is not None and ran_with != world:
+            raise ValueError(
+                f"state_dict says world_size {world}, but its loader state's last stretch ran with"
+                f" {ran_with} ranks: the state was altered"
             )
         same_ranks = (state_dict.get("rank"), state_dict.get("world_size")) == (
             self.rank,
@@ -775,6 +788,26 @@ def _accelerate_runs() -> bool:
         return False
 
 
+# As the loader's state bounds them (StreamState): epochs JSON keeps exactly, worlds beyond any
+# cluster.
+MAX_EPOCH = (1 << 53) - 1
+_MAX_WORLD = 1 << 20
+
+
+def _whole(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _last_segment_world(loader_state: str):
+    """The world size the loader state's last stretch ran with; None before its first batch (or
+    when the state is no JSON object: the loader's own parse then names what is wrong)."""
+    try:
+        segments = json.loads(loader_state).get("segments")
+        return segments[-1].get("world") if segments else None
+    except (ValueError, AttributeError, TypeError, IndexError):
+        return None
+
+
 def _windows(delta_timestamps, cameras):
     """``delta_timestamps`` as floats, without the windows of cameras a ``cameras=`` selection
     leaves out: LeRobot's factory gives every image key of the metadata a window (keys starting
@@ -782,6 +815,11 @@ def _windows(delta_timestamps, cameras):
     if not delta_timestamps:
         return None
     out = {k: [float(x) for x in v] for k, v in delta_timestamps.items()}
+    for key, values in out.items():
+        for value in values:
+            if not math.isfinite(value):
+                # (JSON, which carries options to Java, has no NaN or infinity either)
+                raise ValueError(f"delta_timestamps of {key} holds {value}: not a number of seconds")
     if cameras is not None:
         kept = set(cameras)
         out = {

@@ -596,6 +596,10 @@ def test_windows_beyond_reach_are_refused_and_counts_come_from_what_is_read(smal
         with pytest.raises(ValueError, match="a window may reach"):
             StreamingLeRobotDataset("local/small", root=small_dataset,
                                     delta_timestamps={"action": [0.0, seconds]})
+    for seconds in (float("nan"), float("inf"), float("-inf")):
+        with pytest.raises(ValueError, match="not a number of seconds"):
+            StreamingLeRobotDataset("local/small", root=small_dataset,
+                                    delta_timestamps={"action": [seconds]})
     hostile = copy_of(small_dataset)
     info = json.loads((hostile / "meta" / "info.json").read_text())
     info["total_frames"], info["total_episodes"] = 10**12, 10**6
@@ -604,3 +608,55 @@ def test_windows_beyond_reach_are_refused_and_counts_come_from_what_is_read(smal
         ds = StreamingLeRobotDataset("local/hostile", root=hostile, buffer_size=40)
     assert (ds.num_frames, ds.num_episodes) == (total_frames(small_dataset), 5)
     assert sum(1 for _ in ds) == ds.num_frames
+
+
+def test_altered_states_and_another_datasets_state_are_refused(small_dataset, copy_of):
+    ds = StreamingLeRobotDataset("local/small", root=small_dataset, buffer_size=40,
+                                 loader_batch_size=8)
+    it = iter(ds)
+    for _ in range(8):  # one loader batch: a boundary
+        next(it)
+    state = ds.state_dict()
+    loader = json.loads(state["loader"])
+    assert loader["segments"][-1]["batches"] == 1
+
+    def fresh(root=small_dataset):
+        return StreamingLeRobotDataset("local/small", root=root, buffer_size=40,
+                                       loader_batch_size=8)
+
+    def altered(**changes):
+        return {**state, "loader": json.dumps({**loader, **changes})}
+
+    # The loader's world changed, not the state's: refused at load.
+    world = [{**loader["segments"][-1], "world": 10**6}]
+    with pytest.raises(ValueError, match="altered"):
+        fresh().load_state_dict(altered(segments=world))
+    for rank, size in ((0, 0), (2, 2), (True, 1), (0, 10**9)):
+        with pytest.raises(ValueError, match="not a rank of a world"):
+            fresh().load_state_dict({**state, "rank": rank, "world_size": size})
+    # More batches than the epoch has, an epoch past 2^53 - 1: refused when the pass opens.
+    for changes, words in (
+        ({"segments": [{**loader["segments"][-1], "batches": 10**6}]}, "batches is 1000000"),
+        ({"epoch": 2**63 - 1}, "epoch"),
+    ):
+        resumed = fresh()
+        resumed.load_state_dict(altered(**changes))
+        with pytest.raises(ValueError, match=words):
+            next(iter(resumed))
+    with pytest.raises(ValueError, match="epoch"):
+        fresh().set_epoch(2**63 - 1)
+    # Another dataset with the same episode lengths (other statistics: another recording).
+    other = copy_of(small_dataset)
+    stats = other / "meta" / "stats.json"
+    recorded = json.loads(stats.read_text())
+    key = next(k for k in recorded if not k.startswith("observation.image"))
+    recorded[key]["min"] = [v - 1 for v in recorded[key]["min"]]
+    stats.write_text(json.dumps(recorded))
+    resumed = fresh(other)
+    resumed.load_state_dict(state)
+    with pytest.raises(ValueError, match="another dataset"):
+        next(iter(resumed))
+    # The state itself resumes exactly where it was taken.
+    resumed = fresh()
+    resumed.load_state_dict(state)
+    assert sum(1 for _ in resumed) == total_frames(small_dataset) - 8

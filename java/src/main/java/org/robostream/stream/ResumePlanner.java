@@ -50,10 +50,24 @@ public final class ResumePlanner {
       StreamState.Segment s = segments.get(i);
       SegmentPlan plan =
           new SegmentPlan(pool, params, epoch, i, s.world(), s.workers(), s.bufferOf(params));
+      if (s.batches() > plan.batchesPerRank()) {
+        // More than the segment had: no run made this state (it would end the epoch empty).
+        throw new IllegalArgumentException(
+            "segments["
+                + i
+                + "].batches is "
+                + s.batches()
+                + ", but that segment ("
+                + s.world()
+                + " ranks, "
+                + s.workers()
+                + " workers) had only "
+                + plan.batchesPerRank()
+                + " batches per rank: the state is not one of this dataset's");
+      }
       boolean last = i == segments.size() - 1;
       if (last && s.world() == world && s.workers() == workers && s.bufferOf(params) == buffer) {
-        return new Position(
-            plan, Math.min(s.batches(), plan.batchesPerRank()), segments.subList(0, i));
+        return new Position(plan, s.batches(), segments.subList(0, i));
       }
       pool = remove(pool, consumed(plan, s.batches()));
     }

@@ -62,6 +62,7 @@ final class StreamConfig {
   private final StreamContext context;
   private final List<EpisodePiece> episodes;
   private final long fingerprint;
+  private final long datasetFingerprint;
   private final long startEpoch;
   private final List<StreamState.Segment> startSegments;
   private final TimestampReport timestamps;
@@ -206,6 +207,7 @@ final class StreamConfig {
     }
     this.episodes = List.copyOf(pieces);
     this.fingerprint = StreamState.fingerprint(episodes);
+    this.datasetFingerprint = DatasetIdentity.of(metadata);
     if (b.resumeState != null) {
       StreamState state = checkedState(StreamState.fromJson(b.resumeState));
       this.startEpoch = state.epoch();
@@ -368,6 +370,11 @@ final class StreamConfig {
       throw new IllegalArgumentException(
           "the state was saved for another dataset view" + " (different episodes or lengths)");
     }
+    if (s.datasetFingerprint() != 0 && s.datasetFingerprint() != datasetFingerprint) {
+      throw new IllegalArgumentException(
+          "the state was saved for another dataset: its episodes have the same lengths, but its"
+              + " tasks, statistics, frame rate or robot differ from this one's");
+    }
     if (!s.params().equals(params)) {
       throw new IllegalArgumentException(
           "the state was saved with " + s.params() + " but this stream has " + params);
@@ -456,6 +463,11 @@ final class StreamConfig {
   /** Identifies {@link #episodes()} in a saved state. */
   long fingerprint() {
     return fingerprint;
+  }
+
+  /** Identifies the dataset in a saved state ({@link DatasetIdentity}). */
+  long datasetFingerprint() {
+    return datasetFingerprint;
   }
 
   /** The epoch to start in: the builder's, or the resumed state's. */

@@ -17,9 +17,15 @@ import org.robostream.JsonFields;
  *
  * @param episodesFingerprint a hash of the (episode, length) list, to refuse resuming a different
  *     dataset view
+ * @param datasetFingerprint a hash of what tells the dataset from another of the same episode
+ *     lengths ({@link DatasetIdentity}); 0 in states saved before it was recorded (not compared)
  */
 public record StreamState(
-    long epoch, List<Segment> segments, PlanParameters params, long episodesFingerprint) {
+    long epoch,
+    List<Segment> segments,
+    PlanParameters params,
+    long episodesFingerprint,
+    long datasetFingerprint) {
   /**
    * Version 2 records each segment's shuffle buffer, which the memory budget may size below {@code
    * buffer_size}: a reader of version 1 would resume such a segment with the wrong buffer, so it
@@ -40,6 +46,13 @@ public record StreamState(
   static final int MAX_WORLD = 1 << 20;
 
   static final int MAX_WORKERS = 4096;
+
+  /**
+   * Highest epoch: 2^53 - 1, the largest whole number every JSON reader keeps exactly, far beyond
+   * any run; the next epoch of any accepted one still fits a {@code long}.
+   */
+  public static final long MAX_EPOCH = (1L << 53) - 1;
+
   private static final ObjectMapper JSON = new ObjectMapper();
 
   /**
@@ -70,6 +83,24 @@ public record StreamState(
 
   public StreamState {
     segments = List.copyOf(segments);
+    checkEpoch(epoch);
+  }
+
+  /** A state of the epoch, segments, parameters and episodes, for any dataset. */
+  public StreamState(
+      long epoch, List<Segment> segments, PlanParameters params, long episodesFingerprint) {
+    this(epoch, segments, params, episodesFingerprint, 0);
+  }
+
+  /**
+   * @throws IllegalArgumentException when {@code epoch} is outside 0..{@link #MAX_EPOCH}
+   */
+  public static long checkEpoch(long epoch) {
+    if (epoch < 0 || epoch > MAX_EPOCH) {
+      throw new IllegalArgumentException(
+          "epoch " + epoch + " is outside 0.." + MAX_EPOCH + " (2^53 - 1)");
+    }
+    return epoch;
   }
 
   public String toJson() {
@@ -95,6 +126,9 @@ public record StreamState(
     root.put("drop_last", params.dropLast());
     root.put("rank_balance", params.rankBalance().name().toLowerCase(java.util.Locale.ROOT));
     root.put("episodes_fingerprint", Long.toHexString(episodesFingerprint));
+    if (datasetFingerprint != 0) {
+      root.put("dataset_fingerprint", Long.toHexString(datasetFingerprint));
+    }
     return root.toString();
   }
 
@@ -162,19 +196,24 @@ public record StreamState(
             JsonFields.wholeInt(root, "batch_size", "batch_size", 1, Integer.MAX_VALUE),
             JsonFields.bool(root, "drop_last", "drop_last"),
             rankBalance);
-    String fingerprint = JsonFields.text(root, "episodes_fingerprint", "episodes_fingerprint", 16);
-    long episodes;
-    try {
-      episodes = Long.parseUnsignedLong(fingerprint, 16);
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException(
-          "episodes_fingerprint must be up to 16 hexadecimal digits, got another string");
-    }
+    long episodes = hex(root, "episodes_fingerprint");
+    long dataset = root.has("dataset_fingerprint") ? hex(root, "dataset_fingerprint") : 0;
     return new StreamState(
-        JsonFields.whole(root, "epoch", "epoch", Long.MIN_VALUE, Long.MAX_VALUE),
+        JsonFields.whole(root, "epoch", "epoch", 0, MAX_EPOCH),
         segments,
         params,
-        episodes);
+        episodes,
+        dataset);
+  }
+
+  private static long hex(JsonNode root, String field) {
+    String text = JsonFields.text(root, field, field, 16);
+    try {
+      return Long.parseUnsignedLong(text, 16);
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(
+          field + " must be up to 16 hexadecimal digits, got another string");
+    }
   }
 
   /** Hash of the episode list a plan runs over. */

@@ -85,6 +85,9 @@ public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
     this.counters = new StreamCounters(config.timestamps());
     this.epoch = config.startEpoch();
     this.segments = config.startSegments();
+    if (!segments.isEmpty()) {
+      position(); // a resumed state's segments are checked against its plans now, not at iterate
+    }
     this.decoders = new StreamDecoders(config);
     this.memory = new StreamMemory(config); // native pools last, once nothing else can fail
     FixedShapeTensorType.register();
@@ -143,8 +146,11 @@ public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
   /**
    * Moves to the start of {@code epoch}; a running iterator is stopped (using it afterwards is an
    * {@link IllegalStateException}).
+   *
+   * @throws IllegalArgumentException when {@code epoch} is outside 0..{@link StreamState#MAX_EPOCH}
    */
   public void setEpoch(long epoch) {
+    StreamState.checkEpoch(epoch);
     stopRun("setEpoch(" + epoch + ") moved the dataset");
     this.epoch = epoch;
     this.segments = List.of();
@@ -172,7 +178,9 @@ public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
    */
   public String state() {
     List<StreamState.Segment> s = run != null ? run.segments() : segments;
-    return new StreamState(epoch, s, config.params(), config.fingerprint()).toJson();
+    return new StreamState(
+            epoch, s, config.params(), config.fingerprint(), config.datasetFingerprint())
+        .toJson();
   }
 
   /** Decoder-cache counters summed over every worker. */
@@ -592,9 +600,9 @@ public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
       return this;
     }
 
-    /** Start at {@code e} (ignored when resuming). */
+    /** Start at epoch {@code e}, 0..{@link StreamState#MAX_EPOCH} (ignored when resuming). */
     public Builder epoch(long e) {
-      this.epoch = e;
+      this.epoch = StreamState.checkEpoch(e);
       return this;
     }
 

@@ -5,11 +5,15 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.robostream.testing.Datasets;
 
 /** state() and resume: same world exactly, other world size exactly once, across workers. */
@@ -155,6 +159,75 @@ class StreamingResumeTest {
     assertThrows(
         IllegalArgumentException.class,
         () -> base(0, 1, 1).resumeFrom("{\"format\":\"other\"}").build());
+  }
+
+  @Test
+  void aStateOfAnotherDatasetOrAlteredIsRefusedAndAMovedCopyResumes(@TempDir Path tmp)
+      throws IOException {
+    String state;
+    List<String> rest;
+    try (StreamingDataset ds = base(0, 1, 1).build()) {
+      take(ds, 2);
+      state = ds.state();
+      rest = take(ds, 1000);
+    }
+    // The same dataset elsewhere, or read with fewer cameras: the same samples, so it resumes.
+    Path moved = copy(Datasets.patternV30(), tmp.resolve("moved"));
+    try (StreamingDataset ds = builder(moved).resumeFrom(state).build()) {
+      assertEquals(rest, take(ds, 1000));
+    }
+    try (StreamingDataset ds =
+        builder(moved).cameras("observation.images.top").resumeFrom(state).build()) {
+      assertEquals(rest, take(ds, 1000));
+    }
+    // Another dataset whose episodes have the same lengths: other statistics (another recording).
+    Path other = copy(Datasets.patternV30(), tmp.resolve("other"));
+    Path stats = other.resolve("meta/stats.json");
+    String recorded = Files.readString(stats);
+    Files.writeString(stats, recorded.replaceFirst("\"min\" : \\[ 0\\.0", "\"min\" : [ 0.5"));
+    assertFalse(recorded.equals(Files.readString(stats)), "the copy's statistics differ");
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class, () -> builder(other).resumeFrom(state).build());
+    assertTrue(e.getMessage().contains("another dataset"), e.getMessage());
+    // More batches than the segment had: no run made it (it would end the epoch empty).
+    String oversized = state.replaceFirst("\"batches\":2", "\"batches\":1000000");
+    e =
+        assertThrows(
+            IllegalArgumentException.class, () -> base(0, 1, 1).resumeFrom(oversized).build());
+    assertTrue(e.getMessage().contains("segments[0].batches is 1000000"), e.getMessage());
+    // Epochs: 0..2^53-1, so the next one never wraps.
+    String last = state.replaceFirst("\"epoch\":0", "\"epoch\":" + Long.MAX_VALUE);
+    e = assertThrows(IllegalArgumentException.class, () -> base(0, 1, 1).resumeFrom(last).build());
+    assertTrue(e.getMessage().contains("epoch"), e.getMessage());
+    assertThrows(IllegalArgumentException.class, () -> base(0, 1, 1).epoch(-1));
+    try (StreamingDataset ds = base(0, 1, 1).build()) {
+      assertThrows(IllegalArgumentException.class, () -> ds.setEpoch(StreamState.MAX_EPOCH + 1));
+    }
+  }
+
+  private static StreamingDataset.Builder builder(Path root) {
+    return StreamingDataset.builder(root)
+        .batchSize(6)
+        .bufferSize(15)
+        .maxNumShards(2)
+        .workers(1)
+        .rank(0, 1)
+        .returnUint8(true);
+  }
+
+  private static Path copy(Path from, Path to) throws IOException {
+    try (var files = Files.walk(from)) {
+      for (Path f : (Iterable<Path>) files::iterator) {
+        Path target = to.resolve(from.relativize(f).toString());
+        if (Files.isDirectory(f)) {
+          Files.createDirectories(target);
+        } else {
+          Files.copy(f, target);
+        }
+      }
+    }
+    return to;
   }
 
   @Test

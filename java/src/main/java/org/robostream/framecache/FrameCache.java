@@ -95,8 +95,9 @@ public final class FrameCache implements AutoCloseable {
    * FrameCacheOptions#shared}) is the exception: when another user took its name first (a folder, a
    * file, a link), the cache moves to a folder named by this user's key ({@link UserKey}), which
    * nobody else can guess, so nobody can turn the cache off for us, and this user's processes still
-   * share it; only when there is no key (no writable home folder) does the process cache in a
-   * private folder of its own (each process then holds up to the budget).
+   * share it (the key's next name when one was taken: {@link UserKey#names}); only when there is no
+   * key (no writable home folder), or all its names are taken, does the process cache in a private
+   * folder of its own (each process then holds up to the budget).
    *
    * @throws FileException naming the folder and the option when it cannot be created (a cache that
    *     cannot start is refused when the dataset is built, not disabled)
@@ -160,30 +161,41 @@ public final class FrameCache implements AutoCloseable {
     if (parentWhy != null) {
       return untrusted(options, d, new CacheFolder.Checked(d, why + ", and " + parentWhy), uid);
     }
-    String key = UserKey.name(home, uid);
-    if (key != null) {
-      Path keyed = parent.resolve(d.getFileName() + "-" + key);
+    java.util.List<String> names = UserKey.names(home, uid);
+    java.util.List<String> taken = new java.util.ArrayList<>();
+    for (String name : names) {
+      Path keyed = parent.resolve(d.getFileName() + "-" + name);
       CacheFolder.Checked folder = CacheFolder.prepare(keyed, uid);
       if (folder.distrust() == null) {
         LOG.warn(
             "frame cache {}: not used, as {}; caching in {} instead, named by your key in ~/{}"
-                + " (remove {} if it is yours)",
+                + "{} (remove {} if it is yours)",
             d,
             why,
             keyed,
             UserKey.FILE,
+            taken.isEmpty()
+                ? ""
+                : ", after " + String.join("; ", taken) + " (names of yours seen before, taken)",
             d);
         return new FrameCache(options, folder.real(), false, uid);
       }
+      taken.add(keyed + ": " + folder.distrust());
     }
     FrameCache c = privateFolder(options, parent, d.getFileName() + "-", uid);
     LOG.warn(
-        "frame cache {}: not used, as {}; caching in {}, private to this process (no key in"
-            + " ~/{}: the ranks of the node do not share frames, and each holds up to the budget)",
+        "frame cache {}: not used, as {}; caching in {}, private to this process ({}: the ranks"
+            + " of the node do not share frames, and each holds up to the budget)",
         d,
         why,
         c.dir,
-        UserKey.FILE);
+        names.isEmpty()
+            ? "no key in ~/" + UserKey.FILE + " only you can read, to name a folder of yours"
+            : "all "
+                + names.size()
+                + " folders named by your key are taken, the last: "
+                + taken.get(taken.size() - 1)
+                + "; someone is squatting them: ask your administrator");
     return c;
   }
 

@@ -12,22 +12,50 @@ import java.security.SecureRandom;
 import java.util.HexFormat;
 
 /**
- * A name other users cannot guess, and every process of this user finds: 16 hex digits derived from
- * a random key kept in {@code ~/.cache/robostream/frame-cache-key} (mode 0600, made once). When
- * another user takes the per-user default folder first ({@code robostream-frames-UID}, a name
- * anyone can predict), the cache moves to {@code robostream-frames-UID-<this name>}, which they
- * cannot pre-create, and the node's ranks still share it (they share the home folder). Stateless.
+ * Names other users cannot guess, and every process of this user finds in the same order: 16 hex
+ * digits each, derived from a random key kept in {@code ~/.cache/robostream/frame-cache-key} (mode
+ * 0600, made once). When another user takes the per-user default folder first ({@code
+ * robostream-frames-UID}, a name anyone can predict), the cache moves to {@code
+ * robostream-frames-UID-<first name>}, which they cannot pre-create, and the node's ranks still
+ * share it (they share the home folder). A name in use is visible to anyone who lists {@code
+ * /dev/shm}, so once it is gone (a reboot) they could take it: the next name, which they have never
+ * seen, is used then, and so on. Stateless.
  */
 final class UserKey {
   static final String FILE = ".cache/robostream/frame-cache-key";
 
   private UserKey() {}
 
+  /** How many names {@link #names} gives: far more than squatters can be shown between reboots. */
+  static final int NAMES = 16;
+
   /**
-   * The name for {@code home}'s key, making the key when there is none; null when it cannot be made
-   * or read as a file only this user can read.
+   * The names for {@code home}'s key, in the order to try them, making the key when there is none;
+   * empty when it cannot be made or read as a file only this user can read.
    */
-  static String name(Path home, int uid) {
+  static java.util.List<String> names(Path home, int uid) {
+    byte[] key = key(home, uid);
+    if (key == null) {
+      return java.util.List.of();
+    }
+    java.util.List<String> names = new java.util.ArrayList<>();
+    for (int i = 0; i < NAMES; i++) {
+      try {
+        MessageDigest sha = MessageDigest.getInstance("SHA-256");
+        sha.update(key);
+        if (i > 0) { // the first name is the one earlier versions used
+          sha.update(("/" + i).getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+        }
+        names.add(HexFormat.of().formatHex(sha.digest(), 0, 8));
+      } catch (NoSuchAlgorithmException e) {
+        return java.util.List.of();
+      }
+    }
+    return names;
+  }
+
+  /** The key's bytes, made when there is none; null when not a file only this user can read. */
+  private static byte[] key(Path home, int uid) {
     Path key = home.resolve(FILE);
     try {
       if (!Files.exists(key, LinkOption.NOFOLLOW_LINKS)) {
@@ -40,9 +68,8 @@ final class UserKey {
       if ((mode & 077) != 0 || Files.size(key) != 32) {
         return null; // others may read it (then they can guess the name), or it is not ours
       }
-      byte[] h = MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(key));
-      return HexFormat.of().formatHex(h, 0, 8);
-    } catch (IOException | UnsupportedOperationException | NoSuchAlgorithmException e) {
+      return Files.readAllBytes(key);
+    } catch (IOException | UnsupportedOperationException e) {
       return null;
     }
   }

@@ -30,6 +30,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.robostream.testing.HeldFrameBytes;
+import org.robostream.testing.StderrLines;
 import org.robostream.video.HeldForm;
 import org.robostream.video.HeldFrame;
 import org.robostream.video.PackedPicture;
@@ -332,6 +333,41 @@ class FrameCacheHostileTest {
       Files.createSymbolicLink(mine, tmp.resolve("elsewhere-they-chose"));
       try (FrameCache c = FrameCache.open(shared, home)) {
         assertEquals(keyed, c.directory(), "a link to nothing is not followed");
+      }
+      // The keyed folder taken too once its name was seen (a reboot emptied /dev/shm, another user
+      // made it first): the next name of the key, which nobody has seen; still shared, and the
+      // warning names what was taken and by whom.
+      Files.setPosixFilePermissions(keyed, PosixFilePermissions.fromString("rwxrwxrwx"));
+      Path next;
+      try (StderrLines log = new StderrLines();
+          FrameCache c = FrameCache.open(shared, home)) {
+        next = c.directory();
+        assertNull(c.stats().disabled(), "sharing stays on");
+        assertNotEquals(keyed, next);
+        assertTrue(
+            next.getFileName().toString().matches("robostream-frames-\\d+-[0-9a-f]{16}"),
+            next.toString());
+        List<String> warned = log.containing("caching in " + next);
+        assertEquals(1, warned.size(), warned.toString());
+        assertTrue(warned.get(0).contains("after " + keyed + ": "), warned.get(0));
+        assertTrue(warned.get(0).contains("others may write it"), warned.get(0));
+      }
+      try (FrameCache c = FrameCache.open(shared, home)) {
+        assertEquals(next, c.directory(), "the user's other processes find the same one");
+      }
+      // Every name of the key taken: private, saying so (not "no key").
+      for (String name : UserKey.names(home, CacheFolder.currentUid())) {
+        Path squatted = shm.resolve(mine.getFileName() + "-" + name);
+        Files.createDirectories(squatted);
+        Files.setPosixFilePermissions(squatted, PosixFilePermissions.fromString("rwxrwxrwx"));
+      }
+      try (StderrLines log = new StderrLines();
+          FrameCache c = FrameCache.open(shared, home)) {
+        assertNull(c.stats().disabled());
+        List<String> warned = log.containing("private to this process");
+        assertEquals(1, warned.size(), warned.toString());
+        assertTrue(
+            warned.get(0).contains("all 16 folders named by your key are taken"), warned.get(0));
       }
       // No home folder to keep a key in: a private folder of the process, removed with it.
       Path noHome = key; // a file: no key can be kept under it

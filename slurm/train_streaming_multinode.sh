@@ -49,6 +49,10 @@ if [ $dry_run = 1 ]; then
     "${ROBOSTREAM_LAUNCHER:-$0}"
 fi
 . slurm/hub_cache.sh
+# One secret per job: every task proves it at the rendezvous, so nothing else at the port (another
+# job, another user) is paired with this job's ranks (srun passes the environment on).
+ROBOSTREAM_JOB_SECRET=${ROBOSTREAM_JOB_SECRET:-$(od -An -tx1 -N32 /dev/urandom | tr -d ' \n')}
+export ROBOSTREAM_JOB_SECRET
 if [ -z "${ROBOSTREAM:-}" ]; then
   scripts/build-jar.sh # once, here: tasks building at the same time would break each other's jar
   export ROBOSTREAM_NO_BUILD=1

@@ -16,7 +16,10 @@ import org.robostream.train.Checkpoint;
 import org.robostream.train.TrainRun;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code robostream train}: distributed, resumable streaming training of a visuomotor policy (the
@@ -38,6 +41,27 @@ import picocli.CommandLine.Option;
             + " with periodic resumable checkpoints and per-window metrics (samples/s, data-wait"
             + " share, model step time, all-reduce time).")
 final class TrainCommand implements Callable<Integer> {
+  /**
+   * Flags that are a rank's own: where this node keeps things (paths, memory, caches), which device
+   * it decodes and trains on, fault injection. Every other flag must be the same on every rank of a
+   * job; the rendezvous compares them ({@code JobCheck}).
+   */
+  static final java.util.Set<String> RANK_OWN_FLAGS =
+      java.util.Set.of(
+          "--root",
+          "--data-files-root",
+          "--allow-symlinks-outside-root",
+          "--memory-budget-mb",
+          "--video-decode-device",
+          "--video-decoder-cache-size",
+          "--frame-cache",
+          "--model-device",
+          "--record-indices",
+          "--halt-after-step",
+          "--resume-from");
+
+  @Spec CommandSpec spec;
+
   @Mixin DatasetOptions dataset;
 
   @Mixin DecodeOptions decode;
@@ -135,6 +159,24 @@ final class TrainCommand implements Callable<Integer> {
       description = "fault injection for tests: halt the JVM abruptly after this step")
   Integer haltAfter;
 
+  /** Every flag's value but a rank's own ({@link #RANK_OWN_FLAGS}), by its longest name. */
+  private java.util.SortedMap<String, String> sharedSettings() {
+    java.util.SortedMap<String, String> shared = new java.util.TreeMap<>();
+    for (OptionSpec o : spec.options()) {
+      String name = o.longestName();
+      if (o.usageHelp() || o.versionHelp() || RANK_OWN_FLAGS.contains(name)) {
+        continue;
+      }
+      Object v = o.getValue();
+      shared.put(
+          name,
+          v == null
+              ? ""
+              : v instanceof Object[] a ? java.util.Arrays.toString(a) : String.valueOf(v));
+    }
+    return shared;
+  }
+
   @Override
   public Integer call() throws Exception {
     loader.check();
@@ -164,6 +206,8 @@ final class TrainCommand implements Callable<Integer> {
     if (resumeFrom != null) {
       resumeFrom = locateCheckpoint(resumeFrom);
     }
+    // Only this user may change what is in it: checked (and made) before the dataset opens.
+    outputDir = Checkpoint.outputFolder(outputDir);
     DatasetSource opened = dataset.open(50, 200);
     DatasetInfo info = opened.metadata().info();
     int fps = info.fps();
@@ -218,7 +262,8 @@ final class TrainCommand implements Callable<Integer> {
                   Duration.ofSeconds(distTimeoutSeconds),
                   resumeFrom,
                   record,
-                  haltAfter),
+                  haltAfter,
+                  sharedSettings()),
               step,
               System.out);
       if (run.run() == TrainRun.Outcome.EMPTY_EPOCH) {

@@ -2,10 +2,12 @@ package org.robostream.train;
 
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import org.robostream.FileException;
 import org.robostream.JsonFields;
+import org.robostream.framecache.CacheFolder;
 import org.robostream.stream.StreamState;
 import org.robostream.stream.StreamingDataset;
 import org.robostream.torch.policy.PolicyTrainer;
@@ -24,8 +26,12 @@ import org.robostream.torch.policy.PolicyTrainer;
  *   <li>{@code step}, written last.
  * </ul>
  *
- * Every file is written under a temporary name and moved into place, so a crash never leaves half a
- * file. Stateless.
+ * A checkpoint is made whole in {@code <output>/.checkpoint-<step>.incomplete/} and then renamed to
+ * its name, so a kill leaves the previous checkpoint of that step or the new one, never a mix (a
+ * run resumed into its own output folder rewrites the steps after its checkpoint). Every file is
+ * created new under a random temporary name ({@code O_EXCL}: never through a link someone put
+ * there) and moved into place. The output folder must be one only this user can change ({@link
+ * #outputFolder}), so nothing in it is another user's. Stateless.
  */
 public final class Checkpoint {
   public static final String POLICY = "policy";
@@ -34,24 +40,58 @@ public final class Checkpoint {
   private Checkpoint() {}
 
   /**
-   * Writes one rank's part of checkpoint {@code step} and marks the checkpoint complete; returns
-   * the checkpoint folder. For a rank alone; ranks of a group write their parts ({@link
-   * #writeRank}), meet, and rank 0 marks it ({@link #markComplete}), so a checkpoint is never
-   * complete before every rank's part is on disk.
+   * The output folder {@code dir} names, made (0700) when missing, as its real path.
+   *
+   * @throws IllegalArgumentException when another user could change what is in it (its links would
+   *     redirect the run's writes, its files replace its checkpoints), or it cannot be made
+   */
+  public static Path outputFolder(Path dir) {
+    CacheFolder.Checked checked;
+    try {
+      checked = CacheFolder.prepare(dir);
+    } catch (IOException e) {
+      throw new IllegalArgumentException(
+          "--output-dir " + dir.toAbsolutePath() + " cannot be made: " + e, e);
+    }
+    if (checked.distrust() != null) {
+      throw new IllegalArgumentException(
+          "--output-dir "
+              + dir.toAbsolutePath()
+              + " cannot hold checkpoints: "
+              + checked.distrust()
+              + "; another user could plant links there that redirect the run's writes, or"
+              + " replace its checkpoints. Use a folder only you can write, e.g. mkdir -m 700 a"
+              + " folder of yours inside it");
+    }
+    return checked.real();
+  }
+
+  /**
+   * Writes checkpoint {@code step} of a rank alone ({@link #stage}, {@link #writeRank}, {@link
+   * #publish}); returns the checkpoint folder. Ranks of a group: rank 0 stages, they meet, each
+   * writes its part, they meet, rank 0 publishes, so a checkpoint is never complete before every
+   * rank's part is on disk.
    */
   public static Path write(
       Path outputDir, int rank, String datasetState, TrainerState state, PolicyTrainer policy)
       throws IOException {
-    Path dir = writeRank(outputDir, rank, datasetState, state, policy);
-    markComplete(outputDir, state.step());
-    return dir;
+    stage(outputDir, state.step());
+    writeRank(outputDir, rank, datasetState, state, policy);
+    return publish(outputDir, state.step());
   }
 
-  /** Writes one rank's part of checkpoint {@code step}, not its {@code step} file. */
+  /** Rank 0, before any rank writes: an empty staging folder for checkpoint {@code step}. */
+  public static void stage(Path outputDir, int step) throws IOException {
+    Path staging = staging(outputDir, step);
+    removeTree(staging); // a killed save's leftovers (ours: nobody else can write the folder)
+    Files.createDirectory(staging);
+  }
+
+  /** Writes one rank's part of checkpoint {@code step} into its staging folder. */
   public static Path writeRank(
       Path outputDir, int rank, String datasetState, TrainerState state, PolicyTrainer policy)
       throws IOException {
-    Path dir = outputDir.resolve("checkpoint-" + state.step());
+    Path dir = staging(outputDir, state.step());
     Path rankDir = dir.resolve("rank" + rank);
     Files.createDirectories(rankDir);
     atomically(rankDir.resolve("dataset_state.json"), tmp -> Files.writeString(tmp, datasetState));
@@ -65,10 +105,71 @@ public final class Checkpoint {
     return dir;
   }
 
-  /** Writes checkpoint {@code step}'s {@code step} file, last: the checkpoint is complete. */
-  public static void markComplete(Path outputDir, int step) throws IOException {
-    Path dir = outputDir.resolve("checkpoint-" + step);
-    atomically(dir.resolve("step"), tmp -> Files.writeString(tmp, Integer.toString(step)));
+  /**
+   * Rank 0, once every rank's part is on disk: writes the {@code step} file and renames the staging
+   * folder to {@code checkpoint-<step>}. A checkpoint already there (a resumed run writing the same
+   * step again) is moved aside first and removed after.
+   */
+  public static Path publish(Path outputDir, int step) throws IOException {
+    Path staging = staging(outputDir, step);
+    atomically(staging.resolve("step"), tmp -> Files.writeString(tmp, Integer.toString(step)));
+    Path target = outputDir.resolve("checkpoint-" + step);
+    Path replaced = outputDir.resolve(".checkpoint-" + step + ".replaced");
+    boolean replacing = Files.exists(target, LinkOption.NOFOLLOW_LINKS);
+    if (replacing) {
+      removeTree(replaced);
+      Files.move(target, replaced, StandardCopyOption.ATOMIC_MOVE);
+    }
+    Files.move(staging, target, StandardCopyOption.ATOMIC_MOVE);
+    if (replacing) {
+      removeTree(replaced);
+    }
+    return target;
+  }
+
+  /**
+   * --dummy ranks of several (they meet nobody): each writes its part into {@code
+   * checkpoint-<step>} itself, file by file, and its {@code step} file.
+   */
+  public static void writeRankInPlace(
+      Path outputDir, int rank, String datasetState, TrainerState state) throws IOException {
+    Path dir = outputDir.resolve("checkpoint-" + state.step());
+    Path rankDir = dir.resolve("rank" + rank);
+    Files.createDirectories(rankDir);
+    atomically(rankDir.resolve("dataset_state.json"), tmp -> Files.writeString(tmp, datasetState));
+    atomically(rankDir.resolve("trainer_state.json"), state::save);
+    atomically(dir.resolve("step"), tmp -> Files.writeString(tmp, Integer.toString(state.step())));
+  }
+
+  private static Path staging(Path outputDir, int step) {
+    return outputDir.resolve(".checkpoint-" + step + ".incomplete");
+  }
+
+  /** Removes {@code root} and what is in it, links as links (never followed). */
+  private static void removeTree(Path root) throws IOException {
+    if (!Files.exists(root, LinkOption.NOFOLLOW_LINKS)) {
+      return;
+    }
+    Files.walkFileTree(
+        root,
+        new java.nio.file.SimpleFileVisitor<>() {
+          @Override
+          public java.nio.file.FileVisitResult visitFile(
+              Path file, java.nio.file.attribute.BasicFileAttributes attrs) throws IOException {
+            Files.delete(file);
+            return java.nio.file.FileVisitResult.CONTINUE;
+          }
+
+          @Override
+          public java.nio.file.FileVisitResult postVisitDirectory(Path dir, IOException e)
+              throws IOException {
+            if (e != null) {
+              throw e;
+            }
+            Files.delete(dir);
+            return java.nio.file.FileVisitResult.CONTINUE;
+          }
+        });
   }
 
   /**
@@ -128,10 +229,16 @@ public final class Checkpoint {
   /** The step a checkpoint was taken at. */
   public static int step(Path checkpoint) throws IOException {
     Path file = checkpoint.resolve("step");
-    if (!Files.isRegularFile(file)) {
+    if (!Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
       throw new IOException(checkpoint + " is not a checkpoint: it has no step file");
     }
-    String text = Files.readString(file).strip();
+    if (Files.size(file) > 32) {
+      throw new IOException(file + " does not hold a step number (" + Files.size(file) + " bytes)");
+    }
+    // Bytes as Latin-1: any byte is a character, so garbage is "not a step number", not a decoder
+    // error that names no file.
+    String text =
+        new String(Files.readAllBytes(file), java.nio.charset.StandardCharsets.ISO_8859_1).strip();
     if (!text.matches("\\d{1,9}")) {
       throw new IOException(file + " does not hold a step number");
     }
@@ -146,8 +253,21 @@ public final class Checkpoint {
    * @return the step the checkpoint was taken at
    */
   public static int resume(Path checkpoint, StreamingDataset.Builder builder) throws IOException {
-    builder.resumeFrom(readState(stateFile(checkpoint, builder.rankWorld().rank())));
-    return step(checkpoint);
+    int rank = builder.rankWorld().rank();
+    builder.resumeFrom(readState(stateFile(checkpoint, rank)));
+    int step = step(checkpoint);
+    Path trainer = trainerStateFile(checkpoint, rank);
+    int saved = TrainerState.load(trainer).step();
+    if (saved != step) {
+      throw new FileException(
+          trainer.toString(),
+          "says step "
+              + saved
+              + ", but the checkpoint's step file says "
+              + step
+              + ": the parts are of different saves (the checkpoint was altered)");
+    }
+    return step;
   }
 
   /** A dataset state holds thousands of segments at most: far under this. */
@@ -234,9 +354,17 @@ public final class Checkpoint {
     void write(Path file) throws IOException;
   }
 
+  /**
+   * Writes {@code target} through a new file of a random name beside it ({@code O_EXCL}, 0600:
+   * never a file or link someone else put there), moved into place.
+   */
   private static void atomically(Path target, Writer writer) throws IOException {
-    Path tmp = target.resolveSibling(target.getFileName() + ".tmp");
-    writer.write(tmp);
-    Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    Path tmp = Files.createTempFile(target.getParent(), "." + target.getFileName() + ".", ".tmp");
+    try {
+      writer.write(tmp);
+      Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    } finally {
+      Files.deleteIfExists(tmp);
+    }
   }
 }

@@ -40,16 +40,22 @@ public final class MetricsLog {
         lines,
         JSON.writeValueAsString(node(w)) + "\n",
         StandardOpenOption.CREATE,
-        StandardOpenOption.APPEND);
+        StandardOpenOption.APPEND,
+        java.nio.file.LinkOption.NOFOLLOW_LINKS);
   }
 
   /** Writes the run's summary: {@code steady} (may be null: the run had one window) + context. */
   public void summarize(TrainingMeter.Window steady, ObjectNode context) throws IOException {
     ObjectNode root = context.deepCopy();
     root.set("steady_state", steady == null ? JSON.nullNode() : node(steady));
-    Path tmp = summary.resolveSibling(summary.getFileName() + ".tmp");
-    Files.writeString(tmp, JSON.writerWithDefaultPrettyPrinter().writeValueAsString(root));
-    Files.move(tmp, summary, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    // A new file of a random name (O_EXCL): never through a link someone put there.
+    Path tmp = Files.createTempFile(summary.getParent(), "." + summary.getFileName() + ".", ".tmp");
+    try {
+      Files.writeString(tmp, JSON.writerWithDefaultPrettyPrinter().writeValueAsString(root));
+      Files.move(tmp, summary, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    } finally {
+      Files.deleteIfExists(tmp);
+    }
   }
 
   public static ObjectNode newContext() {

@@ -12,6 +12,7 @@ import org.robostream.policy.PolicyConfig;
 import org.robostream.stream.Batch;
 import org.robostream.stream.StreamingDataset;
 import org.robostream.torch.dist.DataParallel;
+import org.robostream.torch.dist.JobCheck;
 import org.robostream.torch.dist.Rendezvous;
 import org.robostream.torch.policy.PolicyTrainer;
 
@@ -41,6 +42,8 @@ public final class TrainRun {
    * @param resumeFrom the checkpoint the dataset was resumed from, or null
    * @param record where to append {@code <step> <index>} per delivered sample, or null
    * @param haltAfter fault injection: halt the JVM after this step, or null
+   * @param shared the settings every rank of the job must have (the command's flags but a rank's
+   *     own); compared at the rendezvous with the loader's parameters and the dataset's identity
    */
   public record Settings(
       Path outputDir,
@@ -56,7 +59,8 @@ public final class TrainRun {
       Duration distTimeout,
       Path resumeFrom,
       PrintWriter record,
-      Integer haltAfter) {}
+      Integer haltAfter,
+      java.util.SortedMap<String, String> shared) {}
 
   /** How the run ended. */
   public enum Outcome {
@@ -156,16 +160,34 @@ public final class TrainRun {
   }
 
   /** The other ranks, met at the launcher's rendezvous (nobody for a world of one). */
-  private DataParallel joinRanks(Rendezvous rendezvous, Device device) {
+  private DataParallel joinRanks(Rendezvous rendezvous, Device device) throws IOException {
     if (rendezvous.world() > 1) {
       out.printf(
           "%s: waiting up to %d s for every rank (--dist-timeout)%n",
           rendezvous.describe(), settings.distTimeout().toSeconds());
     }
+    if (rendezvous.world() == 1) {
+      return DataParallel.join(rendezvous, DataParallel.Backend.GLOO, settings.distTimeout(), null);
+    }
+    // What every rank must share: the command's flags, and the loader's parameters, position
+    // and dataset identity (the state every rank holds alike; a dataset's path may differ by node).
+    java.util.SortedMap<String, String> shared = new java.util.TreeMap<>(settings.shared());
+    com.fasterxml.jackson.databind.JsonNode state =
+        new com.fasterxml.jackson.databind.ObjectMapper().readTree(stream.state());
+    state
+        .fields()
+        .forEachRemaining(f -> shared.put("loader " + f.getKey(), f.getValue().toString()));
+    JobCheck job = JobCheck.of(System.getenv(), Path.of(System.getProperty("user.home")), shared);
+    if (!job.origin().equals(JobCheck.ENV)) {
+      out.printf(
+          "rank %d: the job's secret is %s (no %s): every rank must read this same file%n",
+          rank, job.origin(), JobCheck.ENV);
+    }
     return DataParallel.join(
         rendezvous,
         device.is_cuda() ? DataParallel.Backend.NCCL : DataParallel.Backend.GLOO,
-        settings.distTimeout());
+        settings.distTimeout(),
+        job);
   }
 
   /** The rest of the current epoch (or up to the last step); false when it had no batch. */
@@ -206,17 +228,24 @@ public final class TrainRun {
 
   private void checkpoint() throws IOException {
     TrainerState state = new TrainerState(step, optimizerSteps, settings.seed(), world);
-    Checkpoint.writeRank(settings.outputDir(), rank, stream.state(), state, trainer);
+    Path out = settings.outputDir();
     if (group != null && world > 1) {
-      // Complete only once every rank's part is on disk: a job killed while one rank still
-      // writes leaves an incomplete checkpoint, which a resume does not pick.
+      // Rank 0 makes the staging folder before any rank writes, and renames it into place once
+      // every rank's part is on disk: a job killed meanwhile leaves the previous checkpoint.
+      if (rank == 0) {
+        Checkpoint.stage(out, step);
+      }
+      group.barrier("checkpoint " + step + " staged");
+      Checkpoint.writeRank(out, rank, stream.state(), state, trainer);
       group.barrier("checkpoint " + step);
       if (rank == 0) {
-        Checkpoint.markComplete(settings.outputDir(), step);
+        Checkpoint.publish(out, step);
       }
+    } else if (world > 1) {
+      // --dummy ranks meet nobody: each writes its part in place.
+      Checkpoint.writeRankInPlace(out, rank, stream.state(), state);
     } else {
-      // Alone, or --dummy ranks (they meet nobody): each marks it after its own part.
-      Checkpoint.markComplete(settings.outputDir(), step);
+      Checkpoint.write(out, rank, stream.state(), state, trainer);
     }
   }
 

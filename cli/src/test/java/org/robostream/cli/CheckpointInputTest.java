@@ -15,7 +15,9 @@ import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.robostream.policy.PolicyConfig;
 import org.robostream.testing.Datasets;
+import org.robostream.torch.policy.PolicyTrainer;
 
 /**
  * A checkpoint is input (issue 24): every field of {@code dataset_state.json} and {@code
@@ -157,7 +159,7 @@ class CheckpointInputTest {
                 new String(b, StandardCharsets.UTF_8)
                     .replaceFirst("\"epoch\":\\d+", "\"epoch\":\"one\"")
                     .getBytes(StandardCharsets.UTF_8),
-            "epoch must be a whole number from -9223372036854775808 to 9223372036854775807, got a string"),
+            "epoch must be a whole number from 0 to 9007199254740991, got a string"),
         new Mutation(
             "seed a fraction",
             STATE,
@@ -218,6 +220,98 @@ class CheckpointInputTest {
       }
     }
     System.out.println("checkpoint fuzz: " + n + " mutated checkpoints, each a typed error");
+  }
+
+  /**
+   * 1,000 random mutations of the checkpoint's files (a byte changed, bytes inserted or removed,
+   * the file cut), each loaded as a resume loads it: the position, the step, the trainer state and
+   * the policy with its optimizer. Each is refused with an error naming the file (a {@code step}
+   * file that disagrees: the trainer state's file, saying so), or loads when the change did not
+   * matter (a byte of a weight); never another exception, never a crash.
+   */
+  @Test
+  void aThousandRandomMutationsAreEachRefusedNamingTheFileOrHarmless() throws Exception {
+    Path copy = tmp.resolve("random").resolve("checkpoint-5");
+    copyTree(checkpoint, copy);
+    List<Path> files;
+    try (var paths = Files.walk(copy)) {
+      files = paths.filter(Files::isRegularFile).sorted().toList();
+    }
+    PolicyConfig config = PolicyConfig.load(copy.resolve("rank0/policy/policy.json"));
+    java.util.Random random = new java.util.Random(36);
+    int refused = 0;
+    for (int i = 0; i < 1000; i++) {
+      Path file = files.get(random.nextInt(files.size()));
+      byte[] good = Files.readAllBytes(file);
+      Files.write(file, mutate(good, random));
+      try {
+        load(copy, config);
+      } catch (java.io.IOException
+          | org.robostream.RobostreamException
+          | IllegalArgumentException e) {
+        String m = String.valueOf(e.getMessage());
+        boolean named =
+            m.contains(file.getFileName().toString())
+                || (file.getFileName().toString().equals("step") && m.contains("step"));
+        assertTrue(named, "mutation " + i + " of " + file + ": " + m);
+        assertFalse(m.contains("robostream: null") || m.equals("null"), m);
+        refused++;
+      } finally {
+        Files.write(file, good);
+      }
+    }
+    load(copy, config); // put back, it loads
+    System.out.println("checkpoint random fuzz: 1000 mutations, " + refused + " refused");
+    assertTrue(refused > 300, "most mutations are refused: " + refused);
+  }
+
+  private static byte[] mutate(byte[] b, java.util.Random random) {
+    int at = b.length == 0 ? 0 : random.nextInt(b.length);
+    switch (random.nextInt(4)) {
+      case 0 -> { // one byte changed
+        byte[] out = b.clone();
+        if (out.length > 0) {
+          out[at] = (byte) random.nextInt(256);
+        }
+        return out;
+      }
+      case 1 -> { // bytes inserted
+        byte[] extra = new byte[1 + random.nextInt(16)];
+        random.nextBytes(extra);
+        byte[] out = new byte[b.length + extra.length];
+        System.arraycopy(b, 0, out, 0, at);
+        System.arraycopy(extra, 0, out, at, extra.length);
+        System.arraycopy(b, at, out, at + extra.length, b.length - at);
+        return out;
+      }
+      case 2 -> { // bytes removed
+        int n = Math.min(b.length - at, 1 + random.nextInt(16));
+        byte[] out = new byte[b.length - n];
+        System.arraycopy(b, 0, out, 0, at);
+        System.arraycopy(b, at + n, out, at, b.length - at - n);
+        return out;
+      }
+      default -> {
+        return Arrays.copyOf(b, at); // cut
+      }
+    }
+  }
+
+  /** What a resume reads of {@code dir}, in its order. */
+  private static void load(Path dir, PolicyConfig config) throws java.io.IOException {
+    org.robostream.train.Checkpoint.resume(
+        dir,
+        org.robostream.stream.StreamingDataset.builder(Datasets.patternV30())
+            .batchSize(6)
+            .bufferSize(20));
+    try (PolicyTrainer t =
+        PolicyTrainer.restore(
+            org.robostream.train.Checkpoint.policyDir(dir, 0),
+            config,
+            PolicyTrainer.device("cpu"),
+            org.robostream.torch.dist.DataParallel.single())) {
+      assertTrue(t.optimizerSteps() >= 0);
+    }
   }
 
   private static void copyTree(Path from, Path to) throws Exception {

@@ -7,11 +7,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.robostream.FileException;
 import org.robostream.stream.Batch;
 import org.robostream.stream.StreamingDataset;
 import org.robostream.testing.Datasets;
@@ -38,6 +40,7 @@ class CheckpointTest {
   @Test
   void resumeGivesTheBuilderTheStateOfTheRankItStreamsAs() throws IOException {
     String[] states = new String[2];
+    Checkpoint.stage(tmp, 9); // as a group saves: rank 0 stages, each writes, rank 0 publishes
     for (int rank = 0; rank < 2; rank++) {
       try (StreamingDataset ds = pattern(Map.of()).rank(rank, 2).build()) {
         Iterator<Batch> batches = ds.iterator();
@@ -45,9 +48,10 @@ class CheckpointTest {
           batches.next().close();
         }
         states[rank] = ds.state();
-        Checkpoint.write(tmp, rank, states[rank], new TrainerState(9, 9, 42, 2), null);
+        Checkpoint.writeRank(tmp, rank, states[rank], new TrainerState(9, 9, 42, 2), null);
       }
     }
+    Checkpoint.publish(tmp, 9);
     Path checkpoint = tmp.resolve("checkpoint-9");
     for (Map<String, String> env :
         List.of(
@@ -116,5 +120,93 @@ class CheckpointTest {
     assertTrue(rank0.getMessage().endsWith("(looked in rank0/)"), rank0.getMessage());
     IOException rank2 = assertThrows(IOException.class, () -> Checkpoint.stateFile(dir, 2));
     assertTrue(rank2.getMessage().endsWith("(looked in rank2/ or rank0/)"), rank2.getMessage());
+  }
+
+  /** An output folder another user may write: links there would redirect the run's writes. */
+  @Test
+  void anOutputFolderOthersMayWriteIsRefusedAndAMissingOneIsMadePrivate() throws IOException {
+    Path shared = Files.createDirectories(tmp.resolve("shared"));
+    Files.setPosixFilePermissions(shared, PosixFilePermissions.fromString("rwxrwxrwx"));
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> Checkpoint.outputFolder(shared));
+    assertTrue(
+        e.getMessage().contains("cannot hold checkpoints: group or others may write it"),
+        e.getMessage());
+    assertTrue(e.getMessage().contains("mkdir -m 700"), e.getMessage());
+    Path made = Checkpoint.outputFolder(tmp.resolve("new/run"));
+    assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(made)));
+    // A folder that cannot be made names why, not only the path.
+    Files.writeString(tmp.resolve("file"), "x");
+    e =
+        assertThrows(
+            IllegalArgumentException.class, () -> Checkpoint.outputFolder(tmp.resolve("file/run")));
+    assertTrue(e.getMessage().contains("cannot be made: java.nio.file"), e.getMessage());
+  }
+
+  /**
+   * Names a killed save left, or anyone put, in the output folder: a link as the staging folder, a
+   * link at a file's old fixed temporary name. Nothing is written through them, nothing they point
+   * to is removed.
+   */
+  @Test
+  void linksInTheOutputFolderAreNeverFollowed() throws IOException {
+    Path victim = Files.createDirectories(tmp.resolve("victim"));
+    Files.writeString(victim.resolve("precious"), "mine");
+    Path out = Checkpoint.outputFolder(tmp.resolve("out"));
+    Files.createSymbolicLink(out.resolve(".checkpoint-7.incomplete"), victim);
+    Files.createDirectories(out.resolve("checkpoint-7"));
+    Files.createSymbolicLink(out.resolve("checkpoint-7/step.tmp"), victim.resolve("precious"));
+    Path dir = Checkpoint.write(out, 0, "{}", new TrainerState(7, 7, 42, 1), null);
+    assertEquals(7, Checkpoint.step(dir));
+    assertEquals("mine", Files.readString(victim.resolve("precious")));
+    assertEquals(List.of("precious"), names(victim));
+    assertEquals(List.of("checkpoint-7"), names(out));
+  }
+
+  /**
+   * A kill while a run rewrites a step it had saved before: the old checkpoint whole, or the new.
+   */
+  @Test
+  void aKillDuringTheRewriteOfACheckpointLeavesTheOldOneOrTheNewNeverAMix() throws IOException {
+    Path out = Checkpoint.outputFolder(tmp.resolve("out"));
+    Checkpoint.write(out, 0, "{\"old\":1}", new TrainerState(9, 8, 42, 1), null);
+    Checkpoint.stage(out, 9);
+    Checkpoint.writeRank(out, 0, "{\"new\":1}", new TrainerState(9, 9, 42, 1), null);
+    // killed here: the checkpoint is the old one, all of it
+    Path dir = out.resolve("checkpoint-9");
+    assertEquals("{\"old\":1}", Files.readString(Checkpoint.stateFile(dir, 0)));
+    assertEquals(8, TrainerState.load(Checkpoint.trainerStateFile(dir, 0)).optimizerSteps());
+    assertEquals(dir, Checkpoint.latestIn(out));
+    // the next save of the step: the new one, all of it, and nothing left beside it
+    Checkpoint.write(out, 0, "{\"new\":1}", new TrainerState(9, 9, 42, 1), null);
+    assertEquals("{\"new\":1}", Files.readString(Checkpoint.stateFile(dir, 0)));
+    assertEquals(9, TrainerState.load(Checkpoint.trainerStateFile(dir, 0)).optimizerSteps());
+    assertEquals(List.of("checkpoint-9"), names(out));
+  }
+
+  @Test
+  void aStepFileThatDisagreesWithTheTrainerStateIsRefused() throws IOException {
+    String state;
+    try (StreamingDataset ds = pattern(Map.of()).build()) {
+      ds.iterator().next().close();
+      state = ds.state();
+    }
+    Path dir = Checkpoint.write(tmp, 0, state, new TrainerState(9, 9, 42, 1), null);
+    Files.writeString(dir.resolve("step"), "999999999");
+    FileException e =
+        assertThrows(FileException.class, () -> Checkpoint.resume(dir, pattern(Map.of())));
+    assertTrue(e.getMessage().contains("trainer_state.json"), e.getMessage());
+    assertTrue(
+        e.getMessage().contains("says step 9, but the checkpoint's step file says 999999999"),
+        e.getMessage());
+    Files.writeString(dir.resolve("step"), "9".repeat(40));
+    IOException big = assertThrows(IOException.class, () -> Checkpoint.step(dir));
+    assertTrue(big.getMessage().contains("does not hold a step number"), big.getMessage());
+  }
+
+  private static List<String> names(Path dir) throws IOException {
+    try (var files = Files.list(dir)) {
+      return files.map(p -> p.getFileName().toString()).sorted().toList();
+    }
   }
 }

@@ -23,9 +23,12 @@ import java.util.Map;
  * does not defend against this user's own processes, which may write the folder; what they leave is
  * still checked (headers, every slot's checksum, reads that cannot fault when a file shrinks).
  *
+ * <p>Public for one more user of the same rule: the trainer's output folder, where checkpoints are
+ * written ({@link #prepare(Path)}).
+ *
  * <p>Stateless; thread-safe.
  */
-final class CacheFolder {
+public final class CacheFolder {
   /** Mode bits: group and others may write, and the sticky bit. */
   private static final int GROUP_OR_OTHER_WRITE = 0022;
 
@@ -83,12 +86,48 @@ final class CacheFolder {
   }
 
   /**
+   * Writes {@code bytes} as a new file at {@code file} that only this user can read (0600, its
+   * folders made 0700), unless a file is there already: another process that made it first keeps
+   * its own (a key or secret every process of the user must share). Written under a temporary name
+   * and linked into place, so nobody ever reads half of it.
+   */
+  public static void createPrivateFile(Path file, byte[] bytes) throws IOException {
+    Files.createDirectories(
+        file.getParent(),
+        PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+    Path tmp =
+        Files.createTempFile(
+            file.getParent(),
+            "." + file.getFileName() + "-",
+            ".tmp",
+            PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+    try {
+      Files.write(tmp, bytes);
+      Files.createLink(file, tmp); // never over a file another process made meanwhile
+    } catch (java.nio.file.FileAlreadyExistsException raced) {
+      // theirs stays
+    } finally {
+      Files.deleteIfExists(tmp);
+    }
+  }
+
+  /**
    * A folder and why it cannot be trusted with frames.
    *
    * @param real the folder's real path (links resolved)
    * @param distrust null when only this user can change what is in it
    */
-  record Checked(Path real, String distrust) {}
+  public record Checked(Path real, String distrust) {}
+
+  /**
+   * {@link #prepare(Path, int)} for the user this process runs as: the folder {@code dir} names,
+   * made 0700 when missing, and why another user could change what is in it (null: nobody can).
+   *
+   * @throws IOException when the folder cannot be made
+   */
+  public static Checked prepare(Path dir) throws IOException {
+    return prepare(dir.toAbsolutePath().normalize(), currentUid());
+  }
 
   /**
    * Why {@code dir} (a folder's real path) cannot be trusted with frames, or null when only this

@@ -1,11 +1,9 @@
 package org.robostream.framecache;
 
 import java.io.IOException;
-import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
@@ -76,26 +74,8 @@ final class UserKey {
 
   /** Writes a new random key at {@code key}, unless another process did first. */
   private static void make(Path key) throws IOException {
-    Files.createDirectories(
-        key.getParent(),
-        PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
-    Path tmp =
-        Files.createTempFile(
-            key.getParent(),
-            "frame-cache-key-",
-            ".tmp",
-            PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-    try {
-      byte[] bytes = new byte[32];
-      new SecureRandom().nextBytes(bytes);
-      Files.write(tmp, bytes);
-      try {
-        Files.createLink(key, tmp); // never over a key another process made meanwhile
-      } catch (FileAlreadyExistsException raced) {
-        // theirs is the key
-      }
-    } finally {
-      Files.deleteIfExists(tmp);
-    }
+    byte[] bytes = new byte[32];
+    new SecureRandom().nextBytes(bytes);
+    CacheFolder.createPrivateFile(key, bytes);
   }
 }

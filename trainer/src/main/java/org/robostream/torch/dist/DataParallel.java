@@ -8,6 +8,7 @@ import org.bytedeco.javacpp.chrono.Milliseconds;
 import org.bytedeco.pytorch.AllreduceOptions;
 import org.bytedeco.pytorch.DeviceOptional;
 import org.bytedeco.pytorch.GlooDeviceVector;
+import org.bytedeco.pytorch.PrefixStore;
 import org.bytedeco.pytorch.ProcessGroupGloo;
 import org.bytedeco.pytorch.ReduceOp;
 import org.bytedeco.pytorch.Scalar;
@@ -73,45 +74,34 @@ public final class DataParallel implements AutoCloseable {
 
   /**
    * Meets the other ranks at {@code rendezvous} (a world of one meets nobody). Blocks until every
-   * rank has arrived.
+   * rank has arrived and proven the job's secret, and rank 0 found every rank's world size and
+   * settings equal to its own ({@link Handshake}); only then is the process group made, its keys
+   * under the job's namespace.
    *
    * @param timeout how long to wait for every rank to arrive, and for each collective
-   * @throws DistributedException when a rank does not arrive within {@code timeout}
+   * @param job the secret, identity and settings the ranks prove and compare
+   * @throws DistributedException when a rank does not arrive within {@code timeout} (nor rank 0's
+   *     store answer), a peer does not prove the secret, or the ranks' settings differ
    */
-  public static DataParallel join(Rendezvous rendezvous, Backend backend, Duration timeout) {
+  public static DataParallel join(
+      Rendezvous rendezvous, Backend backend, Duration timeout, JobCheck job) {
     if (rendezvous.world() == 1) {
       return new DataParallel(rendezvous, timeout, null, null);
     }
     TorchNatives.load();
     Milliseconds ms = new Milliseconds(Math.max(1, timeout.toMillis()));
-    Store store;
-    try {
-      TCPStoreOptions options = new TCPStoreOptions();
-      options
-          .port((short) rendezvous.port())
-          .isServer(rendezvous.rank() == 0)
-          .numWorkers(new SizeTPointer(1).put(rendezvous.world()))
-          .waitWorkers(false)
-          .timeout(ms);
-      store = new TCPStore(rendezvous.host(), options);
-    } catch (RuntimeException e) {
-      throw new DistributedException(
-          rendezvous.describe()
-              + ": "
-              + (rendezvous.rank() == 0
-                  ? "cannot serve the rendezvous (is the port in use? set MASTER_PORT)"
-                  : "rank 0 did not answer within " + seconds(timeout))
-              + " ("
-              + DistributedException.firstLine(e)
-              + ")",
-          e);
-    }
+    Store store = openStore(rendezvous, timeout, ms);
     org.bytedeco.pytorch.Backend group;
     try {
+      Handshake.run(store, rendezvous, job, timeout);
+      Store jobs = new PrefixStore(Handshake.namespace(job) + "pg", store);
       group =
           backend == Backend.NCCL
-              ? NcclGroups.create(store, rendezvous, ms)
-              : gloo(store, rendezvous, ms);
+              ? NcclGroups.create(jobs, rendezvous, ms)
+              : gloo(jobs, rendezvous, ms);
+    } catch (DistributedException e) {
+      store.close();
+      throw e;
     } catch (RuntimeException e) {
       store.close();
       throw new DistributedException(
@@ -125,6 +115,54 @@ public final class DataParallel implements AutoCloseable {
           e);
     }
     return new DataParallel(rendezvous, timeout, store, group);
+  }
+
+  /**
+   * Rank 0's store (served by rank 0, joined by the others), within the timeout: libtorch's client
+   * waits without end for an answer from whatever listens at the port (a silent listener held a
+   * rank for minutes), so the store is made on a thread of its own and given up on at the timeout
+   * (that thread, stuck in native code, is a daemon: it does not keep the process alive).
+   */
+  private static Store openStore(Rendezvous rendezvous, Duration timeout, Milliseconds ms) {
+    java.util.concurrent.FutureTask<Store> making =
+        new java.util.concurrent.FutureTask<>(
+            () -> {
+              TCPStoreOptions options = new TCPStoreOptions();
+              options
+                  .port((short) rendezvous.port())
+                  .isServer(rendezvous.rank() == 0)
+                  .numWorkers(new SizeTPointer(1).put(rendezvous.world()))
+                  .waitWorkers(false)
+                  .timeout(ms);
+              return new TCPStore(rendezvous.host(), options);
+            });
+    Thread t = new Thread(making, "robostream-rendezvous");
+    t.setDaemon(true);
+    t.start();
+    try {
+      return making.get(timeout.toMillis() + 2000, java.util.concurrent.TimeUnit.MILLISECONDS);
+    } catch (java.util.concurrent.TimeoutException e) {
+      throw new DistributedException(
+          rendezvous.describe()
+              + ": rank 0's store did not answer within "
+              + seconds(timeout)
+              + " (--dist-timeout): is something else listening at that port? (set MASTER_PORT)");
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new DistributedException(rendezvous.describe() + ": interrupted at the rendezvous", e);
+    } catch (java.util.concurrent.ExecutionException e) {
+      Throwable cause = e.getCause();
+      throw new DistributedException(
+          rendezvous.describe()
+              + ": "
+              + (rendezvous.rank() == 0
+                  ? "cannot serve the rendezvous (is the port in use? set MASTER_PORT)"
+                  : "rank 0 did not answer within " + seconds(timeout))
+              + " ("
+              + DistributedException.firstLine(cause)
+              + ")",
+          cause);
+    }
   }
 
   private static org.bytedeco.pytorch.Backend gloo(

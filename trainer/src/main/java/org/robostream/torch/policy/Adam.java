@@ -110,10 +110,48 @@ final class Adam implements AutoCloseable {
           "holds the moments " + state.keySet() + ", not " + expected);
     }
     for (String name : parameters.keySet()) {
+      // Checked before any is copied: a negative second moment makes every later update NaN.
+      finite(state.get("exp_avg." + name), "exp_avg." + name, false);
+      finite(state.get("exp_avg_sq." + name), "exp_avg_sq." + name, true);
+    }
+    for (String name : parameters.keySet()) {
       copy(state.get("exp_avg." + name), first.get(name), "exp_avg." + name);
       copy(state.get("exp_avg_sq." + name), second.get(name), "exp_avg_sq." + name);
     }
     this.steps = steps;
+  }
+
+  /**
+   * Refuses, in a file read, values no training writes.
+   *
+   * @throws IllegalArgumentException naming the tensor, the value and where it is
+   */
+  static void finite(SafeTensors.Entry e, String name, boolean nonNegative) {
+    String why = notFinite(e, name, nonNegative);
+    if (why != null) {
+      throw new IllegalArgumentException(why + "; the file was altered or damaged");
+    }
+  }
+
+  /**
+   * What is wrong with {@code e}'s values, or null: NaN or infinite, or (a second moment, a mean of
+   * squares) negative.
+   */
+  static String notFinite(SafeTensors.Entry e, String name, boolean nonNegative) {
+    float[] v = e.values();
+    for (int i = 0; i < v.length; i++) {
+      if (!Float.isFinite(v[i]) || (nonNegative && v[i] < 0)) {
+        return name
+            + " holds "
+            + v[i]
+            + " at element "
+            + i
+            + (Float.isFinite(v[i])
+                ? ": a second moment (a mean of squares) is never negative"
+                : ": no training writes a value that is not finite");
+      }
+    }
+    return null;
   }
 
   /** Copies {@code from} into {@code to} (same shape), on {@code to}'s device. */

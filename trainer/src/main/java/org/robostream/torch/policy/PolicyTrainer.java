@@ -382,12 +382,20 @@ public final class PolicyTrainer implements AutoCloseable {
   }
 
   private void write(Path dir, boolean withOptimizer) throws IOException {
+    Map<String, SafeTensors.Entry> weights = weights();
+    for (Map.Entry<String, SafeTensors.Entry> w : weights.entrySet()) {
+      // Steps refuse non-finite updates, so only altered moments or weights could get here.
+      String why = Adam.notFinite(w.getValue(), w.getKey(), false);
+      if (why != null) {
+        throw new IOException("not saving the policy to " + dir + ": " + why);
+      }
+    }
     Files.createDirectories(dir);
     Path tmp = Files.createTempDirectory(dir, ".policy-");
     try {
       config.save(tmp.resolve(CONFIG_FILE));
       SafeTensors.write(
-          tmp.resolve(WEIGHTS_FILE), weights(), Map.of("format", "pt", "producer", "robostream"));
+          tmp.resolve(WEIGHTS_FILE), weights, Map.of("format", "pt", "producer", "robostream"));
       List<String> names = new ArrayList<>(List.of(WEIGHTS_FILE, CONFIG_FILE));
       if (withOptimizer) {
         Map<String, SafeTensors.Entry> moments;
@@ -439,6 +447,9 @@ public final class PolicyTrainer implements AutoCloseable {
           file + " holds the parameters " + saved.keySet() + ", not " + shapes.keySet());
     }
     try (PointerScope scope = new PointerScope()) {
+      for (Map.Entry<String, SafeTensors.Entry> w : saved.entrySet()) {
+        Adam.finite(w.getValue(), w.getKey(), false);
+      }
       for (Map.Entry<String, Tensor> p : policy.parameters().entrySet()) {
         Adam.copy(saved.get(p.getKey()), p.getValue(), p.getKey());
       }

@@ -162,6 +162,62 @@ class PolicyTrainerTest {
     assertTrue(e.getMessage().contains(optimizer.toString()), e.getMessage());
   }
 
+  /**
+   * Values no training writes, in files that are otherwise well formed: a negative second moment
+   * (every later weight NaN), a NaN moment or weight. Refused at restore naming the file and the
+   * tensor; never saved.
+   */
+  @Test
+  void momentsAndWeightsNoTrainingWritesAreRefusedAtRestore(@TempDir Path dir) throws Exception {
+    try (PolicyTrainer t = PolicyTrainer.create(config(), cpu(), DataParallel.single())) {
+      train(t, 0, 1, 0, ROWS);
+      t.save(dir);
+    }
+    Path optimizer = dir.resolve(PolicyTrainer.OPTIMIZER_FILE);
+    Path weights = dir.resolve(PolicyTrainer.WEIGHTS_FILE);
+    SafeTensors.Contents moments = SafeTensors.read(optimizer, 1L << 30);
+    SafeTensors.Contents saved = SafeTensors.read(weights, 1L << 30);
+    String second =
+        moments.tensors().keySet().stream()
+            .filter(k -> k.startsWith("exp_avg_sq."))
+            .findFirst()
+            .orElseThrow();
+    String first =
+        moments.tensors().keySet().stream()
+            .filter(k -> k.startsWith("exp_avg."))
+            .findFirst()
+            .orElseThrow();
+    String weight = saved.tensors().keySet().iterator().next();
+    Object[][] cases = {
+      {optimizer, moments, second, -1f, "is never negative"},
+      {optimizer, moments, first, Float.NaN, "not finite"},
+      {weights, saved, weight, Float.POSITIVE_INFINITY, "not finite"},
+    };
+    for (Object[] c : cases) {
+      Path file = (Path) c[0];
+      SafeTensors.Contents contents = (SafeTensors.Contents) c[1];
+      byte[] good = Files.readAllBytes(file);
+      java.util.Map<String, SafeTensors.Entry> altered =
+          new java.util.LinkedHashMap<>(contents.tensors());
+      SafeTensors.Entry e = altered.get((String) c[2]);
+      float[] values = e.values().clone();
+      values[0] = (Float) c[3];
+      altered.put((String) c[2], new SafeTensors.Entry(e.shape(), values));
+      SafeTensors.write(file, altered, contents.metadata());
+      IOException refused =
+          assertThrows(
+              IOException.class,
+              () -> PolicyTrainer.restore(dir, config(), cpu(), DataParallel.single()));
+      assertTrue(refused.getMessage().contains(file.toString()), refused.getMessage());
+      assertTrue(refused.getMessage().contains(c[2] + " holds"), refused.getMessage());
+      assertTrue(refused.getMessage().contains((String) c[4]), refused.getMessage());
+      Files.write(file, good);
+    }
+    try (PolicyTrainer t = PolicyTrainer.restore(dir, config(), cpu(), DataParallel.single())) {
+      assertTrue(t.optimizerSteps() > 0, "the files put back restore");
+    }
+  }
+
   @Test
   void maskedPositionsDoNotCount() {
     cpu();

@@ -9,6 +9,7 @@ import org.bytedeco.javacpp.PointerScope;
 import org.robostream.stream.RankWorld;
 import org.robostream.torch.dist.DataParallel;
 import org.robostream.torch.dist.DistributedException;
+import org.robostream.torch.dist.JobCheck;
 import org.robostream.torch.dist.Rendezvous;
 
 /**
@@ -32,7 +33,12 @@ public final class RankProcess {
     Rendezvous rv = Rendezvous.fromEnvironment(ranks, System.getenv());
     int rank = rv.rank();
     Path checkpoint = out.resolve("ckpt-rank" + rank);
-    try (DataParallel group = DataParallel.join(rv, DataParallel.Backend.GLOO, timeout);
+    JobCheck job =
+        JobCheck.of(
+            System.getenv(),
+            Path.of(System.getProperty("user.home")),
+            Map.of("mode", System.getenv().getOrDefault("RANK_SETTING", mode)));
+    try (DataParallel group = DataParallel.join(rv, DataParallel.Backend.GLOO, timeout, job);
         PolicyTrainer t =
             mode.equals("second-half")
                 ? PolicyTrainer.restore(

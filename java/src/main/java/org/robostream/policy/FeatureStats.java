@@ -184,6 +184,12 @@ public record FeatureStats(String key, float[] mean, float[] std) {
         throw new IllegalArgumentException(
             file + ": " + key + "." + name + "[" + i + "] is not a finite number");
       }
+      if (name.equals("std") && v.asDouble() < 0) {
+        // (a policy dividing by it would flip the feature's sign: silent wrong training)
+        throw new IllegalArgumentException(
+            file + ": " + key + ".std[" + i + "] is " + v.asDouble() + ": a standard deviation is"
+                + " never negative");
+      }
       out[i] = (float) v.asDouble();
     }
     return out;

@@ -124,6 +124,18 @@ public final class DataParallel implements AutoCloseable {
    * (that thread, stuck in native code, is a daemon: it does not keep the process alive).
    */
   private static Store openStore(Rendezvous rendezvous, Duration timeout, Milliseconds ms) {
+    int listening;
+    try {
+      listening =
+          rendezvous.rank() == 0 ? BoundListener.listen(rendezvous.host(), rendezvous.port()) : -1;
+    } catch (java.io.IOException e) {
+      throw new DistributedException(
+          rendezvous.describe()
+              + ": cannot serve the rendezvous (is the port in use? set MASTER_PORT) ("
+              + e
+              + ")",
+          e);
+    }
     java.util.concurrent.FutureTask<Store> making =
         new java.util.concurrent.FutureTask<>(
             () -> {
@@ -134,6 +146,10 @@ public final class DataParallel implements AutoCloseable {
                   .numWorkers(new SizeTPointer(1).put(rendezvous.world()))
                   .waitWorkers(false)
                   .timeout(ms);
+              if (listening >= 0) {
+                // Bound to MASTER_ADDR's interface only (libtorch would bind every interface).
+                options.masterListenFd(new org.bytedeco.pytorch.IntOptional(listening));
+              }
               return new TCPStore(rendezvous.host(), options);
             });
     Thread t = new Thread(making, "robostream-rendezvous");

@@ -185,6 +185,47 @@ class RendezvousTrustTest {
             + (second.rc() == 0 ? "joined" : "refused in time"));
   }
 
+  /**
+   * With MASTER_ADDR=127.0.0.1, rank 0's store listens on the loopback only (libtorch alone binds
+   * every interface): another host cannot reach it, and this machine's other addresses refuse.
+   */
+  @Test
+  void rankZerosStoreListensOnlyAtMasterAddr() throws Exception {
+    int port = freePort();
+    Process r0 = rank(port, 0, 2, SECRET, "0.001", 10);
+    waitForListener(port);
+    List<String> listening = new ArrayList<>();
+    String hexPort = String.format(java.util.Locale.ROOT, ":%04X", port);
+    for (String table : List.of("/proc/net/tcp", "/proc/net/tcp6")) {
+      for (String line : java.nio.file.Files.readAllLines(java.nio.file.Path.of(table))) {
+        String[] f = line.trim().split("\\s+");
+        if (f.length > 3 && f[1].endsWith(hexPort) && f[3].equals("0A")) {
+          listening.add(f[1]);
+        }
+      }
+    }
+    assertEquals(1, listening.size(), listening.toString());
+    assertTrue(
+        listening.get(0).startsWith("0100007F:")
+            || listening.get(0).startsWith("0000000000000000FFFF00000100007F:"),
+        "the loopback only: " + listening);
+    for (java.net.NetworkInterface nic :
+        java.util.Collections.list(java.net.NetworkInterface.getNetworkInterfaces())) {
+      for (InetAddress other : java.util.Collections.list(nic.getInetAddresses())) {
+        if (!other.isLoopbackAddress() && other instanceof java.net.Inet4Address) {
+          try (Socket s = new Socket()) {
+            s.connect(new java.net.InetSocketAddress(other, port), 2000);
+            throw new AssertionError("reached rank 0's store at " + other);
+          } catch (IOException refused) {
+            // as it must be
+          }
+        }
+      }
+    }
+    Processes.Result r = finish(r0);
+    assertEquals(3, r.rc(), r.output()); // nobody came: it gives up at its timeout
+  }
+
   /** Something at the port that accepts and never answers: the rank gives up at its timeout. */
   @Test
   void aSilentListenerHoldsARankNoLongerThanTheTimeout() throws Exception {

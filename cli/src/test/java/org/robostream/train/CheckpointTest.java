@@ -133,6 +133,12 @@ class CheckpointTest {
         e.getMessage().contains("cannot hold checkpoints: group or others may write it"),
         e.getMessage());
     assertTrue(e.getMessage().contains("mkdir -m 700"), e.getMessage());
+    if ("root".equals(System.getProperty("user.name"))) { // another account's folder
+      Path theirs = Files.createDirectories(tmp.resolve("theirs"));
+      Files.setAttribute(theirs, "unix:uid", 65534);
+      e = assertThrows(IllegalArgumentException.class, () -> Checkpoint.outputFolder(theirs));
+      assertTrue(e.getMessage().contains("belongs to user 65534"), e.getMessage());
+    }
     Path made = Checkpoint.outputFolder(tmp.resolve("new/run"));
     assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(made)));
     // A folder that cannot be made names why, not only the path.

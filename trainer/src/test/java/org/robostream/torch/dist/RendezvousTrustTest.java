@@ -226,6 +226,43 @@ class RendezvousTrustTest {
     assertEquals(3, r.rc(), r.output()); // nobody came: it gives up at its timeout
   }
 
+  /**
+   * A peer that speaks the store's protocol and arrives first: it writes what a rank 1 would
+   * (hellos, a verdict, the process group's usual keys, 200 random keys of up to 64 KiB). None is
+   * under the job's namespace, so the real rank 1 still joins, and rank 0 pairs with it alone.
+   */
+  @Test
+  void aStoreClientThatArrivesFirstCannotTakeARanksPlace() throws Exception {
+    int port = freePort();
+    Process r0 = rank(port, 0, 2, SECRET, "0.001", 60);
+    waitForListener(port);
+    org.robostream.torch.TorchNatives.load();
+    org.bytedeco.pytorch.TCPStoreOptions o = new org.bytedeco.pytorch.TCPStoreOptions();
+    o.port((short) port)
+        .isServer(false)
+        .numWorkers(new org.bytedeco.javacpp.SizeTPointer(1).put(2))
+        .waitWorkers(false)
+        .timeout(new org.bytedeco.javacpp.chrono.Milliseconds(10_000));
+    Random random = new Random(7);
+    try (org.bytedeco.pytorch.TCPStore intruder =
+        new org.bytedeco.pytorch.TCPStore("127.0.0.1", o)) {
+      for (String key :
+          List.of("hello/1", "verdict", "robostream/hello/1", "/default_pg/0//cpu/rank_1", "0")) {
+        intruder.set(key, "{\"rank\":1,\"world\":2,\"ok\":true}\n00");
+      }
+      for (int i = 0; i < 200; i++) {
+        byte[] value = new byte[random.nextInt(64 << 10)];
+        random.nextBytes(value);
+        intruder.set("k" + random.nextInt(), new org.bytedeco.pytorch.ByteVector(value));
+      }
+      Process r1 = rank(port, 1, 2, SECRET, "0.001", 60);
+      for (Processes.Result r : List.of(finish(r0), finish(r1))) {
+        assertEquals(0, r.rc(), r.output());
+        assertTrue(r.output().contains("joined"), r.output());
+      }
+    }
+  }
+
   /** Something at the port that accepts and never answers: the rank gives up at its timeout. */
   @Test
   void aSilentListenerHoldsARankNoLongerThanTheTimeout() throws Exception {

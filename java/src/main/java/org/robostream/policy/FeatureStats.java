@@ -187,7 +187,14 @@ public record FeatureStats(String key, float[] mean, float[] std) {
       if (name.equals("std") && v.asDouble() < 0) {
         // (a policy dividing by it would flip the feature's sign: silent wrong training)
         throw new IllegalArgumentException(
-            file + ": " + key + ".std[" + i + "] is " + v.asDouble() + ": a standard deviation is"
+            file
+                + ": "
+                + key
+                + ".std["
+                + i
+                + "] is "
+                + v.asDouble()
+                + ": a standard deviation is"
                 + " never negative");
       }
       out[i] = (float) v.asDouble();

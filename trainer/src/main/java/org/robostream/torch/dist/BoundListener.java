@@ -14,13 +14,13 @@ import java.util.Locale;
 /**
  * Rank 0's listening socket for the store, bound to the interface {@code MASTER_ADDR} names rather
  * than to every interface (libtorch's store binds to all of them: with {@code
- * MASTER_ADDR=127.0.0.1} another host could still reach it). The socket is made here and handed
- * to the store as its listening descriptor ({@code TCPStoreOptions.masterListenFd}); the
- * descriptor's number is found without reflection, from {@code /proc/self/fd} and the socket's
- * inode in {@code /proc/net/tcp[6]} (Linux).
+ * MASTER_ADDR=127.0.0.1} another host could still reach it). The socket is made here and handed to
+ * the store as its listening descriptor ({@code TCPStoreOptions.masterListenFd}); the descriptor's
+ * number is found without reflection, from {@code /proc/self/fd} and the socket's inode in {@code
+ * /proc/net/tcp[6]} (Linux).
  *
- * <p>The store owns the descriptor from then on; the channel is kept referenced for the life of
- * the process, so that its cleaner never closes a number the store closed and the system reused.
+ * <p>The store owns the descriptor from then on; the channel is kept referenced for the life of the
+ * process, so that its cleaner never closes a number the store closed and the system reused.
  */
 final class BoundListener {
   private static final List<ServerSocketChannel> KEPT = new ArrayList<>();

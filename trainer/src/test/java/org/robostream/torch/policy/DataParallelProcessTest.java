@@ -161,8 +161,7 @@ class DataParallelProcessTest {
     assertTrue(alone0.get(0).output().contains("rank 0 of 2"), alone0.get(0).output());
     assertEquals(3, alone1.get(0).rc(), alone1.get(0).output());
     assertTrue(
-        alone1.get(0).output().contains("did not answer within 5 s"),
-        alone1.get(0).output());
+        alone1.get(0).output().contains("did not answer within 5 s"), alone1.get(0).output());
     assertTrue(seconds < 90, "both gave up in bounded time: " + seconds + " s");
   }
 }

@@ -406,7 +406,11 @@ def test_a_fork_after_the_parent_started_its_loader_is_refused_with_the_way_thro
 # ---- 7. Python behaviour users rely on ---------------------------------------------------------
 
 INTERRUPT_SCRIPT = r"""
-import sys, time
+import signal, sys, time
+# A terminal's Ctrl-C, whatever started the test command: a shell's background job (`cmd &`
+# without job control) starts its children with SIGINT ignored, and Python then installs no
+# handler, so the signal below would be lost.
+signal.signal(signal.SIGINT, signal.default_int_handler)
 sys.path.insert(0, sys.argv[1])
 import robostream
 from robostream.torch import StreamingLeRobotDataset

@@ -9,7 +9,8 @@
 #   scripts/perf/train-ranks.sh OUT_DIR [train flags...]
 #
 # Environment: ROBOSTREAM (default scripts/robostream), STEPS (default 60), BATCH_SIZE (per rank,
-# default 16), WORKERS (per rank, default 1). Extra flags (e.g. --root DIR) go to every run.
+# default 16), WORKERS (per rank, default 1), TWO_RANKS_ONLY=1 (skip the 1-rank runs, as
+# rendezvous-ab.sh does). Extra flags (e.g. --root DIR) go to every run.
 set -euo pipefail
 if [ $# -lt 1 ]; then
   sed -n 2,12p "$0" >&2
@@ -23,11 +24,15 @@ common=(train --steps "${STEPS:-60}" --num-workers "${WORKERS:-1}" --log-freq 10
   --n-action-steps 8 "$@")
 rm -rf "$out"
 mkdir -p "$out"
-env -u RANK -u WORLD_SIZE -u SLURM_PROCID -u SLURM_NTASKS \
-  $robostream "${common[@]}" --batch-size "$batch" --output-dir "$out/one" > "$out/one.log" 2>&1
-env -u RANK -u WORLD_SIZE -u SLURM_PROCID -u SLURM_NTASKS \
-  $robostream "${common[@]}" --batch-size $((2 * batch)) --output-dir "$out/one-2b" \
-  > "$out/one-2b.log" 2>&1
+rows=()
+if [ "${TWO_RANKS_ONLY:-0}" != 1 ]; then
+  env -u RANK -u WORLD_SIZE -u SLURM_PROCID -u SLURM_NTASKS \
+    $robostream "${common[@]}" --batch-size "$batch" --output-dir "$out/one" > "$out/one.log" 2>&1
+  env -u RANK -u WORLD_SIZE -u SLURM_PROCID -u SLURM_NTASKS \
+    $robostream "${common[@]}" --batch-size $((2 * batch)) --output-dir "$out/one-2b" \
+    > "$out/one-2b.log" 2>&1
+  rows=(one one-2b)
+fi
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 pids=()
 for r in 0 1; do
@@ -37,11 +42,11 @@ for r in 0 1; do
   pids+=($!)
 done
 for p in "${pids[@]}"; do wait "$p"; done
-python3 - "$out" <<'PY'
+python3 - "$out" "${rows[@]}" <<'PY'
 import json, sys, pathlib
 out = pathlib.Path(sys.argv[1])
-rows = [("1 rank, B", out / "one/metrics/rank0-summary.json"),
-        ("1 rank, 2B", out / "one-2b/metrics/rank0-summary.json")]
+names = {"one": "1 rank, B", "one-2b": "1 rank, 2B"}
+rows = [(names[d], out / d / "metrics/rank0-summary.json") for d in sys.argv[2:]]
 rows += [(f"2 ranks, rank {r}", out / f"two/metrics/rank{r}-summary.json") for r in (0, 1)]
 print(f"{'run':<16}{'samples/s/proc':>15}{'samples/s total':>16}{'data wait':>10}{'model ms':>10}{'all-reduce ms':>14}{'share':>7}{'loss':>9}")
 for name, f in rows:

@@ -105,10 +105,12 @@ final class Handshake {
 
   /** What differs between rank 0's hello and rank {@code rank}'s, or null. */
   private static String compare(JsonNode mine, JsonNode theirs, int rank) {
-    if (theirs.path("rank").asInt(-1) != rank) {
+    // Numbers only: asInt would read the text "1" as rank 1 (found by HandshakeFuzzTest).
+    if (!theirs.path("rank").isInt() || theirs.path("rank").intValue() != rank) {
       return "the hello of rank " + rank + " says rank " + theirs.path("rank");
     }
-    if (theirs.path("world").asInt(-1) != mine.path("world").asInt()) {
+    if (!theirs.path("world").isInt()
+        || theirs.path("world").intValue() != mine.path("world").intValue()) {
       return "rank "
           + rank
           + " has a world of "
@@ -185,12 +187,13 @@ final class Handshake {
     ByteVector got = store.get(key);
     long size = got.size();
     if (size > MAX_VALUE_BYTES) {
-      throw new Unsealed(what + "'s hello is " + size + " bytes, over " + MAX_VALUE_BYTES);
+      throw new Unsealed(what + " wrote " + size + " bytes, over the bound of " + MAX_VALUE_BYTES);
     }
     byte[] bytes = got.get();
     String text = new String(bytes, StandardCharsets.UTF_8);
     int cut = text.lastIndexOf('\n');
     JsonNode value = null;
+    boolean sealed = false;
     if (cut > 0) {
       byte[] body = text.substring(0, cut).getBytes(StandardCharsets.UTF_8);
       byte[] mac = hmac(job.secret(), body);
@@ -201,6 +204,7 @@ final class Handshake {
         claimed = new byte[0];
       }
       if (MessageDigest.isEqual(mac, claimed)) {
+        sealed = true;
         try {
           value = JSON.readTree(body);
         } catch (java.io.IOException e) {
@@ -208,7 +212,11 @@ final class Handshake {
         }
       }
     }
-    if (value == null || !value.isObject()) {
+    if (sealed && (value == null || !value.isObject())) {
+      throw new Unsealed(
+          what + " proved the job's secret but is not a JSON object: another robostream version?");
+    }
+    if (value == null) {
       throw new Unsealed(
           what
               + " did not prove this job's secret ("
@@ -224,7 +232,8 @@ final class Handshake {
         : JobCheck.ENV + ", else " + job.origin();
   }
 
-  private static String seal(JobCheck job, JsonNode value) {
+  /** {@code value}'s text, a newline and its HMAC under the job's secret, in hex. */
+  static String seal(JobCheck job, JsonNode value) {
     String body = value.toString();
     return body
         + "\n"

@@ -38,7 +38,13 @@ class RendezvousTrustTest {
 
   private static Process rank(int port, int rank, int world, String secret, String setting, int t)
       throws IOException {
-    Map<String, String> env = new HashMap<>();
+    return rank(port, rank, world, secret, setting, t, Map.of());
+  }
+
+  private static Process rank(
+      int port, int rank, int world, String secret, String setting, int t, Map<String, String> more)
+      throws IOException {
+    Map<String, String> env = new HashMap<>(more);
     env.put("MASTER_ADDR", "127.0.0.1");
     env.put("MASTER_PORT", Integer.toString(port));
     env.put("RANK", Integer.toString(rank));
@@ -183,6 +189,86 @@ class RendezvousTrustTest {
             + (first.rc() == 0 ? "joined" : "refused in time")
             + ", rank 1 "
             + (second.rc() == 0 ? "joined" : "refused in time"));
+  }
+
+  /**
+   * Gloo's data connections are not authenticated (TRAINING.md), so what a port scan finds must at
+   * least do no harm: 1,000 junk connections to the ranks' Gloo listeners while they exchange
+   * (random bytes, a random 8-byte sequence number and a payload, all-ones words). Every exchange
+   * stays right and both ranks finish; none crashes.
+   */
+  @Test
+  void junkAtTheRanksGlooListenersWhileTheyExchangeHarmsNothing() throws Exception {
+    int port = freePort();
+    java.nio.file.Path dir = java.nio.file.Files.createTempDirectory("gloo-junk");
+    java.nio.file.Path stop = dir.resolve("stop");
+    Map<String, String> hold = Map.of("STOP_FILE", stop.toString());
+    Process r0 = rank(port, 0, 2, SECRET, "0.001", TIMEOUT_S, hold);
+    Process r1 = rank(port, 1, 2, SECRET, "0.001", TIMEOUT_S, hold);
+    List<Integer> gloo = new ArrayList<>();
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    while (gloo.size() < 2 && System.nanoTime() < deadline) {
+      gloo.clear();
+      for (Process p : List.of(r0, r1)) {
+        listeningPorts(p.pid()).stream().filter(q -> q != port).forEach(gloo::add);
+      }
+      Thread.sleep(100);
+    }
+    Random random = new Random(37);
+    int made = 0;
+    for (int i = 0; i < 1000 && gloo.size() >= 2; i++) {
+      try (Socket s = new Socket(InetAddress.getLoopbackAddress(), gloo.get(i % gloo.size()))) {
+        made++;
+        byte[] junk = new byte[8 + random.nextInt(2048)];
+        random.nextBytes(junk);
+        if (i % 3 == 2) {
+          java.util.Arrays.fill(junk, (byte) 0xff);
+        }
+        s.getOutputStream().write(junk);
+      } catch (IOException e) {
+        // refused or reset: fine
+      }
+    }
+    java.nio.file.Files.createFile(stop);
+    Processes.Result first = finish(r0);
+    Processes.Result second = finish(r1);
+    String both = first.output() + "\n---\n" + second.output();
+    assertTrue(gloo.size() >= 2, "each rank's Gloo listener: " + gloo + "\n" + both);
+    assertTrue(made >= 900, "connections made: " + made);
+    for (Processes.Result r : List.of(first, second)) {
+      assertEquals(0, r.rc(), both);
+      assertTrue(r.output().matches("(?s).*held [1-9][0-9]* collectives.*"), both);
+    }
+    java.nio.file.Files.delete(stop);
+    java.nio.file.Files.delete(dir);
+  }
+
+  /** The TCP ports process {@code pid} listens at (its sockets' inodes in /proc/net/tcp*). */
+  private static List<Integer> listeningPorts(long pid) throws IOException {
+    java.util.Set<String> inodes = new java.util.HashSet<>();
+    try (java.nio.file.DirectoryStream<java.nio.file.Path> fds =
+        java.nio.file.Files.newDirectoryStream(java.nio.file.Path.of("/proc/" + pid + "/fd"))) {
+      for (java.nio.file.Path fd : fds) {
+        try {
+          String target = java.nio.file.Files.readSymbolicLink(fd).toString();
+          if (target.startsWith("socket:[")) {
+            inodes.add(target.substring(8, target.length() - 1));
+          }
+        } catch (IOException closed) {
+          // the descriptor went away while we listed
+        }
+      }
+    }
+    List<Integer> ports = new ArrayList<>();
+    for (String table : List.of("/proc/net/tcp", "/proc/net/tcp6")) {
+      for (String line : java.nio.file.Files.readAllLines(java.nio.file.Path.of(table))) {
+        String[] f = line.trim().split("\\s+");
+        if (f.length > 9 && f[3].equals("0A") && inodes.contains(f[9])) {
+          ports.add(Integer.parseInt(f[1].substring(f[1].lastIndexOf(':') + 1), 16));
+        }
+      }
+    }
+    return ports;
   }
 
   /**

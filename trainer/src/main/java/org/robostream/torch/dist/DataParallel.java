@@ -114,6 +114,15 @@ public final class DataParallel implements AutoCloseable {
               + ")",
           e);
     }
+    if (backend == Backend.GLOO) {
+      // Gloo's pairs are connected now and never use the store again: once every rank is past
+      // the constructor (the barrier), rank 0 stops serving it, so nobody can fill or wedge it
+      // while the job trains (NCCL makes its communicators at the first collective: kept).
+      DataParallel joined = new DataParallel(rendezvous, timeout, null, group);
+      joined.barrier("the end of the rendezvous");
+      store.close();
+      return joined;
+    }
     return new DataParallel(rendezvous, timeout, store, group);
   }
 

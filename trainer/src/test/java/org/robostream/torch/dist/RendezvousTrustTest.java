@@ -195,10 +195,11 @@ class RendezvousTrustTest {
    * Gloo's data connections are not authenticated (TRAINING.md), so what a port scan finds must at
    * least do no harm: 1,000 junk connections to the ranks' Gloo listeners while they exchange
    * (random bytes, a random 8-byte sequence number and a payload, all-ones words). Every exchange
-   * stays right and both ranks finish; none crashes.
+   * stays right and both ranks finish; none crashes. And the store is gone once they met: rank 0 no
+   * longer listens at MASTER_PORT, so nobody can fill or wedge it while the job trains.
    */
   @Test
-  void junkAtTheRanksGlooListenersWhileTheyExchangeHarmsNothing() throws Exception {
+  void junkAtTheGlooListenersHarmsNothingAndTheStoreIsGoneOnceTheRanksMet() throws Exception {
     int port = freePort();
     java.nio.file.Path dir = java.nio.file.Files.createTempDirectory("gloo-junk");
     java.nio.file.Path stop = dir.resolve("stop");
@@ -229,12 +230,18 @@ class RendezvousTrustTest {
         // refused or reset: fine
       }
     }
+    boolean storeGone = false;
+    for (int i = 0; i < 100 && !storeGone; i++) {
+      storeGone = !listeningPorts(r0.pid()).contains(port);
+      Thread.sleep(100);
+    }
     java.nio.file.Files.createFile(stop);
     Processes.Result first = finish(r0);
     Processes.Result second = finish(r1);
     String both = first.output() + "\n---\n" + second.output();
     assertTrue(gloo.size() >= 2, "each rank's Gloo listener: " + gloo + "\n" + both);
     assertTrue(made >= 900, "connections made: " + made);
+    assertTrue(storeGone, "rank 0 still serves the store at " + port + " after the join");
     for (Processes.Result r : List.of(first, second)) {
       assertEquals(0, r.rc(), both);
       assertTrue(r.output().matches("(?s).*held [1-9][0-9]* collectives.*"), both);

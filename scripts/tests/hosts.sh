@@ -12,7 +12,8 @@
 #   job  198.51.100.0/24  node0 .10, node1 .11: one veth pair; the ranks meet here
 #   data 203.0.113.0/24   hub .1 (a bridge), node0 .10, node1 .11: the nodes reach the Hub here
 # The hub is not on the job network: a namespace outside the job. A node's name resolves to its
-# job address on every node (/etc/hosts, as a cluster's hosts file or DNS does).
+# job address (/etc/hosts, as a cluster's hosts file or DNS does), except node 1's own name on
+# node 1 (see hosts_file).
 # State: ROBOSTREAM_HOSTS_DIR (default /tmp/robostream-hosts); one start or stop at a time (flock).
 set -euo pipefail
 cmd=${1:?usage: hosts.sh check|start|stop|exec N -- CMD...|env}
@@ -54,10 +55,14 @@ teardown() {
   rm -rf "${state:?}/ns" "$state/node0" "$state/node1" "$state/hub"
 }
 
-# /etc/hosts of every namespace: loopback, then every node's name at its job address.
+# /etc/hosts of namespace $1: loopback, then every node's name at its job address; but node 1
+# names itself 127.0.1.1, as Debian's installer writes it (and this machine's own file does the
+# same with 127.0.0.1): whatever picks an interface by resolving the host name gets loopback there.
 hosts_file() {
   printf '127.0.0.1 localhost\n::1 localhost ip6-localhost ip6-loopback\n'
-  printf '%s rs-node0\n%s rs-node1\n%s rs-hub\n' "${job[node0]}" "${job[node1]}" "${data[hub]}"
+  printf '%s rs-node0\n' "${job[node0]}"
+  if [ "$1" = node1 ]; then echo "127.0.1.1 rs-node1"; else echo "${job[node1]} rs-node1"; fi
+  printf '%s rs-hub\n' "${data[hub]}"
 }
 
 # Namespace $1's UTS and mount namespaces, kept by bind mounts (no process holds them): hostname
@@ -65,7 +70,7 @@ hosts_file() {
 own_host() {
   local n=$1
   mkdir -p "$state/$n"
-  hosts_file >"$state/$n/hosts"
+  hosts_file "$n" >"$state/$n/hosts"
   touch "$state/ns/$n.uts" "$state/ns/$n.mnt"
   nsenter --net="/run/netns/rs-$n" unshare --uts="$state/ns/$n.uts" --mount="$state/ns/$n.mnt" \
     --propagation private sh -ec "

@@ -98,7 +98,10 @@ public final class DataParallel implements AutoCloseable {
       group =
           backend == Backend.NCCL
               ? NcclGroups.create(jobs, rendezvous, ms)
-              : gloo(jobs, rendezvous, ms);
+              : glooWithin(jobs, rendezvous, timeout, ms);
+    } catch (GlooStuck e) {
+      // The store stays open: the thread still connecting uses it, and the process is leaving.
+      throw e.failure;
     } catch (DistributedException e) {
       store.close();
       throw e;
@@ -181,20 +184,68 @@ public final class DataParallel implements AutoCloseable {
     }
   }
 
+  /** Gloo's connection of every rank to every other failed to finish within the timeout. */
+  private static final class GlooStuck extends RuntimeException {
+    final DistributedException failure;
+
+    GlooStuck(DistributedException failure) {
+      super(failure.getMessage());
+      this.failure = failure;
+    }
+  }
+
+  /**
+   * The Gloo group, given up at the timeout: Gloo waits for a peer that cannot connect (one that
+   * listens on an address this host cannot reach) for 5 minutes whatever the group's timeout
+   * (measured on the two-host rig with a 60 s timeout). Made on a daemon thread, as the store.
+   */
+  private static org.bytedeco.pytorch.Backend glooWithin(
+      Store store, Rendezvous r, Duration timeout, Milliseconds ms) {
+    String[] address = {null};
+    java.util.concurrent.FutureTask<org.bytedeco.pytorch.Backend> making =
+        new java.util.concurrent.FutureTask<>(() -> gloo(store, r, ms, address));
+    Thread t = new Thread(making, "robostream-gloo-connect");
+    t.setDaemon(true);
+    t.start();
+    try {
+      return making.get(timeout.toMillis() + 5000, java.util.concurrent.TimeUnit.MILLISECONDS);
+    } catch (java.util.concurrent.TimeoutException e) {
+      throw new GlooStuck(
+          new DistributedException(
+              r.describe()
+                  + ": the ranks did not connect to each other within "
+                  + seconds(timeout)
+                  + " (--dist-timeout); this rank listens at "
+                  + address[0]
+                  + ", which every other rank must reach (else set GLOO_SOCKET_IFNAME on every"
+                  + " node to its interface on the network the nodes share)"));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new DistributedException(r.describe() + ": interrupted at the rendezvous", e);
+    } catch (java.util.concurrent.ExecutionException e) {
+      if (e.getCause() instanceof RuntimeException cause) {
+        throw cause;
+      }
+      throw new DistributedException(r.describe() + ": " + e.getCause(), e.getCause());
+    }
+  }
+
   private static org.bytedeco.pytorch.Backend gloo(
-      Store store, Rendezvous r, Milliseconds timeout) {
+      Store store, Rendezvous r, Milliseconds timeout, String[] address) {
     ProcessGroupGloo.Options options = ProcessGroupGloo.Options.create(timeout);
-    // As PyTorch picks Gloo's interface: GLOO_SOCKET_IFNAME when set; the loopback when rank 0
-    // is on it (every rank on this machine); else the interface the host name resolves to.
+    // Gloo's interface: GLOO_SOCKET_IFNAME when set (as PyTorch); the loopback when rank 0 is on
+    // it (every rank on this machine); else this host's address on the route to rank 0 (not the
+    // host name's address, which may be loopback: RouteAddress).
     String iface = System.getenv("GLOO_SOCKET_IFNAME");
     boolean loopback = r.host().equals("localhost") || r.host().startsWith("127.");
-    options.devices(
-        new GlooDeviceVector(
-            iface != null && !iface.isBlank()
-                ? ProcessGroupGloo.createDeviceForInterface(iface.strip())
-                : loopback
-                    ? ProcessGroupGloo.createDeviceForHostname(r.host())
-                    : ProcessGroupGloo.createDefaultDevice()));
+    if (iface != null && !iface.isBlank()) {
+      address[0] = "interface " + iface.strip() + " (GLOO_SOCKET_IFNAME)";
+      options.devices(
+          new GlooDeviceVector(ProcessGroupGloo.createDeviceForInterface(iface.strip())));
+    } else {
+      address[0] = loopback ? r.host() : RouteAddress.toward(r);
+      options.devices(new GlooDeviceVector(ProcessGroupGloo.createDeviceForHostname(address[0])));
+    }
     return new ProcessGroupGloo(store, r.rank(), r.world(), options);
   }
 

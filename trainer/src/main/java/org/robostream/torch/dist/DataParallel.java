@@ -100,7 +100,10 @@ public final class DataParallel implements AutoCloseable {
               ? NcclGroups.create(jobs, rendezvous, ms)
               : glooWithin(jobs, rendezvous, timeout, ms);
     } catch (GlooStuck e) {
-      // The store stays open: the thread still connecting uses it, and the process is leaving.
+      // While a thread still connects, the store stays open: that thread uses it.
+      if (!e.connecting) {
+        store.close();
+      }
       throw e.failure;
     } catch (DistributedException e) {
       store.close();
@@ -184,13 +187,15 @@ public final class DataParallel implements AutoCloseable {
     }
   }
 
-  /** Gloo's connection of every rank to every other failed to finish within the timeout. */
+  /** Gloo's connections between the ranks failed, or did not finish within the timeout. */
   private static final class GlooStuck extends RuntimeException {
     final DistributedException failure;
+    final boolean connecting;
 
-    GlooStuck(DistributedException failure) {
+    GlooStuck(DistributedException failure, boolean connecting) {
       super(failure.getMessage());
       this.failure = failure;
+      this.connecting = connecting;
     }
   }
 
@@ -201,7 +206,8 @@ public final class DataParallel implements AutoCloseable {
    */
   private static org.bytedeco.pytorch.Backend glooWithin(
       Store store, Rendezvous r, Duration timeout, Milliseconds ms) {
-    String[] address = {null};
+    java.util.concurrent.atomic.AtomicReference<String> address =
+        new java.util.concurrent.atomic.AtomicReference<>();
     java.util.concurrent.FutureTask<org.bytedeco.pytorch.Backend> making =
         new java.util.concurrent.FutureTask<>(() -> gloo(store, r, ms, address));
     Thread t = new Thread(making, "robostream-gloo-connect");
@@ -216,22 +222,38 @@ public final class DataParallel implements AutoCloseable {
                   + ": the ranks did not connect to each other within "
                   + seconds(timeout)
                   + " (--dist-timeout); this rank listens at "
-                  + address[0]
+                  + address.get()
                   + ", which every other rank must reach (else set GLOO_SOCKET_IFNAME on every"
-                  + " node to its interface on the network the nodes share)"));
+                  + " node to its interface on the network the nodes share)"),
+          true);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new DistributedException(r.describe() + ": interrupted at the rendezvous", e);
     } catch (java.util.concurrent.ExecutionException e) {
-      if (e.getCause() instanceof RuntimeException cause) {
+      if (e.getCause() instanceof DistributedException cause) {
         throw cause;
       }
-      throw new DistributedException(r.describe() + ": " + e.getCause(), e.getCause());
+      // Every rank proved itself at the store before this: what fails here is the connections.
+      throw new GlooStuck(
+          new DistributedException(
+              r.describe()
+                  + ": the ranks could not connect to each other ("
+                  + DistributedException.firstLine(e.getCause())
+                  + "); this rank listens at "
+                  + address.get()
+                  + ", and every rank must reach every other's address (else set"
+                  + " GLOO_SOCKET_IFNAME on every node to its interface on the network the nodes"
+                  + " share)",
+              e.getCause()),
+          false);
     }
   }
 
   private static org.bytedeco.pytorch.Backend gloo(
-      Store store, Rendezvous r, Milliseconds timeout, String[] address) {
+      Store store,
+      Rendezvous r,
+      Milliseconds timeout,
+      java.util.concurrent.atomic.AtomicReference<String> address) {
     ProcessGroupGloo.Options options = ProcessGroupGloo.Options.create(timeout);
     // Gloo's interface: GLOO_SOCKET_IFNAME when set (as PyTorch); the loopback when rank 0 is on
     // it (every rank on this machine); else this host's address on the route to rank 0 (not the
@@ -239,12 +261,13 @@ public final class DataParallel implements AutoCloseable {
     String iface = System.getenv("GLOO_SOCKET_IFNAME");
     boolean loopback = r.host().equals("localhost") || r.host().startsWith("127.");
     if (iface != null && !iface.isBlank()) {
-      address[0] = "interface " + iface.strip() + " (GLOO_SOCKET_IFNAME)";
+      address.set("interface " + iface.strip() + " (GLOO_SOCKET_IFNAME)");
       options.devices(
           new GlooDeviceVector(ProcessGroupGloo.createDeviceForInterface(iface.strip())));
     } else {
-      address[0] = loopback ? r.host() : RouteAddress.toward(r);
-      options.devices(new GlooDeviceVector(ProcessGroupGloo.createDeviceForHostname(address[0])));
+      address.set(loopback ? r.host() : RouteAddress.toward(r));
+      options.devices(
+          new GlooDeviceVector(ProcessGroupGloo.createDeviceForHostname(address.get())));
     }
     return new ProcessGroupGloo(store, r.rank(), r.world(), options);
   }

@@ -98,7 +98,13 @@ public final class DataParallel implements AutoCloseable {
       group =
           backend == Backend.NCCL
               ? NcclGroups.create(jobs, rendezvous, ms)
-              : gloo(jobs, rendezvous, ms);
+              : glooWithin(jobs, rendezvous, timeout, ms);
+    } catch (GlooStuck e) {
+      // While a thread still connects, the store stays open: that thread uses it.
+      if (!e.connecting) {
+        store.close();
+      }
+      throw e.failure;
     } catch (DistributedException e) {
       store.close();
       throw e;
@@ -190,20 +196,88 @@ public final class DataParallel implements AutoCloseable {
     }
   }
 
+  /** Gloo's connections between the ranks failed, or did not finish within the timeout. */
+  private static final class GlooStuck extends RuntimeException {
+    final DistributedException failure;
+    final boolean connecting;
+
+    GlooStuck(DistributedException failure, boolean connecting) {
+      super(failure.getMessage());
+      this.failure = failure;
+      this.connecting = connecting;
+    }
+  }
+
+  /**
+   * The Gloo group, given up at the timeout: Gloo waits for a peer that cannot connect (one that
+   * listens on an address this host cannot reach) for 5 minutes whatever the group's timeout
+   * (measured on the two-host rig with a 60 s timeout). Made on a daemon thread, as the store.
+   */
+  private static org.bytedeco.pytorch.Backend glooWithin(
+      Store store, Rendezvous r, Duration timeout, Milliseconds ms) {
+    java.util.concurrent.atomic.AtomicReference<String> address =
+        new java.util.concurrent.atomic.AtomicReference<>();
+    java.util.concurrent.FutureTask<org.bytedeco.pytorch.Backend> making =
+        new java.util.concurrent.FutureTask<>(() -> gloo(store, r, ms, address));
+    Thread t = new Thread(making, "robostream-gloo-connect");
+    t.setDaemon(true);
+    t.start();
+    try {
+      return making.get(timeout.toMillis() + 5000, java.util.concurrent.TimeUnit.MILLISECONDS);
+    } catch (java.util.concurrent.TimeoutException e) {
+      throw new GlooStuck(
+          new DistributedException(
+              r.describe()
+                  + ": the ranks did not connect to each other within "
+                  + seconds(timeout)
+                  + " (--dist-timeout); this rank listens at "
+                  + address.get()
+                  + ", which every other rank must reach (else set GLOO_SOCKET_IFNAME on every"
+                  + " node to its interface on the network the nodes share)"),
+          true);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new DistributedException(r.describe() + ": interrupted at the rendezvous", e);
+    } catch (java.util.concurrent.ExecutionException e) {
+      if (e.getCause() instanceof DistributedException cause) {
+        throw cause;
+      }
+      // Every rank proved itself at the store before this: what fails here is the connections.
+      throw new GlooStuck(
+          new DistributedException(
+              r.describe()
+                  + ": the ranks could not connect to each other ("
+                  + DistributedException.firstLine(e.getCause())
+                  + "); this rank listens at "
+                  + address.get()
+                  + ", and every rank must reach every other's address (else set"
+                  + " GLOO_SOCKET_IFNAME on every node to its interface on the network the nodes"
+                  + " share)",
+              e.getCause()),
+          false);
+    }
+  }
+
   private static org.bytedeco.pytorch.Backend gloo(
-      Store store, Rendezvous r, Milliseconds timeout) {
+      Store store,
+      Rendezvous r,
+      Milliseconds timeout,
+      java.util.concurrent.atomic.AtomicReference<String> address) {
     ProcessGroupGloo.Options options = ProcessGroupGloo.Options.create(timeout);
-    // As PyTorch picks Gloo's interface: GLOO_SOCKET_IFNAME when set; the loopback when rank 0
-    // is on it (every rank on this machine); else the interface the host name resolves to.
+    // Gloo's interface: GLOO_SOCKET_IFNAME when set (as PyTorch); the loopback when rank 0 is on
+    // it (every rank on this machine); else this host's address on the route to rank 0 (not the
+    // host name's address, which may be loopback: RouteAddress).
     String iface = System.getenv("GLOO_SOCKET_IFNAME");
     boolean loopback = r.host().equals("localhost") || r.host().startsWith("127.");
-    options.devices(
-        new GlooDeviceVector(
-            iface != null && !iface.isBlank()
-                ? ProcessGroupGloo.createDeviceForInterface(iface.strip())
-                : loopback
-                    ? ProcessGroupGloo.createDeviceForHostname(r.host())
-                    : ProcessGroupGloo.createDefaultDevice()));
+    if (iface != null && !iface.isBlank()) {
+      address.set("interface " + iface.strip() + " (GLOO_SOCKET_IFNAME)");
+      options.devices(
+          new GlooDeviceVector(ProcessGroupGloo.createDeviceForInterface(iface.strip())));
+    } else {
+      address.set(loopback ? r.host() : RouteAddress.toward(r));
+      options.devices(
+          new GlooDeviceVector(ProcessGroupGloo.createDeviceForHostname(address.get())));
+    }
     return new ProcessGroupGloo(store, r.rank(), r.world(), options);
   }
 

@@ -125,8 +125,11 @@ public final class DataParallel implements AutoCloseable {
       // the constructor (the barrier), rank 0 stops serving it, so nobody can fill or wedge it
       // while the job trains (NCCL makes its communicators at the first collective: kept).
       DataParallel joined = new DataParallel(rendezvous, timeout, null, group);
-      joined.barrier("the end of the rendezvous");
-      store.close();
+      try {
+        joined.barrier("the end of the rendezvous");
+      } finally {
+        store.close();
+      }
       return joined;
     }
     return new DataParallel(rendezvous, timeout, store, group);

@@ -14,10 +14,14 @@
 # The hub is not on the job network: a namespace outside the job. A node's name resolves to its
 # job address (/etc/hosts, as a cluster's hosts file or DNS does), except node 1's own name on
 # node 1 (see hosts_file).
-# State: ROBOSTREAM_HOSTS_DIR (default /tmp/robostream-hosts); one start or stop at a time (flock).
+# State: ROBOSTREAM_HOSTS_DIR (default /tmp/robostream-hosts-NAME); one start or stop at a time
+# (flock). ROBOSTREAM_HOSTS_NAME (default rs) prefixes the namespaces and host names (rs-node0...),
+# so two rigs can live side by side (two developers' test runs on one machine).
 set -euo pipefail
 cmd=${1:?usage: hosts.sh check|start|stop|exec N -- CMD...|env}
-state=${ROBOSTREAM_HOSTS_DIR:-/tmp/robostream-hosts}
+rig=${ROBOSTREAM_HOSTS_NAME:-rs}
+[[ $rig =~ ^[a-z][a-z0-9]{0,7}$ ]] || { echo "ROBOSTREAM_HOSTS_NAME: 1-8 of a-z0-9" >&2; exit 2; }
+state=${ROBOSTREAM_HOSTS_DIR:-/tmp/robostream-hosts-$rig}
 nodes=(node0 node1 hub)
 declare -A job=([node0]=198.51.100.10 [node1]=198.51.100.11)
 declare -A data=([node0]=203.0.113.10 [node1]=203.0.113.11 [hub]=203.0.113.1)
@@ -36,16 +40,16 @@ problem() {
 teardown() {
   for n in "${nodes[@]}"; do
     # Every process still in the namespace was started in the rig: a test's, or nginx.
-    if [ -e "/run/netns/rs-$n" ]; then
-      pids=$(ip netns pids "rs-$n" 2>/dev/null || true)
+    if [ -e "/run/netns/$rig-$n" ]; then
+      pids=$(ip netns pids "$rig-$n" 2>/dev/null || true)
       [ -z "$pids" ] || kill -TERM $pids 2>/dev/null || true
       for _ in $(seq 30); do
-        [ -z "$(ip netns pids "rs-$n" 2>/dev/null)" ] && break
+        [ -z "$(ip netns pids "$rig-$n" 2>/dev/null)" ] && break
         sleep 0.1
       done
-      pids=$(ip netns pids "rs-$n" 2>/dev/null || true)
+      pids=$(ip netns pids "$rig-$n" 2>/dev/null || true)
       [ -z "$pids" ] || kill -KILL $pids 2>/dev/null || true
-      ip netns del "rs-$n" 2>/dev/null || true # its veth ends go with it, and so their peers
+      ip netns del "$rig-$n" 2>/dev/null || true # its veth ends go with it, and so their peers
     fi
     for f in "$state/ns/$n.uts" "$state/ns/$n.mnt"; do
       mountpoint -q "$f" 2>/dev/null && umount "$f"
@@ -60,22 +64,22 @@ teardown() {
 # same with 127.0.0.1): whatever picks an interface by resolving the host name gets loopback there.
 hosts_file() {
   printf '127.0.0.1 localhost\n::1 localhost ip6-localhost ip6-loopback\n'
-  printf '%s rs-node0\n' "${job[node0]}"
-  if [ "$1" = node1 ]; then echo "127.0.1.1 rs-node1"; else echo "${job[node1]} rs-node1"; fi
-  printf '%s rs-hub\n' "${data[hub]}"
+  printf "%s $rig-node0\n" "${job[node0]}"
+  if [ "$1" = node1 ]; then echo "127.0.1.1 $rig-node1"; else echo "${job[node1]} $rig-node1"; fi
+  printf "%s $rig-hub\n" "${data[hub]}"
 }
 
 # Namespace $1's UTS and mount namespaces, kept by bind mounts (no process holds them): hostname
-# rs-$1, a private /dev/shm, and the rig's /etc/hosts.
+# $rig-$1, a private /dev/shm, and the rig's /etc/hosts.
 own_host() {
   local n=$1
   mkdir -p "$state/$n"
   hosts_file "$n" >"$state/$n/hosts"
   touch "$state/ns/$n.uts" "$state/ns/$n.mnt"
-  nsenter --net="/run/netns/rs-$n" unshare --uts="$state/ns/$n.uts" --mount="$state/ns/$n.mnt" \
+  nsenter --net="/run/netns/$rig-$n" unshare --uts="$state/ns/$n.uts" --mount="$state/ns/$n.mnt" \
     --propagation private sh -ec "
-      hostname rs-$n
-      mount -t tmpfs -o size=1g,mode=1777 rs-$n-shm /dev/shm
+      hostname $rig-$n
+      mount -t tmpfs -o size=1g,mode=1777 $rig-$n-shm /dev/shm
       mount --bind '$state/$n/hosts' /etc/hosts"
 }
 
@@ -86,27 +90,27 @@ start() {
   mount --bind "$state/ns" "$state/ns"
   mount --make-private "$state/ns"
   for n in "${nodes[@]}"; do
-    ip netns add "rs-$n"
-    ip -n "rs-$n" link set lo up
+    ip netns add "$rig-$n"
+    ip -n "$rig-$n" link set lo up
   done
-  ip link add job netns rs-node0 type veth peer name job netns rs-node1
-  ip -n rs-hub link add data type bridge
-  ip -n rs-hub addr add "${data[hub]}/24" dev data
-  ip -n rs-hub link set data up
+  ip link add job netns $rig-node0 type veth peer name job netns $rig-node1
+  ip -n $rig-hub link add data type bridge
+  ip -n $rig-hub addr add "${data[hub]}/24" dev data
+  ip -n $rig-hub link set data up
   for n in node0 node1; do
-    ip -n "rs-$n" addr add "${job[$n]}/24" dev job
-    ip -n "rs-$n" link set job up
-    ip link add data netns "rs-$n" type veth peer name "$n" netns rs-hub
-    ip -n rs-hub link set "$n" master data up
-    ip -n "rs-$n" addr add "${data[$n]}/24" dev data
-    ip -n "rs-$n" link set data up
+    ip -n "$rig-$n" addr add "${job[$n]}/24" dev job
+    ip -n "$rig-$n" link set job up
+    ip link add data netns "$rig-$n" type veth peer name "$n" netns $rig-hub
+    ip -n $rig-hub link set "$n" master data up
+    ip -n "$rig-$n" addr add "${data[$n]}/24" dev data
+    ip -n "$rig-$n" link set data up
   done
   for n in "${nodes[@]}"; do own_host "$n"; done
   # A veth end reports its carrier a moment after both ends are up: wait, so a test's first
   # connection does not meet a link still down.
   for n in "${nodes[@]}"; do
     for _ in $(seq 50); do
-      ip -n "rs-$n" -br link | grep -qv LOWER_UP || break
+      ip -n "$rig-$n" -br link | grep -qv LOWER_UP || break
       sleep 0.1
     done
   done
@@ -131,7 +135,7 @@ case "$cmd" in
     [ -e "$state/ns/$n.mnt" ] || { echo "hosts.sh: no $n: run hosts.sh start" >&2; exit 3; }
     [ "${3:-}" = -- ] || { echo "usage: hosts.sh exec N -- CMD..." >&2; exit 2; }
     shift 3
-    exec nsenter --net="/run/netns/rs-$n" --uts="$state/ns/$n.uts" --mount="$state/ns/$n.mnt" \
+    exec nsenter --net="/run/netns/$rig-$n" --uts="$state/ns/$n.uts" --mount="$state/ns/$n.mnt" \
       --wdns="$PWD" -- "$@"
     ;;
   env)

@@ -89,7 +89,7 @@ class CrossHostTrainTest {
         "SLURM_JOB_ID",
         SLURM_JOB_ID,
         "SLURM_JOB_NODELIST",
-        "rs-node[0-1]",
+        HostsRig.NAME + "-node[0-1]",
         "SLURM_NNODES",
         "2",
         "SLURM_JOB_NUM_NODES",
@@ -202,7 +202,7 @@ class CrossHostTrainTest {
       assertEquals(0, finish(ranks.get(r), "slurm", r), logs("slurm"));
       String text = logText("slurm", r);
       assertTrue(text.contains("rank " + r + " of 4 (SLURM_PROCID/SLURM_NTASKS)"), text);
-      assertTrue(text.contains("rendezvous at rs-node0:" + SLURM_PORT), text);
+      assertTrue(text.contains("rendezvous at " + HostsRig.NAME + "-node0:" + SLURM_PORT), text);
     }
     oneModel(straight);
 

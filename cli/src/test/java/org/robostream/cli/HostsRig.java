@@ -16,6 +16,9 @@ import org.robostream.testing.Processes;
  * network namespaces) skips the test: it never passes there.
  */
 final class HostsRig {
+  /** The rig's name, its namespaces' and host names' prefix (hosts.sh's ROBOSTREAM_HOSTS_NAME). */
+  static final String NAME = System.getenv().getOrDefault("ROBOSTREAM_HOSTS_NAME", "rs");
+
   /** Node 0's address on the job network: rank 0 serves the rendezvous there. */
   static final String NODE0_JOB = "198.51.100.10";
 

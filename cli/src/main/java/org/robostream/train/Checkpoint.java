@@ -10,6 +10,7 @@ import org.robostream.JsonFields;
 import org.robostream.framecache.CacheFolder;
 import org.robostream.stream.StreamState;
 import org.robostream.stream.StreamingDataset;
+import org.robostream.torch.dist.DataParallel;
 import org.robostream.torch.policy.PolicyTrainer;
 
 /**
@@ -77,7 +78,7 @@ public final class Checkpoint {
       throws IOException {
     stage(outputDir, state.step());
     writeRank(outputDir, rank, datasetState, state, policy);
-    return publish(outputDir, state.step());
+    return publish(outputDir, state.step(), 1);
   }
 
   /** Rank 0, before any rank writes: an empty staging folder for checkpoint {@code step}. */
@@ -87,11 +88,19 @@ public final class Checkpoint {
     Files.createDirectory(staging);
   }
 
-  /** Writes one rank's part of checkpoint {@code step} into its staging folder. */
+  /**
+   * Writes one rank's part of checkpoint {@code step} into the staging folder rank 0 made.
+   *
+   * @throws IOException when that folder is not here: this rank's {@code --output-dir} is not the
+   *     one rank 0 writes (a folder that is not shared by every node)
+   */
   public static Path writeRank(
       Path outputDir, int rank, String datasetState, TrainerState state, PolicyTrainer policy)
       throws IOException {
     Path dir = staging(outputDir, state.step());
+    if (!Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
+      throw new IOException(notShared(outputDir, state.step(), "rank 0's staging folder " + dir));
+    }
     Path rankDir = dir.resolve("rank" + rank);
     Files.createDirectories(rankDir);
     atomically(rankDir.resolve("dataset_state.json"), tmp -> Files.writeString(tmp, datasetState));
@@ -106,12 +115,21 @@ public final class Checkpoint {
   }
 
   /**
-   * Rank 0, once every rank's part is on disk: writes the {@code step} file and renames the staging
-   * folder to {@code checkpoint-<step>}. A checkpoint already there (a resumed run writing the same
-   * step again) is moved aside first and removed after.
+   * Rank 0, once every rank's part is on disk: checks that each of the {@code world} ranks' parts
+   * is here, writes the {@code step} file and renames the staging folder to {@code
+   * checkpoint-<step>}. A checkpoint already there (a resumed run writing the same step again) is
+   * moved aside first and removed after.
+   *
+   * @throws IOException when a rank's part is missing: it wrote another folder (not shared)
    */
-  public static Path publish(Path outputDir, int step) throws IOException {
+  public static Path publish(Path outputDir, int step, int world) throws IOException {
     Path staging = staging(outputDir, step);
+    for (int r = 0; r < world; r++) {
+      Path part = staging.resolve("rank" + r).resolve("trainer_state.json");
+      if (!Files.isRegularFile(part, LinkOption.NOFOLLOW_LINKS)) {
+        throw new IOException(notShared(outputDir, step, "rank " + r + "'s part " + part));
+      }
+    }
     atomically(staging.resolve("step"), tmp -> Files.writeString(tmp, Integer.toString(step)));
     Path target = outputDir.resolve("checkpoint-" + step);
     Path replaced = outputDir.resolve(".checkpoint-" + step + ".replaced");
@@ -139,6 +157,57 @@ public final class Checkpoint {
     atomically(rankDir.resolve("dataset_state.json"), tmp -> Files.writeString(tmp, datasetState));
     atomically(rankDir.resolve("trainer_state.json"), state::save);
     atomically(dir.resolve("step"), tmp -> Files.writeString(tmp, Integer.toString(state.step())));
+  }
+
+  /**
+   * Before a group's first step: every rank must see rank 0's output folder (one folder that every
+   * node shares), or the checkpoints would miss the parts of ranks that wrote elsewhere. Rank 0
+   * makes a file of a random name there, each rank looks for it, and they count who saw it: all
+   * ranks stop at once, naming the folder, when one did not.
+   *
+   * @throws IOException on every rank when a rank does not see the file
+   */
+  public static void checkShared(Path outputDir, DataParallel group) throws IOException {
+    long token =
+        group.broadcastLong(
+            group.rank() == 0 ? new java.security.SecureRandom().nextLong() >>> 11 : 0);
+    Path probe = outputDir.resolve(".shared-check-" + token);
+    if (group.rank() == 0) {
+      Files.createFile(probe);
+    }
+    int saw;
+    try {
+      group.barrier("the output folder's check");
+      saw =
+          group.ranksWhere(
+              Files.isRegularFile(probe, LinkOption.NOFOLLOW_LINKS), "the output folder's check");
+    } finally {
+      if (group.rank() == 0) {
+        Files.deleteIfExists(probe);
+      }
+    }
+    if (saw < group.world()) {
+      throw new IOException(
+          notShared(
+              outputDir,
+              (group.world() - saw) + " of " + group.world() + " ranks do not see rank 0's file",
+              probe.getFileName().toString()));
+    }
+  }
+
+  /** Why checkpoint {@code step} cannot be made: {@code what} is missing from the output folder. */
+  private static String notShared(Path outputDir, int step, String what) {
+    return notShared(outputDir, "checkpoint " + step + ": " + what + " is not there", null);
+  }
+
+  private static String notShared(Path outputDir, String problem, String file) {
+    return "--output-dir: "
+        + problem
+        + (file == null ? "" : " " + file)
+        + ". Every rank must write the same --output-dir: on several nodes, a folder they all"
+        + " share (a network file system), not a node-local path ("
+        + outputDir
+        + " here)";
   }
 
   private static Path staging(Path outputDir, int step) {

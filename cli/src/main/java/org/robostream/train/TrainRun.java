@@ -133,6 +133,9 @@ public final class TrainRun {
         Device device = PolicyTrainer.device(settings.modelDevice(), rendezvous.localRank());
         out.printf("rank %d: policy on %s%n", rank, device.str().getString());
         group = joinRanks(rendezvous, device);
+        if (world > 1) {
+          Checkpoint.checkShared(settings.outputDir(), group);
+        }
         trainer = createOrRestore(device);
       }
       while (step < settings.steps()
@@ -239,7 +242,7 @@ public final class TrainRun {
       Checkpoint.writeRank(out, rank, stream.state(), state, trainer);
       group.barrier("checkpoint " + step);
       if (rank == 0) {
-        Checkpoint.publish(out, step);
+        Checkpoint.publish(out, step, world);
       }
     } else if (world > 1) {
       // --dummy ranks meet nobody: each writes its part in place.

@@ -35,7 +35,13 @@ class TrainCliTest {
   static final int FRAMES = Datasets.totalFrames(Datasets.patternV30());
 
   private Process start(Map<String, String> env, Path log, String... args) {
-    List<String> command =
+    return start(List.of(), env, log, args);
+  }
+
+  /** {@code train args} behind {@code wrapper} (a command that runs the rest of its line). */
+  private Process start(List<String> wrapper, Map<String, String> env, Path log, String... args) {
+    List<String> command = new ArrayList<>(wrapper);
+    command.addAll(
         Processes.cli(
             "train",
             "--root",
@@ -47,7 +53,7 @@ class TrainCliTest {
             "--n-action-steps",
             "3",
             "--log-freq",
-            "5");
+            "5"));
     command.addAll(List.of(args));
     ProcessBuilder pb =
         new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
@@ -169,6 +175,16 @@ class TrainCliTest {
    * Starts ranks 0 and 1 of a 2-rank run as torchrun would (its variables, a free port on the
    * loopback), each logging to {@code <name>-rank<r>.log}; returns their exit codes.
    */
+  /** Rank {@code r} of 2 as torchrun starts it, rank 0's store at {@code port}. */
+  private static Map<String, String> rankEnv(int port, int r) {
+    return Map.of(
+        "MASTER_ADDR", "127.0.0.1",
+        "MASTER_PORT", "" + port,
+        "RANK", "" + r,
+        "WORLD_SIZE", "2",
+        "LOCAL_RANK", "" + r);
+  }
+
   private int[] twoRanks(String name, String... args) throws Exception {
     int port;
     try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
@@ -180,12 +196,7 @@ class TrainCliTest {
       all.addAll(List.of(args));
       ranks.add(
           start(
-              Map.of(
-                  "MASTER_ADDR", "127.0.0.1",
-                  "MASTER_PORT", "" + port,
-                  "RANK", "" + r,
-                  "WORLD_SIZE", "2",
-                  "LOCAL_RANK", "" + r),
+              rankEnv(port, r),
               tmp.resolve(name + "-rank" + r + ".log"),
               all.toArray(String[]::new)));
     }
@@ -194,6 +205,62 @@ class TrainCliTest {
       rc[r] = finish(ranks.get(r), tmp.resolve(name + "-rank" + r + ".log"));
     }
     return rc;
+  }
+
+  /**
+   * Ranks whose --output-dir names one path that is not one folder (each node's own /tmp, on a
+   * cluster): rank 1 runs with a private tmpfs over that path (a mount namespace of its own, root
+   * only). Every rank stops before the first step, naming the folder (before: exit 0, and
+   * checkpoints without rank 1's part).
+   */
+  @Test
+  void ranksThatDoNotShareTheOutputFolderStopBeforeTheFirstStep() throws Exception {
+    Assumptions.assumeTrue(
+        new ProcessBuilder("unshare", "--mount", "true").start().waitFor() == 0,
+        "no mount namespaces here (root only)");
+    Path dir = tmp.resolve("node-local");
+    Files.createDirectories(dir);
+    int port;
+    try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
+      port = s.getLocalPort();
+    }
+    String mountThenRun = "mount -t tmpfs -o mode=0700 node1 \"$0\" && exec \"$@\"";
+    List<Process> ranks = new ArrayList<>();
+    for (int r = 0; r < 2; r++) {
+      ranks.add(
+          start(
+              r == 0
+                  ? List.of()
+                  : List.of(
+                      "unshare",
+                      "--mount",
+                      "--propagation",
+                      "private",
+                      "sh",
+                      "-c",
+                      mountThenRun,
+                      dir.toString()),
+              rankEnv(port, r),
+              tmp.resolve("unshared-rank" + r + ".log"),
+              "--steps",
+              "4",
+              "--dist-timeout",
+              "60",
+              "--output-dir",
+              dir.toString()));
+    }
+    for (int r = 0; r < 2; r++) {
+      Path logFile = tmp.resolve("unshared-rank" + r + ".log");
+      int rc = finish(ranks.get(r), logFile);
+      String log = Files.readString(logFile);
+      assertEquals(1, rc, log);
+      assertTrue(log.contains("1 of 2 ranks do not see rank 0's file .shared-check-"), log);
+      assertTrue(log.contains("a folder they all share"), log);
+      assertFalse(log.contains("step 1 "), log);
+    }
+    try (var left = Files.list(dir)) {
+      assertTrue(left.noneMatch(p -> p.getFileName().toString().startsWith(".shared")));
+    }
   }
 
   @Test

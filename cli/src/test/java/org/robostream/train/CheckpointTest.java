@@ -1,6 +1,7 @@
 package org.robostream.train;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -51,7 +52,7 @@ class CheckpointTest {
         Checkpoint.writeRank(tmp, rank, states[rank], new TrainerState(9, 9, 42, 2), null);
       }
     }
-    Checkpoint.publish(tmp, 9);
+    Checkpoint.publish(tmp, 9, 2);
     Path checkpoint = tmp.resolve("checkpoint-9");
     for (Map<String, String> env :
         List.of(
@@ -188,6 +189,31 @@ class CheckpointTest {
     assertEquals("{\"new\":1}", Files.readString(Checkpoint.stateFile(dir, 0)));
     assertEquals(9, TrainerState.load(Checkpoint.trainerStateFile(dir, 0)).optimizerSteps());
     assertEquals(List.of("checkpoint-9"), names(out));
+  }
+
+  /**
+   * Two nodes whose --output-dir is each node's own folder (not shared): rank 1 finds no staging
+   * folder and says why, and rank 0 publishes nothing without rank 1's part (before: exit 0, a
+   * checkpoint of rank 0's parts only, rank 1's left in its node's staging folder).
+   */
+  @Test
+  void aCheckpointIsNeverPublishedWithoutEveryRanksPart() throws IOException {
+    Path node0 = Checkpoint.outputFolder(tmp.resolve("node0"));
+    Path node1 = Checkpoint.outputFolder(tmp.resolve("node1"));
+    Checkpoint.stage(node0, 5);
+    Checkpoint.writeRank(node0, 0, "{}", new TrainerState(5, 5, 42, 2), null);
+    IOException rank1 =
+        assertThrows(
+            IOException.class,
+            () -> Checkpoint.writeRank(node1, 1, "{}", new TrainerState(5, 5, 42, 2), null));
+    assertTrue(rank1.getMessage().contains("rank 0's staging folder"), rank1.getMessage());
+    assertTrue(rank1.getMessage().contains("a folder they all share"), rank1.getMessage());
+    assertEquals(List.of(), names(node1));
+    IOException rank0 = assertThrows(IOException.class, () -> Checkpoint.publish(node0, 5, 2));
+    assertTrue(
+        rank0.getMessage().startsWith("--output-dir: checkpoint 5: rank 1's part "),
+        rank0.getMessage());
+    assertFalse(Files.exists(node0.resolve("checkpoint-5")));
   }
 
   @Test

@@ -404,11 +404,20 @@ public final class DataParallel implements AutoCloseable {
    * all-reduce, bounded by the timeout like every collective.
    */
   public void barrier(String what) {
+    ranksWhere(true, what);
+  }
+
+  /**
+   * How many ranks pass {@code yes}: every rank must call it (for {@code what}, named in the
+   * error), as {@link #barrier}, which it is too.
+   */
+  public int ranksWhere(boolean yes, String what) {
     if (group == null) {
-      return;
+      return yes ? 1 : 0;
     }
     Tensor one =
-        torch.full(new long[] {1}, new Scalar(1.0), new TensorOptions(torch.ScalarType.Float));
+        torch.full(
+            new long[] {1}, new Scalar(yes ? 1.0 : 0.0), new TensorOptions(torch.ScalarType.Float));
     AllreduceOptions options = new AllreduceOptions();
     options.reduceOp(new ReduceOp(ReduceOp.RedOpType.SUM));
     options.timeout(new Milliseconds(Math.max(1, timeout.toMillis())));
@@ -417,6 +426,7 @@ public final class DataParallel implements AutoCloseable {
     } catch (RuntimeException e) {
       throw failed("waiting for every rank to finish " + what, e);
     }
+    return Math.round(one.item_float());
   }
 
   private void finish(Work work, String what) {

@@ -25,6 +25,8 @@ public final class JoinProcess {
             System.getenv(),
             Path.of(System.getProperty("user.home")),
             Map.of("--lr", System.getenv().getOrDefault("SETTING", "0.001")));
+    // libtorch's loading (seconds on a loaded machine) is not a wait at the rendezvous: not timed.
+    org.robostream.torch.TorchNatives.load();
     long start = System.nanoTime();
     try (DataParallel group = DataParallel.join(rv, DataParallel.Backend.GLOO, timeout, job)) {
       group.barrier("the test's barrier");

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -15,6 +16,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.robostream.bench.NodeTotals;
 import org.robostream.testing.Fixtures;
 import org.robostream.testing.HubServer;
 import org.robostream.testing.Processes;
@@ -195,5 +197,97 @@ class CrossHostHubTest {
       assertTrue(cache.get("disabled").isNull(), cache.toString());
       assertTrue(r.get("http_requests").asInt() > 0, "read from the Hub namespace: " + r);
     }
+  }
+
+  /**
+   * The per-node benchmark launcher's dry run prints the command srun runs in every task; run on
+   * both nodes at once, two tasks each, against the Hub namespace. Each task's results are named by
+   * its node and rank (two tasks share their node's folder), record the host they ran on, and
+   * summarize adds them up per node and for the job.
+   */
+  @Test
+  void theLaunchersTasksRunOnBothNodesAndSummarizeTotalsEachNodeAndTheJob() throws Exception {
+    Path out = tmp.resolve("multinode");
+    Map<String, String> knobs = new HashMap<>();
+    for (String unset : List.of("ROOT", "SOURCE", "DATA_FILES_ROOT", "SPLIT", "FRAME_CACHE")) {
+      knobs.put(unset, null);
+    }
+    knobs.putAll(
+        Map.of(
+            "REPO_ID",
+            REPO,
+            "OUT_DIR",
+            out.toString(),
+            "DECODE",
+            "cpu",
+            "BATCH_SIZE",
+            "4",
+            "WORKERS",
+            "1",
+            "BUFFER",
+            "4",
+            "NUM_BATCHES",
+            "" + 2 * BATCHES_PER_EPOCH,
+            "ROBOSTREAM",
+            Processes.cliCommand()));
+    Processes.Result dry =
+        Processes.run(
+            knobs,
+            null,
+            60,
+            List.of("bash", "slurm/benchmark_streaming_multinode.sh", "--dry-run"));
+    assertEquals(0, dry.rc(), dry.output());
+    String srun =
+        dry.output()
+            .lines()
+            .filter(l -> l.startsWith("srun sh -c "))
+            .findFirst()
+            .orElseThrow(() -> new AssertionError("no srun line: " + dry.output()));
+    // What srun runs in each task: the line without "srun", through a shell that unquotes it.
+    List<String> body = List.of("bash", "-c", srun.substring("srun ".length()));
+    List<Process> running = new ArrayList<>();
+    List<Path> logs = new ArrayList<>();
+    for (int rank = 0; rank < TASKS; rank++) {
+      Path log = tmp.resolve("launcher-rank" + rank + ".log");
+      logs.add(log);
+      running.add(task(rank, body, log));
+    }
+    finish(running, logs);
+
+    Map<String, Double> perNode = new HashMap<>();
+    for (String mode : List.of("single", "sarm")) {
+      for (int rank = 0; rank < TASKS; rank++) {
+        int node = rank / 2;
+        String name = "hub_" + mode + "_bs4_w1_cpu_node" + node + "_rank" + rank + ".json";
+        Path file = out.resolve("node" + node).resolve(name);
+        assertTrue(Files.isRegularFile(file), "named by node and rank: " + file);
+        JsonNode r = Json.MAPPER.readTree(file.toFile());
+        assertEquals(RIG + "-node" + node, r.get("hostname").asText(), r.toString());
+        assertEquals(node, r.get("node").asInt());
+        assertEquals(rank, r.get("task_rank").asInt());
+        assertEquals(1, r.get("world_size").asInt(), "every node reads the whole dataset");
+        assertTrue(r.get("frames_measured").asLong() > 0, r.toString());
+        perNode.merge(mode + " node" + node, r.get("frames_per_s_node").asDouble(), Double::sum);
+      }
+    }
+    Processes.Result summary =
+        Processes.run(Map.of(), null, 60, Processes.cli("summarize", out.toString()));
+    assertEquals(0, summary.rc(), summary.output());
+    assertTrue(summary.output().contains("frames/s per node"), summary.output());
+    List<String> csv = Files.readAllLines(out.resolve("summary_nodes.csv"));
+    for (String mode : List.of("single", "sarm")) {
+      String config = "hub/" + mode + "/cpu w1 bs4";
+      double job = 0;
+      for (int node = 0; node < 2; node++) {
+        double rate = perNode.get(mode + " node" + node);
+        job += rate;
+        assertTrue(csv.contains(config + ",node" + node + ",2," + round(rate)), csv.toString());
+      }
+      assertTrue(csv.contains(config + "," + NodeTotals.JOB + ",4," + round(job)), csv.toString());
+    }
+  }
+
+  private static double round(double v) {
+    return Math.round(v * 100) / 100.0;
   }
 }

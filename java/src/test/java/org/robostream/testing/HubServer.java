@@ -153,7 +153,7 @@ public final class HubServer implements AutoCloseable {
   /** Sends a settling request to the server named {@code host}; returns its logged URI. */
   private String settle(String host) throws IOException {
     String uri = SETTLE + ProcessHandle.current().pid() + "-" + SETTLES.incrementAndGet();
-    try (java.net.Socket s = new java.net.Socket("127.0.0.1", port)) {
+    try (java.net.Socket s = new java.net.Socket(address, port)) {
       s.getOutputStream()
           .write(
               ("GET " + uri + " HTTP/1.1\r\nHost: " + host + "\r\nConnection: close\r\n\r\n")

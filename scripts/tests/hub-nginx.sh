@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # A local stand-in for the Hugging Face Hub: nginx (Debian) on loopback serving a dataset directory
 # in the Hub's URL layout, for the HTTP tests. Usage:
-#   hub-nginx.sh start STATE_DIR DATASET_DIR OWNER/NAME   prints the port; idempotent install
+#   hub-nginx.sh start STATE_DIR DATASET_DIR OWNER/NAME [ADDRESS]   prints the port; idempotent
+#                                                install; ADDRESS (default 127.0.0.1) is where
+#                                                it listens: the rig's Hub namespace serves the
+#                                                nodes on its data address (hosts.sh)
 #   hub-nginx.sh stop STATE_DIR
 # Served (REV = v3.0, the tag the refs answer lists):
 #   /datasets/OWNER/NAME/resolve/R/<path>        the files, with Range and ETag (nginx static),
@@ -57,6 +60,7 @@ fi
 [ "$cmd" = start ] || { echo "unknown command $cmd" >&2; exit 2; }
 data=$(cd "${3:?dataset dir}" && pwd)
 repo=${4:?owner/name}
+addr=${5:-127.0.0.1}
 rev=v3.0
 
 if ! command -v nginx >/dev/null && [ ! -x /usr/sbin/nginx ]; then
@@ -156,7 +160,7 @@ http {
   default_type application/octet-stream;
   log_format auth '\$request_uri auth=\$http_authorization range=\$http_range end=\$msec took=\$request_time';
   server {
-    listen 127.0.0.1:$port default_server;
+    listen $addr:$port default_server;
     server_name 127.0.0.1;
     access_log $state/hub.log auth;
     location ^~ /robostream-settle/ { return 204; }
@@ -180,7 +184,7 @@ $tree_locations
     location ~ ^/datasets/[^/]+/forbidden/ { return 403; }
   }
   server {
-    listen 127.0.0.1:$port;
+    listen $addr:$port;
     server_name localhost;
     access_log $state/cdn.log auth;
     location ^~ /robostream-settle/ { return 204; }

@@ -14,8 +14,8 @@ import org.robostream.stream.RankWorld;
  * dataset, as the reference's per-node benchmark does), whether the dataset was split over the
  * ranks the environment names and which variables named them, the task's own rank and world size as
  * its launcher numbered it (SLURM, torchrun, MPI: recorded split or not, so results of the tasks of
- * one job stay told apart), the SLURM node index ({@code SLURM_NODEID}, null outside SLURM) and the
- * host name. Immutable.
+ * one job stay told apart), the node's index ({@code SLURM_NODEID}, else torchrun's {@code
+ * GROUP_RANK}; null without either) and the host name. Immutable.
  */
 public record RunPlacement(
     int rank,
@@ -27,7 +27,8 @@ public record RunPlacement(
     Integer node,
     String host) {
   public static RunPlacement of(RankWorld rankWorld, boolean splitByRank, Map<String, String> env) {
-    String node = env.get("SLURM_NODEID");
+    // torchrun names the node by GROUP_RANK (its --node_rank): results of two nodes stay apart.
+    String node = env.getOrDefault("SLURM_NODEID", env.get("GROUP_RANK"));
     Integer nodeId = null;
     if (node != null && node.strip().matches("\\d+")) {
       nodeId = Integer.valueOf(node.strip());
@@ -62,14 +63,20 @@ public record RunPlacement(
 
   /**
    * What the result files' names add so that two tasks writing to one {@code --out-dir} never
-   * overwrite each other: {@code _node<N>_rank<R>} when the launcher started several tasks ({@code
-   * _node<N>} only under SLURM), nothing for a process alone (the reference's file name).
+   * overwrite each other: {@code _node<N>_rank<R>} when the launcher started several tasks, with
+   * the host name in place of {@code node<N>} when no launcher numbered the nodes; nothing for a
+   * process alone (the reference's file name).
    */
   public String fileSuffix() {
     if (taskWorldSize <= 1) {
       return "";
     }
-    return (node == null ? "" : "_node" + node) + "_rank" + taskRank;
+    // The node in the name, whatever it is called: summarize totals frames/s per node from these.
+    String where = host.replaceAll("[^A-Za-z0-9.-]", "");
+    if (node != null) {
+      where = "node" + node;
+    }
+    return (where.isEmpty() ? "" : "_" + where) + "_rank" + taskRank;
   }
 
   private static String hostName() {

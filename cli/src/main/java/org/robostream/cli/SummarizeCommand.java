@@ -3,6 +3,7 @@ package org.robostream.cli;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
+import org.robostream.bench.NodeTotals;
 import org.robostream.bench.ResultSummary;
 import org.robostream.bench.SummaryChart;
 import org.robostream.bench.WindowFidelity;
@@ -15,7 +16,8 @@ import picocli.CommandLine.Parameters;
     mixinStandardHelpOptions = true,
     description =
         "Table of every benchmark result JSON under DIR; writes summary.csv and"
-            + " summary.png there.")
+            + " summary.png there, and for a job's tasks frames/s per node and for the job"
+            + " (summary_nodes.csv).")
 final class SummarizeCommand implements Callable<Integer> {
   @Parameters(index = "0", arity = "0..1", defaultValue = "bench-results", paramLabel = "DIR")
   Path dir;
@@ -44,11 +46,20 @@ final class SummarizeCommand implements Callable<Integer> {
               + " window; a frame cache row's frames/s/node is not a decode rate (decoded_frames/s"
               + " and baseline_ratio are).");
     }
+    // A job's tasks (several nodes, several ranks): what each node and the job streamed.
+    List<NodeTotals.Total> totals = NodeTotals.collect(dir);
+    System.out.print(NodeTotals.text(totals));
     Path csv = dir.resolve("summary.csv");
     Path png = dir.resolve("summary.png");
     ResultSummary.writeCsv(rows, csv);
     SummaryChart.write(rows, png);
-    System.out.println("wrote " + csv + " and " + png);
+    if (totals.isEmpty()) {
+      System.out.println("wrote " + csv + " and " + png);
+      return 0;
+    }
+    Path nodes = dir.resolve("summary_nodes.csv");
+    NodeTotals.writeCsv(totals, nodes);
+    System.out.println("wrote " + csv + ", " + nodes + " and " + png);
     return 0;
   }
 }

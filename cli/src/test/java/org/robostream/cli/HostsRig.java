@@ -25,15 +25,27 @@ final class HostsRig {
   /** Node 0's address on the data network, which the Hub namespace shares (the job's does not). */
   static final String NODE0_DATA = "203.0.113.10";
 
+  /** The Hub namespace's address on the data network: the nodes' Hub stand-in listens there. */
+  static final String HUB_DATA = "203.0.113.1";
+
   private static final Path SCRIPT = Fixtures.repoRoot().resolve("scripts/tests/hosts.sh");
 
   private HostsRig() {}
 
   /** Makes the rig, or skips the test saying why it cannot be made here. */
   static void start() throws Exception {
-    Processes.Result check = Processes.run(Map.of(), 30, SCRIPT.toString(), "check");
+    start(NAME);
+  }
+
+  /**
+   * Makes the rig named {@code name} (its own namespaces, beside the default rig's: tests of
+   * several classes may run at once), or skips the test.
+   */
+  static void start(String name) throws Exception {
+    Map<String, String> env = Map.of("ROBOSTREAM_HOSTS_NAME", name);
+    Processes.Result check = Processes.run(env, 30, SCRIPT.toString(), "check");
     Assumptions.assumeTrue(check.rc() == 0, "no two-host rig here: " + check.output());
-    Processes.Result started = Processes.run(Map.of(), 60, SCRIPT.toString(), "start");
+    Processes.Result started = Processes.run(env, 60, SCRIPT.toString(), "start");
     if (started.rc() != 0) {
       throw new AssertionError("hosts.sh start failed: " + started.output());
     }
@@ -41,7 +53,13 @@ final class HostsRig {
 
   /** Removes the rig and every process left in it. */
   static void stop() throws Exception {
-    Processes.Result stopped = Processes.run(Map.of(), 60, SCRIPT.toString(), "stop");
+    stop(NAME);
+  }
+
+  /** Removes the rig named {@code name} and every process left in it. */
+  static void stop(String name) throws Exception {
+    Map<String, String> env = Map.of("ROBOSTREAM_HOSTS_NAME", name);
+    Processes.Result stopped = Processes.run(env, 60, SCRIPT.toString(), "stop");
     if (stopped.rc() != 0 && stopped.rc() != 3) {
       throw new AssertionError("hosts.sh stop failed: " + stopped.output());
     }
@@ -49,7 +67,21 @@ final class HostsRig {
 
   /** {@code command} as it runs on {@code node} (0, 1 or "hub"). */
   static List<String> on(Object node, List<String> command) {
-    List<String> all = new ArrayList<>(List.of(SCRIPT.toString(), "exec", node.toString(), "--"));
+    return on(NAME, node, command);
+  }
+
+  /** {@code command} as it runs on {@code node} of the rig named {@code name}. */
+  static List<String> on(String name, Object node, List<String> command) {
+    // env(1) names the rig whatever the caller's environment says.
+    List<String> all =
+        new ArrayList<>(
+            List.of(
+                "env",
+                "ROBOSTREAM_HOSTS_NAME=" + name,
+                SCRIPT.toString(),
+                "exec",
+                node.toString(),
+                "--"));
     all.addAll(command);
     return all;
   }

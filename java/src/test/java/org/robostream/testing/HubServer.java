@@ -23,9 +23,13 @@ public final class HubServer implements AutoCloseable {
   public final Path state;
   public final int port;
 
-  private HubServer(Path state, int port) {
+  /** The address it listens on: loopback, or the rig's Hub namespace's data address. */
+  public final String address;
+
+  private HubServer(Path state, int port, String address) {
     this.state = state;
     this.port = port;
+    this.address = address;
   }
 
   public static HubServer start(Path state, Path dataset) throws IOException, InterruptedException {
@@ -35,12 +39,29 @@ public final class HubServer implements AutoCloseable {
   /** Serves {@code dataset} as the repository {@code repo} (owner/name). */
   public static HubServer start(Path state, Path dataset, String repo)
       throws IOException, InterruptedException {
+    return start(state, dataset, repo, java.util.List.of(), "127.0.0.1");
+  }
+
+  /**
+   * Serves {@code dataset} as {@code repo} on {@code address}, the script run behind {@code
+   * launcher} (a command prefix that runs it elsewhere, such as another network namespace; empty:
+   * here).
+   */
+  public static HubServer start(
+      Path state, Path dataset, String repo, java.util.List<String> launcher, String address)
+      throws IOException, InterruptedException {
     Path script = Fixtures.repoRoot().resolve("scripts/tests/hub-nginx.sh");
-    Process p =
-        new ProcessBuilder(
-                "bash", script.toString(), "start", state.toString(), dataset.toString(), repo)
-            .redirectErrorStream(true)
-            .start();
+    java.util.List<String> command = new java.util.ArrayList<>(launcher);
+    command.addAll(
+        java.util.List.of(
+            "bash",
+            script.toString(),
+            "start",
+            state.toString(),
+            dataset.toString(),
+            repo,
+            address));
+    Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
     if (!p.waitFor(120, TimeUnit.SECONDS)) {
       p.destroyForcibly();
@@ -52,11 +73,11 @@ public final class HubServer implements AutoCloseable {
       throw new IOException("hub-nginx.sh failed (" + p.exitValue() + "): " + out);
     }
     String[] lines = out.split("\n");
-    return new HubServer(state, Integer.parseInt(lines[lines.length - 1].trim()));
+    return new HubServer(state, Integer.parseInt(lines[lines.length - 1].trim()), address);
   }
 
   public String endpoint() {
-    return "http://127.0.0.1:" + port;
+    return "http://" + address + ":" + port;
   }
 
   /** The commit the fixture's revision API resolves {@code revision} (v3.0, v2.1, main) to. */
@@ -132,7 +153,7 @@ public final class HubServer implements AutoCloseable {
   /** Sends a settling request to the server named {@code host}; returns its logged URI. */
   private String settle(String host) throws IOException {
     String uri = SETTLE + ProcessHandle.current().pid() + "-" + SETTLES.incrementAndGet();
-    try (java.net.Socket s = new java.net.Socket("127.0.0.1", port)) {
+    try (java.net.Socket s = new java.net.Socket(address, port)) {
       s.getOutputStream()
           .write(
               ("GET " + uri + " HTTP/1.1\r\nHost: " + host + "\r\nConnection: close\r\n\r\n")

@@ -14,10 +14,12 @@ import java.util.stream.Stream;
 /**
  * frames/s per node and for the job, from the results of a job's tasks (those that record a
  * launcher's task world larger than 1): summarize's totals under its table. A node's rate is the
- * sum of its tasks' frames/s/node, since they ran at the same time and each timed its own window;
- * the job's is the sum of its nodes'. A node is named by the result's {@code node} (SLURM_NODEID or
- * torchrun's GROUP_RANK), else its host name: never by the folder, which a launcher may share.
- * Results of a process alone are left out (there is nothing to add). Stateless.
+ * sum of its tasks' frames/s/node; each task timed its own window, and the results carry no window
+ * times, so the sum is exact only where the windows overlapped and an upper bound otherwise (the
+ * printed header says so); the job's is the sum of its nodes'. A node is named by the result's
+ * {@code node} (SLURM_NODEID or torchrun's GROUP_RANK), else its host name: never by the folder,
+ * which a launcher may share. Results of a process alone are left out (there is nothing to add).
+ * Stateless.
  */
 public final class NodeTotals {
   /** The name the job's total has in the node column. */
@@ -113,8 +115,8 @@ public final class NodeTotals {
     int node = totals.stream().mapToInt(t -> t.node().length()).max().orElse(0);
     StringBuilder out =
         new StringBuilder(
-            "  frames/s per node (the sum of its tasks' frames/s/node, which ran at once) and for"
-                + " the job:\n");
+            "  frames/s per node (the sum of its tasks' frames/s/node: exact where their timed"
+                + " windows overlapped, an upper bound where they did not) and for the job:\n");
     for (Total t : totals) {
       out.append(
           String.format(

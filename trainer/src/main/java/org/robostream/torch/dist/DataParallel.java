@@ -142,6 +142,9 @@ public final class DataParallel implements AutoCloseable {
    * (that thread, stuck in native code, is a daemon: it does not keep the process alive).
    */
   private static Store openStore(Rendezvous rendezvous, Duration timeout, Milliseconds ms) {
+    if (rendezvous.rank() == 0) {
+      loopbackAcrossNodes(rendezvous, Rendezvous.nodes(System.getenv()));
+    }
     int listening;
     try {
       listening =
@@ -196,6 +199,35 @@ public final class DataParallel implements AutoCloseable {
               + DistributedException.firstLine(cause)
               + ")",
           cause);
+    }
+  }
+
+  /**
+   * Refuses at once where rank 0 would serve the store on loopback for a job of several nodes: its
+   * host's name resolves to 127.0.1.1 on rank 0's own node (Debian's /etc/hosts) while the other
+   * nodes resolve it elsewhere, so they could never reach it and would wait out the timeout.
+   */
+  static void loopbackAcrossNodes(Rendezvous r, int nodes) {
+    if (nodes < 2) {
+      return;
+    }
+    java.net.InetAddress address;
+    try {
+      address = java.net.InetAddress.getByName(r.host());
+    } catch (java.net.UnknownHostException e) {
+      return; // BoundListener names it
+    }
+    if (address.isLoopbackAddress()) {
+      throw new DistributedException(
+          r.describe()
+              + ": rank 0's host "
+              + r.host()
+              + " is "
+              + address.getHostAddress()
+              + " (loopback) on this node, but the job spans "
+              + nodes
+              + " nodes: the others could never reach it. Set MASTER_ADDR to this node's address"
+              + " on the network the nodes share");
     }
   }
 

@@ -97,6 +97,28 @@ public record Rendezvous(String host, int port, int rank, int world, int localRa
     return new Rendezvous(host.strip(), port, ranks.rank(), ranks.world(), localRank, source);
   }
 
+  /**
+   * How many nodes the job spans, as its launcher says ({@code SLURM_NNODES}, {@code
+   * SLURM_JOB_NUM_NODES}; torchrun: {@code WORLD_SIZE / LOCAL_WORLD_SIZE}), or 1 when none says.
+   */
+  public static int nodes(Map<String, String> env) {
+    for (String name : new String[] {"SLURM_NNODES", "SLURM_JOB_NUM_NODES"}) {
+      String v = env.get(name);
+      if (v != null && v.strip().matches("\\d{1,9}")) {
+        return Math.max(1, Integer.parseInt(v.strip()));
+      }
+    }
+    String world = env.get("WORLD_SIZE");
+    String local = env.get("LOCAL_WORLD_SIZE");
+    if (world != null
+        && local != null
+        && world.strip().matches("\\d{1,9}")
+        && local.strip().matches("[1-9]\\d{0,8}")) {
+      return Math.max(1, Integer.parseInt(world.strip()) / Integer.parseInt(local.strip()));
+    }
+    return 1;
+  }
+
   private static int firstInt(Map<String, String> env, int otherwise, String... names) {
     for (String name : names) {
       if (env.get(name) != null) {

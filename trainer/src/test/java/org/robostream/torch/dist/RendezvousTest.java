@@ -136,4 +136,26 @@ class RendezvousTest {
       assertThrows(IllegalArgumentException.class, () -> SlurmNodeList.firstHost(bad), bad);
     }
   }
+
+  @Test
+  void nodesComeFromTheLauncherAndRankZeroOnLoopbackIsRefusedAcrossNodes() {
+    assertEquals(2, Rendezvous.nodes(Map.of("SLURM_NNODES", "2")));
+    assertEquals(3, Rendezvous.nodes(Map.of("SLURM_JOB_NUM_NODES", "3")));
+    assertEquals(2, Rendezvous.nodes(Map.of("WORLD_SIZE", "4", "LOCAL_WORLD_SIZE", "2")));
+    assertEquals(1, Rendezvous.nodes(Map.of("WORLD_SIZE", "4", "LOCAL_WORLD_SIZE", "0")));
+    assertEquals(1, Rendezvous.nodes(Map.of()));
+    Rendezvous slurm =
+        Rendezvous.fromEnvironment(
+            RankWorld.resolve(
+                OptionalInt.empty(),
+                OptionalInt.empty(),
+                Map.of("SLURM_PROCID", "0", "SLURM_NTASKS", "4")),
+            Map.of(
+                "SLURM_PROCID", "0", "SLURM_NTASKS", "4", "SLURM_JOB_NODELIST", "localhost,gpu2"));
+    DistributedException e =
+        assertThrows(DistributedException.class, () -> DataParallel.loopbackAcrossNodes(slurm, 2));
+    assertTrue(e.getMessage().contains("is 127.0.0.1 (loopback) on this node"), e.getMessage());
+    assertTrue(e.getMessage().contains("Set MASTER_ADDR"), e.getMessage());
+    DataParallel.loopbackAcrossNodes(slurm, 1); // one node: loopback is right
+  }
 }

@@ -282,6 +282,40 @@ class RendezvousTrustTest {
   }
 
   /**
+   * Another local account (nobody, as the frame cache's tests use) cannot read the job's secret
+   * file even where every folder above it is open to all: the file is this user's, mode 0600. So it
+   * cannot prove the job, and is never paired (the test above). Root only (setpriv).
+   */
+  @Test
+  void anotherAccountCannotReadTheJobsSecret() throws Exception {
+    org.junit.jupiter.api.Assumptions.assumeTrue(
+        "root".equals(System.getProperty("user.name")), "running as another account needs root");
+    java.nio.file.Path home = java.nio.file.Files.createTempDirectory("home");
+    JobCheck job = JobCheck.of(Map.of(), home, Map.of());
+    java.nio.file.Path file = home.resolve(JobCheck.FILE);
+    for (java.nio.file.Path dir = file.getParent(); dir.startsWith(home); dir = dir.getParent()) {
+      java.nio.file.Files.setPosixFilePermissions(
+          dir, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+    }
+    Process cat =
+        new ProcessBuilder(
+                "setpriv",
+                "--reuid=65534",
+                "--regid=65534",
+                "--clear-groups",
+                "cat",
+                file.toString())
+            .redirectErrorStream(true)
+            .start();
+    String out = new String(cat.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertTrue(cat.waitFor(30, TimeUnit.SECONDS));
+    assertTrue(cat.exitValue() != 0 && out.contains("Permission denied"), out);
+    // The job's own ranks still read it: the same secret.
+    assertTrue(
+        java.util.Arrays.equals(job.secret(), JobCheck.of(Map.of(), home, Map.of()).secret()));
+  }
+
+  /**
    * With MASTER_ADDR=127.0.0.1, rank 0's store listens on the loopback only (libtorch alone binds
    * every interface): another host cannot reach it, and this machine's other addresses refuse.
    */

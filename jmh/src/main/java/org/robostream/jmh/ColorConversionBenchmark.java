@@ -21,14 +21,25 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
+import org.robostream.arrow.BatchMemoryPool;
 import org.robostream.nativecore.NativeCore;
 import org.robostream.nativecore.NativeStatus;
 import org.robostream.video.ColorSpec;
 import org.robostream.video.FrameLayout;
+import org.robostream.video.FrameSamples;
 import org.robostream.video.HostFrameBuffer;
 import org.robostream.video.SwscaleConverter;
 
-/** 640x480 yuv420p to RGB24 straight into a frame slot: libyuv (default) against swscale. */
+/**
+ * One yuv420p picture (BT.601, limited range) to RGB straight into a frame slot, per converter,
+ * layout, sample type and size, both converters in the same run. One op is one frame.
+ *
+ * <p>uint8: libyuv ({@code rs_convert_yuv8}, what {@code ColorConverterKind.LIBYUV} runs) against
+ * swscale ({@link SwscaleConverter}, {@code AUTO}). float32 in [0, 1]: the library converts floats
+ * with swscale only (libyuv writes uint8); the LIBYUV row is libyuv's uint8 frame expanded to
+ * floats by the host pool ({@link BatchMemoryPool#expandToUnitFloats}), the way a libyuv float path
+ * would have to work, measured for comparison only.
+ */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
@@ -42,38 +53,62 @@ public class ColorConversionBenchmark {
   @Param({"HWC", "CHW"})
   public String layout;
 
+  @Param({"UINT8", "FLOAT32"})
+  public String dtype;
+
+  @Param({"256x256", "640x480"})
+  public String size;
+
+  private int width;
+  private int height;
   private AVFrame frame;
   private HostFrameBuffer slot;
+  private HostFrameBuffer bytes; // libyuv's uint8 frame before the float expansion
+  private BatchMemoryPool host;
   private SwscaleConverter swscale;
   private FrameLayout frameLayout;
+  private boolean floats;
   private final ColorSpec color = new ColorSpec(ColorSpec.Matrix.BT601, false);
 
   @Setup(Level.Trial)
   public void setUp() {
     NativeCore.ensureLoaded();
+    String[] wh = size.split("x");
+    width = Integer.parseInt(wh[0]);
+    height = Integer.parseInt(wh[1]);
     frame = av_frame_alloc();
     frame.format(AV_PIX_FMT_YUV420P);
-    frame.width(640);
-    frame.height(480);
+    frame.width(width);
+    frame.height(height);
     if (av_frame_get_buffer(frame, 64) < 0) {
       throw new IllegalStateException("av_frame_get_buffer failed");
     }
     SplittableRandom rng = new SplittableRandom(1);
     for (int plane = 0; plane < 3; plane++) {
-      int rows = plane == 0 ? 480 : 240;
-      long bytes = (long) frame.linesize(plane) * rows;
-      for (long i = 0; i < bytes; i++) {
+      int rows = plane == 0 ? height : height / 2;
+      long n = (long) frame.linesize(plane) * rows;
+      for (long i = 0; i < n; i++) {
         frame.data(plane).put(i, (byte) (16 + rng.nextInt(220)));
       }
     }
     frameLayout = FrameLayout.valueOf(layout);
-    slot = new HostFrameBuffer(1, 480, 640, frameLayout);
+    floats = dtype.equals("FLOAT32");
+    slot =
+        new HostFrameBuffer(
+            1,
+            height,
+            width,
+            frameLayout,
+            floats ? FrameSamples.RGB_FLOAT32 : FrameSamples.RGB_UINT8);
+    bytes = new HostFrameBuffer(1, height, width, frameLayout);
+    host = BatchMemoryPool.host();
     swscale = new SwscaleConverter();
   }
 
   @Benchmark
   public void convert() {
     if (converter.equals("LIBYUV")) {
+      long dst = floats ? bytes.slotAddress(0) : slot.slotAddress(0);
       NativeStatus.check(
           NativeCore.rs_convert_yuv8(
               frame.data(0).address(),
@@ -82,22 +117,26 @@ public class ColorConversionBenchmark {
               frame.linesize(1),
               frame.data(2).address(),
               frame.linesize(2),
-              640,
-              480,
+              width,
+              height,
               420,
               color.matrix().nativeCode(),
               0,
-              slot.slotAddress(0),
+              dst,
               frameLayout.nativeCode()),
           "yuv");
+      if (floats) {
+        host.expandToUnitFloats(slot.slotAddress(0), dst, 3L * width * height, 0);
+      }
     } else {
-      swscale.convert(frame, color, slot.slotAddress(0), frameLayout);
+      swscale.convert(frame, color, slot.slotAddress(0), width, height, frameLayout, floats);
     }
   }
 
   @TearDown(Level.Trial)
   public void tearDown() {
     swscale.close();
+    host.close();
     av_frame_free(frame);
   }
 }

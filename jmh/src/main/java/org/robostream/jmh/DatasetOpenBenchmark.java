@@ -1,5 +1,6 @@
 package org.robostream.jmh;
 
+import java.io.IOException;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -18,7 +19,8 @@ import org.robostream.stream.StreamingDataset;
  * close()}, which read the metadata, check that every file of the selection is there, read every
  * data file's index columns and every video's container and packet index, and allocate the batch
  * pools. The dataset is {@code -Drobostream.dataset=PATH} (e.g. the default dataset that {@code
- * scripts/demo.sh} generates, or a real one); {@code -Drobostream.episodes=0-4} selects episodes.
+ * scripts/demo.sh} generates, or a real one), else the benchmarks' camera dataset ({@link
+ * BenchFixtures#cameraDataset()}); {@code -Drobostream.episodes=0-4} selects episodes.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.SingleShotTime)
@@ -28,12 +30,10 @@ import org.robostream.stream.StreamingDataset;
 @Fork(value = 1, jvmArgsAppend = "--add-opens=java.base/java.nio=ALL-UNNAMED")
 public class DatasetOpenBenchmark {
   @Benchmark
-  public int openAndClose() {
+  public int openAndClose() throws IOException {
     String dataset = System.getProperty("robostream.dataset");
-    if (dataset == null) {
-      throw new IllegalStateException("set -Drobostream.dataset=PATH (a local LeRobot dataset)");
-    }
-    StreamingDataset.Builder b = StreamingDataset.builder(Path.of(dataset));
+    Path root = dataset == null ? BenchFixtures.cameraDataset() : Path.of(dataset);
+    StreamingDataset.Builder b = StreamingDataset.builder(root);
     String episodes = System.getProperty("robostream.episodes");
     if (episodes != null) {
       b.episodes(episodes);

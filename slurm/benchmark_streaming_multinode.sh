@@ -14,8 +14,10 @@
 #SBATCH --time=02:00:00
 #SBATCH --output=logs/%x-%j.out
 # Knobs: ROOT or REPO_ID (+ DATA_FILES_ROOT), SOURCE [what the flags say: local with ROOT, hub or
-# bucket with REPO_ID; warmed_bucket with REPO_ID prewarms once, here, before the nodes measure:
-# the Hub cache must be on a file system every node sees, as $SCRATCH usually is],
+# bucket with REPO_ID; warmed_bucket (a bucket DATA_FILES_ROOT): each node's bench reads every file
+# once before its run (its warm pass, recorded apart), then reads the bucket over the network;
+# local_mirror with REPO_ID: `robostream prewarm` once, here, before the nodes read that copy: the
+# Hub cache must be on a file system every node sees, as $SCRATCH usually is],
 # OUT_DIR [bench-results/multinode], BATCH_SIZE [64], WORKERS [12], BUFFER [4000],
 # NUM_BATCHES [300], DECODE [cpu; cuda: the node's GPU 0, see slurm/task_device.sh], SPLIT [0],
 # FRAME_CACHE [unset: none; passed as --frame-cache, expanded by each task's shell, e.g.
@@ -48,7 +50,7 @@ $robostream bench $data $source$split --mode \$mode --video-decode-device \$devi
 --num-batches ${NUM_BATCHES:-300} --out-dir $OUT_DIR/node\$SLURM_NODEID\
 ${FRAME_CACHE:+ --frame-cache $FRAME_CACHE} || exit 1; done"
 prewarm=""
-if [ "${SOURCE:-}" = warmed_bucket ] && [ -z "${ROOT:-}" ]; then
+if [ "${SOURCE:-}" = local_mirror ] && [ -z "${ROOT:-}" ]; then
   prewarm="$robostream prewarm $data"
 fi
 if [ $dry_run = 1 ]; then
@@ -60,7 +62,7 @@ if [ -z "${ROBOSTREAM:-}" ]; then
   scripts/build-jar.sh # once, here: tasks building at the same time would break each other's jar
   export ROBOSTREAM_NO_BUILD=1
 fi
-# Warming is a step before the measurement (resumable: files already cached are kept).
+# Copying to the cache is a step before the measurement (resumable: cached files are kept).
 [ -z "$prewarm" ] || $prewarm
 srun --ntasks-per-node=1 sh -c "$task"
 echo "then: scripts/robostream summarize $OUT_DIR"

@@ -6,14 +6,19 @@
 #   slurm/run_streaming_matrix.sh [--dry-run]
 #
 # Knobs (environment, defaults in brackets):
-#   SOURCES ["hub bucket warmed_bucket"]  local | hub | bucket | warmed_bucket
+#   SOURCES ["hub bucket warmed_bucket"]  local | hub | bucket | warmed_bucket | local_mirror
+#     hub: the repository over the network; bucket: data/ and videos/ from BUCKET over the network
+#     (metadata from the repository); warmed_bucket: WARM_BUCKET (default BUCKET) the same way,
+#     after `bench` read every file of the run once (its warm pass, timed and counted apart in the
+#     result); local_mirror: `robostream prewarm` first copies the repository's files (or
+#     MIRROR_FILES_ROOT's) to the node's cache, then bench reads that local disk.
 #     With the default SOURCES, bucket and warmed_bucket are skipped (with a message) while
-#     BUCKET / WARM_BUCKET are unset: their buckets are yours to name. Listing a source in SOURCES
-#     whose knob is unset is an error.
+#     their bucket is unset: it is yours to name. Listing a source in SOURCES whose knob is unset
+#     is an error.
 #   MODES ["single sarm"]   DECODES ["cpu cuda"]  cpu | cuda | cuda-or-cpu
 #   ROOT (dataset root, needed by SOURCES=local)  REPO_ID [lerobot/robocasa]
-#   BUCKET, WARM_BUCKET (hf://buckets/OWNER/NAME holding data/ and videos/; a warmed_bucket job
-#     first runs `robostream prewarm` into its node's cache, then measures reading from it)
+#   BUCKET, WARM_BUCKET [BUCKET] (hf://buckets/OWNER/NAME holding data/ and videos/)
+#   MIRROR_FILES_ROOT (unset: the repository) what a local_mirror job copies data/ and videos/ from
 #   OUT_DIR [bench-results]  NUM_BATCHES [200]  BATCH_SIZE [64]  TIME [01:00:00]  MEM [64G]
 #   GPUS [1] (0: no --gpus; then DECODES may not hold cuda)  CPU_WORKERS [8]  GPU_WORKERS [2]
 #   CPU_BUFFER [4000]  GPU_BUFFER [1000]  CPUS_PER_TASK [workers + 4]  SERIAL [1]: chain jobs
@@ -23,7 +28,7 @@
 #   or a node-local folder DIR:SIZE, expanded in the job ('${SLURM_TMPDIR:-/tmp}/robostream-frames-$USER:64G';
 #   a folder outlives the job, so later jobs on the node start warm: use memory:SIZE to compare
 #   decoders)
-# Hub cache (the warmed_bucket jobs' prewarmed mirror, metadata and Parquet of every Hub job):
+# Hub cache (the local_mirror jobs' prewarmed mirror, metadata and Parquet of every Hub job):
 # HF_LEROBOT_HOME, else $HF_HOME/lerobot, else $SCRATCH/hf_home/lerobot when SCRATCH is set
 # (slurm/hub_cache.sh, sourced here and in every job); at most ROBOSTREAM_HUB_CACHE_GB [50] GB.
 # Jobs inherit this environment (sbatch's default --export=ALL).
@@ -70,8 +75,9 @@ for source in $SOURCES; do
     local) [ -n "${ROOT:-}" ] || knob=ROOT ;;
     hub) ;;
     bucket) [ -n "${BUCKET:-}" ] || knob=BUCKET ;;
-    warmed_bucket) [ -n "${WARM_BUCKET:-}" ] || knob=WARM_BUCKET ;;
-    *) problem "SOURCES: unknown source '$source' (local, hub, bucket, warmed_bucket)"; continue ;;
+    warmed_bucket) [ -n "${WARM_BUCKET:-${BUCKET:-}}" ] || knob=WARM_BUCKET ;;
+    local_mirror) ;;
+    *) problem "SOURCES: unknown source '$source' (local, hub, bucket, warmed_bucket, local_mirror)"; continue ;;
   esac
   if [ -z "$knob" ]; then
     sources+=("$source")
@@ -131,8 +137,10 @@ for source in "${sources[@]}"; do
     local) data="--root '$ROOT'" ;;
     hub) data="--repo-id $REPO_ID" ;;
     bucket) data="--repo-id $REPO_ID --data-files-root $BUCKET" ;;
-    warmed_bucket) data="--repo-id $REPO_ID --data-files-root $WARM_BUCKET"
-       # Warming is a step before the measurement (resumable: files already cached are kept).
+    # bench does the warm pass itself, through the client the run then uses.
+    warmed_bucket) data="--repo-id $REPO_ID --data-files-root ${WARM_BUCKET:-$BUCKET}" ;;
+    local_mirror) data="--repo-id $REPO_ID${MIRROR_FILES_ROOT:+ --data-files-root $MIRROR_FILES_ROOT}"
+       # Copying to the node is a step before the measurement (resumable: cached files are kept).
        prepare="$ROBOSTREAM prewarm $data && " ;;
   esac
   for mode in $MODES; do

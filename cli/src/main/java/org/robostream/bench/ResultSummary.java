@@ -19,7 +19,9 @@ import java.util.stream.Stream;
  * frames/s/node timed the shuffle buffer, not decoding. When any result ran with a frame cache, the
  * table adds {@link #FRAME_CACHE_COLUMNS} (frames decoded or served from the cache per second, the
  * cache's hit rate) and the chart labels those rows {@code [frame cache]}: their frames/s/node are
- * not a decode rate. Stateless.
+ * not a decode rate. Rows of a Hub dataset say where the run's bytes came from ({@code
+ * run_bytes_from}) and how long a warmed_bucket's warm pass took, outside the run ({@code
+ * warm_pass_s}). Stateless.
  */
 public final class ResultSummary {
   /** Columns of the table and of summary.csv. */
@@ -40,7 +42,9 @@ public final class ResultSummary {
           "baseline_ratio",
           "decoded_frames/s",
           "decoded_share",
-          "from_memory");
+          "from_memory",
+          "run_bytes_from",
+          "warm_pass_s");
 
   /** Columns added after {@link #COLUMNS} when any result ran with a frame cache. */
   public static final List<String> FRAME_CACHE_COLUMNS =
@@ -135,6 +139,8 @@ public final class ResultSummary {
                 text(r, "decoded_frames_per_s"),
                 text(r, "window_samples_decoded_share"),
                 fromMemory(r.get("window_served_from_memory")),
+                bytesFrom(r.path("bytes_from").path("run")),
+                text(r.path("warm_pass"), "seconds"),
                 text(r, "served_frames_per_s"),
                 text(r.path("frame_cache"), "hit_rate"));
         Path parent = dir.relativize(p).getParent();
@@ -154,6 +160,22 @@ public final class ResultSummary {
             .thenComparing(x -> x.cells().get(2))
             .thenComparing(Row::folder));
     return rows;
+  }
+
+  /**
+   * Where the run's bytes came from, the origins with any bytes joined by '+' (repository, bucket,
+   * local_disk): a hub row that read a local copy shows it. Empty for a local dataset.
+   */
+  private static String bytesFrom(JsonNode run) {
+    List<String> origins = new ArrayList<>();
+    run.fields()
+        .forEachRemaining(
+            e -> {
+              if (e.getValue().path("bytes").asLong() > 0) {
+                origins.add(e.getKey());
+              }
+            });
+    return String.join("+", origins);
   }
 
   /** YES, no, or empty for results written before the flag existed. */

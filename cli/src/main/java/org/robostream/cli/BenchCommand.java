@@ -45,10 +45,11 @@ final class BenchCommand implements Callable<Integer> {
   @Option(
       names = "--source",
       description =
-          "a label naming where the data comes from: local,"
-              + " hub, bucket or warmed_bucket (default: what the dataset flags say). With --repo-id,"
-              + " warmed_bucket reads the videos from the mirror `robostream prewarm` filled, and fails"
-              + " if they are not there")
+          "where the data comes from: local (--root), hub (the repository), bucket"
+              + " (--data-files-root hf://buckets/...), warmed_bucket (the same bucket, after a warm"
+              + " pass that reads every file once, timed apart) or local_mirror (the videos"
+              + " `robostream prewarm` put on this node's disk; fails if they are not there)."
+              + " Default: what the dataset flags say")
   String source;
 
   @Mixin LoaderOptions loader;
@@ -139,12 +140,17 @@ final class BenchCommand implements Callable<Integer> {
     workers = loader.workers(Math.min(8, Runtime.getRuntime().availableProcessors()));
     DatasetSource opened = dataset.open(defaultEpisodes, defaultFrames);
     HubDataset hub = opened instanceof HubDataset h ? h : null;
-    if (source.equals("warmed_bucket") && hub != null) {
+    if (source.equals("local_mirror") && hub != null) {
       String missing = Prewarm.notPrewarmed(hub, dataset.dataFilesRoot);
       if (missing != null) {
-        System.err.println("robostream bench: --source warmed_bucket: " + missing);
+        System.err.println("robostream bench: --source local_mirror: " + missing);
         return 2;
       }
+    }
+    HubSourceRun hubRun = hub == null ? null : HubSourceRun.opened(hub, source);
+    if (hubRun != null) {
+      opened = hubRun.dataset();
+      hubRun.warmIfAsked(); // before the loader starts: never inside the run's time
     }
     StreamingDataset.Builder builder = StreamingDataset.builder(opened);
     loader
@@ -208,13 +214,8 @@ final class BenchCommand implements Callable<Integer> {
       result.put("timestamps", ds.timestamps().summary());
       placement = RunPlacement.of(ds.rankWorld(), splitByRank, System.getenv());
       placement.addTo(result);
-      if (hub != null) {
-        long fetched = hub.http().bytesFetched();
-        long delivered = ds.stats().framesDelivered();
-        result.put("bytes_fetched", fetched);
-        result.put("bytes_fetched_per_frame", delivered == 0 ? 0 : fetched / delivered);
-        result.put("http_requests", hub.http().requests());
-        result.put("http_retries", hub.http().retries());
+      if (hubRun != null) {
+        hubRun.addTo(result, ds.stats().framesDelivered());
       }
       if ("ffmpeg".equals(baseline)) {
         List<Path> videos = ds.metadata().videoFiles();

@@ -3,17 +3,20 @@ package org.robostream.cli;
 import java.util.List;
 
 /**
- * The {@code --source} label of a bench run and the checks that depend on it, decided from the
- * dataset flags alone, before a dataset is generated or a byte is fetched: a mistake costs an
- * instant exit 2, not a measurement. In the reference the source is only a label
- * (hub|bucket|warmed_bucket) naming where the data came from; here it also says how a Hub run
- * reads: {@code hub} and {@code bucket} by range requests, {@code warmed_bucket} from the local
- * mirror that {@code robostream prewarm} filled beforehand (the client-side counterpart of the
- * reference's server-side pre-warmed bucket: warming is a step before the run, never part of it).
- * Stateless.
+ * The {@code --source} of a bench run and the checks that depend on it, decided from the dataset
+ * flags alone, before a dataset is generated or a byte is fetched: a mistake costs an instant exit
+ * 2, not a measurement. The reference's three sources say where the bytes come from over the
+ * network, and here they also decide it: {@code hub} reads data and videos from the dataset
+ * repository, {@code bucket} from {@code hf://buckets/...} (--data-files-root; metadata still from
+ * the repository), {@code warmed_bucket} from the same bucket after a warm pass that read every
+ * file the run touches once (timed and counted apart from the run). All three read videos by range
+ * requests, never from a local copy. {@code local_mirror} reads the videos from the node-local
+ * mirror that {@code robostream prewarm} filled (the local file system, not the network); {@code
+ * local} is a dataset on disk (--root). Stateless.
  */
 final class BenchSource {
-  static final List<String> LABELS = List.of("local", "hub", "bucket", "warmed_bucket");
+  static final List<String> LABELS =
+      List.of("local", "hub", "bucket", "warmed_bucket", "local_mirror");
 
   private BenchSource() {}
 
@@ -42,12 +45,15 @@ final class BenchSource {
     if (requested.equals("local")) {
       throw new IllegalArgumentException(
           "--source local needs a local dataset (--root); with"
-              + " --repo-id alone the dataset streams from the Hub: --source hub, bucket or"
-              + " warmed_bucket");
+              + " --repo-id alone the dataset streams from the Hub: --source hub, bucket,"
+              + " warmed_bucket or local_mirror");
     }
-    if (requested.equals("bucket") && !bucketFiles) {
+    boolean needsBucket = requested.equals("bucket") || requested.equals("warmed_bucket");
+    if (needsBucket && !bucketFiles) {
       throw new IllegalArgumentException(
-          "--source bucket reads data/ and videos/ from a bucket:"
+          "--source "
+              + requested
+              + " reads data/ and videos/ from a bucket:"
               + " add --data-files-root hf://buckets/OWNER/NAME");
     }
     if (requested.equals("hub") && bucketFiles) {
@@ -55,14 +61,14 @@ final class BenchSource {
           "--data-files-root "
               + dataFilesRoot
               + " is a bucket:"
-              + " use --source bucket (or warmed_bucket after robostream prewarm)");
+              + " use --source bucket or warmed_bucket");
     }
     return requested;
   }
 
   /**
    * Checks {@code --baseline}: only {@code ffmpeg}, and only where the ffmpeg CLI can read the
-   * video files (local, or the prewarmed mirror) and is installed.
+   * video files (local, or the prewarmed mirror of local_mirror) and is installed.
    *
    * @throws IllegalArgumentException naming the problem
    */
@@ -76,13 +82,13 @@ final class BenchSource {
               + " of the same videos), got "
               + baseline);
     }
-    if (remote && !source.equals("warmed_bucket")) {
+    if (remote && !source.equals("local_mirror")) {
       throw new IllegalArgumentException(
           "--baseline ffmpeg needs the video files on disk, but"
               + " --source "
               + source
               + " reads them by range requests: use --root, or --source"
-              + " warmed_bucket after robostream prewarm");
+              + " local_mirror after robostream prewarm");
     }
     String missing = org.robostream.bench.FfmpegCliBaseline.unavailableCause();
     if (missing != null) {

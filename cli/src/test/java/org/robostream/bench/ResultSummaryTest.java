@@ -110,9 +110,11 @@ class ResultSummaryTest {
     Path csv = tmp.resolve("summary.csv");
     ResultSummary.writeCsv(rows, csv);
     List<String> lines = Files.readAllLines(csv);
-    assertTrue(lines.get(0).endsWith(",decoded_frames/s,decoded_share,from_memory"), lines.get(0));
-    assertTrue(lines.get(1).endsWith(",12.5,0.02,YES"), lines.get(1));
-    assertTrue(lines.get(2).endsWith(",480.0,1.0,no"), lines.get(2));
+    assertTrue(
+        lines.get(0).endsWith(",decoded_share,from_memory,run_bytes_from,warm_pass_s"),
+        lines.get(0));
+    assertTrue(lines.get(1).endsWith(",12.5,0.02,YES,,"), lines.get(1));
+    assertTrue(lines.get(2).endsWith(",480.0,1.0,no,,"), lines.get(2));
   }
 
   @Test
@@ -130,7 +132,8 @@ class ResultSummaryTest {
     List<Map<String, String>> table = SummaryTables.parse(ResultSummary.table(rows));
     assertEquals(
         ResultSummary.FRAME_CACHE_COLUMNS,
-        List.copyOf(table.get(0).keySet()).subList(ResultSummary.COLUMNS.size(), 18));
+        List.copyOf(table.get(0).keySet())
+            .subList(ResultSummary.COLUMNS.size(), ResultSummary.COLUMNS.size() + 2));
     assertEquals("18000.25", table.get(0).get("served_frames/s"));
     assertEquals("0.6667", table.get(0).get("frame_cache_hit_rate"));
     assertEquals("960.0", table.get(1).get("served_frames/s"));

@@ -226,9 +226,20 @@ class BenchCliTest {
     String[][] cases = {
       {"--baseline=ffprobe", "--baseline must be ffmpeg", "--root", root},
       {"--baseline=ffmpeg", "reads them by range requests", "--repo-id", "owner/name"},
-      {"--source=s3", "--source must be one of local, hub, bucket, warmed_bucket", "--root", root},
+      {
+        "--source=s3",
+        "--source must be one of local, hub, bucket, warmed_bucket, local_mirror",
+        "--root",
+        root
+      },
       {"--source=local", "--source local needs a local dataset", "--repo-id", "owner/name"},
       {"--source=bucket", "add --data-files-root hf://buckets/", "--repo-id", "owner/name"},
+      {
+        "--source=warmed_bucket",
+        "warmed_bucket reads data/ and videos/ from a bucket",
+        "--repo-id",
+        "owner/name"
+      },
       {
         "--video-decode-device=tpu",
         "--video-decode-device must be cpu, cuda[:N] or cuda-or-cpu",

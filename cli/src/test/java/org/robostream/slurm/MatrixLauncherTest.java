@@ -167,7 +167,7 @@ class MatrixLauncherTest {
         new HashMap<>(
             Map.of(
                 "SOURCES",
-                "local warmed_bucket",
+                "local warmed_bucket local_mirror",
                 "ROOT",
                 root.toString(),
                 "WARM_BUCKET",
@@ -214,7 +214,8 @@ class MatrixLauncherTest {
     assertEquals(0, r.rc(), r.output());
     List<List<String>> jobs = sbatchCommands(r.output());
     assertEquals(
-        List.of("bench_local_sarm_cpu", "bench_warmed_bucket_sarm_cpu"),
+        List.of(
+            "bench_local_sarm_cpu", "bench_warmed_bucket_sarm_cpu", "bench_local_mirror_sarm_cpu"),
         jobs.stream().map(j -> value(j, "--job-name")).toList());
     for (List<String> job : jobs) {
       assertEquals(null, value(job, "--dependency"), "SERIAL=0 submits in parallel");
@@ -246,17 +247,19 @@ class MatrixLauncherTest {
     String warm = body(jobs.get(1));
     String data = "--repo-id owner/ds --data-files-root hf://buckets/owner/warm";
     assertTrue(
-        warm.contains(
-            "scripts/robostream prewarm "
-                + data
-                + " && scripts/robostream bench "
-                + data
-                + " --source warmed_bucket"),
-        "warming runs before the measurement: " + warm);
+        warm.contains("scripts/robostream bench " + data + " --source warmed_bucket"),
+        "bench warms the bucket itself: " + warm);
+    assertFalse(warm.contains("prewarm"), "nothing is copied to the node: " + warm);
+    String mirror = body(jobs.get(2));
+    assertTrue(
+        mirror.contains(
+            "scripts/robostream prewarm --repo-id owner/ds && scripts/robostream bench --repo-id"
+                + " owner/ds --source local_mirror"),
+        "the copy is made before the measurement: " + mirror);
   }
 
   @Test
-  void aWarmedBucketJobCachesUnderScratchWhenNothingElseSaysWhere() throws Exception {
+  void aLocalMirrorJobCachesUnderScratchWhenNothingElseSaysWhere() throws Exception {
     Path calls = tmp.resolve("calls");
     Path robostream =
         Processes.script(
@@ -266,9 +269,7 @@ class MatrixLauncherTest {
     Map<String, String> knobs =
         Map.of(
             "SOURCES",
-            "warmed_bucket",
-            "WARM_BUCKET",
-            "hf://buckets/owner/warm",
+            "local_mirror",
             "MODES",
             "single",
             "DECODES",

@@ -114,32 +114,38 @@ class MultinodeLauncherTest {
       assertTrue(call.endsWith("--out-dir out/node0"), call);
       assertFalse(call.contains("--source"), "bench labels a --root run local itself: " + call);
     }
-    List<String> bucket =
-        launch(
-            "benchmark_streaming_multinode.sh",
-            Map.of(
-                "ROOT",
-                "",
-                "REPO_ID",
-                "owner/ds",
-                "DATA_FILES_ROOT",
-                "hf://buckets/owner/b",
-                "SOURCE",
-                "warmed_bucket",
-                "DECODE",
-                "cuda"));
-    assertEquals(
-        "prewarm --repo-id owner/ds --data-files-root hf://buckets/owner/b",
-        bucket.get(0),
-        "warmed once, before the nodes measure");
+    // warmed_bucket: each node's bench warms the bucket itself; nothing is copied before srun.
+    List<String> warmed = launch("benchmark_streaming_multinode.sh", bucketEnv("warmed_bucket"));
+    assertEquals(2, warmed.size(), warmed.toString());
     assertTrue(
-        bucket
-            .get(1)
+        warmed
+            .get(0)
             .startsWith(
                 "bench --repo-id owner/ds --data-files-root"
                     + " hf://buckets/owner/b --source warmed_bucket --mode single --video-decode-device"
                     + " cuda:0"),
-        bucket.get(1));
+        warmed.get(0));
+    // local_mirror: copied to the shared cache once, before the nodes read that copy.
+    List<String> mirror = launch("benchmark_streaming_multinode.sh", bucketEnv("local_mirror"));
+    assertEquals(
+        "prewarm --repo-id owner/ds --data-files-root hf://buckets/owner/b",
+        mirror.get(0),
+        "mirrored once, before the nodes measure");
+    assertTrue(mirror.get(1).contains("--source local_mirror --mode single"), mirror.get(1));
+  }
+
+  private static Map<String, String> bucketEnv(String source) {
+    return Map.of(
+        "ROOT",
+        "",
+        "REPO_ID",
+        "owner/ds",
+        "DATA_FILES_ROOT",
+        "hf://buckets/owner/b",
+        "SOURCE",
+        source,
+        "DECODE",
+        "cuda");
   }
 
   @Test
@@ -290,7 +296,7 @@ class MultinodeLauncherTest {
             "DATA_FILES_ROOT",
             "hf://buckets/owner/w",
             "SOURCE",
-            "warmed_bucket",
+            "local_mirror",
             "SCRATCH",
             "/scratch/me");
     assertEquals(3, launch("benchmark_streaming_multinode.sh", warmed).size(), "prewarm, 2 modes");

@@ -20,11 +20,11 @@ import org.robostream.testing.SummaryTables;
 
 /**
  * The launcher against a real single-node SLURM (scripts/slurm-local.sh: slurm-wlm + munge on
- * loopback): the matrix with SOURCES="local hub warmed_bucket" DECODES=cpu runs both modes as
- * separate jobs chained with afterany (hub and the bucket from nginx on loopback), then summarize
- * sees every row; the training and the multinode benchmark launchers run as real jobs. Reported
- * skipped (loudly) only when SLURM cannot be installed here (slurm-local.sh exit 3); any other
- * start failure fails.
+ * loopback): the matrix with all five sources, DECODES=cpu, runs each as a job chained with
+ * afterany (the repository and the bucket from nginx on loopback); each result says where its bytes
+ * came from, and summarize shows every source apart; the training and the multinode benchmark
+ * launchers run as real jobs. Reported skipped (loudly) only when SLURM cannot be installed here
+ * (slurm-local.sh exit 3); any other start failure fails.
  */
 class SlurmMatrixTest {
   @TempDir Path tmp;
@@ -79,18 +79,18 @@ class SlurmMatrixTest {
               tmp.resolve("hf-home").toString(),
               "REPO_ID",
               HubServer.REPO,
-              "WARM_BUCKET",
+              "BUCKET",
               "hf://buckets/" + HubServer.REPO + "-bucket"));
       env.putAll(
           Map.of(
               "SLURM_CONF",
               conf,
               "SOURCES",
-              "local hub warmed_bucket",
+              "local hub bucket warmed_bucket local_mirror",
               "DECODES",
               "cpu",
               "MODES",
-              "single sarm",
+              "single",
               "ROOT",
               Datasets.patternV30().toString(),
               "GPUS",
@@ -118,16 +118,11 @@ class SlurmMatrixTest {
       Processes.Result submit = run(env, 60, "bash", repo + "/slurm/run_streaming_matrix.sh");
       assertEquals(0, submit.rc(), submit.output());
       List<String> jobs = submit.output().lines().filter(l -> l.startsWith("submitted")).toList();
-      assertEquals(6, jobs.size(), submit.output());
+      assertEquals(5, jobs.size(), submit.output());
       assertTrue(submit.output().contains("summarize"), "prints the summarize hint");
-      Path single = results.resolve("local_single_bs4_w1_cpu.json");
-      Path sarm = results.resolve("local_sarm_bs4_w1_cpu.json");
-      Path hubSingle = results.resolve("hub_single_bs4_w1_cpu.json");
-      Path hubSarm = results.resolve("hub_sarm_bs4_w1_cpu.json");
-      // The warmed_bucket jobs prewarm the bucket into the node's cache, then measure from it.
-      Path warmSingle = results.resolve("warmed_bucket_single_bs4_w1_cpu.json");
-      Path warmSarm = results.resolve("warmed_bucket_sarm_bs4_w1_cpu.json");
-      List<Path> expected = List.of(single, sarm, hubSingle, hubSarm, warmSingle, warmSarm);
+      List<String> names = List.of("local", "hub", "bucket", "warmed_bucket", "local_mirror");
+      List<Path> expected =
+          names.stream().map(n -> results.resolve(n + "_single_bs4_w1_cpu.json")).toList();
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(360);
       while (!expected.stream().allMatch(Files::exists) && System.nanoTime() < deadline) {
         Processes.Result queue = run(Map.of("SLURM_CONF", conf), 30, "squeue", "-h");
@@ -146,24 +141,37 @@ class SlurmMatrixTest {
         }
       }
       assertTrue(expected.stream().allMatch(Files::exists), "results missing; job logs:\n" + logs);
-      String hubResult = Files.readString(hubSingle);
-      assertTrue(hubResult.contains("\"bytes_fetched\""), hubResult);
+      // Each Hub result says where the run's bytes came from; warmed_bucket adds its warm pass.
+      Map<String, String> origin =
+          Map.of(
+              "hub", "repository",
+              "bucket", "bucket",
+              "warmed_bucket", "bucket",
+              "local_mirror", "local_disk");
+      com.fasterxml.jackson.databind.ObjectMapper json =
+          new com.fasterxml.jackson.databind.ObjectMapper();
+      for (int i = 1; i < names.size(); i++) {
+        var r = json.readTree(expected.get(i).toFile());
+        assertEquals(names.get(i), r.path("source").asText());
+        var run = r.path("bytes_from").path("run");
+        assertTrue(run.path(origin.get(names.get(i))).path("bytes").asLong() > 0, r.toString());
+        assertEquals(names.get(i).equals("warmed_bucket"), r.has("warm_pass"), r.toString());
+      }
       Processes.Result summary =
           Processes.run(Map.of(), null, 60, Processes.cli("summarize", results.toString()));
       assertEquals(0, summary.rc(), summary.output());
-      List<String> sources =
+      List<String> rows =
           SummaryTables.parse(summary.output()).stream()
-              .map(r -> r.get("source") + "/" + r.get("mode"))
+              .map(r -> r.get("source") + "/" + r.get("run_bytes_from"))
               .toList();
       assertEquals(
           List.of(
-              "hub/sarm",
-              "hub/single",
-              "local/sarm",
-              "local/single",
-              "warmed_bucket/sarm",
-              "warmed_bucket/single"),
-          sources,
+              "bucket/bucket",
+              "hub/repository",
+              "local/",
+              "local_mirror/local_disk",
+              "warmed_bucket/bucket"),
+          rows,
           summary.output());
       assertTrue(Files.isRegularFile(results.resolve("summary.csv")));
     } finally {

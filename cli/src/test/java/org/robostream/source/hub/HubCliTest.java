@@ -23,7 +23,7 @@ import org.robostream.testing.Processes;
 /**
  * The CLI against the loopback Hub, in forked JVMs (HF_ENDPOINT and HF_LEROBOT_HOME are read from
  * the environment): `prewarm` fills the cache, `bench --repo-id` streams from the Hub and reports
- * bytes fetched, `--source warmed_bucket` reads the prewarmed videos (and refuses to run without
+ * bytes fetched, `--source local_mirror` reads the prewarmed videos (and refuses to run without
  * them).
  */
 class HubCliTest {
@@ -128,7 +128,7 @@ class HubCliTest {
     assertTrue(r.path("bytes_fetched").asLong() > 0);
     assertTrue(r.path("bytes_fetched_per_frame").asLong() > 0);
     assertEquals(0, count(tmp.resolve("cold"), ".mp4"), "hub source: videos are range-read");
-    // warmed_bucket reads the prewarmed mirror: without it the run stops at once with the
+    // local_mirror reads the prewarmed mirror: without it the run stops at once with the
     // command that fills it; after `prewarm` it reads the videos without fetching them.
     Path warm = tmp.resolve("warm");
     Result cold =
@@ -138,7 +138,7 @@ class HubCliTest {
             "--repo-id",
             HubServer.REPO,
             "--source",
-            "warmed_bucket",
+            "local_mirror",
             "--num-batches",
             "4",
             "--out-dir",
@@ -158,7 +158,7 @@ class HubCliTest {
             "--repo-id",
             HubServer.REPO,
             "--source",
-            "warmed_bucket",
+            "local_mirror",
             "--cameras",
             "observation.images.top",
             "--episodes",
@@ -181,7 +181,7 @@ class HubCliTest {
         "--repo-id",
         HubServer.REPO,
         "--source",
-        "warmed_bucket",
+        "local_mirror",
         "--num-batches",
         "4",
         "--warmup-batches",
@@ -195,8 +195,8 @@ class HubCliTest {
         "--baseline",
         "ffmpeg");
     JsonNode w =
-        new ObjectMapper().readTree(out.resolve("warmed_bucket_single_bs4_w2_cpu.json").toFile());
-    assertEquals("warmed_bucket", w.path("source").asText());
+        new ObjectMapper().readTree(out.resolve("local_mirror_single_bs4_w2_cpu.json").toFile());
+    assertEquals("local_mirror", w.path("source").asText());
     assertTrue(w.path("frames_measured").asLong() > 0, w.toString());
     assertTrue(
         w.path("bytes_fetched").asLong() < videoBytes / 10,

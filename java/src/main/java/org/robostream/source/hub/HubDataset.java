@@ -15,7 +15,6 @@ import org.robostream.dataset.SelectedFiles;
 import org.robostream.dataset.SourceOptions;
 import org.robostream.dataset.SymlinkPolicy;
 import org.robostream.source.ByteSource;
-import org.robostream.source.LocalFileByteSource;
 import org.robostream.source.VideoSources;
 
 /**
@@ -203,12 +202,44 @@ public record HubDataset(
   }
 
   /** Videos: the mirror's copy when prewarmed (complete, with its sidecar), else range reads. */
+  @Override
   public VideoSources videos() {
+    return videoSources(true);
+  }
+
+  /**
+   * This dataset with its videos always read by range requests, never from the mirror even where
+   * {@code robostream prewarm} put them: a benchmark of the network then measures the network.
+   * Metadata and Parquet stay the local files that opening fetched.
+   */
+  public DatasetSource overNetwork() {
+    VideoSources remote = videoSources(false);
+    HubDataset self = this;
+    return new DatasetSource() {
+      @Override
+      public LeRobotMetadata metadata() {
+        return self.metadata();
+      }
+
+      @Override
+      public VideoSources videos() {
+        return remote;
+      }
+
+      @Override
+      public String name() {
+        return self.name();
+      }
+    };
+  }
+
+  /** Range reads, or the mirror's complete copy when {@code mirror} allows it. */
+  private VideoSources videoSources(boolean mirror) {
     return new VideoSources() {
       @Override
       public ByteSource open(Path file) {
-        if (HubFileCache.isComplete(file)) {
-          return LocalFileByteSource.open(file);
+        if (mirror && HubFileCache.isComplete(file)) {
+          return MirrorByteSource.open(file, http.traffic());
         }
         return HttpRangeByteSource.open(http, urlOf(file), "an MP4 video");
       }
@@ -220,7 +251,7 @@ public record HubDataset(
 
       @Override
       public boolean onThisMachine(Path file) {
-        return HubFileCache.isComplete(file);
+        return mirror && HubFileCache.isComplete(file);
       }
     };
   }

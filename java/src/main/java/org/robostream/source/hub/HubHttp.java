@@ -69,6 +69,7 @@ public final class HubHttp {
   private final AtomicLong requests = new AtomicLong();
   private final AtomicLong retries = new AtomicLong();
   private final SharedBlockCache blocks;
+  private final HubTraffic traffic;
   private final java.util.Map<String, String> revisionNames =
       new java.util.concurrent.ConcurrentHashMap<>();
   private final java.util.concurrent.ThreadPoolExecutor readAhead =
@@ -95,6 +96,7 @@ public final class HubHttp {
             .build();
     this.endpointAuthority = authority(URI.create(config.endpoint()));
     this.blocks = new SharedBlockCache(config.blockCacheBytes());
+    this.traffic = new HubTraffic(config.endpoint());
     readAhead.allowCoreThreadTimeOut(true);
   }
 
@@ -125,6 +127,11 @@ public final class HubHttp {
   /** Body bytes received, over all requests (retried ones included). */
   public long bytesFetched() {
     return bytesFetched.get();
+  }
+
+  /** The same bytes and requests by where they came from (repository, bucket, local disk). */
+  public HubTraffic traffic() {
+    return traffic;
   }
 
   public long requests() {
@@ -227,7 +234,10 @@ public final class HubHttp {
                 config.timeout());
       } finally {
         BoundedBody got = body.get();
-        bytesFetched.addAndGet(got == null ? 0 : got.received());
+        long received = got == null ? 0 : got.received();
+        bytesFetched.addAndGet(received);
+        // Against the URL asked for: a redirect's hops count for the repository or bucket.
+        traffic.request(url, received);
       }
       int status = response.statusCode();
       if (status == 301 || status == 302 || status == 303 || status == 307 || status == 308) {

@@ -76,7 +76,12 @@ public final class WarmPass {
     int block = hub.http().config().blockBytes();
     long size = hub.http().getRange(url, 0, block, what).totalSize();
     for (long at = block; at < size; at += block) {
-      hub.http().getRange(url, at, (int) Math.min(block, size - at), what);
+      long said = hub.http().getRange(url, at, (int) Math.min(block, size - at), what).totalSize();
+      if (said != size) {
+        // A file that changes size under the pass (or a server that says what it likes) ends it,
+        // as the run's range reads do, instead of steering how far it reads.
+        throw new HubException.Changed(url, size + " bytes", said + " bytes");
+      }
     }
   }
 

@@ -1,10 +1,10 @@
 """Builds the robostream Python package. Besides the Python code, the wheel carries the loader's
 jars when the checkout it is built from has them (``java/target``, after ``mvn install``), so an
-installed package needs nothing from the checkout afterwards; and it records where the checkout
-is, the fallback when the jars were not built at install time.
+installed package needs nothing from the checkout afterwards. Nothing of the build machine is
+written into the wheel (no checkout path): a wheel built without jars finds them at run time
+through ROBOSTREAM_HOME or ROBOSTREAM_CLASSPATH.
 
-Environment: ROBOSTREAM_BUNDLE_JARS=0 builds without the jars (a small wheel that uses the
-checkout's build, or ROBOSTREAM_HOME, at run time).
+Environment: ROBOSTREAM_BUNDLE_JARS=0 builds without the jars (a small wheel).
 """
 
 import os
@@ -25,18 +25,18 @@ class BuildWithJars(build_py):
     def run(self):
         super().run()
         package = Path(self.build_lib) / "robostream"
-        (package / "_build_info.py").write_text(
-            "# Written by setup.py: the checkout this package was built from.\n"
-            f"CHECKOUT = {str(CHECKOUT)!r}\n"
-        )
+        # An earlier build's leftovers in the reused build folder: its jars (perhaps other
+        # versions) and the checkout path older versions of this file wrote.
+        (package / "_build_info.py").unlink(missing_ok=True)
+        shutil.rmtree(package / "jars", ignore_errors=True)
         if os.environ.get("ROBOSTREAM_BUNDLE_JARS", "1") == "0":
             return
         target = CHECKOUT / "java" / "target"
         found = _from_folder(target, target / "python-classpath")
         if not found:
             print(
-                "robostream: java/target has no built jars; the package will use the checkout's"
-                " build at run time (build it with `mvn -q install -DskipTests`)"
+                "robostream: java/target has no built jars; the package will need ROBOSTREAM_HOME"
+                " (a built checkout) at run time (build it with `mvn -q install -DskipTests`)"
             )
             return
         jars = package / "jars"

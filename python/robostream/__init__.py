@@ -7,6 +7,9 @@ The errors the loader raises cross over as the classes below (``robostream.Datas
 with the loader's message.
 """
 
+from types import ModuleType
+from typing import List
+
 from .errors import (
     DatasetError,
     FileError,
@@ -34,14 +37,14 @@ __all__ = [
 ]
 
 
-def start_jvm():
+def start_jvm() -> ModuleType:
     """Starts the loader's JVM now (otherwise the first dataset does); returns ``jpype``."""
     from ._jvm import jvm
 
     return jvm()
 
 
-def class_path():
+def class_path() -> List[str]:
     """The jars the JVM starts (or started) with: the core library and its dependencies."""
     from ._jvm import class_path as _class_path
 

@@ -29,12 +29,6 @@ from .errors import RobostreamError
 _lock = threading.Lock()
 _started_pid: Optional[int] = None
 
-# Set by setup.py when the package is built from a checkout: where that checkout is.
-try:
-    from ._build_info import CHECKOUT  # type: ignore
-except ImportError:  # running from the source tree
-    CHECKOUT = None
-
 _CORE_JAR = "robostream-[0-9]*.jar"  # not -tests.jar / -sources.jar (filtered below)
 
 
@@ -62,8 +56,9 @@ def class_path() -> List[str]:
     1. ``ROBOSTREAM_CLASSPATH`` (``os.pathsep``-separated jars), for unusual layouts;
     2. ``ROBOSTREAM_HOME``: a checkout whose ``java`` module was built (``mvn install``);
     3. the jars bundled into this package when its wheel was built from a built checkout;
-    4. the checkout this package is imported from (``python/`` on ``sys.path``), or the one it
-       was installed from.
+    4. the checkout this package is imported from (``python/`` on ``sys.path``).
+
+    An installed package knows nothing of the machine it was built on.
     """
     explicit = os.environ.get("ROBOSTREAM_CLASSPATH")
     if explicit:
@@ -78,10 +73,8 @@ def class_path() -> List[str]:
         target = Path(os.environ["ROBOSTREAM_HOME"]) / "java" / "target"
         places.append((target, target / "python-classpath"))
     places.append((here / "jars", here / "jars" / "lib"))
-    for checkout in (here.parent.parent, Path(CHECKOUT) if CHECKOUT else None):
-        if checkout is not None:
-            target = checkout / "java" / "target"
-            places.append((target, target / "python-classpath"))
+    target = here.parent.parent / "java" / "target"
+    places.append((target, target / "python-classpath"))
     for jar_folder, lib_folder in places:
         found = _from_folder(jar_folder, lib_folder)
         if found:

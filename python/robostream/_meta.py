@@ -18,7 +18,8 @@ import copy
 import json
 import re
 from pathlib import Path
-from typing import Dict, Iterator, List, Optional, Sequence
+from os import PathLike
+from typing import Callable, Dict, Iterator, List, Optional, Sequence, Union
 
 import numpy as np
 
@@ -262,15 +263,15 @@ class LeRobotDatasetMetadata:
     def __init__(
         self,
         repo_id: str,
-        root=None,
+        root: Union[str, PathLike, None] = None,
         revision: Optional[str] = None,
         force_cache_sync: bool = False,
         metadata_buffer_size: int = 10,
         *,
         repo_type: str = "dataset",
-        token=None,
+        token: Union[str, bool, None] = None,
         data_files_root: Optional[str] = None,
-    ):
+    ) -> None:
         from . import _options
 
         options = _options.source(repo_id, root, revision, repo_type, token, data_files_root)
@@ -430,7 +431,9 @@ class LeRobotDatasetMetadata:
             return int(self.tasks.loc[task].task_index)
         return None
 
-    def filter_episodes(self, predicate, candidates: Optional[Sequence[int]] = None) -> List[int]:
+    def filter_episodes(
+        self, predicate: Callable[[dict], bool], candidates: Optional[Sequence[int]] = None
+    ) -> List[int]:
         keep = set(candidates) if candidates is not None else None
         return sorted(
             int(row["episode_index"])

@@ -703,7 +703,7 @@ class StreamingLeRobotDataset(IterableDataset):
             except Exception:
                 pass
 
-    def close(self):
+    def close(self) -> None:
         """Stops the loader's threads and releases its native memory (batches still viewed by
         live tensors stay valid until those are gone)."""
         if self._handle is not None and self._handle_pid == os.getpid():

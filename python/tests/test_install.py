@@ -36,6 +36,10 @@ def test_installed_package_runs_the_readme_snippets(small_dataset, tmp_path):
     ).stdout.split("\n")
     assert str(venv) in installed[0], "the snippet must run the installed package"
     assert str(venv) in installed[1], "the installed package carries its jars"
+    package = Path(installed[0]).parent
+    assert (package / "py.typed").is_file(), "PEP 561: the package says it is typed"
+    for file in package.rglob("*.py"):
+        assert str(REPO) not in file.read_text(), f"{file} names the checkout it was built from"
 
     for name in ("train", "lerobot"):
         run = run_snippet(venv, name, small_dataset, tmp_path)

@@ -462,6 +462,33 @@ RS_API int rs_transfer_read_back(int64_t transfer, void* host_dst, int64_t bytes
 /** Frees the transfer's memory and stream. Idempotent for handle 0. */
 RS_API void rs_transfer_close(int64_t transfer);
 
+/* ---- A loopback listener only chosen ports can reach (the trainer's store, issue 36) ----
+ * libtorch's store authenticates nobody, and a loopback port is open to every local account. The
+ * trainer's store therefore listens on a socket whose classic BPF filter drops every packet that
+ * does not come from 127.0.0.1 and one of the admitted source ports: the ports of the trainer's
+ * own relay sockets, bound before they connect. Others' connection attempts are dropped (their
+ * connect times out); they never reach the accept queue. Linux only. */
+
+/** The most source ports one filter admits (classic BPF holds 4096 instructions). */
+#define RS_LOOPBACK_MAX_PORTS 2000
+
+/**
+ * Makes a TCP socket listening at 127.0.0.1 on a port the system picks, filtered before it
+ * listens so that nothing can connect yet (no port admitted). fd_out gets the descriptor (close
+ * on exec; the caller owns it), port_out the port.
+ */
+RS_API int rs_loopback_listen(int32_t* fd_out, int32_t* port_out);
+
+/**
+ * Replaces the filter of listening socket fd: from now on it admits connections from 127.0.0.1 at
+ * exactly the count source ports of ports (0..RS_LOOPBACK_MAX_PORTS; none admits nobody).
+ * Connections accepted before keep the filter they were accepted with.
+ */
+RS_API int rs_loopback_admit(int32_t fd, const uint16_t* ports, int32_t count);
+
+/** Closes a listener of rs_loopback_listen that was not handed on (always consumes fd). */
+RS_API void rs_loopback_close(int32_t fd);
+
 #ifdef __cplusplus
 }
 #endif

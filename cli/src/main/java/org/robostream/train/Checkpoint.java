@@ -147,15 +147,27 @@ public final class Checkpoint {
 
   /**
    * --dummy ranks of several (they meet nobody): each writes its part into {@code
-   * checkpoint-<step>} itself, file by file, and its {@code step} file.
+   * checkpoint-<step>} itself, then the {@code step} file. The part's two files go into a fresh
+   * folder that replaces the old part whole, so a kill never leaves one file of each save; between
+   * the two renames the part is missing, which a resume names.
    */
   public static void writeRankInPlace(
       Path outputDir, int rank, String datasetState, TrainerState state) throws IOException {
     Path dir = outputDir.resolve("checkpoint-" + state.step());
-    Path rankDir = dir.resolve("rank" + rank);
-    Files.createDirectories(rankDir);
-    atomically(rankDir.resolve("dataset_state.json"), tmp -> Files.writeString(tmp, datasetState));
-    atomically(rankDir.resolve("trainer_state.json"), state::save);
+    Files.createDirectories(dir);
+    Path staging = dir.resolve(".rank" + rank + ".staging");
+    removeTree(staging); // a killed save's leftovers (ours: nobody else can write the folder)
+    Files.createDirectory(staging);
+    atomically(staging.resolve("dataset_state.json"), tmp -> Files.writeString(tmp, datasetState));
+    atomically(staging.resolve("trainer_state.json"), state::save);
+    Path part = dir.resolve("rank" + rank);
+    Path replaced = dir.resolve(".rank" + rank + ".replaced");
+    if (Files.exists(part, LinkOption.NOFOLLOW_LINKS)) {
+      removeTree(replaced);
+      Files.move(part, replaced, StandardCopyOption.ATOMIC_MOVE);
+    }
+    Files.move(staging, part, StandardCopyOption.ATOMIC_MOVE);
+    removeTree(replaced);
     atomically(dir.resolve("step"), tmp -> Files.writeString(tmp, Integer.toString(state.step())));
   }
 

@@ -190,7 +190,7 @@ class CrossHostTrainTest {
           "rank 0's store never became reachable from node 1: " + logs("slurm"));
       Thread.sleep(500);
     }
-    // The store listens on the job network's address only: not on node 0's data address (which
+    // Rank 0's front listens on the job network's address only: not on node 0's data address (which
     // the Hub namespace shares), not on its loopback; the Hub has no route to the job network.
     assertFalse(HostsRig.connects("hub", HostsRig.NODE0_JOB, SLURM_PORT), "hub to the job net");
     assertFalse(HostsRig.connects("hub", HostsRig.NODE0_DATA, SLURM_PORT), "hub to node 0");

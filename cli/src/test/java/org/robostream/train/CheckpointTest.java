@@ -38,6 +38,29 @@ class CheckpointTest {
         "another rank reads rank 0's state");
   }
 
+  /**
+   * --dummy ranks write their parts in place: a second save of one step replaces each part whole
+   * (both its files from that save), leaves no staging or replaced folder, and keeps the other
+   * rank's part as it was.
+   */
+  @Test
+  void dummyRanksReplaceTheirPartWhole() throws IOException {
+    Checkpoint.writeRankInPlace(tmp, 0, "{\"save\":1}", new TrainerState(5, 5, 42, 2));
+    Checkpoint.writeRankInPlace(tmp, 1, "{\"save\":1}", new TrainerState(5, 5, 42, 2));
+    Checkpoint.writeRankInPlace(tmp, 0, "{\"save\":2}", new TrainerState(5, 4, 42, 2));
+    Path dir = tmp.resolve("checkpoint-5");
+    assertEquals("{\"save\":2}", Files.readString(dir.resolve("rank0/dataset_state.json")));
+    assertEquals(
+        new TrainerState(5, 4, 42, 2), TrainerState.load(dir.resolve("rank0/trainer_state.json")));
+    assertEquals("{\"save\":1}", Files.readString(dir.resolve("rank1/dataset_state.json")));
+    assertEquals(5, Checkpoint.step(dir));
+    try (var names = Files.list(dir)) {
+      assertEquals(
+          List.of("rank0", "rank1", "step"),
+          names.map(p -> p.getFileName().toString()).sorted().toList());
+    }
+  }
+
   @Test
   void resumeGivesTheBuilderTheStateOfTheRankItStreamsAs() throws IOException {
     String[] states = new String[2];

@@ -223,6 +223,17 @@ public final class NativeCore {
 
   public static native int rs_cuda_driver_version(@Cast("int32_t*") int[] versionOut);
 
+  /** A TCP socket at 127.0.0.1 that admits nobody yet (see {@link #rs_loopback_admit}). */
+  public static native int rs_loopback_listen(
+      @Cast("int32_t*") int[] fdOut, @Cast("int32_t*") int[] portOut);
+
+  /** Admits connections from 127.0.0.1 at these source ports only (at most 2000). */
+  public static native int rs_loopback_admit(
+      int fd, @Cast("const uint16_t*") short[] ports, int count);
+
+  /** Closes a listener of {@link #rs_loopback_listen} that was not handed on. */
+  public static native void rs_loopback_close(int fd);
+
   public static native int rs_nvdec_available(int device);
 
   public static native int rs_nvdec_supports(

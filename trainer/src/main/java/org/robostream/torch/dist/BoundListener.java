@@ -1,95 +1,64 @@
 package org.robostream.torch.dist;
 
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.NetworkInterface;
-import java.nio.channels.ServerSocketChannel;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Locale;
+import java.util.Collection;
+import org.robostream.RobostreamException;
+import org.robostream.nativecore.NativeCore;
+import org.robostream.nativecore.NativeStatus;
 
 /**
- * Rank 0's listening socket for the store, bound to the interface {@code MASTER_ADDR} names rather
- * than to every interface (libtorch's store binds to all of them: with {@code
- * MASTER_ADDR=127.0.0.1} another host could still reach it). The socket is made here and handed to
- * the store as its listening descriptor ({@code TCPStoreOptions.masterListenFd}); the descriptor's
- * number is found without reflection, from {@code /proc/self/fd} and the socket's inode in {@code
- * /proc/net/tcp[6]} (Linux).
- *
- * <p>The store owns the descriptor from then on; the channel is kept referenced for the life of the
- * process, so that its cleaner never closes a number the store closed and the system reused.
+ * The store's own listening socket: at 127.0.0.1 on a port the system picks, handed to libtorch's
+ * store as its listening descriptor ({@code TCPStoreOptions.masterListenFd}), so the store never
+ * listens on the network itself. A loopback port is open to every local account, so the socket
+ * admits only the source ports this process names ({@link #admit}: the relays of {@link
+ * StoreFront}); other accounts' attempts are dropped before they connect (the native core's {@code
+ * rs_loopback_listen}, a classic BPF filter). Linux only.
  */
 final class BoundListener {
-  private static final List<ServerSocketChannel> KEPT = new ArrayList<>();
+  /** The most source ports one listener admits. */
+  static final int MAX_ADMITTED = 2000;
 
   private BoundListener() {}
 
-  /**
-   * The descriptor of a socket listening at {@code host:port}, or -1 when {@code host} is not an
-   * address of this machine (or this is not Linux): the store then binds as libtorch does.
-   *
-   * @throws IOException when the port is in use at that address
-   */
-  static synchronized int listen(String host, int port) throws IOException {
-    InetAddress address;
-    try {
-      address = InetAddress.getByName(host);
-    } catch (IOException e) {
-      return -1;
-    }
-    if (!address.isLoopbackAddress() && NetworkInterface.getByInetAddress(address) == null) {
-      return -1;
-    }
-    if (!Files.isDirectory(Path.of("/proc/self/fd"))) {
-      return -1;
-    }
-    ServerSocketChannel channel = ServerSocketChannel.open();
-    try {
-      channel.bind(new InetSocketAddress(address, port), 4096);
-      int fd = descriptor(port);
-      if (fd < 0) {
-        channel.close();
-        return -1;
-      }
-      KEPT.add(channel);
-      return fd;
-    } catch (IOException | RuntimeException e) {
-      channel.close();
-      throw e;
-    }
+  /** A listening descriptor and its port. The store owns the descriptor once it was handed on. */
+  record Listening(int fd, int port) {}
+
+  /** A socket listening at 127.0.0.1 that admits nobody yet. */
+  static Listening loopback() throws IOException {
+    int[] fd = new int[1];
+    int[] port = new int[1];
+    call(() -> NativeStatus.check(NativeCore.rs_loopback_listen(fd, port), "the store's socket"));
+    return new Listening(fd[0], port[0]);
   }
 
-  /** The descriptor of this process's socket listening at {@code port}, or -1. */
-  private static int descriptor(int port) throws IOException {
-    List<String> inodes = new ArrayList<>();
-    String hexPort = String.format(Locale.ROOT, ":%04X", port);
-    for (String table : new String[] {"/proc/net/tcp", "/proc/net/tcp6"}) {
-      Path file = Path.of(table);
-      if (!Files.isReadable(file)) {
-        continue;
-      }
-      for (String line : Files.readAllLines(file)) {
-        String[] f = line.trim().split("\\s+");
-        // sl local_address rem_address st ... inode (10th): 0A is LISTEN
-        if (f.length > 9 && f[1].endsWith(hexPort) && f[3].equals("0A")) {
-          inodes.add("socket:[" + f[9] + "]");
-        }
-      }
+  /** From now on {@code listening} admits connections from exactly these source ports. */
+  static void admit(Listening listening, Collection<Integer> ports) throws IOException {
+    if (ports.size() > MAX_ADMITTED) {
+      throw new IOException(
+          "the store has " + ports.size() + " connections, over the bound of " + MAX_ADMITTED);
     }
-    try (var fds = Files.list(Path.of("/proc/self/fd"))) {
-      for (Path fd : (Iterable<Path>) fds::iterator) {
-        try {
-          if (inodes.contains(Files.readSymbolicLink(fd).toString())) {
-            return Integer.parseInt(fd.getFileName().toString());
-          }
-        } catch (IOException | NumberFormatException e) {
-          // closed meanwhile, or not a number: not ours
-        }
-      }
+    short[] list = new short[ports.size()];
+    int i = 0;
+    for (int p : ports) {
+      list[i++] = (short) p;
     }
-    return -1;
+    call(
+        () ->
+            NativeStatus.check(
+                NativeCore.rs_loopback_admit(listening.fd(), list, list.length),
+                "admitting the store's relays"));
+  }
+
+  /** Closes a listener that was not handed to the store. */
+  static void close(Listening listening) {
+    NativeCore.rs_loopback_close(listening.fd());
+  }
+
+  private static void call(Runnable r) throws IOException {
+    try {
+      r.run();
+    } catch (RobostreamException e) {
+      throw new IOException(e.getMessage(), e);
+    }
   }
 }

@@ -24,12 +24,13 @@ import org.robostream.torch.TorchNatives;
 
 /**
  * Synchronous data parallelism over libtorch's c10d, as PyTorch's DistributedDataParallel does it:
- * rank 0 serves a {@code TCPStore} at the {@link Rendezvous}, every rank joins a process group
- * (Gloo for tensors in host memory, NCCL for CUDA tensors), the replicas start from rank 0's
- * parameters ({@link #broadcastFromRankZero}), and every step each rank's gradients are summed
- * across ranks in buckets of at most {@link #BUCKET_BYTES} and divided by the ranks that trained
- * ({@link #averageGradients}), so every replica applies the same update to the same weights and
- * stays byte-identical.
+ * rank 0 serves a {@code TCPStore} behind its {@link StoreFront} at the {@link Rendezvous} (each
+ * rank reaches it through a {@link StoreTunnel} that proves the job's secret), every rank joins a
+ * process group (Gloo for tensors in host memory, NCCL for CUDA tensors), the replicas start from
+ * rank 0's parameters ({@link #broadcastFromRankZero}), and every step each rank's gradients are
+ * summed across ranks in buckets of at most {@link #BUCKET_BYTES} and divided by the ranks that
+ * trained ({@link #averageGradients}), so every replica applies the same update to the same weights
+ * and stays byte-identical.
  *
  * <p>A rank with nothing to train on at a step (a padding batch, which keeps ranks in lockstep at
  * the end of an epoch) still takes part, with weight 0: the others' gradients are averaged over the
@@ -54,17 +55,43 @@ public final class DataParallel implements AutoCloseable {
 
   private final Rendezvous rendezvous;
   private final Duration timeout;
-  private final Store store;
+  private final Meeting meeting;
   private final org.bytedeco.pytorch.Backend group;
   private long allReduceNanos;
   private long allReduces;
 
   private DataParallel(
-      Rendezvous rendezvous, Duration timeout, Store store, org.bytedeco.pytorch.Backend group) {
+      Rendezvous rendezvous,
+      Duration timeout,
+      Meeting meeting,
+      org.bytedeco.pytorch.Backend group) {
     this.rendezvous = rendezvous;
     this.timeout = timeout;
-    this.store = store;
+    this.meeting = meeting;
     this.group = group;
+  }
+
+  /**
+   * The store this rank meets the others through, and its way there: rank 0's {@link StoreFront}
+   * and every rank's {@link StoreTunnel} (rank 0's own client comes through one too). Closing
+   * closes the front first (it must not touch the store's descriptor once the store closed it),
+   * then the store, then the tunnel.
+   */
+  record Meeting(Store store, StoreFront front, StoreTunnel tunnel) implements AutoCloseable {
+    @Override
+    public void close() {
+      if (front != null) {
+        front.close();
+      }
+      store.close();
+      Relay.closeQuietly(tunnel);
+      if (front != null && front.refused() > 0) {
+        System.err.println(
+            "robostream: rank 0 closed "
+                + front.refused()
+                + " connection(s) at its rendezvous port that did not prove the job's secret");
+      }
+    }
   }
 
   /** One rank alone: every call is local, nothing is sent. */
@@ -90,7 +117,8 @@ public final class DataParallel implements AutoCloseable {
     }
     TorchNatives.load();
     Milliseconds ms = new Milliseconds(Math.max(1, timeout.toMillis()));
-    Store store = openStore(rendezvous, timeout, ms);
+    Meeting meeting = openStore(rendezvous, job, timeout, ms);
+    Store store = meeting.store();
     org.bytedeco.pytorch.Backend group;
     try {
       Handshake.run(store, rendezvous, job, timeout);
@@ -102,14 +130,14 @@ public final class DataParallel implements AutoCloseable {
     } catch (GlooStuck e) {
       // While a thread still connects, the store stays open: that thread uses it.
       if (!e.connecting) {
-        store.close();
+        meeting.close();
       }
       throw e.failure;
     } catch (DistributedException e) {
-      store.close();
+      meeting.close();
       throw e;
     } catch (RuntimeException e) {
-      store.close();
+      meeting.close();
       throw new DistributedException(
           rendezvous.describe()
               + ": not every rank arrived within "
@@ -128,78 +156,146 @@ public final class DataParallel implements AutoCloseable {
       try {
         joined.barrier("the end of the rendezvous");
       } finally {
-        store.close();
+        meeting.close();
       }
       return joined;
     }
-    return new DataParallel(rendezvous, timeout, store, group);
+    return new DataParallel(rendezvous, timeout, meeting, group);
   }
 
   /**
-   * Rank 0's store (served by rank 0, joined by the others), within the timeout: libtorch's client
-   * waits without end for an answer from whatever listens at the port (a silent listener held a
-   * rank for minutes), so the store is made on a thread of its own and given up on at the timeout
-   * (that thread, stuck in native code, is a daemon: it does not keep the process alive).
+   * Rank 0's store (served by rank 0, joined by the others), within the timeout. The store listens
+   * on the loopback only, behind rank 0's {@link StoreFront}; the others' clients reach it through
+   * a {@link StoreTunnel} that proves the job's secret first. libtorch's client waits without end
+   * for an answer from whatever it reaches, so the store is made on a thread of its own and given
+   * up on at the timeout (that thread, stuck in native code, is a daemon: it does not keep the
+   * process alive).
    */
-  private static Store openStore(Rendezvous rendezvous, Duration timeout, Milliseconds ms) {
-    if (rendezvous.rank() == 0) {
+  static Meeting openStore(Rendezvous rendezvous, JobCheck job, Duration timeout, Milliseconds ms) {
+    boolean serving = rendezvous.rank() == 0;
+    if (serving) {
       loopbackAcrossNodes(rendezvous, Rendezvous.nodes(System.getenv()));
     }
-    int listening;
+    StoreFront front = null;
+    StoreTunnel tunnel;
     try {
-      listening =
-          rendezvous.rank() == 0 ? BoundListener.listen(rendezvous.host(), rendezvous.port()) : -1;
+      if (serving) {
+        front = StoreFront.open(rendezvous, job, timeout);
+        tunnel = ownTunnel(front, rendezvous, job, timeout);
+      } else {
+        tunnel = StoreTunnel.open(rendezvous, job, timeout);
+      }
     } catch (java.io.IOException e) {
+      Relay.closeQuietly(front);
       throw new DistributedException(
           rendezvous.describe()
-              + ": cannot serve the rendezvous (is the port in use? set MASTER_PORT) ("
+              + ": "
+              + (serving
+                  ? "cannot serve the rendezvous (is the port in use? set MASTER_PORT)"
+                  : "cannot reach the rendezvous")
+              + " ("
               + e
               + ")",
           e);
     }
+    String host = tunnel.address().getHostAddress();
+    int port = tunnel.port();
+    int listening = serving ? front.storeFd() : -1;
     java.util.concurrent.FutureTask<Store> making =
         new java.util.concurrent.FutureTask<>(
             () -> {
               TCPStoreOptions options = new TCPStoreOptions();
               options
-                  .port((short) rendezvous.port())
-                  .isServer(rendezvous.rank() == 0)
+                  .port((short) port)
+                  .isServer(serving)
                   .numWorkers(new SizeTPointer(1).put(rendezvous.world()))
                   .waitWorkers(false)
                   .timeout(ms);
-              if (listening >= 0) {
-                // Bound to MASTER_ADDR's interface only (libtorch would bind every interface).
+              if (serving) {
                 options.masterListenFd(new org.bytedeco.pytorch.IntOptional(listening));
               }
-              return new TCPStore(rendezvous.host(), options);
+              return new TCPStore(host, options);
             });
     Thread t = new Thread(making, "robostream-rendezvous");
     t.setDaemon(true);
     t.start();
+    StoreTunnel carrying = tunnel;
+    StoreFront door = front;
+    Runnable giveUp =
+        () -> {
+          Relay.closeQuietly(door);
+          Relay.closeQuietly(carrying);
+        };
     try {
-      return making.get(timeout.toMillis() + 2000, java.util.concurrent.TimeUnit.MILLISECONDS);
+      return new Meeting(
+          making.get(timeout.toMillis() + 2000, java.util.concurrent.TimeUnit.MILLISECONDS),
+          front,
+          tunnel);
     } catch (java.util.concurrent.TimeoutException e) {
+      giveUp.run();
       throw new DistributedException(
           rendezvous.describe()
-              + ": rank 0's store did not answer within "
-              + seconds(timeout)
-              + " (--dist-timeout): is something else listening at that port? (set MASTER_PORT)");
+              + ": "
+              + (carrying.failure() != null
+                  ? carrying.failure()
+                  : "rank 0's store did not answer within "
+                      + seconds(timeout)
+                      + " (--dist-timeout): is something else listening at that port? (set"
+                      + " MASTER_PORT)"));
     } catch (InterruptedException e) {
+      giveUp.run();
       Thread.currentThread().interrupt();
       throw new DistributedException(rendezvous.describe() + ": interrupted at the rendezvous", e);
     } catch (java.util.concurrent.ExecutionException e) {
+      giveUp.run();
       Throwable cause = e.getCause();
       throw new DistributedException(
           rendezvous.describe()
               + ": "
-              + (rendezvous.rank() == 0
-                  ? "cannot serve the rendezvous (is the port in use? set MASTER_PORT)"
-                  : "rank 0 did not answer within " + seconds(timeout))
-              + " ("
-              + DistributedException.firstLine(cause)
-              + ")",
+              + (carrying.failure() != null
+                  ? carrying.failure()
+                  : serving
+                      ? "cannot serve the rendezvous ("
+                          + DistributedException.firstLine(cause)
+                          + ")"
+                      : "rank 0 did not answer within "
+                          + seconds(timeout)
+                          + " ("
+                          + DistributedException.firstLine(cause)
+                          + ")"),
           cause);
     }
+  }
+
+  /**
+   * Rank 0's own tunnel. libtorch's client connects to the port its server listens at, and the
+   * store's listener at 127.0.0.1 admits only the front's relays; so rank 0's client goes to that
+   * port on another loopback address (127.0.0.2, else ::1), where this tunnel takes it through the
+   * front like any rank's.
+   */
+  private static StoreTunnel ownTunnel(
+      StoreFront front, Rendezvous r, JobCheck job, Duration timeout) throws java.io.IOException {
+    java.io.IOException last = null;
+    for (String address : new String[] {"127.0.0.2", "::1"}) {
+      try {
+        return StoreTunnel.open(
+            new java.net.InetSocketAddress(
+                java.net.InetAddress.getByName(address), front.storePort()),
+            front.address(),
+            r.host() + ":" + r.port(),
+            job,
+            timeout);
+      } catch (java.io.IOException e) {
+        last = e;
+      }
+    }
+    throw new java.io.IOException(
+        "rank 0's store client needs 127.0.0.2 or ::1 free at port "
+            + front.storePort()
+            + " ("
+            + last
+            + ")",
+        last);
   }
 
   /**
@@ -542,8 +638,8 @@ public final class DataParallel implements AutoCloseable {
       }
       group.close();
     }
-    if (store != null) {
-      store.close();
+    if (meeting != null) {
+      meeting.close();
     }
   }
 }

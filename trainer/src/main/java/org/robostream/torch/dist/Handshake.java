@@ -21,16 +21,17 @@ import org.bytedeco.pytorch.Store;
 import org.bytedeco.pytorch.StringVector;
 
 /**
- * The ranks' proof of one job, over rank 0's store, before any collective. Every key lives under a
- * namespace derived from the job's secret and identity ({@link #namespace}), which nobody without
- * the secret can name: another local user connected to the store can neither read nor overwrite
- * them, and the process group's own keys go there too ({@code PrefixStore}). Each rank writes a
- * hello (its rank, world size, a fresh nonce and its settings) sealed with an HMAC-SHA256 of the
- * secret; rank 0 reads them in rank order, checks each seal and compares every setting with its
- * own, and writes a sealed verdict naming every hello's nonce: go, or the first problem (a seal
- * that does not verify, another world size, settings that differ with each rank's value). A value
- * is read only under the namespace and at most {@link #MAX_VALUE_BYTES}. Every wait is bounded by
- * the timeout and names what it waited for. Stateless.
+ * The ranks' check of one job's settings, over rank 0's store, before any collective. Only ranks
+ * that proved the job's secret reach the store ({@link StoreFront}); the store's keys can be listed
+ * by whoever reaches it, so the seals below are what make a value the job's. Every key lives under
+ * a namespace derived from the job's secret and identity ({@link #namespace}), the process group's
+ * own keys too ({@code PrefixStore}), so two jobs never read each other's. Each rank writes a hello
+ * (its rank, world size, a fresh nonce and its settings) sealed with an HMAC-SHA256 of the secret;
+ * rank 0 reads them in rank order, checks each seal and compares every setting with its own, and
+ * writes a sealed verdict naming every hello's nonce: go, or the first problem (a seal that does
+ * not verify, another world size, settings that differ with each rank's value). A value is read
+ * only under the namespace and at most {@link #MAX_VALUE_BYTES}. Every wait is bounded by the
+ * timeout and names what it waited for. Stateless.
  */
 final class Handshake {
   static final int MAX_VALUE_BYTES = 256 << 10;

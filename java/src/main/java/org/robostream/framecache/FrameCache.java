@@ -520,18 +520,6 @@ public final class FrameCache implements AutoCloseable {
     }
 
     /**
-     * {@link #readFrame} as the cache's own frame type.
-     *
-     * @deprecated use {@link #readFrame}: the loader and the cache hold frames as one type, {@link
-     *     HeldFrame}
-     */
-    @Deprecated
-    public CachedFrame read(int position, FrameTarget target) {
-      HeldFrame f = readFrame(position, target);
-      return f == null ? null : CachedFrame.of(f);
-    }
-
-    /**
      * Counts frame {@code position}, which {@link #readFrame} served but is not the video's
      * (another size, pixel format or frame index than the stream has), as a corrupt miss instead of
      * a hit, and empties its slot so that the decoded frame is stored over it.
@@ -545,16 +533,6 @@ public final class FrameCache implements AutoCloseable {
     }
 
     /**
-     * {@link #reject(int, HeldFrame)} for a frame {@link #read} served.
-     *
-     * @deprecated use {@link #reject(int, HeldFrame)}
-     */
-    @Deprecated
-    public void reject(int position, CachedFrame served) {
-      reject(position, served.toHeld());
-    }
-
-    /**
      * Stores the packed picture {@code f} describes as frame {@code position}. A full disk disables
      * the cache (one warning); never throws for I/O.
      *
@@ -563,26 +541,6 @@ public final class FrameCache implements AutoCloseable {
      */
     public void store(int position, HeldFrame f) {
       store(position, f, null);
-    }
-
-    /**
-     * {@link #store(int, HeldFrame)} of the cache's own frame type.
-     *
-     * @deprecated use {@link #store(int, HeldFrame)}
-     */
-    @Deprecated
-    public void store(int position, CachedFrame f) {
-      store(position, f.toHeld(), null);
-    }
-
-    /**
-     * {@link #store(int, HeldFrame, WriteStaging)} of the cache's own frame type.
-     *
-     * @deprecated use {@link #store(int, HeldFrame, WriteStaging)}
-     */
-    @Deprecated
-    public void store(int position, CachedFrame f, WriteStaging staging) {
-      store(position, f.toHeld(), staging);
     }
 
     /**

@@ -185,36 +185,6 @@ public final class DecoderCache implements AutoCloseable {
     return open(key);
   }
 
-  /**
-   * A reader numbered by the caller.
-   *
-   * @deprecated a number hides what it stands for: use {@link #get(String, Device, DecoderSlot)}
-   */
-  @Deprecated
-  public VideoDecoder get(String file, Device device, long reader) {
-    return get(file, device, new DecoderSlot(reader, 0));
-  }
-
-  /**
-   * A reader numbered by the caller, counted as {@code lookups} lookups.
-   *
-   * @deprecated use {@link #get(String, Device, DecoderSlot, int)}
-   */
-  @Deprecated
-  public VideoDecoder get(String file, Device device, long reader, int lookups) {
-    return get(file, device, new DecoderSlot(reader, 0), lookups);
-  }
-
-  /**
-   * A reader numbered by the caller, not counted.
-   *
-   * @deprecated use {@link #peek(String, Device, DecoderSlot)}
-   */
-  @Deprecated
-  public VideoDecoder peek(String file, Device device, long reader) {
-    return peek(file, device, new DecoderSlot(reader, 0));
-  }
-
   private VideoDecoder lookUp(Key key) {
     if (closed) {
       throw new IllegalStateException("decoder cache is closed");

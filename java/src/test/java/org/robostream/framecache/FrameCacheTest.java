@@ -116,24 +116,6 @@ class FrameCacheTest {
     }
   }
 
-  /** The CachedFrame methods stay for callers of the API before HeldFrame; they round-trip. */
-  @Test
-  @SuppressWarnings("deprecation")
-  void theDeprecatedCachedFrameMethodsStillStoreAndRead() {
-    try (FrameCache c = cache(1L << 20)) {
-      FrameCache.Entry e = c.acquireOrCreate("video-a", FRAMES, PICTURE);
-      HeldFrame f = picture(1, new ColorSpec(ColorSpec.Matrix.BT709, true), 0.5, 7);
-      e.store(3, CachedFrame.of(f));
-      CachedFrame got = e.read(3, reads);
-      assertNotNull(got);
-      assertEquals(f.pixelFormat(), got.pixelFormat());
-      assertEquals(f.color(), got.color());
-      assertEquals(7, got.frameIndex());
-      assertArrayEquals(HeldFrameBytes.of(f), HeldFrameBytes.of(got.toHeld()));
-      e.release();
-    }
-  }
-
   /** The cache holds pictures as decoded: a frame converted on a batch device is refused. */
   @Test
   void aConvertedFrameIsNotStored() {

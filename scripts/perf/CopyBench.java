@@ -1,4 +1,4 @@
-// The consumer's copy behind docs/PERFORMANCE.md "Dataset shapes at the defaults" (the libc memcpy
+// The consumer's copy behind docs/CHANGELOG.md "Dataset shapes at the defaults" (the libc memcpy
 // tried instead of ByteBuffer.put): one thread copies a 59 MB direct buffer (a 640x480 uint8 batch
 // of 64) 20 times each way, 3 rounds.
 //   java -cp "$(ls cli/target/lib/javacpp-*.jar | tr '\n' :)" scripts/perf/CopyBench.java

@@ -9,7 +9,7 @@
  *   populate  the same after madvise(MADV_POPULATE_READ) of the whole mapping
  *   pread     pread into the buffer (the kernel copies through its own mapping of the pages)
  *
- * Build and run (docs/PERFORMANCE.md, "Decoded-frame cache"):
+ * Build and run (docs/CHANGELOG.md, "Decoded-frame cache"):
  *   cc -O2 -o /tmp/tmpfs-read-probe scripts/perf/tmpfs-read-probe.c
  *   for m in mmap populate pread; do /usr/bin/time -f '%e s, user %U sys %S' /tmp/tmpfs-read-probe $m; done
  *

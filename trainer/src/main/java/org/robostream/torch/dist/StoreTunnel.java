@@ -27,7 +27,6 @@ final class StoreTunnel implements AutoCloseable {
   private final InetSocketAddress frontAddress;
   private final String at;
   private final FrontProof proof;
-  private final long deadline;
   private final Duration timeout;
   private final AtomicReference<String> failure = new AtomicReference<>();
   private final Set<Socket> open = ConcurrentHashMap.newKeySet();
@@ -40,12 +39,11 @@ final class StoreTunnel implements AutoCloseable {
     this.at = at;
     this.proof = new FrontProof(job);
     this.timeout = timeout;
-    this.deadline = System.nanoTime() + timeout.toNanos();
   }
 
   /**
-   * A tunnel to {@code r}'s rank 0, listening at 127.0.0.1 on a free port ({@link #port}); it tries
-   * to reach rank 0 until {@code timeout} from now.
+   * A tunnel to {@code r}'s rank 0, listening at 127.0.0.1 on a free port ({@link #port}); each
+   * connection it carries has {@code timeout} to reach rank 0 and prove itself.
    */
   static StoreTunnel open(Rendezvous r, JobCheck job, Duration timeout) throws IOException {
     return open(
@@ -122,12 +120,15 @@ final class StoreTunnel implements AutoCloseable {
 
   /** Proves the secret at rank 0's front, checks its answer, then relays {@code s} there. */
   private void carry(Socket s) {
+    // Each connection gets the whole timeout: libtorch may open one long after the join (NCCL
+    // keeps the store).
+    long deadline = System.nanoTime() + timeout.toNanos();
     Socket front = null;
     boolean relayed = false;
     try {
       byte[] greeting = null;
       while (greeting == null) {
-        front = connect();
+        front = connect(deadline);
         open.add(front);
         try {
           greeting =
@@ -197,8 +198,8 @@ final class StoreTunnel implements AutoCloseable {
     }
   }
 
-  /** A connection to rank 0's front, retried until the deadline while nothing listens yet. */
-  private Socket connect() throws IOException {
+  /** A connection to rank 0's front, retried until {@code deadline} while nothing listens yet. */
+  private Socket connect(long deadline) throws IOException {
     InetSocketAddress address = frontAddress;
     long pause = 50;
     while (true) {

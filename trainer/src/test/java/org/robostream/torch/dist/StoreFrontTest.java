@@ -359,6 +359,21 @@ class StoreFrontTest {
     }
   }
 
+  /**
+   * A store connection libtorch opens long after the join (NCCL keeps the store) gets the whole
+   * timeout too: the tunnel's clock starts per connection, not when the tunnel opened.
+   */
+  @Test
+  void aConnectionOpenedAfterTheTimeoutStillGetsThrough() throws Exception {
+    StoreTunnel tunnel = StoreTunnel.open(rank(1), job(SECRET), Duration.ofSeconds(1));
+    opened.add(tunnel);
+    Thread.sleep(1500);
+    TCPStore late = client(tunnel.port(), 10_000);
+    assertEquals("here", late.get_to_str("rank0"));
+    assertNull(tunnel.failure());
+    late.close();
+  }
+
   @Test
   void keysListedThroughTheTunnelAreTheJobsOwn() throws IOException {
     TCPStore rank1 = throughTunnel();

@@ -24,13 +24,8 @@
 # '${SLURM_TMPDIR:-/tmp}/robostream-frames-$USER:64G' or shared:64G (your own /dev/shm folder)],
 # ROBOSTREAM [scripts/robostream]. Hub cache: see slurm/hub_cache.sh ($SCRATCH when set).
 set -euo pipefail
-dry_run=0
-case "${1:-}" in
-  --dry-run) dry_run=1 ;;
-  "") ;;
-  *) echo "usage: $0 [--dry-run]" >&2; exit 2 ;;
-esac
 cd "${SLURM_SUBMIT_DIR:-$(dirname "$0")/..}"
+. slurm/dry_run_flag.sh "$@"
 OUT_DIR=${OUT_DIR:-bench-results/multinode}
 data=${ROOT:+--root $ROOT}
 data=${data:---repo-id ${REPO_ID:?set ROOT or REPO_ID}}

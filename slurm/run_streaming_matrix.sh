@@ -35,12 +35,7 @@
 # Every knob is checked before anything is submitted; all problems are listed, exit 2.
 # With the default ROBOSTREAM the jar is built here once, before submitting: jobs never build.
 set -euo pipefail
-dry_run=0
-case "${1:-}" in
-  --dry-run) dry_run=1 ;;
-  "") ;;
-  *) echo "usage: $0 [--dry-run]" >&2; exit 2 ;;
-esac
+. "$(dirname "$0")/dry_run_flag.sh" "$@"
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
 default_sources="hub bucket warmed_bucket"

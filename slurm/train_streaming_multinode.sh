@@ -25,13 +25,8 @@
 # or shared:64G (your own /dev/shm folder) is one folder per node, shared by its ranks]. Hub cache: see
 # slurm/hub_cache.sh ($SCRATCH when set).
 set -euo pipefail
-dry_run=0
-case "${1:-}" in
-  --dry-run) dry_run=1 ;;
-  "") ;;
-  *) echo "usage: $0 [--dry-run]" >&2; exit 2 ;;
-esac
 cd "${SLURM_SUBMIT_DIR:-$(dirname "$0")/..}"
+. slurm/dry_run_flag.sh "$@"
 resume=${RESUME_FROM:+--resume-from $RESUME_FROM}
 data=${ROOT:+--root $ROOT}
 [ -n "$data" ] || data=${REPO_ID:+--repo-id $REPO_ID}

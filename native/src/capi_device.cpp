@@ -216,6 +216,35 @@ int rs_cuda_device_count(void) {
   return driver->device_count();
 }
 
+int rs_cuda_stream_wait_event(int device_id, int64_t sync_event, int64_t stream) {
+  return rs::guarded([&] {
+    if (sync_event == 0) return;  // a host batch: written when it was exported
+    const rs::CudaDriver* driver = rs::CudaDriver::get();
+    if (!driver) throw rs::LibraryUnavailable(rs::CudaDriver::unavailable_reason());
+    if (device_id < 0 || device_id >= driver->device_count()) {
+      throw rs::InvalidArgument("cuda:" + std::to_string(device_id) + " does not exist (" +
+                                std::to_string(driver->device_count()) + " CUDA device(s))");
+    }
+    const auto wait = driver->stream_wait_event();
+    if (!wait) throw rs::LibraryUnavailable("the CUDA driver does not export cuStreamWaitEvent");
+    CUdevice device = 0;
+    driver->check(driver->cu().cuDeviceGet(&device, device_id), "cuDeviceGet");
+    CUcontext context = nullptr;
+    driver->check(driver->cu().cuDevicePrimaryCtxRetain(&context, device),
+                  "cuDevicePrimaryCtxRetain");
+    // Released on every way out: the retain is counted by the driver.
+    struct Release {
+      const rs::CudaDriver* driver;
+      CUdevice device;
+      ~Release() { driver->cu().cuDevicePrimaryCtxRelease(device); }
+    } release{driver, device};
+    rs::ScopedContext scope(*driver, context);
+    const CUevent event = *reinterpret_cast<const CUevent*>(static_cast<intptr_t>(sync_event));
+    driver->check(wait(reinterpret_cast<CUstream>(static_cast<intptr_t>(stream)), event, 0),
+                  "cuStreamWaitEvent");
+  });
+}
+
 int rs_cuda_driver_version(int32_t* version_out) {
   return rs::guarded([&] {
     require_out(version_out);

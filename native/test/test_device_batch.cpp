@@ -232,7 +232,14 @@ RS_TEST(host_copy_waits_for_the_event_and_refuses_foreign_arrays) {
     RS_CHECK_EQ(rs_nvdec_available(0), 0);
     int64_t decoder = 0;
     RS_CHECK_EQ(rs_nvdec_open(0, RS_CODEC_H264, 1, &decoder), RS_ERR_LIBRARY_UNAVAILABLE);
+    // A consumer's stream cannot be made to wait on a GPU batch's event: said, not crashed.
+    void* event = nullptr;
+    RS_CHECK_EQ(rs_cuda_stream_wait_event(0, reinterpret_cast<int64_t>(&event), 0),
+                RS_ERR_LIBRARY_UNAVAILABLE);
+    RS_CHECK(std::string(rs_last_error()).find("CUDA unavailable") != std::string::npos);
   }
+  // A host batch has no event: nothing to wait for, with or without a driver.
+  RS_CHECK_EQ(rs_cuda_stream_wait_event(0, 0, 0), RS_OK);
   // The driver version is known exactly when libcuda.so.1 loads (a device is not needed).
   int32_t version = -1;
   const int version_rc = rs_cuda_driver_version(&version);

@@ -105,42 +105,20 @@ def cuda_tensor(lease: BatchLease, tensor):
     return torch.as_tensor(view, device=f"cuda:{int(tensor.deviceId())}")
 
 
-def wait_for_frames(frame_batch):
+def wait_for_frames(frame_batch) -> None:
     """Makes torch's current CUDA stream of the batch's device wait for the GPU work that wrote
-    ``frame_batch`` (the device's, not the calling thread's current device: a thread other than
-    the main one starts on device 0).
+    ``frame_batch`` (the batch's device, not the calling thread's current one: a thread other
+    than the main one starts on device 0).
 
     The loader records a CUDA event after its NVDEC and conversion kernels; the consumer's stream
-    waits on it (no host synchronisation), as the Arrow C Device interface prescribes. Through
-    libcudart's ``cudaStreamWaitEvent``, which torch has already loaded. Not run here (no GPU).
+    waits on it without a host synchronisation, as the Arrow C Device interface prescribes. The
+    wait is queued by robostream's core through the CUDA driver (``FrameBatch.makeStreamWait``):
+    torch's ``__cuda_array_interface__`` consumer ignores a v3 ``stream`` field, and no CUDA
+    runtime is loaded here. Not run here (no GPU).
     """
-    event = int(frame_batch.syncEvent())
-    if event == 0:
+    if int(frame_batch.syncEvent()) == 0:
         return
-    import ctypes
-
     import torch
 
-    cudart = _cudart(ctypes, torch)
     device = torch.device("cuda", int(frame_batch.deviceId()))
-    stream = torch.cuda.current_stream(device).cuda_stream
-    rc = cudart.cudaStreamWaitEvent(ctypes.c_void_p(stream), ctypes.c_void_p(event), 0)
-    if rc != 0:
-        raise RuntimeError(f"cudaStreamWaitEvent failed with CUDA error {rc}")
-
-
-def _cudart(ctypes, torch):
-    """libcudart as torch loaded it: the unversioned name where the CUDA toolkit is installed,
-    else the versioned copy a torch wheel carries in its lib folder."""
-    import glob
-    import os
-
-    names = ["libcudart.so"] + sorted(
-        glob.glob(os.path.join(os.path.dirname(torch.__file__), "lib", "libcudart*.so*"))
-    )
-    for name in names:
-        try:
-            return ctypes.CDLL(name, mode=ctypes.RTLD_GLOBAL)
-        except OSError:
-            continue
-    raise RuntimeError("libcudart was not found beside torch: frames on the GPU cannot be synchronised")
+    frame_batch.makeStreamWait(int(torch.cuda.current_stream(device).cuda_stream))

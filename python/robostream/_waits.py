@@ -28,6 +28,9 @@ class InterruptibleCalls:
         self._ready = threading.Event()
         self._thread = threading.Thread(target=self._run, name="robostream-call", daemon=True)
         self._thread.start()
+        from . import _jvm
+
+        _jvm.stop_at_exit(self)
 
     def _run(self):
         from . import _jvm
@@ -90,6 +93,13 @@ class InterruptibleCalls:
 
     def close(self):
         self._requests.put(None)
+
+    def stop_at_exit(self):
+        """Ends the thread, and so detaches it from the JVM, before JPype stops the JVM: a
+        thread still attached to a stopped JVM crashed an interpreter's exit once (a segfault in
+        JPype's ``_JTerminate`` after every test had passed)."""
+        self.close()
+        self._thread.join(timeout=2)
 
 
 _lock = threading.Lock()

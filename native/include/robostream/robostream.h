@@ -359,6 +359,15 @@ RS_API int rs_cuda_device_count(void);
 RS_API int rs_cuda_driver_version(int32_t* version_out);
 
 /**
+ * Makes `stream` (a CUstream of cuda:device_id, such as a consumer's current stream; 0 is the
+ * legacy default stream) wait for `sync_event`, the sync_event of an exported ArrowDeviceArray (a
+ * CUevent*, the C Device interface's convention), without blocking the host. A host batch's null
+ * sync_event needs no wait: RS_OK. No driver: RS_ERR_LIBRARY_UNAVAILABLE; an unknown device:
+ * RS_ERR_INVALID_ARGUMENT. The event stays the array's. Thread-safe.
+ */
+RS_API int rs_cuda_stream_wait_event(int device_id, int64_t sync_event, int64_t stream);
+
+/**
  * 1 when NVDEC decoding can be used on cuda:device (driver, libnvcuvid, colour kernel), else 0
  * with the cause in rs_last_error().
  */

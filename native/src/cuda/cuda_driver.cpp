@@ -80,6 +80,8 @@ CudaDriver* CudaDriver::load(std::string& reason, int& version) {
   auto* driver = new CudaDriver();
   driver->cu_ = cu;
   driver->device_count_ = count;
+  driver->stream_wait_event_ =
+      reinterpret_cast<StreamWaitEvent>(dlsym(cu->lib, "cuStreamWaitEvent"));
   loader_message.clear();
   if (cuvid_load_functions(&driver->cuvid_, nullptr) != 0) {
     driver->cuvid_ = nullptr;

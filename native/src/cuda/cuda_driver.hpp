@@ -25,6 +25,10 @@ class CudaDriver {
   const CuvidFunctions* cuvid() const { return cuvid_; }
   const std::string& nvdec_unavailable_reason() const { return nvdec_reason_; }
   int device_count() const { return device_count_; }
+  // cuStreamWaitEvent, which ffnvcodec's table lacks: taken from the library it opened. nullptr
+  // when the driver does not export it.
+  using StreamWaitEvent = CUresult (*)(CUstream, CUevent, unsigned int);
+  StreamWaitEvent stream_wait_event() const { return stream_wait_event_; }
 
   // Throws (OutOfMemory for CUDA_ERROR_OUT_OF_MEMORY, else Internal) with `what` and the error's
   // name and description when rc is not CUDA_SUCCESS.
@@ -42,6 +46,7 @@ class CudaDriver {
 
   CudaFunctions* cu_ = nullptr;
   CuvidFunctions* cuvid_ = nullptr;
+  StreamWaitEvent stream_wait_event_ = nullptr;
   std::string nvdec_reason_;
   int device_count_ = 0;
 };

@@ -114,6 +114,14 @@ std::vector<uint8_t> DeviceRows::to_host(int64_t stream, int64_t host_pool) {
   if (array.device_type != ARROW_DEVICE_CUDA || array.sync_event == nullptr) {
     throw Failure{"a CUDA batch must carry device_type CUDA and a sync_event"};
   }
+  // What the Python bridge asks before torch reads the frames: its stream waits on the event.
+  ok(rs_cuda_stream_wait_event(static_cast<int>(array.device_id),
+                               reinterpret_cast<int64_t>(array.sync_event), 0),
+     "rs_cuda_stream_wait_event");
+  if (rs_cuda_stream_wait_event(rs_cuda_device_count(), reinterpret_cast<int64_t>(array.sync_event),
+                                0) != RS_ERR_INVALID_ARGUMENT) {
+    throw Failure{"a device that does not exist must be refused"};
+  }
   int64_t copy = 0;
   ok(rs_device_batch_copy_to_host(&array, host_pool, &copy), "rs_device_batch_copy_to_host");
   array.array.release(&array.array);

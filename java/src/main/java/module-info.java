@@ -14,7 +14,7 @@ module org.robostream {
   exports org.robostream.framecache;
   exports org.robostream.policy;
   exports org.robostream.source;
-  exports org.robostream.source.hub;
+  exports org.robostream.hub;
   exports org.robostream.stream;
   exports org.robostream.transform;
   exports org.robostream.video;
@@ -38,9 +38,9 @@ module org.robostream {
   requires org.bytedeco.ffmpeg.linux.x86_64;
   requires org.apache.arrow.memory.unsafe;
 
-  // Hub locations reach DatasetSource.open without dataset depending on source.hub.
+  // Hub locations reach DatasetSource.open without dataset depending on hub.
   uses org.robostream.dataset.DatasetSourceProvider;
 
   provides org.robostream.dataset.DatasetSourceProvider with
-      org.robostream.source.hub.HubDatasets;
+      org.robostream.hub.HubDatasets;
 }

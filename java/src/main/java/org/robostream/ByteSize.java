@@ -10,17 +10,13 @@ import java.util.regex.Pattern;
  * Byte sizes as people write them, for every option that takes one ({@code --frame-cache
  * memory:SIZE}, the Python bridge's {@code frame_cache}). Stateless.
  *
- * <p>A size is a number, optional spaces, then an optional unit: {@code K}, {@code M}, {@code G} or
- * {@code T}, each alone or followed by {@code B}, {@code i} or {@code iB}, in any case; a plain
- * number or {@code B} is bytes. Every unit is binary: {@code G}, {@code GB}, {@code Gi} and {@code
- * GiB} all mean 2^30 bytes, as the JVM's {@code -Xmx2g}, SLURM's {@code --mem=2G} and {@code df -h}
- * count them. So {@code 2GB} and {@code 2GiB} never differ by 7%, and a size written for one tool
- * means the same here. A number with a unit may have decimals ({@code 1.5G}); the result is rounded
- * down to a whole byte. A number of bytes must be whole.
+ * <p>A number, optional spaces, an optional unit {@code K}, {@code M}, {@code G} or {@code T}
+ * (alone or with {@code B}, {@code i}, {@code iB}, any case). Every unit is binary, as {@code
+ * -Xmx}, SLURM and {@code df -h} count, so {@code 2GB} and {@code 2GiB} never differ by 7%.
+ * Decimals round down to a whole byte; plain bytes must be whole.
  *
- * <p>Refused, with an {@link IllegalArgumentException} naming the text: no number, an unknown unit,
- * a negative number, anything that comes to less than 1 byte, more than {@link Long#MAX_VALUE}
- * bytes.
+ * <p>Refused with an {@link IllegalArgumentException} naming the text: no number, an unknown unit,
+ * a negative number, less than 1 byte, more than {@link Long#MAX_VALUE} bytes.
  */
 public final class ByteSize {
   /** What to write, for messages. */

@@ -12,20 +12,16 @@ import org.robostream.nativecore.NativeStatus;
 import org.robostream.stream.Batch;
 
 /**
- * {@code --device cuda[:N]}: moves a batch to a GPU the way a trainer's input pipeline does (the
- * reference's {@code pin_memory=True} plus {@code tensor.to(device, non_blocking=True)}): every
- * buffer is copied into pinned host memory, which then goes to the device in one asynchronous copy
- * on a stream of this transfer's own. Unlike the reference, whose non-blocking copy overlaps the
- * next batch, {@link #copy} waits for the copy to finish, so the time it takes is all inside the
- * measured loop and can be reported.
+ * {@code --device cuda[:N]}: moves a batch to a GPU as a trainer's input pipeline does ({@code
+ * pin_memory=True} plus {@code tensor.to(device, non_blocking=True)}): buffers go into pinned host
+ * memory, then to the device in one asynchronous copy on a stream of its own. Unlike the reference,
+ * {@link #copy} waits for the copy, so its time is inside the measured loop.
  *
- * <p>Frames that NVDEC decoded on this same GPU are already where the trainer reads them: as {@code
- * .to()} of a tensor already on its device, nothing is copied for them (the loader hands a device
- * batch over complete: its stream was synchronized), only the table columns move. Frames of another
- * GPU come through the host.
+ * <p>Frames NVDEC decoded on this GPU are not copied (like {@code .to()} of a tensor already
+ * there); only table columns move. Frames of another GPU come through the host.
  *
- * <p>Ownership: owns the native transfer (pinned staging, device buffer, stream), freed by {@link
- * #close()} (idempotent). Not thread-safe: one per consumer thread.
+ * <p>Owns the native transfer, freed by {@link #close()} (idempotent). Not thread-safe: one per
+ * consumer thread.
  */
 public final class CudaBatchUpload implements BatchTransfer {
   private final int device;

@@ -17,7 +17,7 @@ import org.robostream.bench.StreamingBenchmark;
 import org.robostream.bench.TrainingDevice;
 import org.robostream.bench.WindowFidelity;
 import org.robostream.dataset.DatasetSource;
-import org.robostream.source.hub.HubDataset;
+import org.robostream.hub.HubDataset;
 import org.robostream.stream.StreamingDataset;
 import org.robostream.stream.Windows;
 import org.robostream.video.DecodeDeviceSpec;
@@ -58,13 +58,7 @@ final class BenchCommand implements Callable<Integer> {
 
   @Mixin DecodeOptions decode;
 
-  @Mixin ResizeOptions resize;
-
-  @Mixin TimestampsOption timestamps;
-
-  @Mixin ImageTransformOptions imageTransforms;
-
-  @Mixin FrameCacheFlag frameCache;
+  @Mixin FrameOptions frames;
 
   @Option(
       names = {"--num-batches", "--num_batches"},
@@ -133,10 +127,7 @@ final class BenchCommand implements Callable<Integer> {
     source = BenchSource.resolve(source, remote, dataset.dataFilesRoot);
     BenchSource.checkBaseline(baseline, source, remote);
     DecodeDeviceSpec device = decode.device();
-    resize.check();
-    timestamps.rule();
-    imageTransforms.config();
-    frameCache.options();
+    frames.check();
     workers = loader.workers(Math.min(8, Runtime.getRuntime().availableProcessors()));
     DatasetSource opened = dataset.open(defaultEpisodes, defaultFrames);
     HubDataset hub = opened instanceof HubDataset h ? h : null;
@@ -163,10 +154,7 @@ final class BenchCommand implements Callable<Integer> {
       builder.rank(0, 1); // the environment's SLURM_PROCID/SLURM_NTASKS do not split this run
     }
     decode.applyTo(builder);
-    resize.applyTo(builder);
-    timestamps.applyTo(builder);
-    imageTransforms.applyTo(builder);
-    frameCache.applyTo(builder);
+    frames.applyTo(builder);
     Map<String, Object> config = new LinkedHashMap<>();
     config.put("repo_id", dataset.name(opened));
     if (hub != null) {
@@ -181,7 +169,7 @@ final class BenchCommand implements Callable<Integer> {
     config.put("device", toDevice.name());
     config.put("video_decode_device", device.toString());
     // What every sample's frames went through (null: nothing), so a result says what it timed.
-    org.robostream.transform.ImageTransformsConfig transforms = imageTransforms.config();
+    org.robostream.transform.ImageTransformsConfig transforms = frames.imageTransforms.config();
     config.put("image_transforms", transforms == null ? null : transforms.toString());
     System.out.println("config " + Json.MAPPER.writeValueAsString(config).replace('\n', ' '));
     Map<String, Object> result;
@@ -207,7 +195,7 @@ final class BenchCommand implements Callable<Integer> {
             m.batches(), warmup);
         return 3;
       }
-      result = StreamingBenchmark.result(config, m, ds, frameCache.spec);
+      result = StreamingBenchmark.result(config, m, ds, frames.frameCache.spec);
       // What the workers' buffers held: the asked size, or fewer where the budget could not.
       result.put("shuffle_buffer_size", ds.shuffleBufferSize());
       result.put("memory_budget_bytes", ds.memoryBudgetBytes());

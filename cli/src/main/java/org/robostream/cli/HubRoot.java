@@ -1,6 +1,6 @@
 package org.robostream.cli;
 
-import org.robostream.source.hub.HubLocation;
+import org.robostream.hub.HubLocation;
 
 /**
  * The Hub location the dataset flags name together: {@code --repo-id OWNER/NAME [--revision R]}, or

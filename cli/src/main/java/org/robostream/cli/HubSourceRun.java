@@ -6,9 +6,9 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.robostream.bench.ProgressBar;
 import org.robostream.dataset.DatasetSource;
-import org.robostream.source.hub.HubDataset;
-import org.robostream.source.hub.HubTraffic;
-import org.robostream.source.hub.WarmPass;
+import org.robostream.hub.HubDataset;
+import org.robostream.hub.HubTraffic;
+import org.robostream.hub.WarmPass;
 
 /**
  * A bench run of a Hub dataset by its {@code --source}: which reads it makes, the warm pass of

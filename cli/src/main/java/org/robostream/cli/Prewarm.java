@@ -8,7 +8,7 @@ import org.robostream.dataset.EpisodeInfo;
 import org.robostream.dataset.EpisodeRanges;
 import org.robostream.dataset.LeRobotMetadata;
 import org.robostream.dataset.SourceOptions;
-import org.robostream.source.hub.HubDataset;
+import org.robostream.hub.HubDataset;
 
 /**
  * Opening a Hub dataset for the CLI commands, with progress on a terminal and a line saying what

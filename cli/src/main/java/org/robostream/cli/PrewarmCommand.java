@@ -2,8 +2,8 @@ package org.robostream.cli;
 
 import java.util.concurrent.Callable;
 import org.robostream.dataset.SourceOptions;
-import org.robostream.source.hub.HubDataset;
-import org.robostream.source.hub.HubLocation;
+import org.robostream.hub.HubDataset;
+import org.robostream.hub.HubLocation;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;

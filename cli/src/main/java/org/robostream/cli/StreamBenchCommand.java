@@ -87,21 +87,12 @@ final class StreamBenchCommand implements Callable<Integer> {
   @Option(names = "--json", paramLabel = "FILE", description = "also write the results as JSON")
   Path json;
 
-  @Mixin ResizeOptions resize;
-
-  @Mixin TimestampsOption timestamps;
-
-  @Mixin ImageTransformOptions imageTransforms;
-
-  @Mixin FrameCacheFlag frameCache;
+  @Mixin FrameOptions frames;
 
   @Override
   public Integer call() throws Exception {
     checkCounts(); // before a default dataset is generated
-    resize.check();
-    timestamps.rule();
-    imageTransforms.config();
-    frameCache.options();
+    frames.check();
     Path dataset = root != null ? root : DefaultDataset.ensure(defaultEpisodes, defaultFrames);
     StreamingDataset.Builder builder =
         StreamingDataset.builder(
@@ -116,10 +107,7 @@ final class StreamBenchCommand implements Callable<Integer> {
     if (budgetMb != null) {
       builder.memoryBudgetBytes(FlagChecks.mebibytes("--memory-budget-mb", budgetMb));
     }
-    resize.applyTo(builder);
-    timestamps.applyTo(builder);
-    imageTransforms.applyTo(builder);
-    frameCache.applyTo(builder);
+    frames.applyTo(builder);
     Map<String, Object> out = new LinkedHashMap<>();
     try (StreamingDataset ds = builder.build()) {
       List<Path> videos = ds.metadata().videoFiles();
@@ -171,9 +159,9 @@ final class StreamBenchCommand implements Callable<Integer> {
       out.put("decoder_cache", ds.decoderCacheStats());
       out.put(
           "frame_cache",
-          frameCache.spec == null
+          frames.frameCache.spec == null
               ? null
-              : FrameCacheReport.block(frameCache.spec, ds.frameCacheStats()));
+              : FrameCacheReport.block(frames.frameCache.spec, ds.frameCacheStats()));
       out.put("memory_budget_bytes", ds.memoryBudgetBytes());
       out.put("shuffle_buffer_size", ds.shuffleBufferSize());
       out.put("peak_held_frame_bytes", stats.peakHeldFrameBytes());

@@ -66,13 +66,7 @@ final class TrainCommand implements Callable<Integer> {
 
   @Mixin DecodeOptions decode;
 
-  @Mixin ResizeOptions resize;
-
-  @Mixin TimestampsOption timestamps;
-
-  @Mixin ImageTransformOptions imageTransforms;
-
-  @Mixin FrameCacheFlag frameCache;
+  @Mixin FrameOptions frames;
 
   @Option(
       names = {"--output-dir", "--output_dir"},
@@ -190,10 +184,7 @@ final class TrainCommand implements Callable<Integer> {
       throw new IllegalArgumentException("--lr must be a positive number, not " + learningRate);
     }
     decode.device(); // a typo is an exit 2 before the dataset is prepared
-    resize.check();
-    timestamps.rule();
-    imageTransforms.config();
-    frameCache.options();
+    frames.check();
     if (distTimeoutSeconds <= 0) {
       throw new IllegalArgumentException(
           "--dist-timeout must be a positive number of seconds, not " + distTimeoutSeconds);
@@ -223,10 +214,7 @@ final class TrainCommand implements Callable<Integer> {
             .toleranceSeconds(1e-3)
             .deltaTimestamps(Map.of("action", deltas));
     decode.applyTo(builder);
-    resize.applyTo(builder);
-    timestamps.applyTo(builder);
-    imageTransforms.applyTo(builder);
-    frameCache.applyTo(builder);
+    frames.applyTo(builder);
     int step = resumeFrom == null ? 0 : Checkpoint.resume(resumeFrom, builder);
     try (StreamingDataset ds = builder.build();
         PrintWriter record =
@@ -283,11 +271,11 @@ final class TrainCommand implements Callable<Integer> {
       System.out.printf(
           "done: %d steps, epoch %d, rank %d; metrics in %s%n",
           run.step(), ds.epoch(), rank, run.metricsSummary());
-      if (frameCache.spec != null) {
+      if (frames.frameCache.spec != null) {
         // One line, as bench's config line: a launcher's log is read line by line.
         String stats =
             Json.MAPPER.writeValueAsString(
-                FrameCacheReport.block(frameCache.spec, ds.frameCacheStats()));
+                FrameCacheReport.block(frames.frameCache.spec, ds.frameCacheStats()));
         System.out.println("frame_cache " + stats.replace('\n', ' '));
       }
     }

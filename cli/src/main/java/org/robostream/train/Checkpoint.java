@@ -14,25 +14,16 @@ import org.robostream.torch.dist.DataParallel;
 import org.robostream.torch.policy.PolicyTrainer;
 
 /**
- * The layout of a training checkpoint, {@code <output>/checkpoint-<step>/}:
+ * The layout of a training checkpoint, {@code <output>/checkpoint-<step>/}: per rank {@code
+ * rank<r>/} with {@code dataset_state.json}, {@code trainer_state.json} ({@link TrainerState}) and,
+ * unless {@code --dummy}, {@code policy/} ({@link PolicyTrainer} state); {@code model/}, rank 0's
+ * replica (the replicas are byte-identical), readable by {@code safetensors.torch.load_file};
+ * {@code step}, written last.
  *
- * <ul>
- *   <li>per rank, {@code rank<r>/}: {@code dataset_state.json} (the loader's position), {@code
- *       trainer_state.json} ({@link TrainerState}: step, optimizer steps, seed) and, unless the run
- *       was {@code --dummy}, {@code policy/} (the {@link PolicyTrainer}'s configuration, weights
- *       and Adam state): the rank's replica of the one model all ranks train (gradients are
- *       averaged every step, so the replicas are byte-identical);
- *   <li>{@code model/}: rank 0's replica as the run's model ({@code policy.json} and {@code
- *       model.safetensors}, which {@code safetensors.torch.load_file} reads in Python);
- *   <li>{@code step}, written last.
- * </ul>
- *
- * A checkpoint is made whole in {@code <output>/.checkpoint-<step>.incomplete/} and then renamed to
- * its name, so a kill leaves the previous checkpoint of that step or the new one, never a mix (a
- * run resumed into its own output folder rewrites the steps after its checkpoint). Every file is
- * created new under a random temporary name ({@code O_EXCL}: never through a link someone put
- * there) and moved into place. The output folder must be one only this user can change ({@link
- * #outputFolder}), so nothing in it is another user's. Stateless.
+ * <p>Made in {@code .checkpoint-<step>.incomplete/} and renamed, so a kill leaves the old
+ * checkpoint or the new one, never a mix. Files are created {@code O_EXCL} under random names,
+ * never through a planted link, in an output folder only this user can change ({@link
+ * #outputFolder}). Stateless.
  */
 public final class Checkpoint {
   public static final String POLICY = "policy";

@@ -17,22 +17,15 @@ import org.robostream.torch.dist.Rendezvous;
 import org.robostream.torch.policy.PolicyTrainer;
 
 /**
- * One rank's training run over a built {@link StreamingDataset}: its batches into a {@link
- * PolicyTrainer} on libtorch (or nowhere with {@code dummy}), a step per loader batch. With several
- * ranks the trainer's gradients are averaged across them every step ({@link DataParallel}: one
- * model, a replica per rank, byte-identical); the ranks meet at the rendezvous their launcher set
- * ({@link Rendezvous#fromEnvironment}) before the first step. Padding batches (rows repeating
- * delivered samples so that ranks yield the same number of batches) train nothing but take part in
- * the step's all-reduce with weight 0, so every rank's step k is the same point of the epoch and
- * the same update, and an elastic resume (another world size) reads rank 0's state correctly.
+ * One rank's training run: a built {@link StreamingDataset}'s batches into a {@link PolicyTrainer}
+ * (or nowhere with {@code dummy}), a step per batch. With several ranks, gradients are averaged
+ * every step ({@link DataParallel}) after the ranks meet ({@link Rendezvous#fromEnvironment}).
+ * Padding batches train nothing but join the all-reduce with weight 0, so every rank's step k is
+ * the same point and update, and an elastic resume can read rank 0's state.
  *
- * <p>Every {@code logFreq} steps a {@link TrainingMeter} window is printed and appended to the
- * {@link MetricsLog}: samples/s, the share of the window spent waiting for data (inside the data
- * iterator) and the model's step time. Every {@code saveFreq} steps a {@link Checkpoint}, and at
- * the run's last step. The policy is created before the first step (sized by the dataset's frame
- * columns), or restored from {@code resumeFrom}'s policy, which must describe the same policy.
- *
- * <p>Not thread-safe: the training thread runs it once.
+ * <p>Every {@code logFreq} steps a {@link TrainingMeter} window goes to stdout and the {@link
+ * MetricsLog}; every {@code saveFreq} steps, and at the last, a {@link Checkpoint}. A policy from
+ * {@code resumeFrom} must be the same policy. Not thread-safe: the training thread runs it once.
  */
 public final class TrainRun {
   /**

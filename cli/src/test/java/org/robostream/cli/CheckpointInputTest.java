@@ -96,6 +96,18 @@ class CheckpointInputTest {
     };
   }
 
+  /**
+   * Replaces the first match of {@code regex}, which must match: else the mutation tests nothing.
+   */
+  private static UnaryOperator<byte[]> replaceRegex(String regex, String to) {
+    return b -> {
+      String text = new String(b, StandardCharsets.UTF_8);
+      assertTrue(
+          java.util.regex.Pattern.compile(regex).matcher(text).find(), regex + " in " + text);
+      return text.replaceFirst(regex, to).getBytes(StandardCharsets.UTF_8);
+    };
+  }
+
   private static UnaryOperator<byte[]> cut() {
     return b -> Arrays.copyOf(b, b.length / 2);
   }
@@ -139,44 +151,29 @@ class CheckpointInputTest {
         new Mutation(
             "5,000 segments",
             STATE,
-            b ->
-                new String(b, StandardCharsets.UTF_8)
-                    .replaceFirst("\"segments\":\\[[^\\]]*\\],", manySegments(5_000))
-                    .getBytes(StandardCharsets.UTF_8),
+            replaceRegex("\"segments\":\\[[^\\]]*\\],", manySegments(5_000)),
             "segments has 5000 entries; at most 4096"),
         new Mutation(
             "200,000 segments",
             STATE,
-            b ->
-                new String(b, StandardCharsets.UTF_8)
-                    .replaceFirst("\"segments\":\\[[^\\]]*\\],", manySegments(200_000))
-                    .getBytes(StandardCharsets.UTF_8),
+            replaceRegex("\"segments\":\\[[^\\]]*\\],", manySegments(200_000)),
             "bytes; at most 4194304 are read"),
         new Mutation(
             "epoch a string",
             STATE,
-            b ->
-                new String(b, StandardCharsets.UTF_8)
-                    .replaceFirst("\"epoch\":\\d+", "\"epoch\":\"one\"")
-                    .getBytes(StandardCharsets.UTF_8),
+            replaceRegex("\"epoch\":\\d+", "\"epoch\":\"one\""),
             "epoch must be a whole number from 0 to 9007199254740991, got a string"),
         new Mutation(
             "seed a fraction",
             STATE,
-            b ->
-                new String(b, StandardCharsets.UTF_8)
-                    .replaceFirst("\"seed\":\\d+", "\"seed\":1.5")
-                    .getBytes(StandardCharsets.UTF_8),
+            replaceRegex("\"seed\":\\d+", "\"seed\":1.5"),
             "seed must be a whole number"),
         new Mutation("state cut", STATE, cut(), "is not JSON"),
         new Mutation("state garbage", STATE, garbage(), "is not"),
         new Mutation(
             "step negative",
             TRAINER,
-            b ->
-                new String(b, StandardCharsets.UTF_8)
-                    .replaceFirst("\"step\" ?: ?\\d+", "\"step\":-4")
-                    .getBytes(StandardCharsets.UTF_8),
+            replaceRegex("\"step\" ?: ?\\d+", "\"step\":-4"),
             "step must be a whole number from 0"),
         new Mutation("trainer cut", TRAINER, cut(), "is not JSON"),
         new Mutation("trainer garbage", TRAINER, garbage(), "is not"),

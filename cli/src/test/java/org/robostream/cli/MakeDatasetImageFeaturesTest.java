@@ -45,20 +45,7 @@ class MakeDatasetImageFeaturesTest {
     }
     // stream-bench compares the loader with a sequential decode of the same images.
     Path json = tmp.resolve("bench.json");
-    assertEquals(
-        0,
-        Main.run(
-            "stream-bench",
-            tmp.resolve("v3.0").toString(),
-            "--rounds",
-            "1",
-            "--warmup-batches",
-            "0",
-            "--batch-size",
-            "4",
-            "--json",
-            json.toString()));
-    JsonNode bench = Json.MAPPER.readTree(json.toFile());
+    JsonNode bench = streamBench(tmp.resolve("v3.0").toString(), json);
     assertEquals(2, bench.get("cameras").asInt());
     assertTrue(bench.get("sequential_decode_fps").asDouble() > 0, bench.toString());
     assertTrue(bench.get("stream_frames_per_s").asDouble() > 0, bench.toString());
@@ -95,11 +82,17 @@ class MakeDatasetImageFeaturesTest {
             .get("shape")
             .toString());
     Path json = tmp.resolve("chw.json");
+    JsonNode bench = streamBench(out.toString(), json);
+    assertTrue(bench.get("sequential_decode_fps").asDouble() > 0, bench.toString());
+  }
+
+  /** One round of stream-bench over {@code dataset} in batches of 4: its JSON result. */
+  private static JsonNode streamBench(String dataset, Path json) throws Exception {
     assertEquals(
         0,
         Main.run(
             "stream-bench",
-            out.toString(),
+            dataset,
             "--rounds",
             "1",
             "--warmup-batches",
@@ -108,8 +101,7 @@ class MakeDatasetImageFeaturesTest {
             "4",
             "--json",
             json.toString()));
-    JsonNode bench = Json.MAPPER.readTree(json.toFile());
-    assertTrue(bench.get("sequential_decode_fps").asDouble() > 0, bench.toString());
+    return Json.MAPPER.readTree(json.toFile());
   }
 
   /** make-dataset of 2 episodes x 6 frames, 2 cameras 64x48 stored as {@code format} images. */

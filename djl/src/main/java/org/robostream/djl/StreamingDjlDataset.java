@@ -14,23 +14,15 @@ import org.robostream.stream.StreamingDataset;
 
 /**
  * A DJL {@link Dataset} over a robostream {@link StreamingDataset}: each {@link #getData} pass is
- * the rest of the stream's current epoch (the next pass continues with the next epoch, as the
- * stream does), each robostream batch a {@link DjlBatch} whose data and labels are named {@link
- * NDList}s (names = robostream column names, e.g. {@code observation.images.top}, {@code
- * observation.state}, {@code action}, {@code action_is_pad}).
+ * the rest of the stream's current epoch, each batch a {@link DjlBatch} of {@link NDList}s named by
+ * robostream's column names.
  *
- * <p>Memory: on a CPU manager every array views the batch's host memory (no copy: cameras [B, C, H,
- * W] or [B, T, C, H, W] uint8 or float32 as the stream was built, numeric columns as Arrow holds
- * them; boolean columns are the bytes robostream expanded from Arrow's bitmaps); on a GPU manager
- * the engine copies each array to the device once. Frames a GPU decoded are copied to the host
- * first ({@code toHost()}): DJL's PyTorch engine offers no way to wrap a device pointer.
+ * <p>On a CPU manager arrays view the batch's host memory (no copy); on a GPU manager the engine
+ * copies each once. GPU-decoded frames go through the host: DJL's PyTorch engine cannot wrap a
+ * device pointer. Padding batches are skipped (DJL ranks need no lockstep) unless {@link
+ * Builder#keepPaddingBatches}, which labels {@code is_padding}.
  *
- * <p>Padding batches (rows repeating delivered samples so that ranks stay in lockstep, {@code
- * is_padding}) are skipped by default: DJL trains each rank on its own, nothing waits for them.
- * {@link Builder#keepPaddingBatches} keeps them and adds {@code is_padding} to the labels.
- *
- * <p>Ownership: the stream stays the caller's (close it after training). Threading: one pass at a
- * time, one consumer thread, as the stream itself.
+ * <p>The caller owns and closes the stream. One pass at a time, on one consumer thread.
  */
 public final class StreamingDjlDataset implements Dataset {
   private final StreamingDataset stream;

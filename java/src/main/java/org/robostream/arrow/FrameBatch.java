@@ -20,21 +20,16 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A batch of decoded frames — the one frame batch of robostream, whichever decoder filled it —
- * exported through the Arrow C Device Data interface: an {@code ArrowDeviceArray} (a struct array
- * with one {@code arrow.fixed_shape_tensor} column per camera plus its {@code <name>.pts} and
- * {@code <name>.frame_index}, all buffers on one device) and its {@code ArrowSchema}. The device is
- * the host (device_type CPU) or a CUDA GPU whose memory the frames were decoded into; frames stay
- * there. Read them as {@link #tensor shaped tensors}; a GPU consumer waits on {@link #syncEvent()}
- * (a pointer to the {@code CUevent} recorded when the batch was complete, 0 on the host) before
- * reading device pointers on another stream.
+ * A batch of decoded frames, whichever decoder filled it, exported through the Arrow C Device Data
+ * interface: an {@code ArrowDeviceArray} (one {@code arrow.fixed_shape_tensor} column per camera
+ * plus {@code <name>.pts} and {@code <name>.frame_index}, all on one device: the host or the CUDA
+ * GPU that decoded them) and its {@code ArrowSchema}. Read them as {@link #tensor shaped tensors};
+ * a GPU consumer on another stream first waits on {@link #syncEvent()} (0 on the host).
  *
- * <p>Ownership: this object owns the two C structs and, until it is closed, moved out ({@link
- * #exportTo}) or moved into Arrow Java ({@link #toVectorSchemaRoot}), the batch behind them; {@link
- * #close()} calls the producer's release callbacks (which return the buffers to their {@link
- * BatchMemoryPool}) and frees the structs. It is idempotent. A {@link Tensor} of this batch is
- * readable while the batch is held here. Threading: not thread-safe; hand a batch to one consumer
- * thread at a time.
+ * <p>Ownership: owns the two C structs and the batch behind them until closed, moved out ({@link
+ * #exportTo}) or moved into Arrow Java ({@link #toVectorSchemaRoot}); {@link #close()} (idempotent)
+ * calls the release callbacks, returning buffers to their {@link BatchMemoryPool}. A {@link Tensor}
+ * is readable while the batch is held. Not thread-safe: one consumer thread at a time.
  */
 public final class FrameBatch implements AutoCloseable {
   // struct ArrowDeviceArray { struct ArrowArray array; int64_t device_id; int32_t device_type;
@@ -174,6 +169,21 @@ public final class FrameBatch implements AutoCloseable {
   /** Address of the CUevent to wait on before reading (a {@code CUevent*}), 0 for host batches. */
   public long syncEvent() {
     return view(deviceArray.address(), DEVICE_ARRAY_BYTES).getLong(SYNC_EVENT_OFFSET);
+  }
+
+  /**
+   * Makes CUDA stream {@code stream} of the batch's GPU (a consumer's, such as torch's current
+   * stream; 0 is the legacy default stream) wait until the frames are written, without blocking the
+   * host: the C Device interface's rule for a consumer on another stream. Host batches are written
+   * when exported: nothing to wait for.
+   */
+  public void makeStreamWait(long stream) {
+    long event = view(liveArray(), DEVICE_ARRAY_BYTES).getLong(SYNC_EVENT_OFFSET);
+    if (event != 0) {
+      NativeStatus.check(
+          NativeCore.rs_cuda_stream_wait_event((int) deviceId(), event, stream),
+          "cannot make a CUDA stream wait for the frames of cuda:" + deviceId());
+    }
   }
 
   public long rows() {

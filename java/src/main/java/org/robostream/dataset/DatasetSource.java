@@ -6,7 +6,7 @@ import org.robostream.source.VideoSources;
 /**
  * Where a dataset comes from, opened: its metadata (checked, episode filter applied) and the bytes
  * of its videos. The loader streams any source the same way; where the files live — local folders
- * ({@link LocalDataset}), the Hub or a bucket ({@code source.hub.HubDataset}, found through {@link
+ * ({@link LocalDataset}), the Hub or a bucket ({@code hub.HubDataset}, found through {@link
  * DatasetSourceProvider}) — is the source's business alone.
  *
  * <p>Threading: implementations are immutable once opened and thread-safe; every worker opens its

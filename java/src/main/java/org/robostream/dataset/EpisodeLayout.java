@@ -10,28 +10,16 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Places the episodes of an episodes table in their video files and checks that the table agrees
- * with itself there, before any frame is read. Every LeRobot writer (recording, v2.1 conversion,
- * aggregation, editing) appends a file's episodes in episode-index order, each one {@code length /
- * fps} seconds long; so in every file the episode stored k-th starts at the frames of the episodes
- * before it, {@code from_timestamp = offset / fps} (within half a frame, or up to {@link
- * VideoSpan#APPEND_SHIFT_SECONDS} per episode before it late: the concatenation's shift), and its
- * {@code to_timestamp} is, within half a frame, either where it ends ({@code from + length / fps},
- * LeRobot's writers) or its last frame's time ({@code from + (length - 1) / fps}, another writer's
- * convention): {@link ToTimestamp}. Both mean the same frames, since frames are placed by the
- * lengths; {@code to_timestamp} only confirms that a length fills its span. The convention is the
- * table's, by rule: the one most spans keep (the end on a tie), and a span that keeps the other is
- * refused like one that keeps neither (a length one frame off would otherwise pass as the other
- * convention). A table whose timestamps say otherwise (swapped, overlapping, leaving gaps, a length
- * that does not fill its span) would address frames of another episode, so it is refused. And since
- * episodes are appended in episode order, a camera's files follow each other in that order too: a
- * later episode never points back to an earlier file (two episodes that each fill a file of their
- * own could otherwise trade files unnoticed).
+ * Places the table's episodes in their video files and checks the table agrees with itself, before
+ * any frame is read. LeRobot writers append a file's episodes in episode order, each {@code length
+ * / fps} long, so the k-th starts at {@code offset / fps} (within half a frame, or up to {@link
+ * VideoSpan#APPEND_SHIFT_SECONDS} per earlier episode late). {@code to_timestamp} is the end or the
+ * last frame's time ({@link ToTimestamp}); a span keeping the minority convention is refused, since
+ * a length one frame off would pass otherwise.
  *
- * <p>Problems are not thrown while placing: the first is kept in the result ({@link
- * Placed#problem()}), so that whoever opens the dataset can first report files that are missing
- * (the first thing a user fixes, and often the cause: a wrong folder) and only then the table's
- * disagreements with itself. Stateless.
+ * <p>Swapped, overlapping or gapped spans, or an episode pointing back to an earlier file, would
+ * address another episode's frames: refused. Problems are kept, not thrown ({@link
+ * Placed#problem()}), so missing files are reported first. Stateless.
  */
 final class EpisodeLayout {
   /** Longest episode accepted (6 days at 30 fps): lengths size per-episode frame lists. */

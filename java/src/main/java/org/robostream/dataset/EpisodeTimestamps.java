@@ -1,24 +1,16 @@
 package org.robostream.dataset;
 
 /**
- * What one episode's {@code timestamp} column says, read when the dataset is opened: which
- * convention every row keeps, the row farthest from {@code frame_index / fps}, and which frames
- * LeRobot's rule (the frame nearest each row's timestamp) would pick instead of the row's own.
- * Immutable.
+ * What one episode's {@code timestamp} column says, read when the dataset is opened. Immutable.
  *
  * @param episode the episode index
  * @param convention what every row of the episode keeps
- * @param maxDriftSeconds the largest {@code |timestamp - frame_index / fps|} over the episode's
- *     rows (0 without a timestamp column)
+ * @param maxDriftSeconds the largest {@code |timestamp - frame_index / fps|} (0 without timestamps)
  * @param maxDriftRow the row (its frame index) of that largest drift
  * @param maxDriftTimestamp that row's timestamp in seconds
- * @param firstOffRow for recorded timestamps the first row that is more than half a frame from both
- *     {@code frame_index / fps} and {@code (frame_index + 1) / fps}, else the first that leaves the
- *     convention row 0 keeps; -1 for the others
- * @param beyondTolerance the first row whose timestamp is the tolerance or more from {@code
- *     frame_index / fps} (the row {@link TimestampRule#STRICT} names); {@link Row#NONE} when every
- *     row is within
- * @param lerobot the frames LeRobot's rule picks, against the rows' own
+ * @param firstOffRow the first row that makes the convention {@link Convention#RECORDED}, else -1
+ * @param beyondTolerance the first row {@link TimestampRule#STRICT} refuses, or {@link Row#NONE}
+ * @param lerobot the frames LeRobot's rule (nearest each row's timestamp) picks instead
  */
 public record EpisodeTimestamps(
     int episode,

@@ -5,27 +5,13 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * A camera feature's declared frame size (video or image), read from info.json as LeRobot reads it:
- * the feature's {@code names} decide which axis of its three-axis {@code shape} is which.
+ * A camera feature's declared frame size, read from info.json as LeRobot reads it: names placing
+ * {@code height} and {@code width} decide the axes of {@code shape}; else a last name {@code
+ * channel(s)} means height-width-channels, a first one channels-first (LeRobot's {@code
+ * dataset_to_policy_features}); else the numbers (first axis 1 or 3, last neither: channels-first).
  *
- * <ul>
- *   <li>{@code names} that say where {@code height} and {@code width} are decide: {@code [height,
- *       width, channel]} is height-width-channels, {@code [channels, height, width]}
- *       channels-first, whatever the third name ({@code channel}, {@code channels}, {@code rgb} all
- *       occur).
- *   <li>Otherwise LeRobot's own rule ({@code dataset_to_policy_features}) applies: a last name
- *       {@code channel} or {@code channels} means height-width-channels, a first one
- *       channels-first.
- *   <li>Without usable names (absent, another length, naming no axis, or giving a channel count of
- *       neither 1 nor 3 where the numbers give one; LeRobot itself fails on absent names there),
- *       the numbers decide: a first axis of 1 or 3 with a last axis that is neither is
- *       channels-first, anything else height-width-channels, the layout LeRobot's writers declare.
- *       The build compares the declared size with the first video file's real one, so a wrong guess
- *       is refused before streaming, never decoded into the wrong shape.
- * </ul>
- *
- * <p>The declaration only says where the numbers are: the layout frames are delivered in is the
- * stream's own choice. Immutable, thread-safe.
+ * <p>A wrong guess is harmless: the build compares the size with the first video's real one and
+ * refuses a mismatch before streaming. The delivered layout is the stream's choice. Immutable.
  *
  * @param channelsFirst whether info.json declares {@code [channels, height, width]}
  */

@@ -171,23 +171,14 @@ public final class LeRobotMetadata {
   }
 
   /**
-   * Reads the footer and the index columns ({@code episode_index}, and the declared {@code
-   * frame_index}, {@code index}, {@code timestamp}) of every data file of the kept episodes and
-   * checks that its columns are the declared features and that it holds, contiguous, exactly the
-   * rows the episodes table gives the episodes it puts there, each episode's rows its frames in
-   * order ({@code frame_index} 0..n-1, {@code index} counting on from {@code dataset_from_index}, a
-   * finite {@code timestamp}), and no rows of other episodes ({@link DatasetException.BadMetadata}
-   * otherwise). Called before streaming, so that an episode whose rows disagree with the table is
-   * an error up front rather than after other episodes were delivered, and lengths, which size the
-   * stream's frame lists, are backed by real rows. Image features' first images must have the
-   * declared size ({@link ImageSizes}). Reads the files each time it is called.
+   * Checks every data file of the kept episodes (footer, index columns): declared features, and
+   * exactly the table's rows for its episodes, contiguous and in order ({@link
+   * DatasetException.BadMetadata} otherwise); image sizes via {@link ImageSizes}. Runs before
+   * streaming, so a bad episode fails up front. Reads the files on every call.
    *
-   * @param rule which frame a row gets ({@link TimestampRule}): {@link TimestampRule#STRICT}
-   *     refuses the first kept row whose timestamp is not {@code frame_index / fps} within {@code
-   *     toleranceSeconds}; {@link TimestampRule#LEROBOT} keeps every row's timestamp, and refuses
-   *     data files without a timestamp column where a kept camera is a video
-   * @param toleranceSeconds how far a timestamp may be from its frame's time (LeRobot's {@code
-   *     tolerance_s}, the builder's {@code toleranceSeconds})
+   * @param rule which frame a row gets: {@link TimestampRule#STRICT} refuses a timestamp off {@code
+   *     frame_index / fps}; {@link TimestampRule#LEROBOT} needs timestamps for video cameras
+   * @param toleranceSeconds how far a timestamp may be from its frame ({@code tolerance_s})
    * @return what the kept episodes' timestamps say
    */
   public TimestampReport checkDataFiles(TimestampRule rule, double toleranceSeconds) {

@@ -12,7 +12,7 @@ import org.robostream.source.VideoSources;
  * @param metadata the opened metadata
  * @param name the root folder's name
  */
-public record LocalDataset(LeRobotMetadata metadata, String name) implements DatasetSource {
+record LocalDataset(LeRobotMetadata metadata, String name) implements DatasetSource {
   /**
    * Opens the dataset at {@code root} (relative roots such as {@code .} name the folder they
    * resolve to).

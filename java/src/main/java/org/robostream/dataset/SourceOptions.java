@@ -7,18 +7,15 @@ import java.util.Optional;
 import java.util.function.Consumer;
 
 /**
- * How a {@link DatasetSource} is opened, whatever its location. Immutable; the {@code with...}
- * methods return changed copies.
+ * How a {@link DatasetSource} is opened, whatever its location. Immutable; {@code with...} methods
+ * return changed copies.
  *
- * @param dataFilesRoot where {@code data/} and {@code videos/} are when not beside {@code meta/}: a
- *     local folder, or for a Hub dataset {@code hf://buckets/...} or {@code hf://datasets/...};
- *     null: beside {@code meta/}
- * @param symlinks whether a local dataset's files may resolve through links outside its roots (a
- *     Hub dataset's mirror holds no links)
+ * @param dataFilesRoot where {@code data/} and {@code videos/} are (a folder, {@code
+ *     hf://buckets/...} or {@code hf://datasets/...}); null: beside {@code meta/}
+ * @param symlinks whether a local dataset's files may resolve through links outside its roots
  * @param episodes the episodes to keep (empty: all)
  * @param cameras the cameras to keep (empty: all); the others' files are neither checked nor read
- * @param environment the variables a source reads (the Hub's {@code HF_ENDPOINT}, {@code HF_TOKEN},
- *     {@code HF_LEROBOT_HOME}, ...)
+ * @param environment the variables a source reads ({@code HF_ENDPOINT}, {@code HF_TOKEN}, ...)
  * @param progress hears the name of every file a remote source fetches while opening
  */
 public record SourceOptions(

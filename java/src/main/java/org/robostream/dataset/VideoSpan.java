@@ -3,20 +3,15 @@ package org.robostream.dataset;
 import java.nio.file.Path;
 
 /**
- * Where one episode of one camera lives: its MP4 and the episode's time span inside it. In v2.1
- * every episode has its own file ({@code fromTimestamp} 0); in v3.0 episodes are concatenated into
- * shared files. Immutable.
+ * Where one episode of one camera lives: its MP4 and the time span inside it. Immutable.
  *
  * @param camera the video feature name, e.g. {@code observation.images.top}
  * @param file the MP4 (under the data root)
  * @param fromTimestamp seconds inside the file where the episode starts, from the episode table
- * @param toTimestamp seconds inside the file where the episode ends (the table's {@code
- *     to_timestamp}, one frame later where the table records each episode's last frame there)
- * @param frameOffset frames of the episodes stored before this one in the same file (ordered by
- *     {@code fromTimestamp}): the position of the episode's frame 0 in the file
- * @param fileFrames the frames the metadata puts into this file, all its episodes together; when
- *     the file's real frame count equals it, frames are addressed by position (docs/DESIGN.md,
- *     "Semantics")
+ * @param toTimestamp where it ends (a table's last-frame {@code to_timestamp} plus one frame)
+ * @param frameOffset frames of the episodes stored before it in the file: its frame 0's position
+ * @param fileFrames the frames the metadata puts into the file; when the real count equals it,
+ *     frames are addressed by position (docs/DESIGN.md, "Semantics")
  * @param episodesBefore how many episodes are stored before this one in the same file
  */
 public record VideoSpan(

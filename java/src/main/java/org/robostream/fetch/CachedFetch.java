@@ -14,9 +14,10 @@ import org.robostream.source.VideoSources;
 import org.robostream.video.DecodeResult;
 import org.robostream.video.HeldFrame;
 import org.robostream.video.HostPicture;
-import org.robostream.video.PackedPicture;
+import org.robostream.video.PicturePacker;
 import org.robostream.video.PictureReceiver;
 import org.robostream.video.RawPicture;
+import org.robostream.video.SwscaleConverter;
 
 /**
  * One worker's way through the {@link FrameCache}: a fetch's frames that the cache holds are served
@@ -36,7 +37,8 @@ public final class CachedFetch implements AutoCloseable {
   private final java.util.Set<String> uncacheable = new java.util.HashSet<>(); // by identity
   private final Map<Path, Optional<String>> identityOf = new HashMap<>();
   private final Map<Path, Optional<String>> dataFileIdentityOf = new HashMap<>();
-  private final PackedPicture packer = new PackedPicture();
+  private final PicturePacker packer = new PicturePacker();
+  private final SwscaleConverter swscale = new SwscaleConverter();
   private final WriteStaging staging = new WriteStaging(); // also where frames are packed to store
 
   /** Served frames for a holder that does not keep them packed: read into the staging block. */
@@ -166,7 +168,7 @@ public final class CachedFetch implements AutoCloseable {
         }
         RawPicture view =
             packer.view(f.address(), f.width(), f.height(), f.pixelFormat(), f.color());
-        holder.accept(i, new HostPicture(view, packer), f.ptsSeconds(), f.frameIndex());
+        holder.accept(i, new HostPicture(view, swscale), f.ptsSeconds(), f.frameIndex());
       }
       counters.framesFromCache.addAndGet(n - misses);
       if (misses == 0) {
@@ -188,14 +190,13 @@ public final class CachedFetch implements AutoCloseable {
                 holder.accept(requests[j], picture, seconds, frameIndex);
                 if (at[j] != lastStored[0]) { // a frame asked twice is stored once
                   lastStored[0] = at[j];
-                  long packedAt = holder.lastPackedAddress();
                   store(
                       entries,
                       identity,
                       fileFrames,
                       at[j],
                       picture.raw(),
-                      packedAt,
+                      holder.lastPacked(),
                       seconds,
                       frameIndex);
                 }
@@ -212,8 +213,8 @@ public final class CachedFetch implements AutoCloseable {
   }
 
   /**
-   * Stores {@code picture} as frame {@code position}: from {@code packed}, where the holder packed
-   * it already, or packed here (0).
+   * Stores {@code picture} as frame {@code position}: {@code packed}, the holder's packed frame, or
+   * packed here (null).
    */
   private void store(
       FrameCache.Entry[] entries,
@@ -221,11 +222,11 @@ public final class CachedFetch implements AutoCloseable {
       int fileFrames,
       int position,
       RawPicture picture,
-      long packed,
+      HeldFrame packed,
       double seconds,
       long frameIndex) {
     long bytes =
-        PackedPicture.packedBytes(picture.width(), picture.height(), picture.pixelFormat());
+        PicturePacker.packedBytes(picture.width(), picture.height(), picture.pixelFormat());
     FrameCache.Entry e =
         entries[0] != null ? entries[0] : cache.acquireOrCreate(identity, fileFrames, bytes);
     if (e == null) {
@@ -233,20 +234,17 @@ public final class CachedFetch implements AutoCloseable {
       return;
     }
     entries[0] = e; // released by the caller, also when the store below fails
-    long address = packed;
-    if (address == 0) { // packed here, straight into the staging block: written from there
-      address = staging.block(bytes);
-      packer.pack(picture, address);
+    if (packed != null) {
+      e.store(position, packed, staging); // the shuffle buffer's block: written through staging
+    } else { // packed here, straight into the staging block: written from there
+      e.store(position, packer.pack(picture, staging.block(bytes), seconds, frameIndex), null);
     }
-    e.store(
-        position,
-        HeldFrame.packed(address, bytes, picture, seconds, frameIndex),
-        packed == 0 ? null : staging); // the shuffle buffer's block: written through staging
   }
 
   @Override
   public void close() {
     staging.close();
     packer.close();
+    swscale.close();
   }
 }

@@ -15,19 +15,15 @@ import org.robostream.video.Device;
 import org.robostream.video.VideoDecoder;
 
 /**
- * Decodes the frames of episode-local frame numbers for one camera into given addresses, where
- * {@link FramePlacement} says they are. Inside a file whose frame count matches the metadata, a
- * frame is addressed by its position (frames of the episodes before it plus its number) and its pts
- * is checked against {@code from_timestamp + frame / fps}: drift is recorded, and a frame more than
- * half a frame early, or later than half a frame plus the concatenation shift of the episodes
- * stored before it ({@link org.robostream.dataset.VideoSpan#maxPositionDrift}), is an error.
- * Otherwise frames are looked up by pts within the tolerance. Under {@link
- * org.robostream.dataset.TimestampRule#LEROBOT} a row's frame is the one {@link FramePlacement}
- * picked by its timestamp, decoded by its position in the file, and its pts must be within the
- * tolerance of the row's time. Before the first frame of an episode and camera is decoded its
- * placement is checked (for local videos that happened when the dataset was opened, so this finds
- * it done). Cameras that are image features go to {@link ImageFrames}. Errors come out as {@link
- * FetchException} naming file, episode and camera. Not thread-safe: one per worker.
+ * Decodes one camera's frames, by episode-local frame number, into given addresses, where {@link
+ * FramePlacement} says they are. By position, a frame's pts must be within half a frame plus the
+ * earlier episodes' concatenation shift ({@link
+ * org.robostream.dataset.VideoSpan#maxPositionDrift}); by time, within the tolerance; under {@link
+ * org.robostream.dataset.TimestampRule#LEROBOT}, the frame picked by the row's timestamp. Placement
+ * is checked before an episode's first frame is decoded. Image cameras go to {@link ImageFrames}.
+ *
+ * <p>Errors are {@link FetchException}s naming file, episode and camera. Not thread-safe: one per
+ * worker.
  */
 public final class FrameFetcher {
   private final DecoderCache cache;

@@ -17,31 +17,15 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Which frame of its video each row of an episode gets, decided once per file and checked once per
- * episode and camera for the whole dataset (docs/LOADER.md, "Which frame a row gets"):
+ * Which frame of its video each row of an episode gets (docs/LOADER.md, "Which frame a row gets"),
+ * decided once per file and checked once per episode and camera. By position when the file holds
+ * exactly the table's frames: row f is frame {@code frameOffset + f}, pts checked by {@link
+ * SpanFrames}. Else by time, the frame nearest {@code from_timestamp + f / fps}, refused when the
+ * timestamps leave that in doubt ({@link EpisodeTimestamps#agreesWithPosition()}). Under {@link
+ * TimestampRule#LEROBOT}, by the row's timestamp ({@link TimestampFrames}).
  *
- * <ul>
- *   <li><b>By position</b> when the file holds exactly the frames the episodes table puts there:
- *       row f is frame {@code frameOffset + f} of the file, and every such frame's pts must be
- *       where a constant-rate stream puts it ({@link SpanFrames}). The {@code timestamp} column is
- *       then information: recorded timestamps that drift, or a writer's one-frame-late stamps,
- *       leave the frame in no doubt.
- *   <li><b>By time</b> otherwise (the file's frame count is not the table's): row f is the frame
- *       nearest {@code from_timestamp + f / fps}, within the tolerance, and the file must last as
- *       long as the table's frames. That time is the row's only when its timestamps say so ({@code
- *       frame_index / fps}, {@link EpisodeTimestamps#agreesWithPosition()}); an episode whose
- *       timestamps are recorded or one frame late leaves the frame in doubt and is refused.
- *   <li><b>By the row's timestamp</b> under {@link TimestampRule#LEROBOT}, whatever the file: row r
- *       is the frame nearest {@code from_timestamp + timestamp(r)}, within the tolerance, and
- *       inside the episode's span ({@link TimestampFrames}).
- * </ul>
- *
- * <p>Every check runs before any frame of the file or episode is decoded: for videos on this
- * machine all of them when the dataset is opened ({@link OpenedVideos}), for remote ones when an
- * episode is first read. Errors are {@link DatasetException.BadMetadata} naming the file.
- *
- * <p>Threading: thread-safe; every worker asks at once. Two threads deciding the same file or
- * checking the same span at once do the same work and reach the same answer.
+ * <p>Checks run before any frame is decoded; errors are {@link DatasetException.BadMetadata} naming
+ * the file. Thread-safe: racing threads do the same work and agree.
  */
 public final class FramePlacement {
   private static final Logger LOG = LoggerFactory.getLogger(FramePlacement.class);

@@ -13,9 +13,9 @@ import org.robostream.dataset.ImageSizes;
 import org.robostream.frames.FrameMemory;
 import org.robostream.video.HostPicture;
 import org.robostream.video.ImageDecoder;
-import org.robostream.video.PackedPicture;
 import org.robostream.video.PictureReceiver;
 import org.robostream.video.RawPicture;
+import org.robostream.video.SwscaleConverter;
 
 /**
  * The frames of image-feature cameras (PNG or JPEG bytes in the data Parquet): a worker reads an
@@ -38,7 +38,7 @@ public final class ImageFrames implements AutoCloseable {
   private final FetchCounters counters;
   private final FrameMemory budget;
   private final ImageDecoder decoder = new ImageDecoder();
-  private final PackedPicture converter = new PackedPicture(); // converts as a CPU decoder does
+  private final SwscaleConverter converter = new SwscaleConverter(); // as a CPU decoder converts
   private final LinkedHashMap<Key, EpisodeImages> cache = new LinkedHashMap<>(8, 0.75f, true);
 
   private record Key(int episode, String camera) {}

@@ -14,7 +14,7 @@ import org.robostream.video.FrameTable;
  * later by LeRobot's concatenation shift ({@link VideoSpan#maxPositionDrift}); by pts it is the
  * nearest frame, which must also be within the decoder's tolerance. Stateless.
  */
-public final class SpanFrames {
+final class SpanFrames {
   private SpanFrames() {}
 
   /**

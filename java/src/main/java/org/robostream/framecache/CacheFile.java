@@ -17,46 +17,16 @@ import org.robostream.nativecore.NativeAddress;
 import org.robostream.video.HeldFrame;
 
 /**
- * One video file's decoded frames on disk: a file of fixed-size slots, one per frame position,
- * shared by every process that uses it. Layout (little-endian):
+ * One video file's decoded frames on disk, shared by a node's processes: a header ({@link
+ * CacheFileHeader}), slot entries ({@link SlotEntry}), then a fixed-size slot per frame position
+ * (of the video, or of its {@link FrameSpans}); a position without a slot is a miss.
  *
- * <pre>
- * 0       header (8 KiB, {@link CacheFileHeader}): magic, version, frames, slot bytes, data
- *         offset, last use, the identity (whose frames these are, e.g. path + size + mtime),
- *         slots, spans
- * 8192    slot table: 64 bytes a slot ({@link SlotEntry}): state, CRC-32C of the fields and the
- *         bytes, bytes, width, height, pixel format, colour matrix and range, pts, frame index
- *         span table (only for a file of some spans of the video): 8 bytes a span
- * data    (4 KiB aligned) slot i at data + i * slotBytes: the packed picture
- * </pre>
- *
- * <p>A slot per frame of the video, or per position of the spans the file was made for ({@link
- * FrameSpans}: the episodes a loader reads of a v3.0 MP4 many episodes share), so that the file
- * reserves what will be read, not the whole video. A position without a slot is a miss and is not
- * stored.
- *
- * <p><b>Nothing is mapped.</b> Every access is a positional read or write ({@code pread}/{@code
- * pwrite}): a file that shrinks underneath (truncated by any process) gives short reads, which are
- * a counted corrupt miss, where a mapping would raise SIGBUS and kill the JVM. A reader copies a
- * slot into memory of its own ({@link FrameTarget}) and checks it there, so what it serves cannot
- * change after the check either. (The cost against the mapped design, measured in
- * docs/PERFORMANCE.md "Decoded-frame cache": one copy of each served frame.)
- *
- * <p><b>Cross-process protocol.</b> A slot is COMPLETE (1) or not (anything else). A writer writes
- * the picture's bytes, then the slot's entry in one 64-byte write with its checksum and the state
- * COMPLETE. A reader reads the entry, then the bytes, and serves them only when the state is
- * COMPLETE and the checksum matches the fields and the bytes; a mismatch is read once more (a
- * writer may have been completing the slot meanwhile), then the slot is emptied so that it is
- * filled again. Slots are filled with identical bytes by whoever decodes them (a video decodes to
- * the same pictures in every process), so two writers of one slot are harmless, and a reader that
- * meets a write in flight sees either the old or the same bytes. A file becomes visible under its
- * name only complete (created under a temporary name, then hard-linked); it is opened only as a
- * regular file of this user, never through a link ({@link CacheFolder}). An interrupted reader or
- * writer stores and serves nothing (FileChannel closes itself when a thread is interrupted in a
- * read or write; the channel is then opened again), so stopping a worker never disables the cache.
- *
- * <p>Threading: thread-safe (the protocol above also holds between threads). Ownership: {@link
- * FrameCache} opens and closes it; what {@link #read} returns lies in the caller's memory.
+ * <p>Nothing is mapped: a truncated file gives a corrupt miss, not a SIGBUS (the cost, one copy per
+ * served frame: docs/PERFORMANCE.md "Decoded-frame cache"). A writer writes the bytes, then the
+ * entry (CRC-32C, COMPLETE) in one write; a reader copies the slot into its own memory ({@link
+ * FrameTarget}) and serves it only if COMPLETE and matching, else rereads once and empties it. All
+ * writers write the same bytes. Files appear only complete, open only as this user's ({@link
+ * CacheFolder}). Interrupted calls do nothing. Thread-safe; {@link FrameCache} owns it.
  */
 final class CacheFile {
   static final String SUFFIX = ".frames";

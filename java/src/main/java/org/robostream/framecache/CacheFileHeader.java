@@ -9,16 +9,10 @@ import java.nio.file.Path;
 import java.util.zip.CRC32C;
 
 /**
- * The first {@link #BYTES} of a {@link CacheFile} (little-endian): magic "RSFRAMES", version,
- * frames (the video's), slot bytes, data offset, last use (ms since the epoch, {@link
- * #OFF_LAST_USED}, written by every user at most once a second), the identity (UTF-8: whose frames
- * these are), the slots and the spans. A file of a whole video has a slot per frame and no span
- * table ({@code spans} 0); a file of some spans of it ({@link FrameSpans}: the episodes a loader
- * reads of a shared v3.0 MP4) has a slot per covered position, and its span table (8 bytes a span:
- * first position, count) follows the slot table, under the CRC-32C {@code spansCrc}. A header read
- * from disk is hostile until checked: {@link #read} accepts only the layout this version writes,
- * with tables under 2 GiB; {@link #readSpans} only a span table that matches its checksum and lies
- * within the video. Immutable.
+ * The first {@link #BYTES} of a {@link CacheFile}: magic, version, sizes, last use ({@link
+ * #OFF_LAST_USED}, written at most once a second), identity, slots and spans ({@link FrameSpans}).
+ * Headers from disk are hostile until checked: {@link #read} takes only this layout with tables
+ * under 2 GiB, {@link #readSpans} only a span table matching its CRC and the video. Immutable.
  *
  * @param frames the video's frames (positions 0 to frames - 1)
  * @param slots the positions the file keeps: {@code frames}, or the spans' count

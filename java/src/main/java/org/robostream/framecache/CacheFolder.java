@@ -11,22 +11,15 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Map;
 
 /**
- * What a frame cache trusts in its folder, and how it opens what is there. The cache trusts the
- * processes of the user running it, and nobody else: a folder is used only when no other user can
- * write it or anything on the way to it (see {@link #distrust}), and a file in it is opened only
- * when it is a regular file of this user, never through a link ({@link #openOwnFile}). A FIFO, a
- * device, a directory, a link or another user's file named like a cache file is never opened (a
- * FIFO would block the opener), never served, never removed.
+ * What a frame cache trusts in its folder: this user's processes, nobody else. A folder is used
+ * only when no other user can write it or its parents ({@link #distrust}); a file is opened only as
+ * this user's regular file, never through a link ({@link #openOwnFile}). Anything else named like a
+ * cache file (a FIFO would block) is never opened, served or removed.
  *
- * <p>What that defends against: another user planting, rewriting or swapping frames (their pixels
- * would pass a checksum they recomputed), a stray special file hanging or turning off the cache. It
- * does not defend against this user's own processes, which may write the folder; what they leave is
- * still checked (headers, every slot's checksum, reads that cannot fault when a file shrinks).
- *
- * <p>Public for one more user of the same rule: the trainer's output folder, where checkpoints are
- * written ({@link #prepare(Path)}).
- *
- * <p>Stateless; thread-safe.
+ * <p>This stops other users planting or swapping frames (they could recompute checksums). This
+ * user's own processes are not defended against, but what they leave is still checked. Public for
+ * the trainer's output folder, which uses the same rule ({@link #prepare(Path)}). Stateless;
+ * thread-safe.
  */
 public final class CacheFolder {
   /** Mode bits: group and others may write, and the sticky bit. */

@@ -22,21 +22,16 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Decoded frames kept between epochs, and between the processes of a node, so that a frame is
- * decoded once rather than once per rank per epoch. One file per video file (an {@link Entry}: a
- * slot per frame position, see {@link CacheFile} for the layout and the cross-process protocol),
- * named by a hash of the video's identity (path + size + mtime locally, the pinned URL + the
- * server's version remotely), in a folder every process of the node may share. Files are evicted
- * whole, least recently used first (their last use is in their header, so every process sees it),
- * when a new one would pass the budget; only files with this cache's header are ever removed.
+ * Decoded frames kept between epochs and between a node's processes, so a frame is decoded once,
+ * not once per rank per epoch. One file per video ({@link Entry}; layout and protocol in {@link
+ * CacheFile}), named by a hash of the video's identity. Files are evicted whole, least recently
+ * used first (last use is in the header, visible to all); only files with this cache's header are
+ * removed.
  *
- * <p>Never fails an epoch: a folder that cannot take a new file or a frame (full disk, removed,
- * read-only) disables the cache with one warning, and frames are decoded from then on ({@link
- * FrameCacheStats#disabled()}). A frame whose bytes do not match their checksum is a miss.
- *
- * <p>Threading: thread-safe; every worker of a dataset shares one. Ownership: whoever opens it
- * closes it, after every {@link Entry} it handed out was released; a private-memory cache removes
- * its folder on close.
+ * <p>Never fails an epoch: a folder that cannot take a file or frame disables the cache with one
+ * warning ({@link FrameCacheStats#disabled()}); a checksum mismatch is a miss. Thread-safe; a
+ * dataset's workers share one. Whoever opens it closes it, after every {@link Entry} was released;
+ * a private-memory cache removes its folder.
  */
 public final class FrameCache implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(FrameCache.class);
@@ -85,22 +80,16 @@ public final class FrameCache implements AutoCloseable {
   }
 
   /**
-   * Opens the cache {@code options} describe: the shared folder (created, readable and writable
-   * only by this user, when it is missing), or a private one in {@code /dev/shm} (else the
-   * temporary folder) for {@link FrameCacheOptions#memory}.
+   * Opens the cache {@code options} describe: the shared folder (created for this user alone if
+   * missing), or a private one in {@code /dev/shm} for {@link FrameCacheOptions#memory}.
    *
-   * <p>A shared folder is used only when no other user can change what is in it ({@link
-   * CacheFolder#prepare}); otherwise the cache starts disabled with one warning naming the folder,
-   * why, and what to do, and every frame is decoded. The per-user default folder ({@link
-   * FrameCacheOptions#shared}) is the exception: when another user took its name first (a folder, a
-   * file, a link), the cache moves to a folder named by this user's key ({@link UserKey}), which
-   * nobody else can guess, so nobody can turn the cache off for us, and this user's processes still
-   * share it (the key's next name when one was taken: {@link UserKey#names}); only when there is no
-   * key (no writable home folder), or all its names are taken, does the process cache in a private
-   * folder of its own (each process then holds up to the budget).
+   * <p>A shared folder another user can change ({@link CacheFolder#prepare}) starts the cache
+   * disabled with one warning. But if another user took the name of the default {@link
+   * FrameCacheOptions#shared} folder, the cache moves to one named by this user's unguessable
+   * {@link UserKey}, so nobody can turn it off for us; with no usable key, it caches privately.
    *
-   * @throws FileException naming the folder and the option when it cannot be created (a cache that
-   *     cannot start is refused when the dataset is built, not disabled)
+   * @throws FileException naming the folder and the option when it cannot be created (refused at
+   *     build time, not disabled)
    */
   public static FrameCache open(FrameCacheOptions options) {
     return open(options, Path.of(System.getProperty("user.home")));

@@ -8,20 +8,13 @@ import org.robostream.ByteSize;
  * Where a {@link FrameCache} keeps decoded frames and how many bytes it may take. Immutable.
  *
  * <ul>
- *   <li>{@link #shared(long)}: the per-user folder every process of this user on the node shares,
- *       {@code /dev/shm/robostream-frames-UID} (RAM; else in the temporary folder). The recommended
- *       form: it is this user's alone, so another user cannot plant frames in it.
- *   <li>{@link #directory(Path, long)}: a folder, shared by every process of the node that names it
- *       (node-local NVMe, or {@code /dev/shm/...} for RAM shared by all ranks). Its files stay
- *       after the process ends, so the next job on the node starts warm.
- *   <li>{@link #memory(long)}: RAM private to this process (a folder of its own in {@code
- *       /dev/shm}, removed when the cache closes): every worker of this process shares it, other
- *       processes do not.
+ *   <li>{@link #shared(long)}: this user's own folder in {@code /dev/shm}; recommended.
+ *   <li>{@link #directory(Path, long)}: shared by all naming it; it outlives them (warm next job).
+ *   <li>{@link #memory(long)}: RAM private to this process, removed on close.
  * </ul>
  *
  * @param directory the shared folder, or null for private RAM
- * @param maxBytes the most bytes the cache's files may take together (their full size, reserved
- *     when a file is created)
+ * @param maxBytes the most bytes the cache's files may take (full size, reserved at creation)
  */
 public record FrameCacheOptions(Path directory, long maxBytes) {
   /** The system property naming the folder {@link #shared}'s per-user folder is made in. */

@@ -1,31 +1,16 @@
 package org.robostream.framecache;
 
 /**
- * What a {@link FrameCache} did since it opened (this process only; the files it shares with other
- * processes are counted by each of them). Immutable snapshot.
+ * What a {@link FrameCache} did since it opened, in this process only: hits, misses, frames stored,
+ * files evicted, packed bytes served and stored, and the budget {@code maxBytes}. Immutable.
  *
- * @param hits frames served from the cache
- * @param misses frames looked up and not found (then decoded)
- * @param stored frames written to the cache
- * @param evictions whole files removed to stay within the budget (by this process)
- * @param bytesServed packed bytes of the frames served
- * @param bytesStored packed bytes of the frames written
- * @param fileBytes bytes the cache's files take together, as of the last look at the folder
- * @param maxBytes the budget
- * @param checksumFailures frames whose bytes did not match their checksum, whose slot fields did
- *     not describe them, or of another size or pixel format than their video (treated as misses)
- * @param notCacheable frames that could not be stored (a file larger than the whole budget, a
- *     picture of another size than its file's slots, a position its file keeps no slot for)
- * @param disabled why the cache stopped (a full disk, a folder that vanished), or null while it
- *     works; frames are decoded from then on
- * @param refusedReservations files this process reads whose frames need more than the whole budget:
- *     never cached, decoded every epoch (the cache is too small; said once in a warning)
- * @param ownEvictions files this process reads that it evicted itself to make room for another it
- *     reads: the budget holds less than they need together, so later epochs decode again (said once
- *     in a warning)
- * @param neededBytes what the files this process reserved, or tried to, take together (a file of
- *     the frames it reads of each video, as {@link FrameCacheOptions} counts them against {@code
- *     maxBytes}); after an epoch, the budget that holds all it reads
+ * @param fileBytes bytes of all the cache's files, as of the last look at the folder
+ * @param checksumFailures frames whose checksum, fields, size or format did not check (misses)
+ * @param notCacheable frames that could not be stored (too large, wrong size, no slot)
+ * @param disabled why the cache stopped, or null; frames are decoded from then on
+ * @param refusedReservations files that need more than the whole budget: decoded every epoch
+ * @param ownEvictions files this process evicted for others it reads: the budget is too small
+ * @param neededBytes what this process's files take (reserved or tried): the budget that holds all
  */
 public record FrameCacheStats(
     long hits,

@@ -6,7 +6,7 @@ import java.util.zip.CRC32C;
 import org.robostream.video.ColorSpec;
 import org.robostream.video.HeldForm;
 import org.robostream.video.HeldFrame;
-import org.robostream.video.PackedPicture;
+import org.robostream.video.PicturePacker;
 
 /**
  * One slot's 64 bytes in a {@link CacheFile}'s slot table (little-endian): the state at 0 (owned by
@@ -124,7 +124,7 @@ final class SlotEntry {
 
   private static boolean isPackedSize(long bytes, int width, int height, int format) {
     try {
-      return PackedPicture.packedBytes(width, height, format) == bytes;
+      return PicturePacker.packedBytes(width, height, format) == bytes;
     } catch (IllegalArgumentException notAPicture) {
       return false;
     }

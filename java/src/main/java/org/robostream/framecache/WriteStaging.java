@@ -4,23 +4,16 @@ import org.bytedeco.javacpp.Pointer;
 import org.robostream.nativecore.NativeAddress;
 
 /**
- * A small native block that a picture is copied (or packed) into just before it is written to a
- * cache file, so that the write reads the same few pages every time instead of wherever the picture
- * lies.
+ * A small native block a picture is copied (or packed) into just before it is written to a cache
+ * file, so every write reads the same few pages.
  *
- * <p>Why a copy makes the write cheaper: {@code pwrite} copies from the caller's memory through the
- * caller's mapping. The shuffle buffer's blocks spread over hundreds of megabytes, so each frame's
- * write reads pages the kernel side has not touched lately; on a virtual machine with shadow paging
- * (the project's test machines) each such page costs the hypervisor a fault as well. A block reused
- * for every frame stays mapped and in cache. Measured on those machines (docs/PERFORMANCE.md,
- * "Decoded-frame cache", {@code scripts/perf/tmpfs-write-probe.c}): writing 3.1 GB of 96 KiB frames
- * into tmpfs from two threads cost 2.0 s of system time taken from a 600 MB pool, 0.9 s (and 0.1 s
- * of user time for the copies) through a block like this one; the loader's first epoch with a cache
- * went from 14% to 10% slower than without. On bare metal the copy is a few microseconds a frame,
- * from and to cache-hot memory.
+ * <p>Why: {@code pwrite} reads the caller's memory, and the shuffle buffer spreads over hundreds of
+ * MB, so writes touch cold pages, which on a VM with shadow paging also fault in the hypervisor.
+ * Measured (docs/PERFORMANCE.md, "Decoded-frame cache"): 3.1 GB into tmpfs cost 2.0 s of system
+ * time from the pool, 0.9 s through this block. On bare metal the copy costs microseconds a frame.
  *
- * <p>Not thread-safe: one per worker. Ownership: {@link #close()} frees the block; an address from
- * {@link #copyOf} is valid until the next call or the close.
+ * <p>Not thread-safe: one per worker. {@link #close()} frees the block; an address from {@link
+ * #copyOf} is valid until the next call or the close.
  */
 public final class WriteStaging implements AutoCloseable {
   private Pointer block;

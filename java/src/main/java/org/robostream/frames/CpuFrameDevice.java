@@ -10,11 +10,14 @@ import org.robostream.framecache.FrameTarget;
 import org.robostream.transform.FrameTransformer;
 import org.robostream.video.DecodedPicture;
 import org.robostream.video.DepthSamples;
+import org.robostream.video.FrameSamples;
 import org.robostream.video.HeldFrame;
 import org.robostream.video.HostFrameBuffer;
-import org.robostream.video.PackedPicture;
+import org.robostream.video.PicturePacker;
 import org.robostream.video.PixelFormats;
 import org.robostream.video.RawPicture;
+import org.robostream.video.Slot;
+import org.robostream.video.SwscaleConverter;
 
 /**
  * The CPU {@link FrameDevice}: pictures held packed as the codec produced them (YUV 4:2:0 is half
@@ -26,32 +29,25 @@ import org.robostream.video.RawPicture;
  * would drop survives. A depth map's values are copied from the first plane (see {@code
  * video.DepthSamples}; depth cameras are never resized). Not thread-safe: one per worker.
  */
-public final class CpuFrameDevice implements FrameDevice {
-  /** Frames a stream decodes in one call (fixed runs). */
-  public static final int MAX_RUN = 8;
-
-  private final PackedPicture packer = new PackedPicture();
+final class CpuFrameDevice implements FrameDevice {
+  private final PicturePacker packer = new PicturePacker();
+  private final SwscaleConverter swscale = new SwscaleConverter();
   private final FrameTransformer transformer = new FrameTransformer();
   private final BatchMemoryPool pool;
   private final Map<FrameSize, HostFrameBuffer> rgb = new HashMap<>();
 
   /** {@code pool}: the host pool of the worker's batches. */
-  public CpuFrameDevice(BatchMemoryPool pool) {
+  CpuFrameDevice(BatchMemoryPool pool) {
     this.pool = pool;
-  }
-
-  /** Host memory holding pictures packed, bounded by {@code budgetBytes}. */
-  public static FrameMemory memory(long budgetBytes) {
-    return new FrameStore(budgetBytes);
   }
 
   @Override
   public FrameMemory newMemory(long budgetBytes) {
-    return memory(budgetBytes);
+    return Kind.CPU.memory(pool, budgetBytes);
   }
 
   @Override
-  public PictureHolder holder(HoldSpec spec, FrameMemory memory, HeldFrames out) {
+  public PictureHolder holder(HoldSpec spec, FrameMemory memory, HeldFrame[] out) {
     return new Holder(memory, out, spec.depthFile());
   }
 
@@ -62,11 +58,11 @@ public final class CpuFrameDevice implements FrameDevice {
    */
   private final class Holder implements PictureHolder {
     private final FrameMemory memory;
-    private final HeldFrames out;
+    private final HeldFrame[] out;
     private final String depthFile;
-    private long lastPacked;
+    private HeldFrame lastPacked;
 
-    Holder(FrameMemory memory, HeldFrames out, String depthFile) {
+    Holder(FrameMemory memory, HeldFrame[] out, String depthFile) {
       this.memory = memory;
       this.out = out;
       this.depthFile = depthFile;
@@ -77,11 +73,15 @@ public final class CpuFrameDevice implements FrameDevice {
       RawPicture picture = decoded.raw();
       requireDepthMap(picture.pixelFormat());
       long bytes =
-          PackedPicture.packedBytes(picture.width(), picture.height(), picture.pixelFormat());
+          PicturePacker.packedBytes(picture.width(), picture.height(), picture.pixelFormat());
       long address = memory.take(bytes);
-      out.put(request, HeldFrame.packed(address, bytes, picture, pts, frameIndex));
-      packer.pack(picture, address);
-      lastPacked = address;
+      try {
+        lastPacked = packer.pack(picture, address, pts, frameIndex);
+      } catch (RuntimeException e) {
+        memory.release(address, bytes);
+        throw e;
+      }
+      out[request] = lastPacked;
     }
 
     @Override
@@ -97,11 +97,11 @@ public final class CpuFrameDevice implements FrameDevice {
         memory.release(f.address(), f.bytes());
         throw notADepthMap;
       }
-      out.put(request, f); // the cache's frame is held as it is
+      out[request] = f; // the cache's frame is held as it is
     }
 
     @Override
-    public long lastPackedAddress() {
+    public HeldFrame lastPacked() {
       return lastPacked;
     }
 
@@ -120,12 +120,12 @@ public final class CpuFrameDevice implements FrameDevice {
   /** CPU decoders keep their position between calls: short runs switch streams cheaply. */
   @Override
   public int minRun() {
-    return MAX_RUN;
+    return CPU_RUN;
   }
 
   @Override
   public int maxRun() {
-    return MAX_RUN;
+    return CPU_RUN;
   }
 
   /** Host memory: a write is done when it returns. */
@@ -210,22 +210,20 @@ public final class CpuFrameDevice implements FrameDevice {
   }
 
   private void toRgb(HeldFrame f, long dst, FrameColumn spec, boolean unitFloats) {
-    packer.toRgb(
-        f.address(),
-        f.width(),
-        f.height(),
-        f.pixelFormat(),
-        f.color(),
-        dst,
-        spec.width(),
-        spec.height(),
-        spec.layout(),
-        unitFloats);
+    Slot slot =
+        new Slot(
+            dst,
+            spec.width(),
+            spec.height(),
+            spec.layout(),
+            unitFloats ? FrameSamples.RGB_FLOAT32 : FrameSamples.RGB_UINT8);
+    swscale.convertPacked(f.address(), f.width(), f.height(), f.pixelFormat(), f.color(), slot);
   }
 
   @Override
   public void close() {
     packer.close();
+    swscale.close();
     transformer.close();
   }
 }

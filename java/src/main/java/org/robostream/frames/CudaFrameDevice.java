@@ -14,26 +14,21 @@ import org.robostream.video.FrameSamples;
 import org.robostream.video.HeldForm;
 import org.robostream.video.HeldFrame;
 import org.robostream.video.HostFrameBuffer;
+import org.robostream.video.Slot;
 
 /**
- * The CUDA {@link FrameDevice}: frames are converted to RGB uint8 (in the output layout, at the
- * batch's size: a resize is done by that conversion, swscale's or NVDEC's colour kernel's) when
- * decoded and held in blocks of a {@link BatchMemoryPool} of the batch device; a batch's frames are
- * copied from there into its frame batch's slots, or expanded to float32 [0, 1], so they never
- * leave the device. A float32 stream holds the frames of a deeper-than-8-bit source (10-bit, ...)
- * as float32 already, converted from the decoder's full-precision samples: expanding a uint8 frame
- * would throw that precision away (4x the held bytes, counted by the memory budget). Depth maps are
- * held as their column's values (uint16 or float32), written by a CPU decoder (NVDEC's colour
- * kernel writes RGB only). On a GPU, NVDEC writes the held blocks directly; a picture in host
- * memory (a file NVDEC cannot decode, an image, a frame the cache served) is converted into a host
- * staging frame and uploaded. Over a host pool the same code runs in host memory, which is how it
- * is tested without a GPU.
+ * The CUDA {@link FrameDevice}: frames are converted when decoded (RGB uint8 at the batch's size,
+ * in its layout; the conversion also resizes) into blocks of the batch device's {@link
+ * BatchMemoryPool}, then copied into the batch's slots or expanded to float32 there, never leaving
+ * the device. Float32 of a deeper-than-8-bit source and depth maps are held as the column's values
+ * instead: expanding uint8 would lose precision. NVDEC writes the blocks directly; a host picture
+ * (a CPU fallback, an image, a cached frame) goes through a host staging frame and an upload. Over
+ * a host pool the same code runs in host memory: how it is tested without a GPU.
  *
- * <p>Ordering: every copy into or out of held blocks is queued on this worker's stream, and {@link
- * #synchronize} waits for it, so a batch's held blocks may be released and reused once its writes
- * are waited for. Not thread-safe: one per worker; owns its stream.
+ * <p>Every copy into or out of held blocks is queued on this worker's stream; after {@link
+ * #synchronize} a batch's blocks may be reused. Not thread-safe: one per worker; owns its stream.
  */
-public final class CudaFrameDevice implements FrameDevice {
+final class CudaFrameDevice implements FrameDevice {
   private final BatchMemoryPool pool;
   private final long stream;
   private final FrameTransformer transformer = new FrameTransformer();
@@ -43,19 +38,14 @@ public final class CudaFrameDevice implements FrameDevice {
   private record Staging(FrameSize size, FrameSamples samples) {}
 
   /** {@code pool}: where held frames wait, on the device of the worker's batches. */
-  public CudaFrameDevice(BatchMemoryPool pool) {
+  CudaFrameDevice(BatchMemoryPool pool) {
     this.pool = pool;
     this.stream = pool.createStream();
   }
 
-  /** Blocks of {@code pool} for held frames, bounded by {@code budgetBytes}. */
-  public static FrameMemory memory(BatchMemoryPool pool, long budgetBytes) {
-    return new PoolFrameMemory(pool, budgetBytes);
-  }
-
   @Override
   public FrameMemory newMemory(long budgetBytes) {
-    return memory(pool, budgetBytes);
+    return Kind.CUDA.memory(pool, budgetBytes);
   }
 
   /**
@@ -66,21 +56,16 @@ public final class CudaFrameDevice implements FrameDevice {
    */
   @Override
   public int minRun() {
-    return pool.onCuda() ? 16 : CpuFrameDevice.MAX_RUN;
+    return pool.onCuda() ? 16 : CPU_RUN;
   }
 
   @Override
   public int maxRun() {
-    return maxRun(pool.onCuda());
-  }
-
-  /** The longest run: on NVDEC every call starts with a seek, so runs go on to the GOP's end. */
-  public static int maxRun(boolean onCuda) {
-    return onCuda ? 64 : CpuFrameDevice.MAX_RUN;
+    return FrameDevice.longestRun(pool.onCuda());
   }
 
   @Override
-  public PictureHolder holder(HoldSpec spec, FrameMemory memory, HeldFrames out) {
+  public PictureHolder holder(HoldSpec spec, FrameMemory memory, HeldFrame[] out) {
     return new Holder(spec, memory, out);
   }
 
@@ -144,14 +129,14 @@ public final class CudaFrameDevice implements FrameDevice {
     private final FrameSamples delivered;
     private final FrameLayout layout;
     private final FrameMemory memory;
-    private final HeldFrames out;
+    private final HeldFrame[] out;
     // The last request's block, taken but not yet passed on only while a conversion runs.
     private long pending;
     private long pendingBytes;
     private long lastFrame = -1;
     private HeldFrame last;
 
-    Holder(HoldSpec spec, FrameMemory memory, HeldFrames out) {
+    Holder(HoldSpec spec, FrameMemory memory, HeldFrame[] out) {
       this.size = spec.size();
       this.delivered = spec.samples();
       this.layout = spec.layout();
@@ -174,10 +159,10 @@ public final class CudaFrameDevice implements FrameDevice {
         pool.copy(pending, last.address(), bytes, stream); // the same frame, asked again
       } else if (pool.onCuda() && !picture.onGpu()) {
         long host = stagingAddress(samples);
-        picture.convertInto(host, size.width(), size.height(), layout, samples);
+        picture.convertInto(new Slot(host, size.width(), size.height(), layout, samples));
         pool.upload(pending, host, bytes, stream);
       } else {
-        picture.convertInto(pending, size.width(), size.height(), layout, samples);
+        picture.convertInto(new Slot(pending, size.width(), size.height(), layout, samples));
       }
       last =
           new HeldFrame(
@@ -193,7 +178,7 @@ public final class CudaFrameDevice implements FrameDevice {
               frameIndex);
       lastFrame = frameIndex;
       pending = 0;
-      out.put(request, last);
+      out[request] = last;
     }
 
     /**
@@ -221,8 +206,8 @@ public final class CudaFrameDevice implements FrameDevice {
     }
 
     @Override
-    public long lastPackedAddress() {
-      return 0;
+    public HeldFrame lastPacked() {
+      return null;
     }
 
     @Override

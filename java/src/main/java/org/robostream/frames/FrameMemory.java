@@ -8,8 +8,8 @@ import org.robostream.framecache.FrameTarget;
  * ({@link #canHold}; blocks themselves are never refused), which also counts what the worker holds
  * outside blocks ({@link #account}). A {@link FrameTarget}, so that the frame cache reads a served
  * frame straight into a block of it. Made by a {@link FrameDevice}: host memory holding pictures
- * packed as decoded ({@link FrameStore}, the CPU device's) and pooled device memory holding RGB
- * frames ({@link PoolFrameMemory}, the CUDA device's).
+ * packed as decoded ({@link HostFrameMemory}, the CPU device's) and pooled device memory holding
+ * RGB frames ({@link PoolFrameMemory}, the CUDA device's).
  *
  * <p>Not thread-safe: used by one worker thread at a time. {@link #close()} frees everything.
  */

@@ -10,7 +10,7 @@ import java.util.Map;
  * to two frames). Subclasses say where blocks come from ({@link #allocate}) and where released ones
  * go ({@link #recycle}). Not thread-safe: one worker thread at a time.
  */
-public abstract class HeldBlocks implements FrameMemory {
+abstract class HeldBlocks implements FrameMemory {
   private final long budgetBytes;
   private final Map<Long, Long> held = new HashMap<>(); // address -> bytes
   private long heldBytes; // in blocks

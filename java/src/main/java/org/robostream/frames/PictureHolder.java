@@ -10,7 +10,7 @@ import org.robostream.video.PictureReceiver;
  * keep pictures packed (the CPU device) also take the frame cache's part with one copy each way: a
  * frame the cache serves is read straight into a held block ({@link #packedMemory}, counted in the
  * budget like a decoded frame), and a decoded frame is stored into the cache from the block it was
- * just packed into ({@link #lastPackedAddress}). Not thread-safe: one worker's.
+ * just packed into ({@link #lastPacked}). Not thread-safe: one worker's.
  */
 public interface PictureHolder extends PictureReceiver {
   /**
@@ -26,8 +26,8 @@ public interface PictureHolder extends PictureReceiver {
    */
   void holdPacked(int request, HeldFrame f);
 
-  /** Where the picture of the last {@link #accept} was packed; 0 when it was not kept packed. */
-  long lastPackedAddress();
+  /** The frame the last {@link #accept} packed; null when it was not kept packed. */
+  HeldFrame lastPacked();
 
   /** Gives back the blocks taken for requests that were not passed on (a decode that failed). */
   void releaseUndelivered();

@@ -9,10 +9,10 @@ import org.robostream.arrow.BatchMemoryPool;
  * bounds the bytes held. Not thread-safe: one worker thread at a time; {@link #close()} returns
  * every held block to the pool (the pool frees them when the dataset closes it).
  */
-public final class PoolFrameMemory extends HeldBlocks {
+final class PoolFrameMemory extends HeldBlocks {
   private final BatchMemoryPool pool;
 
-  public PoolFrameMemory(BatchMemoryPool pool, long budgetBytes) {
+  PoolFrameMemory(BatchMemoryPool pool, long budgetBytes) {
     super(budgetBytes);
     this.pool = pool;
   }

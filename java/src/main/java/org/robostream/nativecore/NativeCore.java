@@ -223,6 +223,10 @@ public final class NativeCore {
 
   public static native int rs_cuda_driver_version(@Cast("int32_t*") int[] versionOut);
 
+  /** Makes {@code stream} of cuda:deviceId wait for an exported batch's sync_event (a CUevent*). */
+  public static native int rs_cuda_stream_wait_event(
+      int deviceId, @Cast("int64_t") long syncEvent, @Cast("int64_t") long stream);
+
   /** A TCP socket at 127.0.0.1 that admits nobody yet (see {@link #rs_loopback_admit}). */
   public static native int rs_loopback_listen(
       @Cast("int32_t*") int[] fdOut, @Cast("int32_t*") int[] portOut);

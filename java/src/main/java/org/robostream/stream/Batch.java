@@ -22,19 +22,15 @@ import org.robostream.arrow.FrameBatch;
 import org.robostream.arrow.Tensor;
 
 /**
- * One batch of samples: the table columns as an Arrow record batch ({@link #root()}: every declared
- * table column, windowed keys stacked to [T, ...] with {@code <key>_is_pad}, each windowed camera's
- * {@code <camera>_is_pad}, {@code task} strings and {@code is_padding}) and the frames as one
- * pooled {@link FrameBatch} ({@link #deviceFrames()}: an Arrow C Device array with one {@code
- * arrow.fixed_shape_tensor} column per camera, [C,H,W] or [T,C,H,W] per sample, HWC on request,
- * uint8 or float32 in [0, 1], each camera its own size, plus per-frame pts and frame index), in
- * host memory or on the decoding GPU. Every column reads as a shaped {@link Tensor} ({@link
- * #tensor}); the flattened accessors ({@link #doubles}, {@link #longs}, {@link #booleans}) stay as
+ * One batch of samples: the table columns as an Arrow record batch ({@link #root()}, with windowed
+ * keys stacked to [T, ...], their {@code _is_pad} masks, {@code task} and {@code is_padding}) and
+ * the frames as one pooled {@link FrameBatch} ({@link #deviceFrames()}: a tensor column per camera,
+ * uint8 or float32, on the host or the decoding GPU). Every column reads as a shaped {@link Tensor}
+ * ({@link #tensor}); {@link #doubles}, {@link #longs} and {@link #booleans} are flattened
  * conveniences.
  *
- * <p>Ownership: the batch owns its memory until {@link #close()} (or until {@link #exportTo} hands
- * a share of it to a consumer, who then releases it). Threading: not thread-safe; a batch is handed
- * to one consumer thread.
+ * <p>Ownership: the batch owns its memory until {@link #close()}, or until {@link #exportTo} hands
+ * a share to a consumer, who releases it. Not thread-safe: hand it to one consumer thread.
  */
 public final class Batch implements AutoCloseable {
   private final VectorSchemaRoot root;

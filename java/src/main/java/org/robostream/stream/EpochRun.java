@@ -10,23 +10,16 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One pass over the rest of an epoch, as the iterator a consumer holds: a thread per worker builds
- * its batches of the rank's schedule into a queue of its own (at most {@code prefetch} batches plus
- * its end marker or failure), and {@link #next()} takes batch i from the queue of worker {@code
- * schedule[i].worker}, raising a worker's failure as it was raised.
+ * One pass over the rest of an epoch, as the consumer's iterator: each worker thread fills its own
+ * queue (at most {@code prefetch} batches plus an end marker or failure); {@link #next()} takes
+ * batch i from worker {@code schedule[i].worker}'s queue, rethrowing its failure. After the last
+ * batch {@code hasNext()} is false; once stopped ({@link #stop}, a failed {@code next()}) both
+ * throw {@link IllegalStateException} naming why, so a stale iterator is never taken for the
+ * epoch's end.
  *
- * <p>A small state machine. Running; then either ended (its last batch was taken: the dataset moves
- * to the next epoch, and {@code hasNext()} stays false), or stopped before that by the dataset
- * ({@link #stop}: a newer iterator, {@code setEpoch}, {@code close()}) or by its own failed {@code
- * next()}: then {@code hasNext()} and {@code next()} throw an {@link IllegalStateException} naming
- * why and at which batch, so that a trainer iterating a stale iterator does not take it for the end
- * of the epoch.
- *
- * <p>Threading: the iterator methods, {@link #segments()} and {@link #stop} belong to the consumer
- * thread; workers talk to it only through their queues. Each worker thread holds the dataset's
- * {@link StreamMemory} while it runs. Ownership: batches taken belong to the consumer; those still
- * queued when the run stops are closed here, or by their worker when it ends after the stop (nobody
- * will take them).
+ * <p>Threading: iterator methods, {@link #segments()} and {@link #stop} are the consumer's; workers
+ * talk only through their queues and hold the {@link StreamMemory} while running. Taken batches are
+ * the consumer's; queued ones are closed here, or by their worker after a stop.
  */
 final class EpochRun implements Iterator<Batch> {
   /** What a run tells the dataset that started it. */

@@ -15,7 +15,7 @@ import java.util.Set;
  * segment recorded) is taken out of the pool and the rest of the epoch becomes a new segment
  * planned over the new ranks, so it is delivered exactly once. Stateless.
  */
-public final class ResumePlanner {
+final class ResumePlanner {
   private ResumePlanner() {}
 
   /** The segment to run and how many of its batches every rank has already consumed. */

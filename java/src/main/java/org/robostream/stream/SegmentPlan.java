@@ -5,26 +5,15 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * How one stretch of an epoch (a segment: the whole epoch, or what is left of it after an elastic
- * resume) is split over {@code world} ranks x {@code workers} worker threads. A pure function of
- * its inputs; immutable.
+ * How one segment of an epoch (all of it, or what is left after an elastic resume) is split over
+ * {@code world} ranks x {@code workers} threads. A pure function of its inputs; immutable.
  *
- * <p>Episode order: with shuffle, the pool permuted with {@code SplitMix64(derive(seed, epoch,
- * segment))} ({@link SplitMix64#shuffle}); otherwise ascending episode index. Assignment: in that
- * order each piece goes to the slot ({@code rank * workers + worker}) with the fewest frames so
- * far, the lowest slot on ties — whole episodes, disjoint and complete, and while there are at
- * least as many pieces as slots every slot gets one. Each slot then runs a {@link SlotSampler}
- * seeded with {@code derive(seed, epoch, segment, world, workers, slot)} and cuts its delivery
- * order into batches of {@code batchSize} (a short last batch unless {@code dropLast}).
- *
- * <p>A rank's batches interleave its workers round-robin (batch i of every worker that has one, in
- * worker order, then batch i + 1), like a data loader over worker processes. Every rank then yields
- * the same number of batches: {@link PlanParameters.RankBalance#PAD} appends padding batches
- * (samples of the rank's own order repeated from its start, or the pool's natural order if it has
- * none, flagged as padding) to the ranks below the maximum, dealt round-robin over its workers;
- * {@link PlanParameters.RankBalance#DROP} cuts every rank to the minimum; {@link
- * PlanParameters.RankBalance#EVEN} pads as PAD does and flags each rank's samples beyond the fewest
- * any rank has (in delivery order), so every rank delivers as many samples.
+ * <p>Episodes, shuffled by {@code SplitMix64(derive(seed, epoch, segment))} or ascending, go whole
+ * to the slot ({@code rank * workers + worker}) with the fewest frames. Each slot's {@link
+ * SlotSampler} orders its samples into batches; a rank interleaves its workers round-robin, like a
+ * data loader. Ranks yield equal batch counts: {@link PlanParameters.RankBalance#PAD} adds padding
+ * batches, {@link PlanParameters.RankBalance#DROP} cuts to the minimum, {@link
+ * PlanParameters.RankBalance#EVEN} pads and flags samples beyond the fewest.
  */
 public final class SegmentPlan {
   private final PlanParameters params;
@@ -169,7 +158,7 @@ public final class SegmentPlan {
   }
 
   /** A fresh sampler for (rank, worker), positioned before its first event. */
-  public SlotSampler sampler(int rank, int worker) {
+  SlotSampler sampler(int rank, int worker) {
     return new SlotSampler(
         slots.get(slot(rank, worker)),
         params.shuffle(),

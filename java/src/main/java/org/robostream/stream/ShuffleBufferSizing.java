@@ -4,20 +4,10 @@ import java.util.Locale;
 
 /**
  * How many samples each worker's shuffle buffer holds, and how many frames a stream decodes ahead
- * in one call, so that every sample's frames fit the worker's share of the memory budget.
- *
- * <p>Why: a worker decodes each sample's frames when its episode stream produces it (in stream
- * order, so each live stream's decoder only moves forward) and holds them until the reservoir
- * delivers the sample. A sample whose frames do not fit has to be decoded when its batch is built,
- * in random order: on long-GOP video that decodes up to a whole GOP per sample (measured: 26x
- * slower on 640x360 H.264 with a keyframe every ~200 frames). So the buffer is never larger than
- * what the budget holds: the budget must hold the buffer's samples, the samples of the batch being
- * cut (delivered, not yet built), and each live stream's frames decoded ahead ({@code liveStreams x
- * (run - 1)}). Runs shrink first (down to one frame: on the CPU a stream's decoder stays where it
- * stopped, so short runs cost call overhead, not decoding), then the buffer.
- *
- * <p>The sample order follows the sized buffer ({@link SegmentPlan}), and a saved state records it
- * per segment, so resume stays exact. Immutable.
+ * per call, so held frames fit the worker's share of the budget. A sample that does not fit is
+ * decoded in random order at batch time: up to a GOP per sample (measured 26x slower). The budget
+ * holds the buffer, the batch being cut and each live stream's run-ahead; runs shrink first, then
+ * the buffer. Saved states record it, so resume stays exact. Immutable.
  *
  * @param bufferSize samples each worker's reservoir holds (at most the requested size, at least 1)
  * @param run most frames a stream decodes ahead in one call (1..the frame path's maximum)

@@ -7,21 +7,17 @@ import java.util.List;
 
 /**
  * The sample order of one (rank, worker) slot, one event at a time: which sample enters the shuffle
- * buffer (is produced by an episode stream) and which leaves it (is delivered). Knowing both lets a
- * worker decode a frame when it is produced, in stream order, and deliver it later.
+ * buffer (produced by an episode stream) and which leaves it (delivered), so a worker decodes
+ * frames in stream order and delivers them later.
  *
- * <p>Shuffled (the reference's two-level sampling, §5.3): up to {@code maxLiveStreams} episode
- * streams are live; each step picks one uniformly ({@code nextInt(live)}) and takes its next frame;
- * an exhausted stream is replaced in place by the next queued episode, or removed (later ones shift
- * down) when none is left. The frame enters a reservoir of {@code bufferSize}: while it is not full
- * the frame is appended; afterwards slot {@code j = nextInt(bufferSize)} is delivered and the new
- * frame takes its place. When every stream is exhausted the remaining buffer is shuffled ({@link
- * SplitMix64#shuffle}) and delivered in order.
+ * <p>Shuffled (the reference's two-level sampling, §5.3): each step takes the next frame of a
+ * uniformly picked live stream (up to {@code maxLiveStreams}; an exhausted one is replaced in
+ * place, or removed) into a reservoir of {@code bufferSize}, which, once full, delivers a random
+ * slot; at the end the rest is shuffled ({@link SplitMix64#shuffle}) and delivered.
  *
- * <p>Not shuffled: the slot's episodes in the given order, frames ascending; each sample enters and
- * leaves at once. Not thread-safe.
+ * <p>Not shuffled: episodes in order, frames ascending, each delivered at once. Not thread-safe.
  */
-public final class SlotSampler {
+final class SlotSampler {
   private final boolean shuffle;
   private final SplitMix64 rng;
   private final int bufferSize;

@@ -14,8 +14,7 @@ import org.robostream.dataset.SymlinkPolicy;
 import org.robostream.dataset.TimestampReport;
 import org.robostream.fetch.FramePlacement;
 import org.robostream.framecache.FrameCacheOptions;
-import org.robostream.frames.CpuFrameDevice;
-import org.robostream.frames.CudaFrameDevice;
+import org.robostream.frames.FrameDevice;
 import org.robostream.frames.FrameSize;
 import org.robostream.source.VideoSources;
 import org.robostream.video.DecodeDeviceSpec;
@@ -164,7 +163,7 @@ final class StreamConfig {
     // job must plan with the same buffer (a saved state records one buffer for all of them), and
     // a cuda-or-cpu rank that fell back to the CPU must not plan another one than its peers.
     boolean askedGpu = b.device.device() == Device.CUDA;
-    int maxRun = askedGpu ? CudaFrameDevice.maxRun(true) : CpuFrameDevice.MAX_RUN;
+    int maxRun = FrameDevice.longestRun(askedGpu);
     long sampleBytes =
         askedGpu || b.deviceBatches ? probe.heldSampleBytes() : packedSampleBytes(probe, headers);
     // Image cameras keep their encoded images in the same budget, up to half of it (ImageFrames).
@@ -343,7 +342,7 @@ final class StreamConfig {
       long bytes =
           format < 0
               ? (probe.samples(camera).channels() == 1 ? 2L : 3L) * size.height() * size.width()
-              : org.robostream.video.PackedPicture.packedBytes(size.width(), size.height(), format);
+              : org.robostream.video.PicturePacker.packedBytes(size.width(), size.height(), format);
       sum += probe.positions(camera) * bytes;
     }
     return sum;

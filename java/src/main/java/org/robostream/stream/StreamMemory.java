@@ -11,27 +11,20 @@ import org.robostream.arrow.BatchMemoryPool;
 import org.robostream.fetch.CachedFetch;
 import org.robostream.fetch.VideoFacts;
 import org.robostream.framecache.FrameCache;
-import org.robostream.frames.CpuFrameDevice;
-import org.robostream.frames.CudaFrameDevice;
 import org.robostream.frames.FrameDevice;
 import org.robostream.frames.FrameMemory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The memory of a dataset's batches and of the frames its workers hold: the Arrow allocator of the
- * table columns, the batch pool (every batch's frames, and the CUDA frame device's held frames:
- * host memory, or the decoding GPU's), the host pool (host copies of GPU frames; the batch pool
- * itself on the host), and one {@link FrameMemory} per worker index, kept across epochs. Also
- * counts the bytes of the batches not closed yet.
+ * The memory of a dataset's batches and held frames: the Arrow allocator of the table columns, the
+ * batch pool (host or the decoding GPU's), the host pool (host copies of GPU frames), and one
+ * {@link FrameMemory} per worker index, kept across epochs. Also counts open batches' bytes.
  *
- * <p>All of it is closed by the last of its holders ({@link SharedResources}): the dataset, and
- * every worker thread while it runs, since a worker held in native code can outlive the dataset's
- * {@code close()} and keeps writing into its store and the pools until it returns.
- *
- * <p>Threading: {@link #newFramePath()}, {@link #allocator()}, {@link #hold()}, {@link #letGo()}
- * and {@link #outstandingBatchBytes()} are thread-safe (workers call them); {@link #store} and
- * {@link #replaceStore} belong to the consumer thread that starts and stops the workers.
+ * <p>Closed by the last of its holders ({@link SharedResources}): a worker held in native code can
+ * outlive the dataset's {@code close()} and keeps writing until it returns. {@link #newFramePath},
+ * {@link #allocator}, {@link #hold}, {@link #letGo} and {@link #outstandingBatchBytes} are
+ * thread-safe; {@link #store} and {@link #replaceStore} belong to the consumer thread.
  */
 final class StreamMemory {
   // The dataset's logger: a user configures logging by the public class.
@@ -42,9 +35,9 @@ final class StreamMemory {
   private final SharedResources shared = new SharedResources();
   private final BatchMemoryPool batchPool;
   private final BatchMemoryPool hostPool;
-  // Whether frames are held by the CUDA frame device (converted, in the batch pool), else by the
-  // CPU one (packed in host memory): the one place the loader chooses its FrameDevice.
-  private final boolean cudaFrames;
+  // CUDA: frames held converted in the batch pool; CPU: packed in host memory. The one place the
+  // loader chooses its FrameDevice.
+  private final FrameDevice.Kind frameDevice;
   // Frame bytes of the batches not closed yet (frames are pooled native memory, not the
   // allocator's); each batch adds its own and takes them off when it closes.
   private final AtomicLong openFrameBytes = new AtomicLong();
@@ -66,7 +59,7 @@ final class StreamMemory {
     shared.add(this::closeAllocator);
     this.hostPool = shared.add(BatchMemoryPool.host());
     this.batchPool = config.gpu() >= 0 ? shared.add(BatchMemoryPool.cuda(config.gpu())) : hostPool;
-    this.cudaFrames = config.deviceBatches();
+    this.frameDevice = FrameDevice.Kind.of(config.deviceBatches());
     for (int w = 0; w < config.workers(); w++) {
       stores.add(newFrameMemory());
     }
@@ -92,10 +85,7 @@ final class StreamMemory {
 
   /** Where frames wait between decoding and their batch: packed on the host, or the pool's. */
   private FrameMemory newFrameMemory() {
-    return shared.add(
-        cudaFrames
-            ? CudaFrameDevice.memory(batchPool, ctx.storeBytes())
-            : CpuFrameDevice.memory(ctx.storeBytes()));
+    return shared.add(frameDevice.memory(batchPool, ctx.storeBytes()));
   }
 
   /**
@@ -103,10 +93,8 @@ final class StreamMemory {
    * the CUDA device (frames held converted in the batch pool; {@code deviceBatches}).
    */
   FramePath newFramePath() {
-    BatchMaker maker = new BatchMaker(ctx, allocator, batchPool, hostPool, openFrameBytes);
-    FrameDevice device =
-        cudaFrames ? new CudaFrameDevice(batchPool) : new CpuFrameDevice(batchPool);
-    return new FramePath(ctx, device, maker);
+    return new FramePath(
+        ctx, frameDevice.open(batchPool), allocator, batchPool, hostPool, openFrameBytes);
   }
 
   /** The dataset's frame cache, or null. */

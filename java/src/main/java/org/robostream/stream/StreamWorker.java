@@ -370,15 +370,17 @@ final class StreamWorker implements Runnable {
                 offsets == null ? frame : Windows.clampedFrame(frame, offsets[t], e.length());
           }
         }
-        int cameraBase = base;
-        path.decode(
-            fetcher,
-            e,
-            camera,
-            frames,
-            store,
-            stream == -1 ? DecoderSlot.SHARED : DecoderSlot.of(stream, k),
-            (request, frame) -> out.get(request / n)[cameraBase + request % n] = frame);
+        HeldFrame[] held =
+            path.decode(
+                fetcher,
+                e,
+                camera,
+                frames,
+                store,
+                stream == -1 ? DecoderSlot.SHARED : DecoderSlot.of(stream, k));
+        for (int request = 0; request < held.length; request++) {
+          out.get(request / n)[base + request % n] = held[request];
+        }
         base += n;
       }
     } catch (RuntimeException ex) {

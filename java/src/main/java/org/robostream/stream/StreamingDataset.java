@@ -31,29 +31,15 @@ import org.robostream.video.FrameLayout;
 
 /**
  * Streams a LeRobot dataset as Arrow {@link Batch}es: episodes sharded over (rank, worker),
- * shuffled with live episode streams and a reservoir buffer, windows with padding masks, frames
- * decoded on worker threads, and an exact resumable {@link #state()}.
+ * shuffled, windowed, decoded on worker threads, with an exact resumable {@link #state()}. Each
+ * {@link #iterator()} continues from the current position; an epoch ends after {@link
+ * #batchesPerEpoch()} batches. A superseded iterator ({@link #setEpoch}, {@link #close()}, a newer
+ * one) throws {@link IllegalStateException}, so it is never taken for the epoch's end.
  *
- * <p>Iteration: each {@link #iterator()} continues from the current position; when an epoch's
- * batches are all delivered the epoch advances, so {@code for (epoch...) for (Batch b : ds)} walks
- * epochs. Every rank yields {@link #batchesPerEpoch()} batches per epoch. An iterator that was
- * superseded (a newer iterator, {@link #setEpoch}, {@link #close()}) throws {@link
- * IllegalStateException} instead of ending quietly.
- *
- * <p>Threading: the dataset and its iterator are used from one consumer thread; decoding runs on
- * {@code workers} threads it owns. A consumer interrupted while {@code next()} waits for a batch
- * gets an {@link IllegalStateException} caused by the {@link InterruptedException}, its interrupt
- * flag set again; {@link #close()} still stops the workers. Ownership: batches belong to the
- * consumer, who closes each (also after the dataset is closed: they stay valid until then); {@link
- * #close()} stops the workers and frees everything else — at once, or, for a worker that does not
- * stop within 10 s (held in native code, such as a wait for an NVDEC session), when that worker
- * ends ({@link StreamMemory}).
- *
- * <p>Structure: this class is the facade (the builder, iteration and the position, the accessors);
- * {@link StreamConfig} resolves and checks the builder's settings, {@link EpochRun} is one pass of
- * worker threads over an epoch, {@link StreamMemory} the batch pools and the workers' frame stores,
- * {@link StreamDecoders} the workers' decoders. The nested {@link Builder} (the options and their
- * checks of one value each) shares the file; each of the two classes is about half of it.
+ * <p>Threading: one consumer thread; the dataset owns its {@code workers} threads. An interrupted
+ * {@code next()} throws {@link IllegalStateException} caused by the {@link InterruptedException},
+ * flag restored. The consumer closes each batch (valid after the dataset closes); {@link #close()}
+ * frees the rest, later for a worker stuck in native code ({@link StreamMemory}).
  */
 public final class StreamingDataset implements Iterable<Batch>, AutoCloseable {
   private final StreamConfig config;

@@ -7,27 +7,15 @@ import java.util.Objects;
 import java.util.SplittableRandom;
 
 /**
- * The built-in image transforms and how many of them each sample gets, as LeRobot's {@code
- * ImageTransformsConfig} describes them: each transform has a weight and a parameter range; a
- * sample's camera gets {@code maxNumTransforms} of the transforms of positive weight, chosen by
- * weight without replacement and applied in the list's order (or in the order drawn, with {@code
- * randomOrder}); when that is all of them and the order is fixed, all apply. {@link
- * #lerobotDefaults()} is LeRobot's default list: brightness (0.8, 1.2), contrast (0.8, 1.2),
- * saturation (0.5, 1.5), hue (-0.05, 0.05), sharpness (0.5, 1.5), affine (degrees -5..5, translate
- * 0.05), each of weight 1, at most 3 per sample.
+ * The built-in image transforms, as LeRobot's {@code ImageTransformsConfig}: each has a weight and
+ * a parameter range; a sample's camera gets {@code maxNumTransforms} of those of positive weight,
+ * drawn by weight without replacement, applied in list order (or drawn order with {@code
+ * randomOrder}). {@link #lerobotDefaults()} is LeRobot's default list.
  *
- * <p>What each does, on the frame as the batch holds it (RGB, uint8 or float32): brightness
- * multiplies the colour; contrast blends it with the frame's mean grey; saturation with each
- * pixel's grey (BT.601 luma, torchvision's grey); hue rotates the chroma about the grey axis by the
- * drawn fraction of a turn (a linear rotation in the YCbCr plane, as video hue controls and NVIDIA
- * DALI do, where torchvision shifts H in HSV: the same hue change for a pure colour, within a few
- * levels elsewhere; see docs/LOADER.md, "Image transforms"); sharpness blends with torchvision's
- * 3x3 smoothing; affine rotates about the centre and translates by a whole number of pixels (drawn
- * in [-translate x W, translate x H]), nearest neighbour, black where nothing maps. The parameters
- * are drawn from a generator seeded by the dataset seed, the epoch, the sample's {@code index} and
- * the camera, so a resumed or re-sharded run transforms every sample exactly as before.
- *
- * <p>Immutable, thread-safe.
+ * <p>Hue rotates chroma in the YCbCr plane (as video controls and DALI do), not torchvision's HSV
+ * shift: a few levels off for mixed colours (docs/LOADER.md, "Image transforms"). Parameters are
+ * seeded by dataset seed, epoch, sample {@code index} and camera, so resumed or re-sharded runs
+ * transform alike. Immutable, thread-safe.
  */
 public final class ImageTransformsConfig {
   /** The built-in operations with their native codes (RS_TF_* in robostream.h). */

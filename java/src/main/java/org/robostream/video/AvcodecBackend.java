@@ -135,17 +135,27 @@ final class AvcodecBackend implements FrameBackend {
   }
 
   @Override
-  public int currentWidth() {
+  public int width() {
     return frame.width();
   }
 
   @Override
-  public int currentHeight() {
+  public int height() {
     return frame.height();
   }
 
   @Override
-  public RawPicture currentPicture() {
+  public boolean onGpu() {
+    return false;
+  }
+
+  @Override
+  public boolean deep() {
+    return PixelFormats.isDeep(frame.format());
+  }
+
+  @Override
+  public RawPicture raw() {
     if (!hasFrame) {
       throw new IllegalStateException("no current frame");
     }
@@ -165,17 +175,17 @@ final class AvcodecBackend implements FrameBackend {
   }
 
   @Override
-  public void convertCurrent(
-      long dst, int dstWidth, int dstHeight, FrameLayout layout, FrameSamples samples) {
+  public void convertInto(Slot slot) {
+    long dst = slot.address();
+    FrameSamples samples = slot.samples();
     if (!hasFrame) {
       throw new IllegalStateException("no current frame");
     }
     int format = frame.format();
     if (samples.isDepth()) {
-      FrameBackend.requireUnscaled(
-          file, "a depth map", frame.width(), frame.height(), dstWidth, dstHeight);
+      FrameBackend.requireUnscaled(file, "a depth map", frame.width(), frame.height(), slot);
       DepthSamples.requireDepthMap(file, format);
-      DepthSamples.copy(currentPicture(), dst, samples);
+      DepthSamples.copy(raw(), dst, samples);
       return;
     }
     boolean unitFloats = samples.isFloat();
@@ -183,8 +193,7 @@ final class AvcodecBackend implements FrameBackend {
     int chroma = libyuvChroma(format);
     // libyuv writes uint8 only: floats always come from swscale.
     if (chroma != 0 && converterKind == ColorConverterKind.LIBYUV && !unitFloats) {
-      FrameBackend.requireUnscaled(
-          file, "libyuv", frame.width(), frame.height(), dstWidth, dstHeight);
+      FrameBackend.requireUnscaled(file, "libyuv", frame.width(), frame.height(), slot);
       try {
         NativeStatus.check(
             NativeCore.rs_convert_yuv8(
@@ -200,7 +209,7 @@ final class AvcodecBackend implements FrameBackend {
                 color.matrix().nativeCode(),
                 color.fullRange() ? 1 : 0,
                 dst,
-                layout.nativeCode()),
+                slot.layout().nativeCode()),
             "colour conversion");
       } catch (NativeException e) {
         throw new CorruptVideoException(file, e.getMessage(), e);
@@ -217,7 +226,7 @@ final class AvcodecBackend implements FrameBackend {
       swscale = new SwscaleConverter();
     }
     try {
-      swscale.convert(frame, color, dst, dstWidth, dstHeight, layout, unitFloats);
+      swscale.convert(frame, color, slot);
     } catch (IllegalStateException e) {
       throw new UnsupportedVideoException(file, e.getMessage(), e);
     }

@@ -21,8 +21,6 @@ final class Dav1dBackend implements FrameBackend {
   private long[] current;
   private final ColorConverterKind converter;
   private SwscaleConverter swscale;
-  private final long[] planeAddresses = new long[3];
-  private final int[] planeStrides = new int[3];
 
   Dav1dBackend(
       String file,
@@ -66,12 +64,12 @@ final class Dav1dBackend implements FrameBackend {
   }
 
   @Override
-  public int currentWidth() {
+  public int width() {
     return (int) current[Av1Decoder.INFO_WIDTH];
   }
 
   @Override
-  public int currentHeight() {
+  public int height() {
     return (int) current[Av1Decoder.INFO_HEIGHT];
   }
 
@@ -83,7 +81,17 @@ final class Dav1dBackend implements FrameBackend {
   }
 
   @Override
-  public RawPicture currentPicture() {
+  public boolean onGpu() {
+    return false;
+  }
+
+  @Override
+  public boolean deep() {
+    return PixelFormats.isDeep(raw().pixelFormat());
+  }
+
+  @Override
+  public RawPicture raw() {
     long[] p = decoder.currentPlanes();
     int format = swscaleFormat((int) p[7], (int) p[8]);
     if (format < 0) {
@@ -101,12 +109,12 @@ final class Dav1dBackend implements FrameBackend {
   }
 
   @Override
-  public void convertCurrent(
-      long dst, int dstWidth, int dstHeight, FrameLayout layout, FrameSamples samples) {
+  public void convertInto(Slot slot) {
+    long dst = slot.address();
+    FrameSamples samples = slot.samples();
     if (samples.isDepth()) {
-      RawPicture picture = currentPicture();
-      FrameBackend.requireUnscaled(
-          file, "a depth map", picture.width(), picture.height(), dstWidth, dstHeight);
+      RawPicture picture = raw();
+      FrameBackend.requireUnscaled(file, "a depth map", picture.width(), picture.height(), slot);
       DepthSamples.requireDepthMap(file, picture.pixelFormat());
       DepthSamples.copy(picture, dst, samples);
       return;
@@ -115,14 +123,13 @@ final class Dav1dBackend implements FrameBackend {
     ColorSpec color = currentColor();
     // libyuv writes uint8 only: floats always come from swscale.
     if (converter != ColorConverterKind.LIBYUV || unitFloats) {
-      convertWithSwscale(color, dst, dstWidth, dstHeight, layout, unitFloats);
+      convertWithSwscale(color, slot);
       return;
     }
-    FrameBackend.requireUnscaled(
-        file, "libyuv", currentWidth(), currentHeight(), dstWidth, dstHeight);
+    FrameBackend.requireUnscaled(file, "libyuv", width(), height(), slot);
     try {
       decoder.convertCurrent(
-          color.matrix().nativeCode(), color.fullRange(), dst, layout.nativeCode());
+          color.matrix().nativeCode(), color.fullRange(), dst, slot.layout().nativeCode());
     } catch (NativeException.Unsupported e) {
       throw new UnsupportedVideoException(file, e.getMessage(), e);
     } catch (NativeException e) {
@@ -130,8 +137,7 @@ final class Dav1dBackend implements FrameBackend {
     }
   }
 
-  private void convertWithSwscale(
-      ColorSpec color, long dst, int width, int height, FrameLayout layout, boolean unitFloats) {
+  private void convertWithSwscale(ColorSpec color, Slot slot) {
     long[] p = decoder.currentPlanes();
     int chroma = (int) p[7];
     int depth = (int) p[8];
@@ -141,26 +147,19 @@ final class Dav1dBackend implements FrameBackend {
           file,
           "AV1 picture with chroma " + chroma + " and " + depth + "-bit samples is not supported");
     }
-    for (int i = 0; i < 3; i++) {
-      planeAddresses[i] = p[i];
-      planeStrides[i] = (int) (i == 0 ? p[3] : p[4]);
-    }
     if (swscale == null) {
       swscale = new SwscaleConverter();
     }
     try {
       swscale.convert(
-          planeAddresses,
-          planeStrides,
-          (int) p[5],
-          (int) p[6],
-          format,
-          color,
-          dst,
-          width,
-          height,
-          layout,
-          unitFloats);
+          new RawPicture(
+              new long[] {p[0], p[1], p[2]},
+              new int[] {(int) p[3], (int) p[4], (int) p[4]},
+              (int) p[5],
+              (int) p[6],
+              format,
+              color),
+          slot);
     } catch (IllegalStateException e) {
       throw new UnsupportedVideoException(file, e.getMessage(), e);
     }

@@ -4,19 +4,14 @@ import org.bytedeco.ffmpeg.avcodec.AVPacket;
 
 /**
  * Where one file's decoding stands, and how a {@link DecodePlan} moves it: one state machine over
- * the demuxer and the codec backend, kept in one class because every rule reads and writes the same
- * position (the GOP whose keyframe decoding last started from, the next packet, the last frame
- * output, whether the codec was drained).
+ * the demuxer and the backend, in one class because every rule reads and writes the same position.
  *
- * <p>Position rules: a target is reached without a seek when it has not been output yet and lies in
- * the GOP being decoded, or in the GOP that starts with the next packet; otherwise one seek to the
- * target's GOP. Leading pictures of open GOPs (pts before their keyframe) are decoded from the
- * previous GOP ({@link FrameIndex#seekGop}). A target the codec passes or never produces is retried
- * once from one GOP earlier (streams whose GOP structure the packet flags do not show), then it is
- * a {@link CorruptVideoException}. On NVDEC the session goes back to the GPU's pool after every
- * call, so the next call starts with a seek.
- *
- * <p>Not thread-safe: owned by one {@link VideoDecoder}, which owns the demuxer and backend.
+ * <p>A target is reached without a seek when it was not output yet and lies in the GOP being
+ * decoded, or in the GOP that starts with the next packet; otherwise one seek to its GOP (the one
+ * before for leading pictures of open GOPs, {@link FrameIndex#seekGop}). A target the codec passes
+ * or never produces is retried once from one GOP earlier, then it is a {@link
+ * CorruptVideoException}. A backend that does not keep its position between calls (NVDEC) starts
+ * each call with a seek. Not thread-safe: owned by one {@link VideoDecoder}.
  */
 final class DecodeCursor {
   private final String file;
@@ -25,7 +20,6 @@ final class DecodeCursor {
   private final FrameBackend backend;
   private final int streamWidth; // the size the stream declares; destinations may differ (scaled)
   private final int streamHeight;
-  private final BackendPicture picture; // the backend's current frame, as receivers see it
 
   private int nextPacket; // decode-order index of the next packet to be read
   private boolean resyncAfterSeek = true;
@@ -44,15 +38,13 @@ final class DecodeCursor {
       FrameIndex index,
       FrameBackend backend,
       int streamWidth,
-      int streamHeight,
-      boolean deepSource) {
+      int streamHeight) {
     this.file = file;
     this.demuxer = demuxer;
     this.index = index;
     this.backend = backend;
     this.streamWidth = streamWidth;
     this.streamHeight = streamHeight;
-    this.picture = new BackendPicture(backend, deepSource);
   }
 
   DecodeStats stats() {
@@ -75,9 +67,9 @@ final class DecodeCursor {
       failure = e;
       throw e;
     } finally {
-      if (backend instanceof NvdecBackend) {
+      if (!backend.keepsPositionBetweenCalls()) {
         try {
-          releaseGpuSession();
+          forgetPosition();
         } catch (RuntimeException e) {
           if (failure == null) {
             throw e;
@@ -90,13 +82,11 @@ final class DecodeCursor {
   }
 
   /**
-   * Gives the NVDEC decoder back to the GPU's pool at the end of every call. A GPU has a few decode
-   * engines and the pool caps concurrent sessions (ROBOSTREAM_NVDEC_SESSIONS, 8): if every open
-   * decoder kept one between calls, a loader with more live streams than sessions would wait for
-   * itself. The cost is a seek at the start of the next call (no wasted decoding when that call
-   * starts on a GOP boundary, which the loader arranges).
+   * Ends a call of a backend that does not keep its position (NVDEC gives its session back to the
+   * GPU's pool): the next call starts with a seek, which wastes nothing when it starts on a GOP
+   * boundary, as the loader arranges.
    */
-  private void releaseGpuSession() {
+  private void forgetPosition() {
     backend.flush();
     lastOutputFrame = -1;
     continuousFromGop = Integer.MAX_VALUE; // nothing to continue: the next target seeks
@@ -224,15 +214,15 @@ final class DecodeCursor {
       DecodePlan plan, int position, int frame, PictureReceiver dst, double[] pts, long[] frames) {
     // Against the stream's size, not a receiver's slots: a slot of another size gets each frame
     // scaled by its conversion, but a frame that changes size mid-stream is refused.
-    if (backend.currentWidth() != streamWidth || backend.currentHeight() != streamHeight) {
+    if (backend.width() != streamWidth || backend.height() != streamHeight) {
       throw new UnsupportedVideoException(
           file,
           "frame "
               + frame
               + " is "
-              + backend.currentWidth()
+              + backend.width()
               + "x"
-              + backend.currentHeight()
+              + backend.height()
               + " but the stream declares "
               + streamWidth
               + "x"
@@ -240,10 +230,9 @@ final class DecodeCursor {
               + " (size changes inside a stream are not supported)");
     }
     int[] requests = plan.requestsOf(position);
-    picture.next();
     double seconds = index.frameSeconds(frame);
     for (int request : requests) {
-      dst.accept(request, picture, seconds, frame); // repeats: one after the other
+      dst.accept(request, backend, seconds, frame); // repeats: one after the other
       pts[request] = seconds;
       frames[request] = frame;
     }

@@ -30,10 +30,9 @@ public interface DecodedPicture {
   RawPicture raw();
 
   /**
-   * Converts the picture into {@code samples} in {@code layout} at {@code dst}, {@code width} x
-   * {@code height} (another size than the picture's is scaled by the same conversion; depth maps
-   * and libyuv do not scale and refuse it): host memory for a picture in host memory, device memory
-   * of its GPU for one on the GPU.
+   * Converts the picture into {@code slot} (another size than the picture's is scaled by the same
+   * conversion; depth maps and libyuv do not scale and refuse it): host memory for a picture in
+   * host memory, device memory of its GPU for one on the GPU.
    */
-  void convertInto(long dst, int width, int height, FrameLayout layout, FrameSamples samples);
+  void convertInto(Slot slot);
 }

@@ -9,20 +9,15 @@ import java.util.Objects;
 import java.util.OptionalInt;
 
 /**
- * A bounded LRU of open {@link VideoDecoder}s keyed by (file, device, {@link DecoderSlot}), so that
- * a worker reading many samples of the same videos does not reopen (and re-index) them; the slot
- * tells apart decoders of one file kept at different positions (the loader's live episode streams
- * inside one shared v3.0 file), so they never make each other seek. Evicted decoders are closed.
+ * A bounded LRU of open {@link VideoDecoder}s keyed by (file, device, {@link DecoderSlot}), so a
+ * worker does not reopen and re-index the same videos; the slot keeps decoders of one file at
+ * different positions apart (live episode streams in one v3.0 file). Evicted decoders are closed.
+ * Capacity: the constructor's, else {@code ROBOSTREAM_VIDEO_DECODER_CACHE_SIZE} (or LeRobot's
+ * {@code LEROBOT_VIDEO_DECODER_CACHE_SIZE}), else {@value #DEFAULT_CAPACITY}; {@code none} or
+ * {@code -1}: unbounded.
  *
- * <p>Capacity: the constructor's argument, else the environment variable {@code
- * ROBOSTREAM_VIDEO_DECODER_CACHE_SIZE} (or LeRobot's {@code LEROBOT_VIDEO_DECODER_CACHE_SIZE}),
- * else {@value #DEFAULT_CAPACITY}; {@code none} or {@code -1} means unbounded.
- *
- * <p>Threading: the cache itself is thread-safe (one lock), but the decoders it hands out are not:
- * a decoder returned by {@link #get} must only be used by one thread at a time, which is why the
- * loader gives every worker thread a cache of its own and shares only the {@link
- * DecoderCacheCounters}. A returned decoder stays valid until it is evicted by a later {@code get}
- * on the same cache or the cache is closed.
+ * <p>The cache is thread-safe; its decoders are not, so each worker has a cache of its own. A
+ * decoder from {@link #get} is valid until a later {@code get} evicts it or the cache closes.
  */
 public final class DecoderCache implements AutoCloseable {
   public static final int DEFAULT_CAPACITY = 100;

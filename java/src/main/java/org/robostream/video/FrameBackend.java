@@ -3,18 +3,17 @@ package org.robostream.video;
 import org.bytedeco.ffmpeg.avcodec.AVPacket;
 
 /**
- * A codec behind a {@link VideoDecoder}: takes the demuxed packets of one stream in decode order
- * and hands out its pictures one at a time, each either converted to RGB straight into a slot or
- * given unconverted as host planes. Implementations ({@link FrameBackends} chooses): {@link
- * AvcodecBackend} (FFmpeg: H.264, HEVC, MPEG-4 Part 2, VP9, libaom-av1), {@link Dav1dBackend} (AV1
- * in the native core), both converting into host memory with swscale or libyuv; {@link
- * NvdecBackend}, whose pictures stay on the GPU and are converted by its colour kernel into device
- * memory only.
+ * A codec behind a {@link VideoDecoder}: takes one stream's packets in decode order and hands out
+ * its pictures one at a time. The backend is its current picture: {@link DecodeCursor} hands the
+ * backend itself to receivers, valid until the next {@link #receive()}. What differs by device is
+ * said here, so nothing else asks which backend it is: {@link #onGpu()}, {@link
+ * #keepsPositionBetweenCalls()}, {@link #cudaStream()}.
  *
- * <p>Not thread-safe: owned by one {@link VideoDecoder}, which closes it. Failures are thrown as
- * {@link VideoException}s naming the file.
+ * <p>{@link FrameBackends} chooses: {@link AvcodecBackend} (FFmpeg), {@link Dav1dBackend} (AV1),
+ * both into host memory; {@link NvdecBackend}, into device memory only. Not thread-safe: owned and
+ * closed by one {@link VideoDecoder}. Failures are {@link VideoException}s naming the file.
  */
-interface FrameBackend extends AutoCloseable {
+interface FrameBackend extends DecodedPicture, AutoCloseable {
   /** Decodes one packet; the frames it completes become available through {@link #receive()}. */
   void send(AVPacket packet);
 
@@ -27,28 +26,13 @@ interface FrameBackend extends AutoCloseable {
   /** pts (stream time base) of the current frame. */
   long currentPts();
 
-  int currentWidth();
-
-  int currentHeight();
-
-  /**
-   * Converts the current frame to {@code samples} in {@code layout} into the slot at {@code dst},
-   * of {@code dstWidth} x {@code dstHeight}: host memory for the CPU backends, device memory of its
-   * GPU for NVDEC (colour only). A slot of another size than the frame gets the frame scaled by the
-   * same conversion (swscale, or NVDEC's colour kernel; bilinear), never by an extra pass; depth
-   * maps and libyuv do not scale ({@link VideoDecoder} refuses such destinations before decoding).
-   */
-  void convertCurrent(
-      long dst, int dstWidth, int dstHeight, FrameLayout layout, FrameSamples samples);
-
   /**
    * Throws when a converter that cannot scale ({@code what}: libyuv, a depth map's copy) is handed
    * a slot of another size than the frame. {@link VideoDecoder} refuses such destinations before
    * decoding; this guard keeps a backend from ever writing a frame of the wrong size into a slot.
    */
-  static void requireUnscaled(
-      String file, String what, int width, int height, int dstWidth, int dstHeight) {
-    if (width != dstWidth || height != dstHeight) {
+  static void requireUnscaled(String file, String what, int width, int height, Slot slot) {
+    if (width != slot.width() || height != slot.height()) {
       throw new IllegalArgumentException(
           file
               + ": "
@@ -58,24 +42,33 @@ interface FrameBackend extends AutoCloseable {
               + "x"
               + height
               + " frame into a "
-              + dstWidth
+              + slot.width()
               + "x"
-              + dstHeight
+              + slot.height()
               + " slot");
     }
   }
 
   /**
-   * The current frame's planes, unconverted, in host memory; valid until the next {@link
-   * #receive()}. NVDEC has none to give (an {@link UnsupportedVideoException}).
-   */
-  RawPicture currentPicture();
-
-  /**
-   * Forgets all decoder state: before a seek, and, on NVDEC, at the end of every decode call (which
-   * gives the session back to the GPU's pool).
+   * Forgets all decoder state: before a seek, and where {@link #keepsPositionBetweenCalls()} is
+   * false, after each call.
    */
   void flush();
+
+  /**
+   * Whether the decoder keeps its position from one decode call to the next. NVDEC does not: it
+   * gives its session back to the GPU's pool after every call (a GPU has a few decode engines and
+   * the pool caps sessions, so a loader with more live streams than sessions would otherwise wait
+   * for itself); the next call then starts with a seek.
+   */
+  default boolean keepsPositionBetweenCalls() {
+    return true;
+  }
+
+  /** The CUDA stream conversions run on (0: host memory, done when a conversion returns). */
+  default long cudaStream() {
+    return 0;
+  }
 
   /** Short description, e.g. "dav1d 1.0.0", "avcodec h264" or "nvdec cuda:0". */
   String description();

@@ -1,20 +1,14 @@
 package org.robostream.video;
 
 /**
- * Where {@link VideoDecoder#decode} writes frames: one slot per request in the destination's layout
- * holding {@link #samples()} (RGB uint8 by default; RGB float32 converted from the picture's
- * full-precision samples; a depth map's values, uint16 or float32), in host memory or, for a
- * decoder on NVDEC, in device memory of its GPU ({@link #onDevice()}: the decoder refuses the other
- * kind). A frame requested twice is decoded once and copied ({@link #copySlot}); {@link #delivered}
- * reports each request's pts and frame index.
+ * Where {@link VideoDecoder#decode} writes frames: one slot per request holding {@link #samples()}
+ * (RGB uint8 by default, RGB float32, or a depth map's values), in host memory or, for NVDEC, in
+ * device memory of its GPU ({@link #onDevice()}; the decoder refuses the other kind). A frame asked
+ * twice is decoded once and copied ({@link #copySlot}).
  *
- * <p>Implementations: {@code FrameBatchBuilder.Column} (a uint8 column of a pooled frame batch,
- * host or CUDA, recording each frame's pts and position in the batch: what {@code
- * FrameBatch.decode} decodes into) and {@link HostFrameBuffer} (a direct ByteBuffer, for callers
- * that keep frames in Java memory). The loader takes pictures through a {@link PictureReceiver}
- * instead, whose device decides per picture where it goes.
- *
- * <p>Threading: a decoder writes slots from its own thread; distinct requests never share a slot.
+ * <p>Implementations: {@code FrameBatchBuilder.Column} (what {@code FrameBatch.decode} fills) and
+ * {@link HostFrameBuffer}. The loader uses a {@link PictureReceiver} instead. A decoder writes
+ * slots from its own thread; distinct requests never share a slot.
  */
 public interface FrameDestination {
   int width();
@@ -25,6 +19,11 @@ public interface FrameDestination {
 
   /** Native address of request {@code request}'s slot. */
   long slotAddress(int request);
+
+  /** Request {@code request}'s slot. */
+  default Slot slot(int request) {
+    return new Slot(slotAddress(request), width(), height(), layout(), samples());
+  }
 
   /** Called once per request after its slot was written. */
   default void delivered(int request, double ptsSeconds, long frameIndex) {}

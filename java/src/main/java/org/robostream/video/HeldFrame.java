@@ -4,7 +4,7 @@ package org.robostream.video;
  * One decoded picture held in a block of memory: what the loader's frame devices keep while a
  * sample waits in the shuffle buffer, and what the frame cache stores and serves. Its {@link
  * HeldForm} says what the bytes are: packed as the codec produced them (FFmpeg's image layout with
- * alignment 1, as {@link PackedPicture} packs them; the only form the frame cache holds), or
+ * alignment 1, as {@link PicturePacker} packs them; the only form the frame cache holds), or
  * already converted on the batch device (RGB uint8 in the output layout, or the column's own
  * values). The block belongs to whoever took it; the address is valid as long as they keep it.
  * Immutable.
@@ -22,20 +22,6 @@ public record HeldFrame(
     ColorSpec color,
     double ptsSeconds,
     long frameIndex) {
-  /** {@code picture}, packed at {@code address} ({@code bytes} long). */
-  public static HeldFrame packed(
-      long address, long bytes, RawPicture picture, double ptsSeconds, long frameIndex) {
-    return new HeldFrame(
-        address,
-        bytes,
-        picture.width(),
-        picture.height(),
-        new HeldForm.Packed(picture.pixelFormat()),
-        picture.color(),
-        ptsSeconds,
-        frameIndex);
-  }
-
   /** The same picture held at another address (a transformed copy of it). */
   public HeldFrame at(long other) {
     return new HeldFrame(other, bytes, width, height, form, color, ptsSeconds, frameIndex);

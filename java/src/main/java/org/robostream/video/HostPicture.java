@@ -2,15 +2,15 @@ package org.robostream.video;
 
 /**
  * A {@link DecodedPicture} over planes in host memory that are not a decoder's current frame: a
- * picture kept packed (a frame cache's slot, a shuffle buffer's block) or a decoded image. It
- * converts with the {@link PackedPicture} it is given, as a CPU decoder converts its frames. Valid
- * as long as the planes are; not thread-safe (the converter is the caller's).
+ * picture kept packed (a frame cache's slot) or a decoded image. It converts with the {@link
+ * SwscaleConverter} it is given, as a CPU decoder converts its frames. Valid as long as the planes
+ * are; not thread-safe (the converter is the caller's).
  */
 public final class HostPicture implements DecodedPicture {
   private final RawPicture raw;
-  private final PackedPicture converter;
+  private final SwscaleConverter converter;
 
-  public HostPicture(RawPicture raw, PackedPicture converter) {
+  public HostPicture(RawPicture raw, SwscaleConverter converter) {
     this.raw = raw;
     this.converter = converter;
   }
@@ -40,9 +40,13 @@ public final class HostPicture implements DecodedPicture {
     return raw;
   }
 
+  /** A depth map's values, or RGB (scaled in the same swscale pass). */
   @Override
-  public void convertInto(
-      long dst, int width, int height, FrameLayout layout, FrameSamples samples) {
-    converter.write(raw, dst, width, height, layout, samples);
+  public void convertInto(Slot slot) {
+    if (slot.samples().isDepth()) {
+      DepthSamples.copy(raw, slot.address(), slot.samples());
+    } else {
+      converter.convert(raw, slot);
+    }
   }
 }

@@ -164,7 +164,10 @@ public final class ImageDecoder implements AutoCloseable {
     if (!hasPicture) {
       throw new IllegalStateException("no decoded image");
     }
-    converter.convert(frame, color(frame), dst, layout);
+    converter.convert(
+        frame,
+        color(frame),
+        new Slot(dst, frame.width(), frame.height(), layout, FrameSamples.RGB_UINT8));
   }
 
   /** JPEG's YCbCr is full-range BT.601 (JFIF) unless the frame says otherwise; PNG is RGB. */

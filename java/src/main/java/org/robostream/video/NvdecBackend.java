@@ -30,6 +30,7 @@ final class NvdecBackend implements FrameBackend {
   private final AnnexBFilter annexB;
   private final ColorSpec.Matrix containerMatrix;
   private final boolean containerFullRange;
+  private final boolean deep; // more than 8 bits a sample, from the container
   // The core's RS_DTYPE_* values (robostream.h) for the colour kernel's output.
   private static final int RS_DTYPE_UINT8 = 0;
   private static final int RS_DTYPE_FLOAT32 = 1;
@@ -46,6 +47,7 @@ final class NvdecBackend implements FrameBackend {
     this.annexB = annexB;
     this.containerMatrix = ColorSpec.fromAvColorSpace(parameters.color_space());
     this.containerFullRange = ColorSpec.isFullRange(parameters.color_range());
+    this.deep = bitDepth(parameters) > 8;
   }
 
   /** The NVDEC codec of a stream, or -1 when NVDEC has none. */
@@ -172,25 +174,24 @@ final class NvdecBackend implements FrameBackend {
   }
 
   @Override
-  public int currentWidth() {
+  public int width() {
     return session.currentWidth();
   }
 
   @Override
-  public int currentHeight() {
+  public int height() {
     return session.currentHeight();
   }
 
   /**
-   * Writes RGB into the device slot {@code dst} on this backend's GPU: uint8, or float32 in [0, 1]
-   * computed by the colour kernel from the surface's samples (16-bit P016 above 8 bits). The slot
-   * holds a {@code dstWidth} x {@code dstHeight} frame: the stream's declared size (VideoDecoder
-   * checks the picture's size against it), or a resize's, which the kernel scales to bilinearly in
-   * the same pass. The core refuses a frame that would not fit rather than write past the slot.
+   * Writes RGB into a device slot on this backend's GPU: uint8, or float32 in [0, 1] computed by
+   * the colour kernel from the surface's samples (16-bit P016 above 8 bits). A slot of a resize's
+   * size gets the frame scaled bilinearly in the same pass. The core refuses a frame that would not
+   * fit rather than write past the slot.
    */
   @Override
-  public void convertCurrent(
-      long dst, int dstWidth, int dstHeight, FrameLayout layout, FrameSamples samples) {
+  public void convertInto(Slot slot) {
+    FrameSamples samples = slot.samples();
     if (samples.isDepth()) {
       throw new UnsupportedVideoException(
           file, "depth maps are read on the CPU; NVDEC's colour kernel writes RGB only");
@@ -205,18 +206,35 @@ final class NvdecBackend implements FrameBackend {
         file,
         () ->
             session.convertCurrent(
-                dst,
-                samples.frameBytes(dstHeight, dstWidth),
-                dstWidth,
-                dstHeight,
-                layout.nativeCode(),
+                slot.address(),
+                slot.bytes(),
+                slot.width(),
+                slot.height(),
+                slot.layout().nativeCode(),
                 unitFloats ? RS_DTYPE_FLOAT32 : RS_DTYPE_UINT8,
                 color.matrix().nativeCode(),
                 color.fullRange()));
   }
 
   @Override
-  public RawPicture currentPicture() {
+  public boolean onGpu() {
+    return true;
+  }
+
+  /** NVDEC's pictures have no host planes: the stream's bit depth decides. */
+  @Override
+  public boolean deep() {
+    return deep;
+  }
+
+  /** NVDEC gives its session back to the GPU's pool after every call. */
+  @Override
+  public boolean keepsPositionBetweenCalls() {
+    return false;
+  }
+
+  @Override
+  public RawPicture raw() {
     throw new UnsupportedVideoException(
         file,
         "NVDEC pictures live on cuda:"
@@ -233,7 +251,8 @@ final class NvdecBackend implements FrameBackend {
   }
 
   /** The CUDA stream the conversions run on (for a batch's completion event). */
-  long cudaStream() {
+  @Override
+  public long cudaStream() {
     return session.stream();
   }
 

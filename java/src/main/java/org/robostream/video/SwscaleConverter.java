@@ -3,6 +3,7 @@ package org.robostream.video;
 import static org.bytedeco.ffmpeg.global.avutil.AV_PIX_FMT_GBRP;
 import static org.bytedeco.ffmpeg.global.avutil.AV_PIX_FMT_GBRPF32LE;
 import static org.bytedeco.ffmpeg.global.avutil.AV_PIX_FMT_RGB24;
+import static org.bytedeco.ffmpeg.global.avutil.av_image_fill_arrays;
 import static org.bytedeco.ffmpeg.global.swscale.SWS_BILINEAR;
 import static org.bytedeco.ffmpeg.global.swscale.SWS_CS_BT2020;
 import static org.bytedeco.ffmpeg.global.swscale.SWS_CS_ITU601;
@@ -45,79 +46,39 @@ public final class SwscaleConverter implements AutoCloseable {
   private HostFrameBuffer planarFloats; // HWC float output: swscale's planes before interleaving
   private BytePointer scratch; // RGB24 frames of widths that are no multiple of 16, see convert
 
-  /** Converts {@code frame} into {@code dst} (width*height*3 bytes). */
-  public void convert(AVFrame frame, ColorSpec color, long dst, FrameLayout layout) {
-    convert(frame, color, dst, frame.width(), frame.height(), layout, false);
-  }
-
-  /**
-   * Converts {@code frame} into {@code dst}, a slot of {@code dstWidth} x {@code dstHeight} (scaled
-   * in the same pass when that is not the frame's size): uint8 (3 bytes a pixel) or, with {@code
-   * unitFloats}, float32 in [0, 1] (12 bytes a pixel).
-   */
-  public void convert(
-      AVFrame frame,
-      ColorSpec color,
-      long dst,
-      int dstWidth,
-      int dstHeight,
-      FrameLayout layout,
-      boolean unitFloats) {
+  /** Converts {@code frame} into {@code slot}: RGB, uint8 or float32 by the slot's samples. */
+  public void convert(AVFrame frame, ColorSpec color, Slot slot) {
     convert(
-        frame.data(),
-        frame.linesize(),
-        frame.width(),
-        frame.height(),
-        frame.format(),
-        color,
-        dst,
-        dstWidth,
-        dstHeight,
-        layout,
-        unitFloats);
+        frame.data(), frame.linesize(), frame.width(), frame.height(), frame.format(), color, slot);
   }
 
-  /**
-   * Converts a picture given by raw plane addresses (Y, U, V) and strides in FFmpeg pixel format
-   * {@code format} (for example dav1d's pictures): uint8, or float32 with {@code unitFloats}.
-   */
-  public void convert(
-      long[] planes,
-      int[] strides,
-      int w,
-      int h,
-      int format,
-      ColorSpec color,
-      long dst,
-      FrameLayout layout,
-      boolean unitFloats) {
-    convert(planes, strides, w, h, format, color, dst, w, h, layout, unitFloats);
-  }
-
-  /**
-   * Like {@link #convert(long[], int[], int, int, int, ColorSpec, long, FrameLayout, boolean)} into
-   * a slot of {@code dstWidth} x {@code dstHeight}: scaled and converted in one pass.
-   */
-  public void convert(
-      long[] planes,
-      int[] strides,
-      int w,
-      int h,
-      int format,
-      ColorSpec color,
-      long dst,
-      int dstWidth,
-      int dstHeight,
-      FrameLayout layout,
-      boolean unitFloats) {
+  /** Converts a picture given by its host planes (Y, U, V) and strides into {@code slot}. */
+  public void convert(RawPicture picture, Slot slot) {
+    int h = picture.height();
     for (int i = 0; i < 3; i++) {
-      srcPlanes.put(i, NativeAddress.bytesAt(planes[i], (long) strides[i] * h));
-      srcStrides.put(i, strides[i]);
+      srcPlanes.put(i, NativeAddress.bytesAt(picture.planes()[i], (long) picture.strides()[i] * h));
+      srcStrides.put(i, picture.strides()[i]);
     }
     srcPlanes.put(3, (BytePointer) null);
     srcStrides.put(3, 0);
     convert(
-        srcPlanes, srcStrides, w, h, format, color, dst, dstWidth, dstHeight, layout, unitFloats);
+        srcPlanes, srcStrides, picture.width(), h, picture.pixelFormat(), picture.color(), slot);
+  }
+
+  /**
+   * Converts a picture packed at {@code src} (FFmpeg's image layout, alignment 1: see {@link
+   * PicturePacker}) into {@code slot}: its planes are found inside the block, not copied.
+   */
+  public void convertPacked(
+      long src, int width, int height, int pixelFormat, ColorSpec color, Slot slot) {
+    long size = PicturePacker.packedBytes(width, height, pixelFormat);
+    int rc =
+        av_image_fill_arrays(
+            srcPlanes, srcStrides, NativeAddress.bytesAt(src, size), pixelFormat, width, height, 1);
+    if (rc < 0) {
+      throw new IllegalStateException("cannot unpack pixel format " + pixelFormat);
+    }
+    convert(srcPlanes, srcStrides, width, height, pixelFormat, color, slot);
   }
 
   /**
@@ -132,11 +93,12 @@ public final class SwscaleConverter implements AutoCloseable {
       int h,
       int format,
       ColorSpec color,
-      long dst,
-      int dstWidth,
-      int dstHeight,
-      FrameLayout layout,
-      boolean unitFloats) {
+      Slot slot) {
+    long dst = slot.address();
+    int dstWidth = slot.width();
+    int dstHeight = slot.height();
+    FrameLayout layout = slot.layout();
+    boolean unitFloats = slot.samples().isFloat();
     boolean packed = layout == FrameLayout.HWC;
     int dstFormat = unitFloats ? AV_PIX_FMT_GBRPF32LE : packed ? AV_PIX_FMT_RGB24 : AV_PIX_FMT_GBRP;
     prepare(w, h, format, dstWidth, dstHeight, dstFormat, color);

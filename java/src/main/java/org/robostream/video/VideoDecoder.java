@@ -2,7 +2,6 @@ package org.robostream.video;
 
 import java.nio.file.Path;
 import org.bytedeco.ffmpeg.avcodec.AVCodecParameters;
-import org.bytedeco.ffmpeg.global.avutil;
 import org.robostream.nativecore.NativeCore;
 import org.robostream.source.ByteSource;
 import org.robostream.source.LocalFileByteSource;
@@ -10,34 +9,17 @@ import org.robostream.source.UnreadableFileException;
 
 /**
  * Frame-exact decoding of one video file. Opening reads the container through a {@link ByteSource}
- * (a local file, or HTTP range reads of a Hub file) and the file's frame table: every packet's pts,
- * dts and key flag, taken from the container without decoding, or reused from another decoder of
- * the file ({@link FrameTable}, {@link FrameTables}). A call then decodes the frames nearest to a
- * list of timestamps, or the frames at a list of positions, converted to RGB straight into a
- * caller's {@link FrameDestination} (a column of a pooled frame batch, which {@code
- * arrow.FrameBatch.decode} makes in one call; a {@link HostFrameBuffer}), handed unconverted to a
- * {@link PictureSink}, or handed as a {@link DecodedPicture} to a {@link PictureReceiver} that
- * keeps or converts each one where it wants (the loader's frame devices).
+ * and builds (or reuses, {@link FrameTables}) the frame table: every packet's pts, dts and key
+ * flag. A call decodes the frames nearest to timestamps, or at positions, into a {@link
+ * FrameDestination}'s slots, or hands each as a {@link DecodedPicture} to a {@link
+ * PictureReceiver}.
  *
- * <p>Backends ({@link FrameBackends}): NVDEC when the options name a GPU and it can decode the
- * file, writing device destinations only ({@link #decodesOnGpu()}); otherwise FFmpeg's avcodec,
- * dav1d for AV1. A file NVDEC cannot decode decodes on the CPU and says why ({@link
- * #cpuFallbackReason()}).
+ * <p>Frames are found by pts, never by average fps: a query farther than {@code toleranceSeconds}
+ * from every frame is a {@link FrameTimestampException}. One call's requests cost at most one seek
+ * per GOP ({@link DecodePlan}, {@link DecodeCursor}). Backends ({@link FrameBackends}): NVDEC when
+ * asked and able (device destinations only), else avcodec, dav1d for AV1.
  *
- * <p>Exactness: each query gets the frame whose pts is nearest to it, and a query farther than
- * {@code toleranceSeconds} from every frame is a {@link FrameTimestampException}. Frames are
- * located by pts from the container (never by average fps), so variable frame rate is exact.
- *
- * <p>Planning: one call's requests are sorted and de-duplicated ({@link DecodePlan}); each GOP
- * costs at most one seek, and a decoder already positioned before the target inside the same GOP
- * (or right before the target's GOP) continues without seeking ({@link DecodeCursor} keeps the
- * position and its rules). On NVDEC every call starts with a seek: the session goes back to the
- * GPU's pool at the end of each call. {@link #stats()} counts frames decoded versus delivered
- * (decode amplification).
- *
- * <p>Threading: <b>not thread-safe</b>. Use one decoder per worker thread (a {@link DecoderCache}
- * per worker). Ownership: the decoder owns its source, demuxer and codec state; {@link #close()}
- * releases them and is idempotent.
+ * <p>Not thread-safe: one per worker thread. {@link #close()} (idempotent) frees what it owns.
  */
 public final class VideoDecoder implements AutoCloseable {
   private final String file;
@@ -61,9 +43,7 @@ public final class VideoDecoder implements AutoCloseable {
     this.backend = opened.backend();
     this.cpuFallbackReason = opened.cpuFallbackReason();
     this.info = VideoStreamInfo.of(file, demuxer.stream(), index, sizeBytes);
-    this.cursor =
-        new DecodeCursor(
-            file, demuxer, index, backend, info.width(), info.height(), deep(info.pixelFormat()));
+    this.cursor = new DecodeCursor(file, demuxer, index, backend, info.width(), info.height());
   }
 
   /** Opens a local file with default options. */
@@ -197,7 +177,7 @@ public final class VideoDecoder implements AutoCloseable {
   public DecodeResult decode(double[] timestampsSeconds, FrameDestination destination) {
     ensureOpen();
     checkDestination(destination);
-    return cursor.decode(planTimes(timestampsSeconds), new SlotWriting(destination));
+    return cursor.decode(planTimes(timestampsSeconds), slotWriter(destination));
   }
 
   /**
@@ -210,21 +190,7 @@ public final class VideoDecoder implements AutoCloseable {
   public DecodeResult decodeFrames(int[] frameIndices, FrameDestination destination) {
     ensureOpen();
     checkDestination(destination);
-    return cursor.decode(planFrames(frameIndices), new SlotWriting(destination));
-  }
-
-  /**
-   * Decodes frames by presentation index like {@link #decodeFrames(int[], FrameDestination)} but
-   * hands each request's picture to {@code sink} unconverted (planes valid only during the call). A
-   * picture NVDEC decoded has no host planes: use {@link #deliverFrames} for those.
-   */
-  public DecodeResult decodeFrames(int[] frameIndices, PictureSink sink) {
-    return deliverFrames(frameIndices, planes(sink));
-  }
-
-  /** Like {@link #decode(double[], FrameDestination)}, handing pictures to {@code sink}. */
-  public DecodeResult decode(double[] timestampsSeconds, PictureSink sink) {
-    return deliver(timestampsSeconds, planes(sink));
+    return cursor.decode(planFrames(frameIndices), slotWriter(destination));
   }
 
   /**
@@ -250,15 +216,24 @@ public final class VideoDecoder implements AutoCloseable {
     return cursor.decode(planTimes(timestampsSeconds), receiver);
   }
 
-  private static PictureReceiver planes(PictureSink sink) {
-    return (request, picture, seconds, frame) ->
-        sink.accept(request, picture.raw(), seconds, frame);
-  }
-
-  /** Whether a stream of the pixel format FFmpeg names so has more than 8 bits a sample. */
-  private static boolean deep(String pixelFormatName) {
-    int code = pixelFormatName == null ? -1 : avutil.av_get_pix_fmt(pixelFormatName);
-    return code >= 0 && PixelFormats.isDeep(code);
+  /**
+   * Delivers pictures into {@code destination}'s slots as {@link #decodeFrames(int[],
+   * FrameDestination)} promises: each frame converted once, into the slot of its first request, and
+   * copied into the slots of the requests that repeat it; every request reported {@link
+   * FrameDestination#delivered}.
+   */
+  private static PictureReceiver slotWriter(FrameDestination destination) {
+    long[] last = {-1, -1}; // the frame index and request of the last conversion
+    return (request, picture, seconds, frame) -> {
+      if (last[1] >= 0 && frame >= 0 && frame == last[0]) {
+        destination.copySlot(request, (int) last[1]); // in device memory for NVDEC destinations
+      } else {
+        picture.convertInto(destination.slot(request));
+        last[0] = frame;
+        last[1] = request;
+      }
+      destination.delivered(request, seconds, frame);
+    };
   }
 
   private DecodePlan planTimes(double[] timestampsSeconds) {
@@ -311,7 +286,7 @@ public final class VideoDecoder implements AutoCloseable {
 
   /** Whether frames decode with NVDEC (into device destinations). */
   public boolean decodesOnGpu() {
-    return backend instanceof NvdecBackend;
+    return backend.onGpu();
   }
 
   /** Why a file asked to decode with NVDEC decodes on the CPU; null otherwise. */
@@ -326,7 +301,7 @@ public final class VideoDecoder implements AutoCloseable {
 
   /** The CUDA stream NVDEC conversions run on (0 on the CPU): for a batch's completion event. */
   public long cudaStream() {
-    return backend instanceof NvdecBackend n ? n.cudaStream() : 0;
+    return backend.cudaStream();
   }
 
   /**

@@ -1,19 +1,16 @@
 package org.robostream.video;
 
 /**
- * Options of a {@link VideoDecoder}. Immutable; build with {@link #defaults()} and the {@code
- * with*} methods.
+ * Options of a {@link VideoDecoder}. Immutable; build with {@link #defaults()} and {@code with*}.
  *
- * @param threads decoder threads per decoder (1: one worker thread drives one single-threaded
- *     decoder, the best total throughput when several workers decode; 0: the codec's default)
+ * @param threads threads per decoder (1: best total throughput with several workers; 0: codec's)
  * @param toleranceSeconds largest allowed distance between a query and the frame's pts
  * @param converter colour converter for FFmpeg-decoded frames
  * @param av1Backend AV1 decoder choice
- * @param lowLatency true (default): frames come out right after their packet, best for random
- *     access; false: the codec may pipeline frames across its threads, best for long sequential
- *     reads with threads &gt; 1
- * @param cudaDevice -1 (default): decode on the CPU; N: decode with NVDEC on {@code cuda:N} into
- *     device destinations, a file NVDEC cannot decode falling back to the CPU with a warning
+ * @param lowLatency true (default): a frame comes out right after its packet (random access);
+ *     false: the codec may pipeline across threads (long sequential reads)
+ * @param cudaDevice -1 (default): the CPU; N: NVDEC on {@code cuda:N} into device destinations,
+ *     falling back to the CPU with a warning for a file NVDEC cannot decode
  */
 public record VideoDecoderOptions(
     int threads,

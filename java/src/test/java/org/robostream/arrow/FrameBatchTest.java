@@ -58,6 +58,7 @@ class FrameBatchTest {
           assertEquals(BatchMemoryPool.DEVICE_CPU, batch.deviceType());
           assertEquals(0, batch.deviceId());
           assertEquals(0, batch.syncEvent(), "host batches carry no event (C Device spec)");
+          batch.makeStreamWait(0); // written when exported: nothing to wait for, no driver needed
           assertEquals(q.length, batch.rows());
           assertEquals(
               List.of("observation.images.front", "observation.images.wrist"),
@@ -67,6 +68,7 @@ class FrameBatchTest {
           allocations = pool.stats().allocations();
           try (VectorSchemaRoot root = batch.toVectorSchemaRoot(allocator)) {
             assertFalse(batch.isLive(), "the root owns the batch now");
+            assertThrows(IllegalStateException.class, () -> batch.makeStreamWait(0), "moved out");
             FixedShapeTensorVector front =
                 assertInstanceOf(
                     FixedShapeTensorVector.class, root.getVector("observation.images.front"));

@@ -21,15 +21,9 @@ import org.robostream.testing.MetadataEdit;
 class LeRobotLayoutTest {
   @TempDir Path tmp;
 
-  private Path copyOf(Path dataset) throws Exception {
-    Path copy = tmp.resolve("ds");
-    V30MetadataTest.copyTree(dataset, copy);
-    return copy;
-  }
-
   @Test
   void episodesFilesOutsideTheGlobThatLeRobotReadsAreIgnored() throws Exception {
-    Path root = copyOf(Datasets.tinyPatternV30());
+    Path root = V30MetadataTestAccess.copyInto(tmp, Datasets.tinyPatternV30());
     Path episodes = root.resolve("meta/episodes");
     Path table = episodes.resolve("chunk-000/file-000.parquet");
     // A stray copy at the top (LeRobot globs meta/episodes/*/*.parquet), one nested too deep,
@@ -45,7 +39,7 @@ class LeRobotLayoutTest {
 
   @Test
   void aV20DatasetStreamsLikeV21() throws Exception {
-    Path root = copyOf(Datasets.tinyPatternV21());
+    Path root = V30MetadataTestAccess.copyInto(tmp, Datasets.tinyPatternV21());
     // v2.0 is v2.1 without per-episode statistics.
     MetadataEdit.info(root, info -> info.put("codebase_version", "v2.0"));
     Files.delete(root.resolve("meta/episodes_stats.jsonl"));
@@ -75,7 +69,7 @@ class LeRobotLayoutTest {
   @Test
   void anEpisodeIndexColumnThatInfoJsonDoesNotDeclareIsNamedAsSuchByTheMetadataAlone()
       throws Exception {
-    Path root = copyOf(Datasets.tinyPatternV21());
+    Path root = V30MetadataTestAccess.copyInto(tmp, Datasets.tinyPatternV21());
     MetadataEdit.info(
         root,
         info ->
@@ -94,7 +88,7 @@ class LeRobotLayoutTest {
 
   @Test
   void undeclaredColumnsOtherThanTheEpisodeIndexAreIgnoredAsLeRobotDoes() throws Exception {
-    Path root = copyOf(Datasets.tinyPatternV21());
+    Path root = V30MetadataTestAccess.copyInto(tmp, Datasets.tinyPatternV21());
     MetadataEdit.info(
         root,
         info ->
@@ -106,7 +100,7 @@ class LeRobotLayoutTest {
   @Test
   void aTemplateFieldNoLeRobotVersionFillsIsRefusedWhenOpenedNamingTemplateAndInfoJson()
       throws Exception {
-    Path root = copyOf(Datasets.tinyPatternV21());
+    Path root = V30MetadataTestAccess.copyInto(tmp, Datasets.tinyPatternV21());
     String template = "data/chunk-{chunk:03d}/episode_{episode_index:06d}.parquet";
     MetadataEdit.info(root, info -> info.put("data_path", template));
     DatasetException.BadMetadata e =
@@ -123,7 +117,7 @@ class LeRobotLayoutTest {
             "videos/chunk-{episode_chunk:03d/{video_key}/episode_{episode_index:06d}.mp4",
             "videos/chunk-{episode_chunk:03d}/{video_key}/episode_{}.mp4",
             "videos/chunk-{episode_chunk:03d}/{video_key}/episode_{episode_index:x}.mp4")) {
-      Path root = copyOf(Datasets.tinyPatternV21());
+      Path root = V30MetadataTestAccess.copyInto(tmp, Datasets.tinyPatternV21());
       MetadataEdit.info(root, info -> info.put("video_path", template));
       DatasetException.BadMetadata e =
           assertThrows(

@@ -24,12 +24,6 @@ import org.robostream.testing.ParquetEdit;
 class MetadataValuesTest {
   @TempDir Path tmp;
 
-  private Path copyOf(Path dataset) throws Exception {
-    Path copy = tmp.resolve("ds");
-    V30MetadataTest.copyTree(dataset, copy);
-    return copy;
-  }
-
   /** Streams every batch; the typed error of the first failure comes out. */
   static int streamAll(Path root) {
     int samples = 0;
@@ -53,7 +47,7 @@ class MetadataValuesTest {
   @Test
   void aDataEpisodeIndexOfFloatsOrStringsIsATypedErrorNamingTheColumn() throws Exception {
     for (ArrowType type : List.of(ParquetEdit.FLOAT64, ParquetEdit.UTF8)) {
-      Path root = copyOf(Datasets.tinyPatternV21());
+      Path root = V30MetadataTestAccess.copyInto(tmp, Datasets.tinyPatternV21());
       String data = "data/chunk-000/episode_000001.parquet";
       ParquetEdit.rewrite(root.resolve(data), t -> t.retype("episode_index", type));
       DatasetException e = assertThrows(DatasetException.class, () -> streamAll(root));
@@ -69,7 +63,7 @@ class MetadataValuesTest {
 
   @Test
   void aDataFrameIndexOfStringsIsATypedErrorNamingTheColumn() throws Exception {
-    Path root = copyOf(Datasets.tinyPatternV30());
+    Path root = V30MetadataTestAccess.copyInto(tmp, Datasets.tinyPatternV30());
     String data = "data/chunk-000/file-000.parquet";
     ParquetEdit.rewrite(root.resolve(data), t -> t.retype("frame_index", ParquetEdit.UTF8));
     DatasetException e = assertThrows(DatasetException.class, () -> streamAll(root));
@@ -78,7 +72,7 @@ class MetadataValuesTest {
 
   @Test
   void aHugeV21LengthIsATypedErrorNotAnOutOfMemoryError() throws Exception {
-    Path root = copyOf(Datasets.tinyPatternV21());
+    Path root = V30MetadataTestAccess.copyInto(tmp, Datasets.tinyPatternV21());
     MetadataEdit.episodeField(root, 0, "length", "2000000000");
     DatasetException e = assertThrows(DatasetException.class, () -> streamAll(root));
     assertNames(e, "episode 0", "length", "2000000000");
@@ -86,7 +80,7 @@ class MetadataValuesTest {
 
   @Test
   void aHugeV30LengthIsATypedErrorNotAnOutOfMemoryError() throws Exception {
-    Path root = copyOf(Datasets.tinyPatternV30());
+    Path root = V30MetadataTestAccess.copyInto(tmp, Datasets.tinyPatternV30());
     ParquetEdit.rewrite(
         root.resolve("meta/episodes/chunk-000/file-000.parquet"),
         t -> t.set("length", 2, 2_000_000_000));
@@ -97,7 +91,7 @@ class MetadataValuesTest {
   @Test
   void templatePadWidthsThatWouldExhaustMemoryAreTypedErrors() throws Exception {
     for (String width : List.of("2147483648", "2147483647", "1000")) {
-      Path root = copyOf(Datasets.tinyPatternV30());
+      Path root = V30MetadataTestAccess.copyInto(tmp, Datasets.tinyPatternV30());
       MetadataEdit.info(
           root,
           n ->
@@ -115,7 +109,7 @@ class MetadataValuesTest {
   @Test
   void aFractionalFpsIsRefusedAndAWholeFloatFpsWorks() throws Exception {
     for (String fps : List.of("29.97", "19.5")) {
-      Path root = copyOf(Datasets.tinyPatternV21());
+      Path root = V30MetadataTestAccess.copyInto(tmp, Datasets.tinyPatternV21());
       MetadataEdit.info(root, n -> n.put("fps", Double.parseDouble(fps)));
       DatasetException e =
           assertThrows(
@@ -123,7 +117,7 @@ class MetadataValuesTest {
       assertNames(e, "info.json", "fps", fps);
       org.robostream.testing.Fixtures.deleteTree(root);
     }
-    Path root = copyOf(Datasets.tinyPatternV21());
+    Path root = V30MetadataTestAccess.copyInto(tmp, Datasets.tinyPatternV21());
     MetadataEdit.info(root, n -> n.put("fps", 20.0));
     assertEquals(20, LeRobotMetadata.open(root, Optional.empty()).info().fps());
     assertEquals(30, streamAll(root));
@@ -131,7 +125,7 @@ class MetadataValuesTest {
 
   @Test
   void aFractionalV21LengthIsRefusedNotTruncated() throws Exception {
-    Path root = copyOf(Datasets.tinyPatternV21());
+    Path root = V30MetadataTestAccess.copyInto(tmp, Datasets.tinyPatternV21());
     MetadataEdit.episodeField(root, 0, "length", "10.5");
     DatasetException e =
         assertThrows(DatasetException.class, () -> LeRobotMetadata.open(root, Optional.empty()));
@@ -140,7 +134,7 @@ class MetadataValuesTest {
 
   @Test
   void wholeFloatValuesInTheV30EpisodesTableWork() throws Exception {
-    Path root = copyOf(Datasets.tinyPatternV30());
+    Path root = V30MetadataTestAccess.copyInto(tmp, Datasets.tinyPatternV30());
     ParquetEdit.rewrite(
         root.resolve("meta/episodes/chunk-000/file-000.parquet"),
         t -> t.retype("length", ParquetEdit.FLOAT64));

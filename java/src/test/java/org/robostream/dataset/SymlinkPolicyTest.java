@@ -95,14 +95,7 @@ class SymlinkPolicyTest {
     assertTrue(
         e.getMessage().contains("info.json") && e.getMessage().contains("outside"), e.getMessage());
     assertQuotesNothingOf(e, text);
-    e =
-        assertThrows(
-            DatasetException.BadMetadata.class,
-            () ->
-                LeRobotMetadata.open(
-                    DatasetRoots.of(root, root, SymlinkPolicy.FOLLOW),
-                    Optional.empty(),
-                    Optional.empty()));
+    e = refusedFollowingLinks(root);
     assertTrue(e.getMessage().contains("not valid JSON at line 1, column"), e.getMessage());
     assertQuotesNothingOf(e, text);
   }
@@ -113,14 +106,7 @@ class SymlinkPolicyTest {
     replaceByLink(root.resolve("meta/info.json"), Path.of("/dev/zero"));
     assertThrows(
         DatasetException.OutsideRoot.class, () -> LeRobotMetadata.open(root, Optional.empty()));
-    RobostreamException e =
-        assertThrows(
-            DatasetException.BadMetadata.class,
-            () ->
-                LeRobotMetadata.open(
-                    DatasetRoots.of(root, root, SymlinkPolicy.FOLLOW),
-                    Optional.empty(),
-                    Optional.empty()));
+    RobostreamException e = refusedFollowingLinks(root);
     assertTrue(e.getMessage().contains("not a regular file"), e.getMessage());
   }
 
@@ -198,5 +184,16 @@ class SymlinkPolicyTest {
       }
     }
     assertEquals(30, seen.size());
+  }
+
+  /** Opening {@code root} with links followed: refused as bad metadata, the error returned. */
+  private static RobostreamException refusedFollowingLinks(Path root) {
+    return assertThrows(
+        DatasetException.BadMetadata.class,
+        () ->
+            LeRobotMetadata.open(
+                DatasetRoots.of(root, root, SymlinkPolicy.FOLLOW),
+                Optional.empty(),
+                Optional.empty()));
   }
 }

@@ -122,6 +122,8 @@ class ReadmeTensorSnippetsTest {
     // spotless:on
           assertEquals(BatchMemoryPool.DEVICE_CUDA, frames.deviceType());
           assertTrue(top != 0 && event != 0);
+          frames.makeStreamWait(
+              0); // the legacy default stream waits on the event (the bridge's way)
           assertEquals(onHost.size(), onHost.frames("observation.images.top").shape()[0]);
           batches++;
         }

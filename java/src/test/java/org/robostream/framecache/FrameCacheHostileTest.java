@@ -25,15 +25,12 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
-import org.bytedeco.javacpp.BytePointer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.robostream.testing.HeldFrameBytes;
 import org.robostream.testing.StderrLines;
-import org.robostream.video.HeldForm;
 import org.robostream.video.HeldFrame;
-import org.robostream.video.PackedPicture;
 
 /**
  * The frame cache's folder and files as a hostile user, a crashed job or a stray file leave them
@@ -49,42 +46,16 @@ class FrameCacheHostileTest {
   private static final int NOBODY = 65534;
 
   @TempDir Path tmp;
-  private final List<BytePointer> blocks = new ArrayList<>();
 
   @AfterEach
   void free() {
-    blocks.forEach(BytePointer::close);
+    reads.close();
   }
 
-  private final FrameTarget reads =
-      new FrameTarget() {
-        @Override
-        public synchronized long take(long bytes) {
-          BytePointer p = new BytePointer(bytes);
-          blocks.add(p);
-          return p.address();
-        }
-
-        @Override
-        public void giveBack(long address, long bytes) {}
-      };
+  private final NativeBlocks reads = new NativeBlocks();
 
   private HeldFrame picture(int seed, long index) {
-    long bytes = PackedPicture.packedBytes(SIDE, SIDE, AV_PIX_FMT_YUV420P);
-    BytePointer p = new BytePointer(bytes);
-    blocks.add(p);
-    for (long i = 0; i < bytes; i++) {
-      p.put(i, (byte) (i * 13 + seed));
-    }
-    return new HeldFrame(
-        p.address(),
-        bytes,
-        SIDE,
-        SIDE,
-        new HeldForm.Packed(AV_PIX_FMT_YUV420P),
-        null,
-        0.1 * index,
-        index);
+    return reads.picture(AV_PIX_FMT_YUV420P, 13, seed, null, 0, index);
   }
 
   private static FrameCache cacheIn(Path dir, long maxBytes) {
@@ -172,13 +143,12 @@ class FrameCacheHostileTest {
       List<Thread> readers = new ArrayList<>();
       java.util.concurrent.CountDownLatch servedOnce = new java.util.concurrent.CountDownLatch(2);
       for (int r = 0; r < 2; r++) {
-        BytePointer block = new BytePointer(PICTURE);
-        blocks.add(block);
+        long block = reads.take(PICTURE);
         FrameTarget own = // one block a reader, read into again and again
             new FrameTarget() {
               @Override
               public long take(long bytes) {
-                return block.address();
+                return block;
               }
 
               @Override

@@ -14,17 +14,13 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.util.ArrayList;
 import java.util.List;
-import org.bytedeco.javacpp.BytePointer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.robostream.testing.HeldFrameBytes;
 import org.robostream.testing.StderrLines;
-import org.robostream.video.HeldForm;
 import org.robostream.video.HeldFrame;
-import org.robostream.video.PackedPicture;
 
 /**
  * Cache files for some spans of a video ({@link FrameCache#expect}): they reserve those frames
@@ -44,24 +40,11 @@ class FrameCacheSpansTest {
   private static final int VIDEO_FRAMES = 100;
 
   @TempDir Path tmp;
-  private final List<BytePointer> pictures = new ArrayList<>();
-
-  private final FrameTarget reads =
-      new FrameTarget() {
-        @Override
-        public long take(long bytes) {
-          BytePointer p = new BytePointer(bytes);
-          pictures.add(p);
-          return p.address();
-        }
-
-        @Override
-        public void giveBack(long address, long bytes) {}
-      };
+  private final NativeBlocks reads = new NativeBlocks();
 
   @AfterEach
   void freePictures() {
-    pictures.forEach(BytePointer::close);
+    reads.close();
   }
 
   private FrameCache cache() {
@@ -69,14 +52,7 @@ class FrameCacheSpansTest {
   }
 
   private HeldFrame picture(int seed, long index) {
-    long bytes = PackedPicture.packedBytes(SIDE, SIDE, AV_PIX_FMT_YUV420P);
-    BytePointer p = new BytePointer(bytes);
-    pictures.add(p);
-    for (long i = 0; i < bytes; i++) {
-      p.put(i, (byte) (i * 13 + seed));
-    }
-    return new HeldFrame(
-        p.address(), bytes, SIDE, SIDE, new HeldForm.Packed(AV_PIX_FMT_YUV420P), null, 0, index);
+    return reads.picture(AV_PIX_FMT_YUV420P, 13, seed, null, 0, index);
   }
 
   private static FrameSpans spans(int... firstCount) {
@@ -189,25 +165,20 @@ class FrameCacheSpansTest {
       assertEquals(VIDEO_FRAMES + 90, s.notCacheable(), s.toString());
       assertEquals(fileBytes(VIDEO_FRAMES, 0) + fileBytes(90, 1), s.neededBytes(), s.toString());
       assertTrue(s.tooSmall());
-      List<String> warnings = log.containing(TOO_SMALL);
-      assertEquals(1, warnings.size(), warnings.toString());
+      String warning = onlyTooSmallWarning(log);
       assertTrue(
-          warnings
-              .get(0)
-              .contains(
-                  "the 100 frames it reads of video-a need "
-                      + org.robostream.ByteSize.describe(fileBytes(VIDEO_FRAMES, 0))
-                      + " on their own, more than the whole cache. The cache holds 1 MiB"
-                      + " (1048576 bytes)"),
-          warnings.get(0));
+          warning.contains(
+              "the 100 frames it reads of video-a need "
+                  + org.robostream.ByteSize.describe(fileBytes(VIDEO_FRAMES, 0))
+                  + " on their own, more than the whole cache. The cache holds 1 MiB"
+                  + " (1048576 bytes)"),
+          warning);
       assertTrue(
-          warnings
-              .get(0)
-              .contains(
-                  "Raise it with --frame-cache "
-                      + tmp.resolve("cache")
-                      + ":SIZE (library: FrameCacheOptions.directory(folder, bytes))"),
-          warnings.get(0));
+          warning.contains(
+              "Raise it with --frame-cache "
+                  + tmp.resolve("cache")
+                  + ":SIZE (library: FrameCacheOptions.directory(folder, bytes))"),
+          warning);
     }
   }
 
@@ -233,16 +204,13 @@ class FrameCacheSpansTest {
       FrameCacheStats s = c.stats();
       assertEquals(2, s.ownEvictions(), s.toString());
       assertEquals(4 * fileBytes(10, 0), s.neededBytes(), s.toString());
-      List<String> warnings = log.containing(TOO_SMALL);
-      assertEquals(1, warnings.size(), warnings.toString());
+      String warning = onlyTooSmallWarning(log);
       assertTrue(
-          warnings
-              .get(0)
-              .contains(
-                  "it evicted the frames of video-a, which it reads every epoch, to make room for"
-                      + " those of video-c. The cache holds 1 MiB (1048576 bytes); the files this"
-                      + " loader reserved so far need 1.13 MiB (1188864 bytes) together"),
-          warnings.get(0));
+          warning.contains(
+              "it evicted the frames of video-a, which it reads every epoch, to make room for"
+                  + " those of video-c. The cache holds 1 MiB (1048576 bytes); the files this"
+                  + " loader reserved so far need 1.13 MiB (1188864 bytes) together"),
+          warning);
     }
   }
 
@@ -250,5 +218,12 @@ class FrameCacheSpansTest {
     try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE)) {
       ch.write(ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putLong(0, millis), 32);
     }
+  }
+
+  /** The one "too small" warning the cache wrote: exactly one, or the test fails. */
+  private static String onlyTooSmallWarning(StderrLines log) {
+    List<String> warnings = log.containing(TOO_SMALL);
+    assertEquals(1, warnings.size(), warnings.toString());
+    return warnings.get(0);
   }
 }

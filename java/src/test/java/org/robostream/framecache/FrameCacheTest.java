@@ -16,9 +16,6 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.util.ArrayList;
-import java.util.List;
-import org.bytedeco.javacpp.BytePointer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -29,7 +26,6 @@ import org.robostream.testing.HeldFrameBytes;
 import org.robostream.video.ColorSpec;
 import org.robostream.video.HeldForm;
 import org.robostream.video.HeldFrame;
-import org.robostream.video.PackedPicture;
 
 /**
  * The frame cache's files on their own (no video): what is stored is read back field for field, a
@@ -52,28 +48,13 @@ class FrameCacheTest {
   private static final int FRAMES = 10;
 
   @TempDir Path tmp;
-  private final List<BytePointer> pictures = new ArrayList<>();
 
   @AfterEach
   void freePictures() {
-    pictures.forEach(BytePointer::close);
+    reads.close();
   }
 
-  /** Where reads copy frames to: a block of native memory each, freed after the test. */
-  final FrameTarget reads =
-      new FrameTarget() {
-        @Override
-        public long take(long bytes) {
-          BytePointer p = new BytePointer(bytes);
-          pictures.add(p);
-          return p.address();
-        }
-
-        @Override
-        public void giveBack(long address, long bytes) {
-          // freed with the others after the test
-        }
-      };
+  private final NativeBlocks reads = new NativeBlocks();
 
   private FrameCache cache(long maxBytes) {
     return FrameCache.open(FrameCacheOptions.directory(tmp.resolve("cache"), maxBytes));
@@ -85,14 +66,7 @@ class FrameCacheTest {
   }
 
   private HeldFrame picture(int format, int seed, ColorSpec color, double pts, long index) {
-    long bytes = PackedPicture.packedBytes(SIDE, SIDE, format);
-    BytePointer p = new BytePointer(bytes);
-    pictures.add(p);
-    for (long i = 0; i < bytes; i++) {
-      p.put(i, (byte) (i * 31 + seed));
-    }
-    return new HeldFrame(
-        p.address(), bytes, SIDE, SIDE, new HeldForm.Packed(format), color, pts, index);
+    return reads.picture(format, 31, seed, color, pts, index);
   }
 
   private static Path fileOf(FrameCache c, String identity) {

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.robostream.arrow.BatchMemoryPool;
@@ -15,6 +15,7 @@ import org.robostream.video.FrameLayout;
 import org.robostream.video.FrameSamples;
 import org.robostream.video.HeldFrame;
 import org.robostream.video.RawPicture;
+import org.robostream.video.Slot;
 import org.robostream.video.UnsupportedVideoException;
 
 /**
@@ -64,22 +65,22 @@ class CudaFrameDeviceTest {
     }
 
     @Override
-    public void convertInto(
-        long dst, int width, int height, FrameLayout layout, FrameSamples samples) {
+    public void convertInto(Slot slot) {
       conversions++;
-      byte[] fill = new byte[width * height * 3];
+      byte[] fill = new byte[slot.width() * slot.height() * 3];
       java.util.Arrays.fill(fill, value);
-      NativeAddress.bytesAt(dst, fill.length).put(fill);
+      NativeAddress.bytesAt(slot.address(), fill.length).put(fill);
     }
   }
 
   @Test
   void aRepeatedFrameIsCopiedFromTheBlockJustConvertedAndAnUnrecordedIndexIsNeverARepeat() {
     try (BatchMemoryPool pool = BatchMemoryPool.host();
-        CudaFrameDevice device = new CudaFrameDevice(pool);
+        FrameDevice device = FrameDevice.Kind.CUDA.open(pool);
         FrameMemory memory = device.newMemory(1 << 20)) {
-      List<HeldFrame> held = new ArrayList<>();
-      PictureHolder holder = device.holder(SPEC, memory, (request, f) -> held.add(f));
+      HeldFrame[] out = new HeldFrame[4];
+      List<HeldFrame> held = Arrays.asList(out);
+      PictureHolder holder = device.holder(SPEC, memory, out);
       Painted seven = new Painted(false, 7);
       holder.accept(0, seven, 0.25, 5);
       holder.accept(1, seven, 0.25, 5);
@@ -105,9 +106,9 @@ class CudaFrameDeviceTest {
   @Test
   void aPictureOnTheGpuIsNeverWrittenIntoAHostPool() {
     try (BatchMemoryPool pool = BatchMemoryPool.host();
-        CudaFrameDevice device = new CudaFrameDevice(pool);
+        FrameDevice device = FrameDevice.Kind.CUDA.open(pool);
         FrameMemory memory = device.newMemory(1 << 20)) {
-      PictureHolder holder = device.holder(SPEC, memory, (request, f) -> {});
+      PictureHolder holder = device.holder(SPEC, memory, new HeldFrame[1]);
       Painted onGpu = new Painted(true, 1);
       assertThrows(IllegalStateException.class, () -> holder.accept(0, onGpu, 0.0, 0));
       holder.releaseUndelivered();

@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.robostream.testing.Datasets;
-import org.robostream.video.FrameLayout;
+import org.robostream.testing.LoaderSettings;
 
 /**
  * Leaving a for-each over the dataset early, then looping again. {@link StreamingDataset} promises
@@ -22,14 +22,7 @@ class BreakAndContinueTest {
 
   private static StreamingDataset open() {
     // Two workers, so the batches prefetched when the first loop stops come from both.
-    return StreamingDataset.builder(Datasets.patternV30())
-        .batchSize(8)
-        .workers(2)
-        .bufferSize(20)
-        .maxNumShards(3)
-        .returnUint8(true)
-        .layout(FrameLayout.HWC)
-        .build();
+    return LoaderSettings.twoWorkerEpoch().build();
   }
 
   /** What one pass delivered: each batch's (epoch, index) and samples, frames checked. */

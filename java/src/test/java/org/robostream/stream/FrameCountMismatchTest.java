@@ -19,7 +19,7 @@ import org.robostream.dataset.synth.PatternCode;
 import org.robostream.dataset.synth.PatternVideos;
 import org.robostream.testing.Datasets;
 import org.robostream.testing.Fixtures;
-import org.robostream.video.FrameLayout;
+import org.robostream.testing.LoaderSettings;
 
 /**
  * A video whose frame count differs from what the episodes table puts in it ({@link
@@ -66,17 +66,10 @@ class FrameCountMismatchTest {
     return frames;
   }
 
-  private static StreamingDataset.Builder stream(Path root) {
-    return StreamingDataset.builder(root)
-        .batchSize(8)
-        .shuffle(false)
-        .returnUint8(true)
-        .layout(FrameLayout.HWC);
-  }
-
   /** The refusal {@code build()} raises. */
   private static DatasetException.BadMetadata refusalOf(Path root) {
-    return assertThrows(DatasetException.BadMetadata.class, () -> stream(root).build());
+    return assertThrows(
+        DatasetException.BadMetadata.class, () -> LoaderSettings.inOrder(root).build());
   }
 
   @Test
@@ -84,7 +77,7 @@ class FrameCountMismatchTest {
     // 72 frames at 40 fps where the table puts 36 at 20 fps: same duration, twice the count.
     Path root = withTopVideo(2 * FPS, twiceTheRate());
     Set<Long> seen = new HashSet<>();
-    try (StreamingDataset ds = stream(root).build()) {
+    try (StreamingDataset ds = LoaderSettings.inOrder(root).build()) {
       assertEquals(TOP, ds.metadata().info().videoKeys().get(0));
       for (Batch b : ds) {
         try (b) {
@@ -166,12 +159,15 @@ class FrameCountMismatchTest {
     DatasetException.BadMetadata e =
         assertThrows(
             DatasetException.BadMetadata.class,
-            () -> stream(root).timestamps(org.robostream.dataset.TimestampRule.LEROBOT).build());
+            () ->
+                LoaderSettings.inOrder(root)
+                    .timestamps(org.robostream.dataset.TimestampRule.LEROBOT)
+                    .build());
     assertTrue(
         e.getMessage().contains("episode 2 (observation.images.wrist) row 1"), e.getMessage());
     int checked = 0;
     try (StreamingDataset ds =
-        stream(root)
+        LoaderSettings.inOrder(root)
             .cameras(TOP)
             .timestamps(org.robostream.dataset.TimestampRule.LEROBOT)
             .build()) {

@@ -12,9 +12,9 @@ import org.junit.jupiter.api.io.TempDir;
 import org.robostream.dataset.DatasetException;
 import org.robostream.dataset.V30MetadataTestAccess;
 import org.robostream.testing.Datasets;
+import org.robostream.testing.LoaderSettings;
 import org.robostream.testing.MetadataEdit;
 import org.robostream.testing.ParquetEdit;
-import org.robostream.video.FrameLayout;
 
 /**
  * Metadata that disagrees with itself, the data rows or the video is refused when the dataset is
@@ -27,20 +27,6 @@ class InconsistentMetadataTest {
 
   @TempDir Path tmp;
 
-  private Path copyOf(Path dataset) throws Exception {
-    Path copy = tmp.resolve("ds");
-    V30MetadataTestAccess.copyTree(dataset, copy);
-    return copy;
-  }
-
-  private static StreamingDataset.Builder stream(Path root) {
-    return StreamingDataset.builder(root)
-        .batchSize(8)
-        .shuffle(false)
-        .returnUint8(true)
-        .layout(FrameLayout.HWC);
-  }
-
   /** The dataset's message, checked for the words a user needs to find the problem. */
   private static void assertNames(RuntimeException e, String... words) {
     for (String w : words) {
@@ -52,7 +38,7 @@ class InconsistentMetadataTest {
   void swappedFromTimestampsOfEqualLengthEpisodesAreRefused() throws Exception {
     // Counts still match (3 x 12 frames in one file): before, position addressing put episode 0
     // at frames 12..23, which are episode 1's, and the drift check agreed.
-    Path root = copyOf(Datasets.tinyPatternV30());
+    Path root = V30MetadataTestAccess.copyInto(tmp, Datasets.tinyPatternV30());
     String from = "videos/" + TOP + "/from_timestamp";
     ParquetEdit.rewrite(
         root.resolve(EPISODES),
@@ -61,7 +47,8 @@ class InconsistentMetadataTest {
           t.set(from, 0, t.doubleAt(from, 1)).set(from, 1, a);
         });
     DatasetException e =
-        assertThrows(DatasetException.BadMetadata.class, () -> stream(root).build());
+        assertThrows(
+            DatasetException.BadMetadata.class, () -> LoaderSettings.inOrder(root).build());
     assertNames(e, EPISODES, "episode 0", from, "0.6", "videos/" + TOP + "/chunk-000/file-000.mp4");
   }
 
@@ -69,7 +56,7 @@ class InconsistentMetadataTest {
   void swappedSpansOfEqualLengthEpisodesAreRefused() throws Exception {
     // from and to swapped together: each span alone is plausible, but LeRobot stores the
     // episodes of a file in episode order.
-    Path root = copyOf(Datasets.tinyPatternV30());
+    Path root = V30MetadataTestAccess.copyInto(tmp, Datasets.tinyPatternV30());
     ParquetEdit.rewrite(
         root.resolve(EPISODES),
         t -> {
@@ -80,19 +67,21 @@ class InconsistentMetadataTest {
           }
         });
     DatasetException e =
-        assertThrows(DatasetException.BadMetadata.class, () -> stream(root).build());
+        assertThrows(
+            DatasetException.BadMetadata.class, () -> LoaderSettings.inOrder(root).build());
     assertNames(e, EPISODES, "episode 0", "from_timestamp");
   }
 
   @Test
   void aDeletedDataRowIsRefusedBeforeAnyBatch() throws Exception {
-    Path root = copyOf(Datasets.tinyPatternV30());
+    Path root = V30MetadataTestAccess.copyInto(tmp, Datasets.tinyPatternV30());
     ParquetEdit.rewrite(
         root.resolve(DATA),
         t ->
             t.keepRows(
                 java.util.stream.IntStream.range(0, t.rows()).filter(r -> r != 17).toArray()));
-    DatasetException e = assertThrows(DatasetException.class, () -> stream(root).build());
+    DatasetException e =
+        assertThrows(DatasetException.class, () -> LoaderSettings.inOrder(root).build());
     assertNames(e, DATA, "episode 1", "11 rows", "length", "12");
   }
 
@@ -101,7 +90,7 @@ class InconsistentMetadataTest {
     // Episode 1 claims 13 frames and has 13 rows, but its video span holds 12: the file's frame
     // count no longer matches the table, and looking frame 12 up by pts gave episode 2's frame 0
     // with only a warning.
-    Path root = copyOf(Datasets.tinyPatternV30());
+    Path root = V30MetadataTestAccess.copyInto(tmp, Datasets.tinyPatternV30());
     ParquetEdit.rewrite(
         root.resolve(EPISODES),
         t ->
@@ -123,23 +112,26 @@ class InconsistentMetadataTest {
           }
         });
     DatasetException e =
-        assertThrows(DatasetException.BadMetadata.class, () -> stream(root).build());
+        assertThrows(
+            DatasetException.BadMetadata.class, () -> LoaderSettings.inOrder(root).build());
     assertNames(e, EPISODES, "episode 1", "length", "13", "to_timestamp");
   }
 
   @Test
   void aV21EpisodeOfLengthZeroOverItsRowsIsRefused() throws Exception {
-    Path root = copyOf(Datasets.tinyPatternV21());
+    Path root = V30MetadataTestAccess.copyInto(tmp, Datasets.tinyPatternV21());
     MetadataEdit.episodeField(root, 1, "length", "0");
-    DatasetException e = assertThrows(DatasetException.class, () -> stream(root).build());
+    DatasetException e =
+        assertThrows(DatasetException.class, () -> LoaderSettings.inOrder(root).build());
     assertNames(e, "episode 1", "length");
   }
 
   @Test
   void aV21LengthShorterThanTheRowsIsRefusedBeforeAnyBatch() throws Exception {
-    Path root = copyOf(Datasets.tinyPatternV21());
+    Path root = V30MetadataTestAccess.copyInto(tmp, Datasets.tinyPatternV21());
     MetadataEdit.episodeField(root, 2, "length", "9");
-    DatasetException e = assertThrows(DatasetException.class, () -> stream(root).build());
+    DatasetException e =
+        assertThrows(DatasetException.class, () -> LoaderSettings.inOrder(root).build());
     assertNames(e, "episode_000002.parquet", "episode 2", "10 rows", "9");
   }
 
@@ -147,7 +139,7 @@ class InconsistentMetadataTest {
   void theUntouchedSeedsStreamEveryFrameOnce() {
     for (Path root : new Path[] {Datasets.tinyPatternV30(), Datasets.tinyPatternV21()}) {
       Set<Long> seen = new HashSet<>();
-      try (StreamingDataset ds = stream(root).build()) {
+      try (StreamingDataset ds = LoaderSettings.inOrder(root).build()) {
         for (Batch b : ds) {
           try (b) {
             for (PatternSamples.Delivered d :

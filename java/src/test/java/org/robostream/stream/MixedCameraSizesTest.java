@@ -32,14 +32,9 @@ class MixedCameraSizesTest {
   private static final ReferenceFrames FFMPEG =
       new ReferenceFrames(HEIGHT_WIDTH, (file, hw) -> FfmpegReference.allFramesRgb(file), 0);
 
+  /** ResizeTest's loader over the mixed-sizes dataset, with a seed of this test's. */
   private static StreamingDataset.Builder builder(UnaryOperator<StreamingDataset.Builder> options) {
-    return options.apply(
-        StreamingDataset.builder(Datasets.mixedSizesV30())
-            .batchSize(4)
-            .workers(2)
-            .bufferSize(16)
-            .maxNumShards(3)
-            .seed(11));
+    return ResizeTest.builder(b -> options.apply(b.seed(11)));
   }
 
   @ParameterizedTest(name = "deviceBatches {0}")

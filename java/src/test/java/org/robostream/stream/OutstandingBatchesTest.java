@@ -12,9 +12,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.robostream.nativecore.NativeResources;
-import org.robostream.testing.Datasets;
+import org.robostream.testing.LoaderSettings;
 import org.robostream.testing.NativeLeakCheck;
-import org.robostream.video.FrameLayout;
 
 /**
  * {@code close()} while the consumer still holds batches. Batches belong to the consumer until it
@@ -29,16 +28,7 @@ class OutstandingBatchesTest {
   @ValueSource(booleans = {false, true})
   void heldBatchesStayReadableAfterCloseAndFreeEverythingWhenClosed(boolean deviceBatches) {
     long nativeBytesBefore = NativeResources.liveBytes();
-    StreamingDataset ds =
-        StreamingDataset.builder(Datasets.patternV30())
-            .batchSize(8)
-            .workers(2)
-            .bufferSize(20)
-            .maxNumShards(3)
-            .returnUint8(true)
-            .layout(FrameLayout.HWC)
-            .deviceBatches(deviceBatches)
-            .build();
+    StreamingDataset ds = LoaderSettings.twoWorkerEpoch().deviceBatches(deviceBatches).build();
     List<String> cameras = ds.metadata().info().videoKeys();
     List<Batch> held = new ArrayList<>();
     Iterator<Batch> batches = ds.iterator();

@@ -18,6 +18,7 @@ import org.robostream.dataset.LeRobotMetadata;
 import org.robostream.dataset.synth.PatternCode;
 import org.robostream.dataset.synth.SyntheticValues;
 import org.robostream.testing.Datasets;
+import org.robostream.testing.LoaderSettings;
 import org.robostream.video.FrameLayout;
 
 /** Every decoded frame and row of the pattern datasets is the one the sample names. */
@@ -74,15 +75,7 @@ class StreamingDatasetTest {
   void everyFrameOfAV30PatternDatasetOnceShuffledWithTwoWorkers() {
     Path root = Datasets.patternV30();
     Set<Long> seen = new HashSet<>();
-    try (StreamingDataset ds =
-        StreamingDataset.builder(root)
-            .batchSize(8)
-            .workers(2)
-            .bufferSize(20)
-            .maxNumShards(3)
-            .returnUint8(true)
-            .layout(FrameLayout.HWC)
-            .build()) {
+    try (StreamingDataset ds = LoaderSettings.twoWorkerEpoch().build()) {
       List<String> cameras = ds.metadata().info().videoKeys();
       int expected = ds.batchesPerEpoch();
       int batches = 0;

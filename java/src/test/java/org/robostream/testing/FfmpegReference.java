@@ -112,21 +112,8 @@ public final class FfmpegReference {
    * "pc") instead of the stream's tags: what a converter ignoring the tags would produce.
    */
   public static byte[] allFramesRgbReadAs(Path file, String matrix, String range) {
-    return exec(
-        "ffmpeg",
-        "-hide_banner",
-        "-loglevel",
-        "error",
-        "-nostdin",
-        "-i",
-        file.toString(),
-        "-vf",
-        "scale=in_color_matrix=" + matrix + ":in_range=" + range + ",format=rgb24",
-        "-fps_mode",
-        "passthrough",
-        "-f",
-        "rawvideo",
-        "-");
+    return rawThroughFilter(
+        file, "scale=in_color_matrix=" + matrix + ":in_range=" + range + ",format=rgb24");
   }
 
   /**
@@ -134,23 +121,7 @@ public final class FfmpegReference {
    * (HWC), in frame order; {@link #isAroundAMultiple} says which indices these are.
    */
   public static byte[] framesAroundEveryNthRgb(Path file, int step) {
-    return exec(
-        "ffmpeg",
-        "-hide_banner",
-        "-loglevel",
-        "error",
-        "-nostdin",
-        "-i",
-        file.toString(),
-        "-vf",
-        "select=lt(mod(n+1\\," + step + ")\\,3)",
-        "-fps_mode",
-        "passthrough",
-        "-f",
-        "rawvideo",
-        "-pix_fmt",
-        "rgb24",
-        "-");
+    return rawThroughFilter(file, "select=lt(mod(n+1\\," + step + ")\\,3)", "-pix_fmt", "rgb24");
   }
 
   /** The ffmpeg CLI's RGB24 (HWC) decode of one image file (PNG, JPEG). */
@@ -218,20 +189,30 @@ public final class FfmpegReference {
   }
 
   private static byte[] scaled(Path file, int width, int height, String flags, String format) {
-    return exec(
-        "ffmpeg",
-        "-hide_banner",
-        "-loglevel",
-        "error",
-        "-nostdin",
-        "-i",
-        file.toString(),
-        "-vf",
-        "scale=" + width + ":" + height + ":flags=" + flags + ",format=" + format,
-        "-fps_mode",
-        "passthrough",
-        "-f",
-        "rawvideo",
-        "-");
+    return rawThroughFilter(
+        file, "scale=" + width + ":" + height + ":flags=" + flags + ",format=" + format);
+  }
+
+  /** Every frame of {@code file} through the video filter {@code filter}, as raw video. */
+  private static byte[] rawThroughFilter(Path file, String filter, String... outputOptions) {
+    List<String> command =
+        new ArrayList<>(
+            List.of(
+                "ffmpeg",
+                "-hide_banner",
+                "-loglevel",
+                "error",
+                "-nostdin",
+                "-i",
+                file.toString(),
+                "-vf",
+                filter,
+                "-fps_mode",
+                "passthrough",
+                "-f",
+                "rawvideo"));
+    command.addAll(List.of(outputOptions));
+    command.add("-");
+    return exec(command.toArray(String[]::new));
   }
 }

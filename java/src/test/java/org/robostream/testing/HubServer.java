@@ -7,9 +7,9 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Assumptions;
-import org.robostream.source.hub.HubConfig;
-import org.robostream.source.hub.HubHttp;
-import org.robostream.source.hub.RetryPolicy;
+import org.robostream.hub.HubConfig;
+import org.robostream.hub.HubHttp;
+import org.robostream.hub.RetryPolicy;
 
 /**
  * The test's Hub: scripts/tests/hub-nginx.sh serving a dataset directory on loopback. When nginx

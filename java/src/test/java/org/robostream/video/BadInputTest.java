@@ -8,7 +8,9 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -93,12 +95,7 @@ class BadInputTest {
   void truncatedMediaData() throws IOException {
     // moov first (faststart), then half of the samples: the index promises frames that are gone.
     Path faststart = tmp.resolve("fast.mp4");
-    run(
-        "ffmpeg",
-        "-hide_banner",
-        "-loglevel",
-        "error",
-        "-y",
+    ffmpeg(
         "-i",
         Fixtures.video("h264_g30.mp4").toString(),
         "-c",
@@ -114,19 +111,7 @@ class BadInputTest {
   @Test
   void audioOnlyFileHasNoVideoStream() throws IOException {
     Path f = tmp.resolve("tone.m4a");
-    run(
-        "ffmpeg",
-        "-hide_banner",
-        "-loglevel",
-        "error",
-        "-y",
-        "-f",
-        "lavfi",
-        "-i",
-        "sine=frequency=440:duration=1",
-        "-c:a",
-        "aac",
-        f.toString());
+    ffmpeg("-f", "lavfi", "-i", "sine=frequency=440:duration=1", "-c:a", "aac", f.toString());
     expect(NotAVideoException.class, f, "no video stream");
   }
 
@@ -134,12 +119,7 @@ class BadInputTest {
   void unsupportedPixelDepthForLibyuvOnlyIsReported() throws IOException {
     // The first frames of a pattern fixture at 10 bits: frames that say which they are.
     Path f = tmp.resolve("pattern10.mp4");
-    run(
-        "ffmpeg",
-        "-hide_banner",
-        "-loglevel",
-        "error",
-        "-y",
+    ffmpeg(
         "-i",
         Fixtures.video("h264_g2.mp4").toString(),
         "-frames:v",
@@ -211,6 +191,14 @@ class BadInputTest {
 
   // A destination of another size is scaled, or refused where the converter cannot scale:
   // ScaledDestinationTest.
+
+  /** The ffmpeg CLI, quiet and overwriting, with {@code args}: a fixture made on the fly. */
+  static void ffmpeg(String... args) throws IOException {
+    List<String> command =
+        new ArrayList<>(List.of("ffmpeg", "-hide_banner", "-loglevel", "error", "-y"));
+    command.addAll(List.of(args));
+    run(command.toArray(String[]::new));
+  }
 
   static void run(String... command) throws IOException {
     try {

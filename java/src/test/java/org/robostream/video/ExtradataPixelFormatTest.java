@@ -33,12 +33,7 @@ class ExtradataPixelFormatTest {
     Path h264High10 = tmp.resolve("h10.mp4");
     Path hevc444 = tmp.resolve("h444.mp4");
     Path av1Ten = tmp.resolve("a10.mp4");
-    BadInputTest.run(
-        "ffmpeg",
-        "-hide_banner",
-        "-loglevel",
-        "error",
-        "-y",
+    BadInputTest.ffmpeg(
         "-f",
         "lavfi",
         "-i",
@@ -48,12 +43,7 @@ class ExtradataPixelFormatTest {
         "-pix_fmt",
         "yuv420p10le",
         h264High10.toString());
-    BadInputTest.run(
-        "ffmpeg",
-        "-hide_banner",
-        "-loglevel",
-        "error",
-        "-y",
+    BadInputTest.ffmpeg(
         "-f",
         "lavfi",
         "-i",
@@ -65,12 +55,7 @@ class ExtradataPixelFormatTest {
         "-pix_fmt",
         "yuv444p",
         hevc444.toString());
-    BadInputTest.run(
-        "ffmpeg",
-        "-hide_banner",
-        "-loglevel",
-        "error",
-        "-y",
+    BadInputTest.ffmpeg(
         "-f",
         "lavfi",
         "-i",

@@ -56,7 +56,8 @@ class ImageDecoderTest {
     byte[] bytes = encode(type, format);
     Path file = Files.createTempFile("robostream-image", "." + format);
     try (ImageDecoder decoder = new ImageDecoder();
-        PackedPicture packer = new PackedPicture()) {
+        PicturePacker packer = new PicturePacker();
+        SwscaleConverter swscale = new SwscaleConverter()) {
       Files.write(file, bytes);
       byte[] want = FfmpegReference.imageRgb(file);
       HostFrameBuffer direct = new HostFrameBuffer(2, H, W, FrameLayout.HWC);
@@ -64,21 +65,17 @@ class ImageDecoderTest {
       assertEquals(W, picture.width());
       assertEquals(H, picture.height());
       decoder.convertCurrent(direct.slotAddress(0), FrameLayout.HWC);
-      long packedBytes = PackedPicture.packedBytes(W, H, picture.pixelFormat());
+      long packedBytes = PicturePacker.packedBytes(W, H, picture.pixelFormat());
       try (org.bytedeco.javacpp.BytePointer packed =
           new org.bytedeco.javacpp.BytePointer(packedBytes)) {
-        packer.pack(picture, packed.address());
-        packer.toRgb(
+        packer.pack(picture, packed.address(), 0, 0);
+        swscale.convertPacked(
             packed.address(),
             W,
             H,
             picture.pixelFormat(),
             picture.color(),
-            direct.slotAddress(1),
-            W,
-            H,
-            FrameLayout.HWC,
-            false);
+            new Slot(direct.slotAddress(1), W, H, FrameLayout.HWC, FrameSamples.RGB_UINT8));
       }
       for (int slot = 0; slot < 2; slot++) {
         byte[] got = new byte[W * H * 3];
@@ -103,7 +100,8 @@ class ImageDecoderTest {
     byte[] jpeg = encode(BufferedImage.TYPE_3BYTE_BGR, "jpeg");
     long frame = 3L * W * H;
     try (ImageDecoder decoder = new ImageDecoder();
-        PackedPicture packer = new PackedPicture()) {
+        PicturePacker packer = new PicturePacker();
+        SwscaleConverter swscale = new SwscaleConverter()) {
       HostFrameBuffer slots = new HostFrameBuffer(2, H, W, layout);
       for (int path = 0; path < 2; path++) {
         NativeAddress.bytesAt(slots.slotAddress(1), frame).fill(0x5A);
@@ -113,19 +111,15 @@ class ImageDecoderTest {
         } else {
           try (org.bytedeco.javacpp.BytePointer packed =
               new org.bytedeco.javacpp.BytePointer(
-                  PackedPicture.packedBytes(W, H, picture.pixelFormat()))) {
-            packer.pack(picture, packed.address());
-            packer.toRgb(
+                  PicturePacker.packedBytes(W, H, picture.pixelFormat()))) {
+            packer.pack(picture, packed.address(), 0, 0);
+            swscale.convertPacked(
                 packed.address(),
                 W,
                 H,
                 picture.pixelFormat(),
                 picture.color(),
-                slots.slotAddress(0),
-                W,
-                H,
-                layout,
-                false);
+                new Slot(slots.slotAddress(0), W, H, layout, FrameSamples.RGB_UINT8));
           }
         }
         byte[] next = new byte[(int) frame];

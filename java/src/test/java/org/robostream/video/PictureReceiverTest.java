@@ -52,7 +52,8 @@ class PictureReceiverTest {
                 assertEquals(w, picture.width());
                 assertNotNull(picture.raw().planes());
                 picture.convertInto(
-                    slots.slotAddress(request), w, h, FrameLayout.HWC, FrameSamples.RGB_UINT8);
+                    new Slot(
+                        slots.slotAddress(request), w, h, FrameLayout.HWC, FrameSamples.RGB_UINT8));
               });
       assertEquals(List.of(3, 1, 0, 2), got.stream().map(Delivery::request).toList());
       assertEquals(List.of(0L, 2L, 5L, 5L), got.stream().map(Delivery::frame).toList());

@@ -40,17 +40,8 @@ class SwscaleConverterTest {
       SwscaleConverter converter, long[] planes, int[] strides, int dstSide, ColorSpec color) {
     try (BytePointer dst = new BytePointer((long) dstSide * dstSide * 3)) {
       converter.convert(
-          planes,
-          strides,
-          SIDE,
-          SIDE,
-          avutil.AV_PIX_FMT_YUV420P,
-          color,
-          dst.address(),
-          dstSide,
-          dstSide,
-          FrameLayout.HWC,
-          false);
+          new RawPicture(planes, strides, SIDE, SIDE, avutil.AV_PIX_FMT_YUV420P, color),
+          new Slot(dst.address(), dstSide, dstSide, FrameLayout.HWC, FrameSamples.RGB_UINT8));
       byte[] out = new byte[dstSide * dstSide * 3];
       dst.get(out);
       return out;

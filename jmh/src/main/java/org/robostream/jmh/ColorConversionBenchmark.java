@@ -28,6 +28,7 @@ import org.robostream.video.ColorSpec;
 import org.robostream.video.FrameLayout;
 import org.robostream.video.FrameSamples;
 import org.robostream.video.HostFrameBuffer;
+import org.robostream.video.Slot;
 import org.robostream.video.SwscaleConverter;
 
 /**
@@ -129,7 +130,15 @@ public class ColorConversionBenchmark {
         host.expandToUnitFloats(slot.slotAddress(0), dst, 3L * width * height, 0);
       }
     } else {
-      swscale.convert(frame, color, slot.slotAddress(0), width, height, frameLayout, floats);
+      swscale.convert(
+          frame,
+          color,
+          new Slot(
+              slot.slotAddress(0),
+              width,
+              height,
+              frameLayout,
+              floats ? FrameSamples.RGB_FLOAT32 : FrameSamples.RGB_UINT8));
     }
   }
 

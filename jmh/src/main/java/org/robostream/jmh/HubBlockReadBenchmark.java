@@ -20,9 +20,9 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
-import org.robostream.source.hub.HubConfig;
-import org.robostream.source.hub.HubHttp;
-import org.robostream.source.hub.HubLocation;
+import org.robostream.hub.HubConfig;
+import org.robostream.hub.HubHttp;
+import org.robostream.hub.HubLocation;
 
 /**
  * Hub block read: one op is one block of {@code blockBytes} fetched with {@link HubHttp#getRange}

@@ -1,4 +1,4 @@
-package org.robostream.source.hub;
+package org.robostream.hub;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

@@ -6,22 +6,15 @@ import java.util.List;
 
 /**
  * What {@link SyntheticDatasetWriter} produces. Defaults follow LeRobot's recorder (AV1, yuv420p,
- * keyframe every 2 frames, crf 30, 100 MB data files, 200 MB video files). Immutable.
+ * keyframe every 2 frames, crf 30, 100/200 MB data/video files). Immutable.
  *
- * @param lengthJitter 0 for equal episodes; otherwise episode e has {@code framesPerEpisode * (1 +
- *     jitter * u(e))} frames with u(e) in [-1, 1) deterministic
+ * @param lengthJitter 0: equal episodes; else {@code framesPerEpisode * (1 + jitter * u(e))}
+ *     frames, u(e) in [-1, 1) deterministic
  * @param crf encoder quality; -1 for the codec's default (30 for AV1)
- * @param cameraOptions per-camera sizes, declared axis order, pixel format, depth cameras; {@code
- *     width} and {@code height} are the size of the cameras it does not size
- * @param actionShift for {@link Content#LEARNABLE}: the action of frame f is the disc's position at
- *     frame f + actionShift (0: aligned; the alignment test's misaligned dataset shifts by 5); 0
- *     for the other contents
- * @param conventions how the tables record the frames: LeRobot's ({@link
- *     WriterConventions#LEROBOT}), or another writer's (recorded timestamps, to_timestamp at the
- *     last frame, float64 vectors)
- * @param languageColumns also write LeRobot's language columns ({@link LanguageColumnWriter}: rows
- *     as {@link SyntheticLanguage} says), for tests of the loader's and the Python bridge's JSON
- *     texts
+ * @param cameraOptions per-camera size, axes, format, depth; the rest use width x height
+ * @param actionShift for {@link Content#LEARNABLE}: action f is the disc at f + shift; else 0
+ * @param conventions how tables record frames: {@link WriterConventions#LEROBOT} or another's
+ * @param languageColumns also write LeRobot's language columns ({@link LanguageColumnWriter})
  */
 public record SyntheticDatasetSpec(
     Path out,

@@ -23,23 +23,16 @@ import org.bytedeco.pytorch.global.torch;
 import org.robostream.torch.TorchNatives;
 
 /**
- * Synchronous data parallelism over libtorch's c10d, as PyTorch's DistributedDataParallel does it:
- * rank 0 serves a {@code TCPStore} behind its {@link StoreFront} at the {@link Rendezvous} (each
- * rank reaches it through a {@link StoreTunnel} that proves the job's secret), every rank joins a
- * process group (Gloo for tensors in host memory, NCCL for CUDA tensors), the replicas start from
- * rank 0's parameters ({@link #broadcastFromRankZero}), and every step each rank's gradients are
- * summed across ranks in buckets of at most {@link #BUCKET_BYTES} and divided by the ranks that
- * trained ({@link #averageGradients}), so every replica applies the same update to the same weights
- * and stays byte-identical.
+ * Synchronous data parallelism over libtorch's c10d, as PyTorch's DDP: rank 0 serves a {@code
+ * TCPStore} behind its {@link StoreFront} at the {@link Rendezvous}, reached through a {@link
+ * StoreTunnel} that proves the job's secret; ranks join a process group (Gloo for host tensors,
+ * NCCL for CUDA), start from rank 0's parameters ({@link #broadcastFromRankZero}), and each step
+ * sum gradients in {@link #BUCKET_BYTES} buckets divided by the ranks that trained ({@link
+ * #averageGradients}). A rank with only padding joins with weight 0, keeping collectives matched.
  *
- * <p>A rank with nothing to train on at a step (a padding batch, which keeps ranks in lockstep at
- * the end of an epoch) still takes part, with weight 0: the others' gradients are averaged over the
- * ranks that trained, and the collective calls stay matched on every rank.
- *
- * <p>Failures: a rank that does not arrive within the timeout, a peer that dies or stops answering
- * in an all-reduce, are {@link DistributedException}s naming the rendezvous; nothing hangs past the
- * timeout. Threading: one training thread; the collectives block it. Owns the store and the process
- * group ({@link #close}).
+ * <p>A rank missing the timeout, or a peer dying mid all-reduce, is a {@link DistributedException}
+ * naming the rendezvous; nothing hangs past the timeout. One training thread, blocked by
+ * collectives. Owns the store and group ({@link #close}).
  */
 public final class DataParallel implements AutoCloseable {
   /** DDP's default bucket size. */

@@ -11,18 +11,15 @@ import java.security.SecureRandom;
 
 /**
  * What a rank proves to rank 0's {@link StoreFront} before any byte reaches the store, and what
- * rank 0 proves back. Fixed sizes, so nobody can make either side read more than {@link #HELLO}
- * bytes before the proof:
+ * rank 0 proves back. Immutable. Fixed sizes, so neither side reads more than {@link #HELLO} bytes
+ * before the proof:
  *
  * <ol>
  *   <li>rank 0: the front's magic and a fresh nonce (40 bytes);
- *   <li>the rank: its magic, a fresh nonce and an HMAC-SHA256 of both nonces under the job's secret
- *       and namespace (72 bytes);
- *   <li>rank 0: an HMAC of the nonces the other way round (32 bytes), so a rank knows it reached
- *       this job's rank 0 and not another program at the port.
+ *   <li>the rank: its magic, a nonce and an HMAC-SHA256 of both under the job's secret and
+ *       namespace (72 bytes);
+ *   <li>rank 0: an HMAC of the nonces reversed (32 bytes): the rank reached this job's rank 0.
  * </ol>
- *
- * Immutable.
  */
 final class FrontProof {
   static final int NONCE = 32;

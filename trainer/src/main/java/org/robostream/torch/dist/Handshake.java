@@ -35,6 +35,8 @@ import org.bytedeco.pytorch.StringVector;
  */
 final class Handshake {
   static final int MAX_VALUE_BYTES = 256 << 10;
+  // How long a refusing rank 0 keeps the store up for the ranks to read its verdict.
+  private static final Duration HEARD_WAIT = Duration.ofSeconds(10);
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private Handshake() {}
@@ -74,6 +76,7 @@ final class Handshake {
             r.describe()
                 + ": rank 0's verdict does not answer this rank's hello (a stale verdict)");
       }
+      set(store, ns + "heard/" + r.rank(), "1"); // rank 0 may stop serving the store now
       if (!verdict.path("ok").asBoolean(false)) {
         throw new DistributedException(r.describe() + ": " + verdict.path("message").asText());
       }
@@ -100,7 +103,30 @@ final class Handshake {
     nonces.forEach(verdict.putArray("nonces")::add);
     set(store, ns + "verdict", seal(job, verdict));
     if (problem != null) {
+      // Rank 0 stops serving the store when it fails: until every rank it heard has read the
+      // verdict, or the rank would report the store gone instead of rank 0's words.
+      awaitHeard(store, ns, nonces.size(), deadline);
       throw new DistributedException(r.describe() + ": " + problem);
+    }
+  }
+
+  /**
+   * Waits (until {@code deadline}, at most {@link #HEARD_WAIT}) for ranks 1 to {@code ranks - 1} to
+   * say they read the verdict. A rank that does not is not waited for again: its own wait for the
+   * verdict names the problem.
+   */
+  private static void awaitHeard(Store store, String ns, int ranks, long deadline) {
+    long until = Math.min(deadline, System.nanoTime() + HEARD_WAIT.toNanos());
+    for (int rank = 1; rank < ranks; rank++) {
+      long left = (until - System.nanoTime()) / 1_000_000;
+      if (left <= 0) {
+        return;
+      }
+      try {
+        store._wait(new StringVector(ns + "heard/" + rank), new Milliseconds(left));
+      } catch (RuntimeException notHeard) {
+        return;
+      }
     }
   }
 

@@ -11,14 +11,10 @@ import java.util.SortedMap;
 import java.util.TreeMap;
 
 /**
- * What the ranks of one job prove and compare at the rendezvous ({@link DataParallel#join}): the
- * job's secret (a peer that cannot prove it is not of this job), the job's identity (two jobs
- * meeting at one port never pair), and the settings every rank must share (compared before the
- * first collective; a difference is refused naming the setting and each rank's value).
- *
- * <p>The secret: {@value #ENV} when the launcher sets it (the SLURM launcher makes one per job),
- * else a random key in {@code ~/.cache/robostream/job-secret} (0600, made once; {@link #origin}
- * names it), which every rank of this user reads through their shared home folder. Immutable.
+ * What one job's ranks prove and compare at the rendezvous ({@link DataParallel#join}): the job's
+ * secret (keeps out other jobs' peers), its identity (two jobs on one port never pair), and
+ * settings every rank must share (a difference is refused naming each value). The secret is {@value
+ * #ENV} if set, else a key made once in the shared home ({@link #origin} names it). Immutable.
  *
  * @param secret at least 16 bytes
  * @param origin where the secret came from, for messages

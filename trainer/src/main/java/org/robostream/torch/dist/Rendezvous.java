@@ -4,24 +4,16 @@ import java.util.Map;
 import org.robostream.stream.RankWorld;
 
 /**
- * Where and how the ranks of one training run meet: rank 0's address and port (it serves a c10d
- * {@code TCPStore} there), this process's rank and the world size, and its rank on its node (which
- * GPU it drives). Read from the environment every launcher sets:
+ * Where and how the ranks of one run meet: rank 0's host and port (its c10d {@code TCPStore}), this
+ * process's rank, the world size and its rank on the node (its GPU). Read from the environment of
+ * torchrun ({@code MASTER_ADDR}, {@code MASTER_PORT}, {@code RANK}, {@code WORLD_SIZE}, {@code
+ * LOCAL_RANK}), SLURM ({@code SLURM_PROCID}, ...; host: the first of {@code SLURM_JOB_NODELIST},
+ * port {@code 15000 + SLURM_JOB_ID % 20000} so jobs sharing a node do not collide) or Open MPI
+ * ({@code OMPI_COMM_WORLD_*}; MPI names no host, so {@code MASTER_ADDR} and {@code MASTER_PORT}
+ * must be exported).
  *
- * <ul>
- *   <li>torchrun: {@code MASTER_ADDR}, {@code MASTER_PORT}, {@code RANK}, {@code WORLD_SIZE},
- *       {@code LOCAL_RANK};
- *   <li>SLURM ({@code srun}): {@code SLURM_PROCID}, {@code SLURM_NTASKS}, {@code SLURM_LOCALID};
- *       rank 0's host is the first of {@code SLURM_JOB_NODELIST} and the port {@code 15000 +
- *       SLURM_JOB_ID % 20000} (so two jobs sharing a node do not collide), unless {@code
- *       MASTER_ADDR} / {@code MASTER_PORT} say otherwise;
- *   <li>Open MPI ({@code mpirun}): {@code OMPI_COMM_WORLD_RANK}, {@code OMPI_COMM_WORLD_SIZE},
- *       {@code OMPI_COMM_WORLD_LOCAL_RANK}; {@code MASTER_ADDR} and {@code MASTER_PORT} must be
- *       exported ({@code mpirun -x MASTER_ADDR -x MASTER_PORT}): MPI does not name a host.
- * </ul>
- *
- * The rank and world are the loader's ({@link RankWorld}: the same precedence), so the data a rank
- * streams and the replica it trains always agree. Immutable.
+ * <p>Rank and world follow {@link RankWorld}'s precedence, so the data a rank streams and the
+ * replica it trains agree. Immutable.
  */
 public record Rendezvous(String host, int port, int rank, int world, int localRank, String source) {
   /** The port torchrun uses when none is given. */

@@ -16,18 +16,14 @@ import org.robostream.stream.Batch;
 
 /**
  * What one training step reads, as libtorch tensors on the policy's device: each camera's frames
- * [B, C, H, W] (uint8, uint16 or float32, as decoded), the raw state [B, D] (or null), the raw
- * action chunk [B, T, D] and its padding mask [B, T] (or null: no position is padding).
- * Normalisation is the trainer's.
+ * [B, C, H, W] as decoded, the raw state [B, D] (or null), the raw action chunk [B, T, D] and its
+ * padding mask [B, T] (or null: nothing is padding). Normalisation is the trainer's.
  *
- * <p>Made from a robostream {@link Batch} ({@link #of}): on the CPU every tensor is a view of the
- * batch's memory (no copy: valid while the batch is open, which is how {@link
- * PolicyTrainer#step(Batch)} uses it); on a GPU each column is copied once onto the device. Frames
- * a GPU decoded are brought to host memory first (the direct device hand-off is not wired yet). Or
- * built directly from tensors ({@link #PolicyInputs}) by tests and other feeders.
+ * <p>From a {@link Batch} ({@link #of}): on the CPU, views of the batch's memory, valid while it is
+ * open; on a GPU, one copy per column. GPU-decoded frames go through the host (no device hand-off
+ * yet). Tests build it from tensors ({@link #PolicyInputs}).
  *
- * <p>Ownership: the caller owns the tensors (close them, or make them inside a {@code
- * PointerScope}). Immutable.
+ * <p>Ownership: the caller owns the tensors (close them, or use a {@code PointerScope}). Immutable.
  */
 public record PolicyInputs(List<Tensor> frames, Tensor state, Tensor action, Tensor actionIsPad) {
   public PolicyInputs {

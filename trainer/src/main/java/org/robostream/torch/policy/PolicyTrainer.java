@@ -23,23 +23,16 @@ import org.robostream.torch.TorchNatives;
 import org.robostream.torch.dist.DataParallel;
 
 /**
- * Trains a {@link VisuomotorPolicy} on robostream batches (each camera, {@code observation.state},
- * the {@code action} chunk [B, T, D] and its {@code action_is_pad}): state and action normalised
- * with the dataset's mean and std (LeRobot's MEAN_STD), the masked L1 loss of the predicted chunk
- * (padding positions left out), gradients averaged across the ranks of a {@link DataParallel}
- * group, an {@link Adam} step. Every rank of a group starts from rank 0's parameters and optimizer
- * state and applies the same averaged update, so the replicas stay byte-identical.
+ * Trains a {@link VisuomotorPolicy} on robostream batches: state and action normalised by the
+ * dataset's mean and std (LeRobot's MEAN_STD), masked L1 loss over the action chunk, gradients
+ * averaged over a {@link DataParallel} group, an {@link Adam} step. All ranks start from rank 0's
+ * state, so replicas stay byte-identical.
  *
- * <p>What a checkpoint holds ({@link #save}): {@code policy.json} (the {@link PolicyConfig}),
- * {@code model.safetensors} (the weights, named as a PyTorch module of this design names them) and
- * {@code optimizer.safetensors} (Adam's moments, its step count in the metadata). {@link #restore}
- * continues exactly where {@link #save} was called: the next steps give the same losses and weights
- * as the uninterrupted run on the same device and world size (no random number is drawn after the
- * initial weights: the policy has no dropout).
+ * <p>{@link #save} writes {@code policy.json}, {@code model.safetensors} and {@code
+ * optimizer.safetensors}; {@link #restore} continues exactly on the same device and world size.
  *
- * <p>Ownership: owns the policy, the optimizer and the normalisation constants ({@link #close});
- * the group stays the caller's. Threading: one training thread; every call that trains is a
- * collective of the group, made by every rank in the same order.
+ * <p>Owns the policy, optimizer and normalisation constants ({@link #close}); the group stays the
+ * caller's. One training thread; every training call is a collective all ranks make in order.
  */
 public final class PolicyTrainer implements AutoCloseable {
   public static final String CONFIG_FILE = "policy.json";

@@ -21,22 +21,16 @@ import org.robostream.policy.CameraInput;
 import org.robostream.policy.PolicyConfig;
 
 /**
- * The visuomotor policy, as libtorch functions over named parameters: per camera an encoder (the
- * frame averaged down by its pool factor, scaled to [0, 1] and centred; three convolutions, 5x5
- * stride 2, 3x3 stride 2, 3x3, with ReLU; a spatial softmax turning each of the last layer's
- * feature maps into the expected (x, y) of its activation), the features of every camera and the
- * normalised state concatenated, and an MLP head (two hidden ReLU layers) predicting the whole
- * normalised action chunk [B, actionSteps, actionDim], as ACT-style policies do.
+ * The visuomotor policy as libtorch functions over named parameters: per camera an encoder (pooled,
+ * scaled, centred; three ReLU convolutions; a spatial softmax giving each feature map's expected
+ * (x, y)), then with the normalised state an MLP head predicting the whole normalised action chunk
+ * [B, actionSteps, actionDim], as ACT-style policies do.
  *
- * <p>Parameters are named as a PyTorch module of this design would name them ({@code
- * camera0.conv1.weight}, ..., {@code head.0.weight}, {@code head.2.bias}, {@code head.4.weight}),
- * so a checkpoint's {@code model.safetensors} reads into one in Python. Initial weights follow
- * PyTorch's defaults for {@code Conv2d} and {@code Linear} (uniform in +-1/sqrt(fan_in)), drawn in
- * parameter order from a {@link SplittableRandom} seeded with the config's seed: the same on every
- * rank and every run, whatever libtorch's generator holds.
+ * <p>Parameters are named as the PyTorch module would name them, so {@code model.safetensors} loads
+ * in Python. Initial weights follow PyTorch's defaults, drawn from a {@link SplittableRandom}
+ * seeded by the config: the same on every rank and run, whatever libtorch's generator holds.
  *
- * <p>Ownership: the policy owns its parameter tensors (leaves requiring gradients) until {@link
- * #close}. Threading: one training thread.
+ * <p>Owns its parameter tensors until {@link #close}. One training thread.
  */
 public final class VisuomotorPolicy implements AutoCloseable {
   private static final String[] CONVS = {"conv1", "conv2", "conv3"};

@@ -132,9 +132,13 @@ def jvm():
     return jpype
 
 
-# Objects with a ``stop_at_exit()`` that must run before the JVM stops (item threads that read
-# a Java batch's memory). Weak: an object collected needs no stopping.
+# What must end before the JVM stops, in two steps at interpreter exit. Weak: an object collected
+# needs no stopping. First the bridge's Python threads (``stop_at_exit()``: item readers, the call
+# thread), so none is inside a Java call or copying out of a batch; then the Java resources that
+# run threads of their own (``close()``: loaders, whose decoding workers the close joins), so no
+# worker is decoding in native code while the JVM is destroyed.
 _at_exit: "weakref.WeakSet" = weakref.WeakSet()
+_closed_at_exit: "weakref.WeakSet" = weakref.WeakSet()
 
 
 def stop_at_exit(obj) -> None:
@@ -142,26 +146,28 @@ def stop_at_exit(obj) -> None:
     _at_exit.add(obj)
 
 
+def close_at_exit(obj) -> None:
+    """Has ``obj.close()`` called at interpreter exit, after the bridge's threads stopped and
+    before the JVM stops."""
+    _closed_at_exit.add(obj)
+
+
 def _stop_all():
-    for obj in list(_at_exit):
-        try:
-            obj.stop_at_exit()
-        except Exception:  # exiting anyway: the others still get stopped
-            pass
+    for group, method in ((_at_exit, "stop_at_exit"), (_closed_at_exit, "close")):
+        for obj in list(group):
+            try:
+                getattr(obj, method)()
+            except Exception:  # exiting anyway: the others still get stopped
+                pass
 
 
 def _stop_before_the_jvm():
-    """Registers ``_stop_all`` to run first at exit. atexit runs its functions last registered
-    first; JPype registered its JVM shutdown at import, and weakref registers the run of every
-    pending ``weakref.finalize`` (which closes loaders and batches) at its first use. A thread
-    still copying out of a batch when either runs reads freed memory: a segfault at exit. So
-    weakref's hook is registered now (a finalizer made and run), then ours, after both."""
-    weakref.finalize(_Nothing(), lambda: None)
+    """Registers ``_stop_all`` to run before JPype stops the JVM: atexit runs its functions last
+    registered first, and JPype registered its own when it was imported. Loaders are closed
+    here, not left to their ``weakref.finalize``: weakref runs pending finalizers from an atexit
+    function of its own, registered at the process's first finalizer, which is often before
+    JPype's (a temporary folder, a library's cache), and so after the JVM stopped."""
     atexit.register(_stop_all)
-
-
-class _Nothing:
-    pass
 
 
 def running() -> bool:

@@ -16,6 +16,8 @@ import weakref
 
 import numpy as np
 
+from . import _jvm
+
 # DType name -> numpy type string (little-endian; the loader writes native order on x86-64 and
 # aarch64, both little-endian).
 _NUMPY_TYPE = {
@@ -45,6 +47,7 @@ class LoaderHandle:
     def __init__(self, loader):
         self.loader = loader
         self._finalizer = weakref.finalize(self, _close, loader)
+        _jvm.close_at_exit(self)  # its workers end before the JVM does
 
     def close(self):
         """Closes the loader now (batches still viewed stay valid until released)."""

@@ -2,7 +2,13 @@
 attached to a stopped JVM crashed one CI run's exit (a segfault in JPype's ``_JTerminate`` after
 every test had passed)."""
 
+import subprocess
+import sys
+from pathlib import Path
+
 from robostream import _jvm, _waits
+
+PACKAGE = Path(__file__).resolve().parents[1]
 
 
 def test_the_call_thread_is_stopped_and_detached_before_the_jvm():
@@ -13,3 +19,37 @@ def test_the_call_thread_is_stopped_and_detached_before_the_jvm():
     assert calls in set(_jvm._at_exit), "stopped by the exit hook that runs before JPype's"
     calls.stop_at_exit()
     assert not calls._thread.is_alive()
+
+
+# A process that exits mid-pass through ``batches()``: the generator's own cleanup runs only at
+# module teardown, after JPype stopped the JVM, and its loader is left open. A temporary folder made before JPype was imported puts weakref's exit hook (which
+# would close the loader) after JPype's. Java's thread list is read between robostream's exit
+# hook and JPype's.
+_EXIT_MID_PASS = """
+import atexit, sys, tempfile
+sys.path.insert(0, sys.argv[1])
+early = tempfile.TemporaryDirectory()
+import jpype
+
+def workers_at_jvm_stop():
+    threads = jpype.JClass("java.lang.Thread").getAllStackTraces().keySet()
+    names = sorted(str(t.getName()) for t in threads if str(t.getName()).startswith("robostream-worker"))
+    print("workers when the JVM stops:", names, flush=True)
+
+atexit.register(workers_at_jvm_stop)
+from robostream.torch import StreamingLeRobotDataset
+ds = StreamingLeRobotDataset("local/small", root=sys.argv[2], num_workers=2, loader_batch_size=2)
+batches = ds.batches(2)
+next(batches)
+print("left mid-pass", flush=True)
+"""
+
+
+def test_a_loader_left_open_has_its_workers_joined_before_the_jvm_stops(small_dataset):
+    run = subprocess.run(
+        [sys.executable, "-X", "faulthandler", "-c", _EXIT_MID_PASS, str(PACKAGE), str(small_dataset)],
+        capture_output=True, text=True, timeout=300,
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "left mid-pass" in run.stdout, run.stdout + run.stderr
+    assert "workers when the JVM stops: []" in run.stdout, run.stdout + run.stderr

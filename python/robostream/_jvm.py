@@ -162,12 +162,21 @@ def _stop_all():
 
 
 def _stop_before_the_jvm():
-    """Registers ``_stop_all`` to run before JPype stops the JVM: atexit runs its functions last
-    registered first, and JPype registered its own when it was imported. Loaders are closed
-    here, not left to their ``weakref.finalize``: weakref runs pending finalizers from an atexit
-    function of its own, registered at the process's first finalizer, which is often before
-    JPype's (a temporary folder, a library's cache), and so after the JVM stopped."""
+    """Registers ``_stop_all`` to run before anything at exit frees a batch or stops the JVM.
+
+    atexit runs its functions last registered first. JPype registered its JVM shutdown when it
+    was imported. weakref registers the run of every pending ``weakref.finalize`` (which closes
+    batches and loaders) at the process's first finalizer: if that is still to come, it would
+    run before ``_stop_all`` and free a batch an item thread is copying from (a segfault at
+    exit). So a finalizer is made and run now, then ``_stop_all`` is registered after it. If
+    weakref's hook came before JPype's (a temporary folder made before JPype was imported), it
+    runs after the JVM stopped: that is why ``_stop_all`` closes the loaders itself."""
+    weakref.finalize(_Nothing(), lambda: None)
     atexit.register(_stop_all)
+
+
+class _Nothing:
+    pass
 
 
 def running() -> bool:

@@ -53,3 +53,35 @@ def test_a_loader_left_open_has_its_workers_joined_before_the_jvm_stops(small_da
     assert run.returncode == 0, run.stdout + run.stderr
     assert "left mid-pass" in run.stdout, run.stdout + run.stderr
     assert "workers when the JVM stops: []" in run.stdout, run.stdout + run.stderr
+
+
+# Batches and loaders are closed by weakref finalizers, which weakref runs from an exit hook of
+# its own, registered at the process's first finalizer. A finalizer first made after the JVM
+# started must still run after robostream's exit hook: else it frees a batch an item thread is
+# copying from (a segfault at exit, test_lerobot_compat's unfinished pass).
+_FINALIZERS_AFTER_THE_STOP = """
+import sys, weakref
+sys.path.insert(0, sys.argv[1])
+from robostream import _jvm
+_jvm.jvm()
+
+class Thread:
+    def stop_at_exit(self):
+        print("threads stopped", flush=True)
+
+class Batch:
+    pass
+
+thread, batch = Thread(), Batch()
+_jvm.stop_at_exit(thread)
+weakref.finalize(batch, print, "batch freed", flush=True)
+"""
+
+
+def test_batches_are_freed_after_the_bridges_threads_stopped():
+    run = subprocess.run(
+        [sys.executable, "-c", _FINALIZERS_AFTER_THE_STOP, str(PACKAGE)],
+        capture_output=True, text=True, timeout=120,
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert run.stdout.split("\n")[:2] == ["threads stopped", "batch freed"], run.stdout + run.stderr

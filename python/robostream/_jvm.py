@@ -129,7 +129,19 @@ def jvm():
         )
         _started_pid = os.getpid()
         _stop_before_the_jvm()
+        os.register_at_fork(after_in_child=_no_jvm_in_this_child)
     return jpype
+
+
+def _no_jvm_in_this_child():
+    """A forked child has the JVM's memory but none of its threads: a call into it can wait
+    forever. JPype asks the JVM to collect after Python's garbage collections (a callback in
+    ``gc.callbacks``); in a child that call hung a DataLoader worker (``JVM_GC`` waiting for the
+    JVM's VM thread). So the child drops the callback. The exit hook and the finalizers check
+    ``started()`` themselves."""
+    import gc
+
+    gc.callbacks[:] = [c for c in gc.callbacks if getattr(c, "__module__", None) != "_jpype"]
 
 
 # What must end before the JVM stops, in two steps at interpreter exit. Weak: an object collected
@@ -153,6 +165,8 @@ def close_at_exit(obj) -> None:
 
 
 def _stop_all():
+    if not started():  # a forked child: its JVM is not there to call
+        return
     for group, method in ((_at_exit, "stop_at_exit"), (_closed_at_exit, "close")):
         for obj in list(group):
             try:

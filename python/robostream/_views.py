@@ -31,6 +31,8 @@ _NUMPY_TYPE = {
 
 
 def _close(batch):
+    if not _jvm.started():  # a forked child, or after the JVM stopped: nothing to call
+        return
     try:
         batch.close()
     except Exception:  # the JVM may already be shutting down at interpreter exit

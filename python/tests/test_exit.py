@@ -1,7 +1,11 @@
-"""The bridge's own threads end before the JVM stops at interpreter exit: a Python thread still
-attached to a stopped JVM crashed one CI run's exit (a segfault in JPype's ``_JTerminate`` after
-every test had passed)."""
+"""What the bridge must not do at interpreter exit or in a forked child. At exit, its threads end
+and its loaders close before anything frees a batch or stops the JVM: an item thread copying out
+of a freed batch, and workers decoding while the JVM was destroyed, crashed exits. A forked child
+has no JVM threads, so nothing of the bridge may call the JVM there: JPype's collection callback
+hung a DataLoader worker."""
 
+import gc
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -85,3 +89,47 @@ def test_batches_are_freed_after_the_bridges_threads_stopped():
     )
     assert run.returncode == 0, run.stdout + run.stderr
     assert run.stdout.split("\n")[:2] == ["threads stopped", "batch freed"], run.stdout + run.stderr
+
+
+def _in_a_forked_child(check) -> int:
+    """``check()``'s exit code in a child forked from this process (which runs the JVM); the
+    child ends with os._exit, as DataLoader's forked workers do."""
+    pid = os.fork()
+    if pid == 0:
+        try:
+            os._exit(check())
+        finally:
+            os._exit(99)
+    _, status = os.waitpid(pid, 0)
+    return os.waitstatus_to_exitcode(status)
+
+
+def test_a_forked_child_drops_jpypes_collection_callback():
+    # JPype asks the JVM to collect after Python's collections; in a child that call waits
+    # forever for the JVM's VM thread (a DataLoader worker hung in JVM_GC).
+    _jvm.jvm()
+    assert any(getattr(c, "__module__", None) == "_jpype" for c in gc.callbacks)
+    code = _in_a_forked_child(
+        lambda: 1 if any(getattr(c, "__module__", None) == "_jpype" for c in gc.callbacks) else 0
+    )
+    assert code == 0, "the child still has JPype's gc callback"
+
+
+def test_a_forked_childs_exit_hook_calls_nothing_of_the_jvm():
+    _jvm.jvm()
+
+    class Loader:
+        closed = False
+
+        def close(self):
+            Loader.closed = True
+
+    loader = Loader()
+    _jvm.close_at_exit(loader)
+
+    def child_exit_hook():
+        _jvm._stop_all()
+        return 1 if Loader.closed else 0
+
+    assert _in_a_forked_child(child_exit_hook) == 0, "the child's exit hook closed a loader"
+    _jvm._closed_at_exit.discard(loader)

@@ -120,9 +120,13 @@ def jvm():
             jars = jars + [jpype_jar]
         # interrupt=False: Ctrl-C reaches Python as KeyboardInterrupt (the default for scripts
         # lets the JVM's own handler end the process, with no traceback and no cleanup).
+        # -Xrs: the process's signals stay Python's. Without it the JVM takes SIGTERM (torchrun
+        # and SLURM end ranks with it) and exits the process from a Java thread while Python
+        # runs: a segfault and a core dump instead of the signal's plain end.
         jpype.startJVM(
             jpype.getDefaultJVMPath(),
             *_jvm_options(),
+            "-Xrs",
             classpath=jars,
             convertStrings=False,
             interrupt=False,

@@ -6,6 +6,7 @@ hung a DataLoader worker."""
 
 import gc
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -133,3 +134,35 @@ def test_a_forked_childs_exit_hook_calls_nothing_of_the_jvm():
 
     assert _in_a_forked_child(child_exit_hook) == 0, "the child's exit hook closed a loader"
     _jvm._closed_at_exit.discard(loader)
+
+
+_STREAMING_UNTIL_KILLED = """
+import sys, time
+sys.path.insert(0, sys.argv[1])
+from robostream.torch import StreamingLeRobotDataset
+ds = StreamingLeRobotDataset("local/small", root=sys.argv[2], loader_batch_size=4)
+it = iter(ds)
+next(it)
+print("streaming", flush=True)
+while True:
+    next(it, None)
+    time.sleep(0.01)
+"""
+
+
+def test_sigterm_ends_a_streaming_process_as_it_ends_any_process(small_dataset, tmp_path):
+    # torchrun and SLURM end ranks with SIGTERM. The JVM must not take the signal: it would run
+    # its shutdown and exit the process from a Java thread while Python runs (a segfault seen
+    # in a rank torchrun ended).
+    process = subprocess.Popen(
+        [sys.executable, "-c", _STREAMING_UNTIL_KILLED, str(PACKAGE), str(small_dataset)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path,
+    )
+    try:
+        assert "streaming" in process.stdout.readline()
+        process.send_signal(signal.SIGTERM)
+        out, err = process.communicate(timeout=60)
+    finally:
+        process.kill()
+    assert process.returncode == -signal.SIGTERM, (process.returncode, err)
+    assert "fatal error" not in err and not list(tmp_path.glob("hs_err*")), err

@@ -62,13 +62,13 @@ class LayerMapTest {
   void theCheckSeesEveryKindOfReferenceButNotCommentsOrStrings() {
     String code =
         """
-        import org.robostream.video.VideoDecoder;
+        import org.robostream.codec.Decoder;
         import static org.robostream.nativecore.Cuda.isAvailable;
         /* org.robostream.cli.Main */ // org.robostream.bench.ProgressBar
         class X { org.robostream.stream.Batch b; String s = "org.robostream.train.Checkpoint";
           char c = '"'; org.robostream.RobostreamException e; }
         """;
-    assertEquals(Set.of("video", "nativecore", "stream", ROOT), referencesIn(code));
+    assertEquals(Set.of("codec", "nativecore", "stream", ROOT), referencesIn(code));
   }
 
   /** Each module's {@code src/main/java/org/robostream}, from the aggregator pom. */

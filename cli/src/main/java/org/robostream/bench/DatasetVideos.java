@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import org.robostream.video.VideoDecoder;
+import org.robostream.codec.Decoder;
 
 /**
  * The ffmpeg CLI's decode+convert rate over a dataset's video files ({@link
@@ -32,7 +32,7 @@ public final class DatasetVideos {
       throws Exception {
     long frames = 0;
     for (Path f : files) {
-      try (VideoDecoder d = VideoDecoder.open(f)) {
+      try (Decoder d = Decoder.open(f)) {
         frames += d.info().frameCount();
       }
     }

@@ -6,9 +6,9 @@ import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import org.robostream.codec.Decoder;
+import org.robostream.codec.HostFrameBuffer;
 import org.robostream.video.FrameLayout;
-import org.robostream.video.HostFrameBuffer;
-import org.robostream.video.VideoDecoder;
 import org.robostream.video.VideoDecoderOptions;
 
 /**
@@ -56,7 +56,7 @@ public final class SequentialDecodeBaseline {
   }
 
   private static long decodeAll(Path file, FrameLayout layout) {
-    try (VideoDecoder d = VideoDecoder.open(file, VideoDecoderOptions.defaults())) {
+    try (Decoder d = Decoder.open(file, VideoDecoderOptions.defaults())) {
       double[] pts = d.framePtsSeconds();
       HostFrameBuffer buffer = HostFrameBuffer.forVideo(d.info(), CHUNK, layout);
       for (int i = 0; i < pts.length; i += CHUNK) {

@@ -7,6 +7,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
+import org.robostream.codec.HostFrameBuffer;
+import org.robostream.codec.ImageDecoder;
 import org.robostream.dataset.EpisodeImages;
 import org.robostream.dataset.EpisodeInfo;
 import org.robostream.dataset.Feature;
@@ -14,8 +16,6 @@ import org.robostream.dataset.FrameShape;
 import org.robostream.dataset.ImageSizes;
 import org.robostream.dataset.LeRobotMetadata;
 import org.robostream.video.FrameLayout;
-import org.robostream.video.HostFrameBuffer;
-import org.robostream.video.ImageDecoder;
 
 /**
  * The image-feature counterpart of {@link SequentialDecodeBaseline}: for every episode and image

@@ -8,9 +8,9 @@ import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.Callable;
 import org.robostream.bench.FfmpegCliBaseline;
+import org.robostream.codec.Decoder;
+import org.robostream.codec.HostFrameBuffer;
 import org.robostream.video.FrameLayout;
-import org.robostream.video.HostFrameBuffer;
-import org.robostream.video.VideoDecoder;
 import org.robostream.video.VideoDecoderOptions;
 import org.robostream.video.VideoStreamInfo;
 import picocli.CommandLine.Command;
@@ -123,7 +123,7 @@ final class DecodeBenchCommand implements Callable<Integer> {
     String codec;
     String backend;
     VideoStreamInfo info;
-    try (VideoDecoder decoder = VideoDecoder.open(file, options)) {
+    try (Decoder decoder = Decoder.open(file, options)) {
       pts = decoder.framePtsSeconds();
       info = decoder.info();
       codec = info.codec();
@@ -198,7 +198,7 @@ final class DecodeBenchCommand implements Callable<Integer> {
   private static double sequentialSeconds(
       Path file, VideoDecoderOptions options, double[] pts, HostFrameBuffer buffer) {
     long start = System.nanoTime();
-    try (VideoDecoder decoder = VideoDecoder.open(file, options)) {
+    try (Decoder decoder = Decoder.open(file, options)) {
       for (int i = 0; i < pts.length; i += CHUNK) {
         int n = Math.min(CHUNK, pts.length - i);
         double[] chunk = java.util.Arrays.copyOfRange(pts, i, i + n);
@@ -234,7 +234,7 @@ final class DecodeBenchCommand implements Callable<Integer> {
       long[] decodedOut) {
     int perCall = buffer.capacity();
     long start = System.nanoTime();
-    try (VideoDecoder decoder = VideoDecoder.open(file, options)) {
+    try (Decoder decoder = Decoder.open(file, options)) {
       for (int i = 0; i < queries.length; i += perCall) {
         int n = Math.min(perCall, queries.length - i);
         decoder.decode(java.util.Arrays.copyOfRange(queries, i, i + n), buffer);

@@ -4,9 +4,9 @@ import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import org.robostream.arrow.BatchMemoryPool;
 import org.robostream.arrow.FrameBatch;
+import org.robostream.decode.VideoDecoder;
 import org.robostream.source.VideoSources;
 import org.robostream.video.FrameLayout;
-import org.robostream.video.VideoDecoder;
 import org.robostream.video.VideoDecoderOptions;
 import org.robostream.video.VideoStreamInfo;
 
@@ -39,7 +39,7 @@ final class FrameZero {
             info, decoder.backendDescription(), null, 0, decoder.cpuFallbackReason());
       }
       long start = System.nanoTime();
-      try (FrameBatch batch = FrameBatch.decodeIndices(decoder, pool, FrameLayout.HWC, 0);
+      try (FrameBatch batch = decoder.framesAt(pool, FrameLayout.HWC, 0);
           FrameBatch onHost = batch.toHost(host)) { // waits for the batch's sync event
         double millis = (System.nanoTime() - start) / 1e6;
         ByteBuffer frame = onHost.tensor().data();

@@ -9,8 +9,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.robostream.arrow.FrameBatch;
+import org.robostream.decode.VideoDecoder;
 import org.robostream.video.FrameLayout;
-import org.robostream.video.VideoDecoder;
 import org.robostream.video.VideoDecoderOptions;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -55,7 +55,7 @@ final class FramesCommand implements Callable<Integer> {
         VideoDecoderOptions.defaults().withThreads(threads).withTolerance(tolerance);
     Files.createDirectories(out);
     try (VideoDecoder decoder = VideoDecoder.open(file, options);
-        FrameBatch batch = FrameBatch.decode(decoder, null, frameLayout, at)) {
+        FrameBatch batch = decoder.frames(null, frameLayout, at)) {
       ByteBuffer frames = batch.tensor().data();
       ByteBuffer pts = batch.tensor("frames.pts").data();
       ByteBuffer index = batch.tensor("frames.frame_index").data();

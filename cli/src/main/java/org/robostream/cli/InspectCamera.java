@@ -6,11 +6,11 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.robostream.codec.VideoHeader;
 import org.robostream.dataset.CameraKind;
 import org.robostream.dataset.Feature;
 import org.robostream.dataset.FrameShape;
 import org.robostream.dataset.LeRobotMetadata;
-import org.robostream.video.VideoHeader;
 
 /**
  * One camera as {@code inspect} describes it: what info.json declares (its own frame shape, in

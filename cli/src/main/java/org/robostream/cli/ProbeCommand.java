@@ -2,7 +2,7 @@ package org.robostream.cli;
 
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
-import org.robostream.video.VideoDecoder;
+import org.robostream.codec.Decoder;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
@@ -17,7 +17,7 @@ final class ProbeCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    try (VideoDecoder decoder = VideoDecoder.open(file)) {
+    try (Decoder decoder = Decoder.open(file)) {
       System.out.println(Json.MAPPER.writeValueAsString(decoder.info()));
     }
     return 0;

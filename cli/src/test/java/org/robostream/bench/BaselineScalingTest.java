@@ -5,9 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.robostream.codec.Decoder;
 import org.robostream.testing.Fixtures;
 import org.robostream.video.FrameLayout;
-import org.robostream.video.VideoDecoder;
 
 /**
  * The decoding baselines give the reference as many cores as the loader has workers: one file runs
@@ -46,7 +46,7 @@ class BaselineScalingTest {
   private static void assertScaledTwice(
       SequentialDecodeBaseline.Result alone, SequentialDecodeBaseline.Result forTwo) {
     long frames;
-    try (VideoDecoder d = VideoDecoder.open(FILE)) {
+    try (Decoder d = Decoder.open(FILE)) {
       frames = d.info().frameCount();
     }
     assertEquals(frames, alone.frames());

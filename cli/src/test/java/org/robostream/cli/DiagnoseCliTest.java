@@ -10,13 +10,13 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.robostream.arrow.BatchMemoryPool;
+import org.robostream.codec.Decoder;
+import org.robostream.codec.HostFrameBuffer;
 import org.robostream.dataset.V30MetadataTestAccess;
 import org.robostream.nativecore.Cuda;
 import org.robostream.source.VideoSources;
 import org.robostream.testing.Datasets;
 import org.robostream.video.FrameLayout;
-import org.robostream.video.HostFrameBuffer;
-import org.robostream.video.VideoDecoder;
 import org.robostream.video.VideoDecoderOptions;
 
 /** diagnose: passes on a good dataset, names the placeholder a bad download leaves. */
@@ -75,7 +75,7 @@ class DiagnoseCliTest {
     Path video =
         Datasets.patternV30().resolve("videos/observation.images.top/chunk-000/" + "file-000.mp4");
     try (BatchMemoryPool host = BatchMemoryPool.host();
-        VideoDecoder plain = VideoDecoder.open(video)) {
+        Decoder plain = Decoder.open(video)) {
       FrameZero.Decoded d =
           FrameZero.decode(VideoSources.local(), video, VideoDecoderOptions.defaults(), host);
       HostFrameBuffer one = HostFrameBuffer.forVideo(plain.info(), 1, FrameLayout.HWC);

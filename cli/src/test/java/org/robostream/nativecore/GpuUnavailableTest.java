@@ -14,11 +14,11 @@ import org.robostream.GpuUnavailableException;
 import org.robostream.arrow.BatchMemoryPool;
 import org.robostream.bench.CudaBatchUpload;
 import org.robostream.cli.Main;
+import org.robostream.codec.Decoder;
 import org.robostream.stream.StreamingDataset;
 import org.robostream.testing.Datasets;
 import org.robostream.testing.Fixtures;
 import org.robostream.video.DecodeDeviceSpec;
-import org.robostream.video.VideoDecoder;
 import org.robostream.video.VideoDecoderOptions;
 
 /**
@@ -38,7 +38,7 @@ class GpuUnavailableTest {
             "decode device", () -> DecodeDeviceSpec.parse("cuda:" + MISSING).resolve(),
             "decoder",
                 () ->
-                    VideoDecoder.open(
+                    Decoder.open(
                             Fixtures.video("h264_g30.mp4"),
                             VideoDecoderOptions.defaults().withCudaDevice(MISSING))
                         .close(),

@@ -2,7 +2,6 @@ package org.robostream.arrow;
 
 import java.lang.ref.Cleaner;
 import java.util.List;
-import java.util.function.Consumer;
 import org.apache.arrow.c.ArrowArray;
 import org.apache.arrow.c.ArrowSchema;
 import org.apache.arrow.c.Data;
@@ -13,9 +12,6 @@ import org.bytedeco.javacpp.Pointer;
 import org.robostream.nativecore.NativeAddress;
 import org.robostream.nativecore.NativeCore;
 import org.robostream.nativecore.NativeStatus;
-import org.robostream.video.FrameLayout;
-import org.robostream.video.VideoDecoder;
-import org.robostream.video.VideoStreamInfo;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -78,70 +74,6 @@ public final class FrameBatch implements AutoCloseable {
       throw new OutOfMemoryError("cannot allocate Arrow C Device structs");
     }
     return new FrameBatch(array, schema, rows, columns);
-  }
-
-  /**
-   * The frames of {@code decoder} nearest to {@code timestampsSeconds} (any order, repeats allowed)
-   * as a new batch the caller owns: one uint8 RGB column "frames" of shape [N, 3, H, W], request i
-   * in row i, with each frame's pts and position in the file; in host memory, or in GPU memory when
-   * the decoder decodes with NVDEC. Planned like {@link VideoDecoder#decode}: sorted,
-   * de-duplicated, one pass per GOP.
-   *
-   * @throws org.robostream.video.FrameTimestampException when a query has no frame within the
-   *     decoder's tolerance
-   */
-  public static FrameBatch decode(VideoDecoder decoder, double... timestampsSeconds) {
-    return decode(decoder, null, FrameLayout.CHW, timestampsSeconds);
-  }
-
-  /**
-   * {@link #decode(VideoDecoder, double...)} in {@code layout}, with buffers from {@code pool}
-   * (host memory, or the decoding GPU's for NVDEC; null: a pool of the batch's own), so that
-   * repeated calls reuse their memory.
-   */
-  public static FrameBatch decode(
-      VideoDecoder decoder, BatchMemoryPool pool, FrameLayout layout, double... timestampsSeconds) {
-    return decodeInto(
-        decoder,
-        pool,
-        layout,
-        timestampsSeconds.length,
-        column -> decoder.decode(timestampsSeconds, column));
-  }
-
-  /** Like {@link #decode(VideoDecoder, BatchMemoryPool, FrameLayout, double...)}, by index. */
-  public static FrameBatch decodeIndices(
-      VideoDecoder decoder, BatchMemoryPool pool, FrameLayout layout, int... frameIndices) {
-    return decodeInto(
-        decoder,
-        pool,
-        layout,
-        frameIndices.length,
-        column -> decoder.decodeFrames(frameIndices, column));
-  }
-
-  private static FrameBatch decodeInto(
-      VideoDecoder decoder,
-      BatchMemoryPool given,
-      FrameLayout layout,
-      int requests,
-      Consumer<FrameBatchBuilder.Column> decodeInto) {
-    if (requests == 0) {
-      throw new IllegalArgumentException("no frames requested from " + decoder.file());
-    }
-    VideoStreamInfo info = decoder.info();
-    // A pool of the batch's own: the exported batch keeps the native pool alive, not this ref.
-    try (BatchMemoryPool own =
-            given != null
-                ? null
-                : decoder.decodesOnGpu()
-                    ? BatchMemoryPool.cuda(decoder.cudaDevice())
-                    : BatchMemoryPool.host();
-        FrameBatchBuilder builder = new FrameBatchBuilder(given != null ? given : own, requests)) {
-      decodeInto.accept(
-          builder.addFrameColumn("frames", info.height(), info.width(), layout, DType.UINT8));
-      return builder.export(decoder.cudaStream());
-    }
   }
 
   long deviceArrayAddress() {

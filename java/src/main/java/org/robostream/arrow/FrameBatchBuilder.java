@@ -2,10 +2,10 @@ package org.robostream.arrow;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.robostream.codec.FrameDestination;
 import org.robostream.nativecore.NativeCore;
 import org.robostream.nativecore.NativeHandle;
 import org.robostream.nativecore.NativeStatus;
-import org.robostream.video.FrameDestination;
 import org.robostream.video.FrameLayout;
 import org.robostream.video.FrameSamples;
 

@@ -3,7 +3,7 @@ package org.robostream.dataset;
 import java.util.Arrays;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
-import org.robostream.video.ImageHeader;
+import org.robostream.codec.ImageHeader;
 
 /**
  * The real size of image features' images against the shape info.json declares, read from an

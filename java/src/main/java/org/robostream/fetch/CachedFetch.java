@@ -6,18 +6,18 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
+import org.robostream.codec.DecodeResult;
+import org.robostream.codec.HeldFrame;
+import org.robostream.codec.HostPicture;
+import org.robostream.codec.PicturePacker;
+import org.robostream.codec.PictureReceiver;
+import org.robostream.codec.RawPicture;
+import org.robostream.codec.SwscaleConverter;
 import org.robostream.framecache.FrameCache;
 import org.robostream.framecache.FrameTarget;
 import org.robostream.framecache.WriteStaging;
 import org.robostream.frames.PictureHolder;
 import org.robostream.source.VideoSources;
-import org.robostream.video.DecodeResult;
-import org.robostream.video.HeldFrame;
-import org.robostream.video.HostPicture;
-import org.robostream.video.PicturePacker;
-import org.robostream.video.PictureReceiver;
-import org.robostream.video.RawPicture;
-import org.robostream.video.SwscaleConverter;
 
 /**
  * One worker's way through the {@link FrameCache}: a fetch's frames that the cache holds are served

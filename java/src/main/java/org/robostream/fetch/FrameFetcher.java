@@ -4,15 +4,15 @@ import java.nio.file.Path;
 import java.util.function.BiFunction;
 import java.util.function.Supplier;
 import org.robostream.RobostreamException;
+import org.robostream.codec.DecodeResult;
+import org.robostream.codec.Decoder;
+import org.robostream.codec.DecoderCache;
+import org.robostream.codec.DecoderSlot;
 import org.robostream.dataset.DatasetInfo;
 import org.robostream.dataset.EpisodeInfo;
 import org.robostream.dataset.VideoSpan;
 import org.robostream.frames.PictureHolder;
-import org.robostream.video.DecodeResult;
-import org.robostream.video.DecoderCache;
-import org.robostream.video.DecoderSlot;
 import org.robostream.video.Device;
-import org.robostream.video.VideoDecoder;
 
 /**
  * Decodes one camera's frames, by episode-local frame number, into given addresses, where {@link
@@ -170,18 +170,18 @@ public final class FrameFetcher {
    * The decoder of one fetch, opened (from the worker's decoder cache) when a frame must be
    * decoded: a fetch the frame cache serves whole opens none. Counts what it decoded since.
    */
-  private static final class OnDemand implements Supplier<VideoDecoder> {
-    private final Supplier<VideoDecoder> open;
-    private VideoDecoder decoder;
+  private static final class OnDemand implements Supplier<Decoder> {
+    private final Supplier<Decoder> open;
+    private Decoder decoder;
     private long before;
 
     /** {@code open}: takes the decoder from the worker's cache (counted as one lookup there). */
-    OnDemand(Supplier<VideoDecoder> open) {
+    OnDemand(Supplier<Decoder> open) {
       this.open = open;
     }
 
     @Override
-    public VideoDecoder get() {
+    public Decoder get() {
       if (decoder == null) {
         decoder = open.get();
         before = decoder.stats().framesDecoded();
@@ -207,7 +207,7 @@ public final class FrameFetcher {
     String file = span.file().toString();
     try {
       // Uncounted: the reference's loader asks its cache nothing of the kind.
-      VideoDecoder decoder = cache.peek(file, device, reader);
+      Decoder decoder = cache.peek(file, device, reader);
       if (frame == 0) {
         return false;
       }

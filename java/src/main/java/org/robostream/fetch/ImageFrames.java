@@ -5,17 +5,17 @@ import java.util.LinkedHashMap;
 import org.apache.arrow.memory.BufferAllocator;
 import org.robostream.FileException;
 import org.robostream.RobostreamException;
+import org.robostream.codec.HostPicture;
+import org.robostream.codec.ImageDecoder;
+import org.robostream.codec.PictureReceiver;
+import org.robostream.codec.RawPicture;
+import org.robostream.codec.SwscaleConverter;
 import org.robostream.dataset.DatasetInfo;
 import org.robostream.dataset.EpisodeImages;
 import org.robostream.dataset.EpisodeInfo;
 import org.robostream.dataset.Feature;
 import org.robostream.dataset.ImageSizes;
 import org.robostream.frames.FrameMemory;
-import org.robostream.video.HostPicture;
-import org.robostream.video.ImageDecoder;
-import org.robostream.video.PictureReceiver;
-import org.robostream.video.RawPicture;
-import org.robostream.video.SwscaleConverter;
 
 /**
  * The frames of image-feature cameras (PNG or JPEG bytes in the data Parquet): a worker reads an

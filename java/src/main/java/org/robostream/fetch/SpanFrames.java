@@ -1,9 +1,9 @@
 package org.robostream.fetch;
 
+import org.robostream.codec.FrameTable;
 import org.robostream.dataset.DatasetException;
 import org.robostream.dataset.EpisodeInfo;
 import org.robostream.dataset.VideoSpan;
-import org.robostream.video.FrameTable;
 
 /**
  * Checks, from a file's frame table and before any of them is decoded, that the frames an episode's

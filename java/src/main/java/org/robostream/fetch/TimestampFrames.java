@@ -3,11 +3,11 @@ package org.robostream.fetch;
 import java.math.BigDecimal;
 import java.math.MathContext;
 import java.util.Locale;
+import org.robostream.codec.FrameTable;
 import org.robostream.dataset.DatasetException;
 import org.robostream.dataset.EpisodeInfo;
 import org.robostream.dataset.TimestampRule;
 import org.robostream.dataset.VideoSpan;
-import org.robostream.video.FrameTable;
 
 /**
  * LeRobot's rule ({@link TimestampRule#LEROBOT}) for one episode and camera, from the file's frame

@@ -1,8 +1,8 @@
 package org.robostream.fetch;
 
 import org.bytedeco.ffmpeg.global.avutil;
-import org.robostream.video.FrameTable;
-import org.robostream.video.VideoDecoder;
+import org.robostream.codec.Decoder;
+import org.robostream.codec.FrameTable;
 import org.robostream.video.VideoStreamInfo;
 
 /**
@@ -28,7 +28,7 @@ public final class VideoFacts {
     this.decodesOnGpu = decodesOnGpu;
   }
 
-  public static VideoFacts of(VideoDecoder decoder) {
+  public static VideoFacts of(Decoder decoder) {
     return new VideoFacts(decoder.info(), decoder.frameTable(), decoder.decodesOnGpu());
   }
 

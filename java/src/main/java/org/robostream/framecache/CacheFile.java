@@ -13,8 +13,8 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.concurrent.ThreadLocalRandom;
+import org.robostream.codec.HeldFrame;
 import org.robostream.nativecore.NativeAddress;
-import org.robostream.video.HeldFrame;
 
 /**
  * One video file's decoded frames on disk, shared by a node's processes: a header ({@link

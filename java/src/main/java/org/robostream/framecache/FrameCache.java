@@ -16,8 +16,8 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.robostream.FileException;
-import org.robostream.video.HeldForm;
-import org.robostream.video.HeldFrame;
+import org.robostream.codec.HeldForm;
+import org.robostream.codec.HeldFrame;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

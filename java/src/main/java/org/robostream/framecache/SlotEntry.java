@@ -3,10 +3,10 @@ package org.robostream.framecache;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.zip.CRC32C;
-import org.robostream.video.ColorSpec;
-import org.robostream.video.HeldForm;
-import org.robostream.video.HeldFrame;
-import org.robostream.video.PicturePacker;
+import org.robostream.codec.ColorSpec;
+import org.robostream.codec.HeldForm;
+import org.robostream.codec.HeldFrame;
+import org.robostream.codec.PicturePacker;
 
 /**
  * One slot's 64 bytes in a {@link CacheFile}'s slot table (little-endian): the state at 0 (owned by

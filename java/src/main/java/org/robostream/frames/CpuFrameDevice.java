@@ -6,18 +6,18 @@ import org.robostream.arrow.BatchMemoryPool;
 import org.robostream.arrow.DType;
 import org.robostream.arrow.FrameBatchBuilder;
 import org.robostream.arrow.FrameColumn;
+import org.robostream.codec.DecodedPicture;
+import org.robostream.codec.DepthSamples;
+import org.robostream.codec.HeldFrame;
+import org.robostream.codec.HostFrameBuffer;
+import org.robostream.codec.PicturePacker;
+import org.robostream.codec.PixelFormats;
+import org.robostream.codec.RawPicture;
+import org.robostream.codec.Slot;
+import org.robostream.codec.SwscaleConverter;
 import org.robostream.framecache.FrameTarget;
 import org.robostream.transform.FrameTransformer;
-import org.robostream.video.DecodedPicture;
-import org.robostream.video.DepthSamples;
 import org.robostream.video.FrameSamples;
-import org.robostream.video.HeldFrame;
-import org.robostream.video.HostFrameBuffer;
-import org.robostream.video.PicturePacker;
-import org.robostream.video.PixelFormats;
-import org.robostream.video.RawPicture;
-import org.robostream.video.Slot;
-import org.robostream.video.SwscaleConverter;
 
 /**
  * The CPU {@link FrameDevice}: pictures held packed as the codec produced them (YUV 4:2:0 is half

@@ -6,15 +6,15 @@ import org.robostream.arrow.BatchMemoryPool;
 import org.robostream.arrow.DType;
 import org.robostream.arrow.FrameBatchBuilder;
 import org.robostream.arrow.FrameColumn;
+import org.robostream.codec.DecodedPicture;
+import org.robostream.codec.HeldForm;
+import org.robostream.codec.HeldFrame;
+import org.robostream.codec.HostFrameBuffer;
+import org.robostream.codec.Slot;
 import org.robostream.framecache.FrameTarget;
 import org.robostream.transform.FrameTransformer;
-import org.robostream.video.DecodedPicture;
 import org.robostream.video.FrameLayout;
 import org.robostream.video.FrameSamples;
-import org.robostream.video.HeldForm;
-import org.robostream.video.HeldFrame;
-import org.robostream.video.HostFrameBuffer;
-import org.robostream.video.Slot;
 
 /**
  * The CUDA {@link FrameDevice}: frames are converted when decoded (RGB uint8 at the batch's size,
@@ -50,9 +50,9 @@ final class CudaFrameDevice implements FrameDevice {
 
   /**
    * On a GPU every call starts with a seek (decoders give their NVDEC session back between calls,
-   * see VideoDecoder), so runs are longer and end on GOP boundaries: the next run of the stream
-   * then starts on a keyframe and decodes nothing twice. CPU decoders (a host pool) keep their
-   * position: the CPU device's runs.
+   * see Decoder), so runs are longer and end on GOP boundaries: the next run of the stream then
+   * starts on a keyframe and decodes nothing twice. CPU decoders (a host pool) keep their position:
+   * the CPU device's runs.
    */
   @Override
   public int minRun() {

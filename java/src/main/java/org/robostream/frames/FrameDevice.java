@@ -2,7 +2,7 @@ package org.robostream.frames;
 
 import org.robostream.arrow.BatchMemoryPool;
 import org.robostream.arrow.FrameBatchBuilder;
-import org.robostream.video.HeldFrame;
+import org.robostream.codec.HeldFrame;
 
 /**
  * The device a worker's frames are held on and written from, after torchcodec's {@code

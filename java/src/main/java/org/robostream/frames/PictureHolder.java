@@ -1,8 +1,8 @@
 package org.robostream.frames;
 
+import org.robostream.codec.HeldFrame;
+import org.robostream.codec.PictureReceiver;
 import org.robostream.framecache.FrameTarget;
-import org.robostream.video.HeldFrame;
-import org.robostream.video.PictureReceiver;
 
 /**
  * One decode call's receiver on a {@link FrameDevice}: holds each picture it is handed in a block

@@ -5,7 +5,7 @@
  * held-frame memory ({@link org.robostream.frames.FrameMemory}), its stream and synchronisation,
  * and the two operations a frame needs: hold a decoded picture ({@link
  * org.robostream.frames.PictureHolder}, a {@code video.PictureReceiver}) and write a held frame
- * ({@link org.robostream.video.HeldFrame}) into a slot. Two implementations: {@link
+ * ({@link org.robostream.codec.HeldFrame}) into a slot. Two implementations: {@link
  * org.robostream.frames.CpuFrameDevice} (pictures held packed, converted into the slot when the
  * batch is built) and {@link org.robostream.frames.CudaFrameDevice} (converted when decoded into
  * the batch device's pool, copied into the slot). Internal (not exported); one device per worker

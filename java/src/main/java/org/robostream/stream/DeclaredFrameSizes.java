@@ -2,9 +2,9 @@ package org.robostream.stream;
 
 import java.nio.file.Path;
 import java.util.List;
+import org.robostream.codec.VideoHeader;
 import org.robostream.dataset.LeRobotMetadata;
 import org.robostream.source.VideoSources;
-import org.robostream.video.VideoHeader;
 
 /**
  * Checks, when a stream is built, that each camera's frames have the size info.json declares for

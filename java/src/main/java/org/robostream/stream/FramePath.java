@@ -9,6 +9,8 @@ import org.robostream.arrow.BatchMemoryPool;
 import org.robostream.arrow.FrameBatch;
 import org.robostream.arrow.FrameBatchBuilder;
 import org.robostream.arrow.FrameColumn;
+import org.robostream.codec.DecoderSlot;
+import org.robostream.codec.HeldFrame;
 import org.robostream.dataset.EpisodeInfo;
 import org.robostream.fetch.FrameFetcher;
 import org.robostream.frames.FrameDevice;
@@ -16,9 +18,7 @@ import org.robostream.frames.FrameMemory;
 import org.robostream.frames.FrameSize;
 import org.robostream.frames.HoldSpec;
 import org.robostream.frames.PictureHolder;
-import org.robostream.video.DecoderSlot;
 import org.robostream.video.FrameSamples;
-import org.robostream.video.HeldFrame;
 
 /**
  * The one route a worker's frames take from the decoder to a {@link Batch}, whatever the device:

@@ -1,8 +1,8 @@
 package org.robostream.stream;
 
+import org.robostream.codec.HeldFrame;
 import org.robostream.dataset.EpisodeInfo;
 import org.robostream.frames.FrameMemory;
-import org.robostream.video.HeldFrame;
 
 /**
  * One sample of a batch being built: its episode, the episode's rows, and its decoded frames held

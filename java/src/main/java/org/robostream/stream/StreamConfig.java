@@ -5,6 +5,9 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.robostream.codec.DecoderCache;
+import org.robostream.codec.FrameTables;
+import org.robostream.codec.VideoHeader;
 import org.robostream.dataset.DatasetSource;
 import org.robostream.dataset.EpisodeInfo;
 import org.robostream.dataset.FrameShape;
@@ -18,11 +21,8 @@ import org.robostream.frames.FrameDevice;
 import org.robostream.frames.FrameSize;
 import org.robostream.source.VideoSources;
 import org.robostream.video.DecodeDeviceSpec;
-import org.robostream.video.DecoderCache;
 import org.robostream.video.Device;
-import org.robostream.video.FrameTables;
 import org.robostream.video.VideoDecoderOptions;
-import org.robostream.video.VideoHeader;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -342,7 +342,7 @@ final class StreamConfig {
       long bytes =
           format < 0
               ? (probe.samples(camera).channels() == 1 ? 2L : 3L) * size.height() * size.width()
-              : org.robostream.video.PicturePacker.packedBytes(size.width(), size.height(), format);
+              : org.robostream.codec.PicturePacker.packedBytes(size.width(), size.height(), format);
       sum += probe.positions(camera) * bytes;
     }
     return sum;

@@ -3,13 +3,13 @@ package org.robostream.stream;
 import java.util.List;
 import java.util.Map;
 import org.robostream.arrow.FrameColumn;
+import org.robostream.codec.PixelFormats;
 import org.robostream.dataset.Feature;
 import org.robostream.dataset.LeRobotMetadata;
 import org.robostream.frames.FrameSize;
 import org.robostream.video.Device;
 import org.robostream.video.FrameLayout;
 import org.robostream.video.FrameSamples;
-import org.robostream.video.PixelFormats;
 import org.robostream.video.VideoDecoderOptions;
 
 /**

@@ -5,14 +5,14 @@ import java.util.Map;
 import java.util.OptionalInt;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import org.robostream.codec.Decoder;
+import org.robostream.codec.DecoderCache;
+import org.robostream.codec.DecoderCacheCounters;
+import org.robostream.codec.FrameTables;
 import org.robostream.fetch.FramePlacement;
 import org.robostream.fetch.VideoFacts;
 import org.robostream.source.VideoSources;
-import org.robostream.video.DecoderCache;
-import org.robostream.video.DecoderCacheCounters;
 import org.robostream.video.DecoderCacheStats;
-import org.robostream.video.FrameTables;
-import org.robostream.video.VideoDecoder;
 import org.robostream.video.VideoDecoderOptions;
 
 /**
@@ -61,9 +61,9 @@ final class StreamDecoders {
         OptionalInt.of(cacheSize), (file, device, sibling) -> open(file), cacheCounters);
   }
 
-  private VideoDecoder open(String file) {
+  private Decoder open(String file) {
     VideoDecoderOptions chosen = depthFiles.contains(file) ? options.withCudaDevice(-1) : options;
-    VideoDecoder decoder = tables.open(videos.open(Path.of(file)), chosen);
+    Decoder decoder = tables.open(videos.open(Path.of(file)), chosen);
     facts.putIfAbsent(file, VideoFacts.of(decoder));
     if (decoder.cpuFallbackReason() != null) {
       perFileFallbacks.add(file);

@@ -7,6 +7,9 @@ import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.function.Supplier;
 import org.apache.arrow.memory.BufferAllocator;
+import org.robostream.codec.DecoderCache;
+import org.robostream.codec.DecoderSlot;
+import org.robostream.codec.HeldFrame;
 import org.robostream.dataset.DatasetException;
 import org.robostream.dataset.EpisodeInfo;
 import org.robostream.fetch.CachedFetch;
@@ -16,9 +19,6 @@ import org.robostream.fetch.FrameFetcher;
 import org.robostream.fetch.FramePlacement;
 import org.robostream.fetch.ImageFrames;
 import org.robostream.frames.FrameMemory;
-import org.robostream.video.DecoderCache;
-import org.robostream.video.DecoderSlot;
-import org.robostream.video.HeldFrame;
 
 /**
  * One worker thread of a rank: replays its slot's {@link SlotSampler}, decodes each sample's frames

@@ -1,7 +1,7 @@
 package org.robostream.video;
 
 /**
- * Options of a {@link VideoDecoder}. Immutable; build with {@link #defaults()} and {@code with*}.
+ * Options of a video decoder. Immutable; build with {@link #defaults()} and {@code with*}.
  *
  * @param threads threads per decoder (1: best total throughput with several workers; 0: codec's)
  * @param toleranceSeconds largest allowed distance between a query and the frame's pts

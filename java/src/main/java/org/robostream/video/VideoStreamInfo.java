@@ -1,12 +1,6 @@
 package org.robostream.video;
 
 import java.util.Arrays;
-import org.bytedeco.ffmpeg.avcodec.AVCodecParameters;
-import org.bytedeco.ffmpeg.avformat.AVStream;
-import org.bytedeco.ffmpeg.avutil.AVRational;
-import org.bytedeco.ffmpeg.global.avcodec;
-import org.bytedeco.ffmpeg.global.avutil;
-import org.bytedeco.javacpp.BytePointer;
 
 /**
  * What a video's container says about its video stream, read without decoding. Immutable and
@@ -42,51 +36,6 @@ public record VideoStreamInfo(
 
   public VideoStreamInfo {
     keyframeTimestamps = keyframeTimestamps.clone();
-  }
-
-  /**
-   * Reads what {@code stream}'s container says, with the frame times of its packet index (no
-   * decoding happens for it).
-   */
-  static VideoStreamInfo of(String file, AVStream stream, FrameIndex index, long sizeBytes) {
-    AVCodecParameters p = stream.codecpar();
-    int pixelFormat = ExtradataPixelFormat.of(p);
-    int frames = index.frameCount();
-    double first = index.frameSeconds(0);
-    double last = index.frameSeconds(frames - 1);
-    // The container's duration of the last frame; the gap before it only where none is stored
-    // (on variable frame rate that gap can be several periods).
-    double lastDuration =
-        index.lastFrameDurationSeconds() > 0
-            ? index.lastFrameDurationSeconds()
-            : frames > 1 ? last - index.frameSeconds(frames - 2) : 0.0;
-    AVRational rate = stream.avg_frame_rate();
-    double fps =
-        rate.den() != 0 && rate.num() != 0
-            ? rate.num() / (double) rate.den()
-            : (frames > 1 ? (frames - 1) / (last - first) : 0.0);
-    return new VideoStreamInfo(
-        file,
-        avcodec.avcodec_get_name(p.codec_id()).getString(),
-        p.width(),
-        p.height(),
-        nameOrUnknown(pixelFormat < 0 ? null : avutil.av_get_pix_fmt_name(pixelFormat)),
-        stream.time_base().num(),
-        stream.time_base().den(),
-        fps,
-        frames,
-        last - first + lastDuration,
-        first,
-        last,
-        index.keyframeSeconds(),
-        nameOrUnknown(avutil.av_color_space_name(p.color_space())),
-        nameOrUnknown(avutil.av_color_range_name(p.color_range())),
-        sizeBytes);
-  }
-
-  /** FFmpeg's name for a value, or "unknown" where it has none. */
-  private static String nameOrUnknown(BytePointer name) {
-    return name == null || name.isNull() ? "unknown" : name.getString();
   }
 
   @Override

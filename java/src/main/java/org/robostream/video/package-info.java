@@ -1,10 +1,9 @@
 /**
- * Video and image decoding: {@link org.robostream.video.VideoDecoder} (frame-exact, pts-based,
- * planned decoding of a file's frames: sorted, de-duplicated, one pass per GOP) over its backends
- * (FFmpeg, dav1d, NVDEC), frame tables, colour conversion ({@link
- * org.robostream.video.SwscaleConverter}), the {@link org.robostream.video.DecoderCache} (an LRU of
- * open decoders per worker, keyed by file, device and {@link org.robostream.video.DecoderSlot}) and
- * the typed {@link org.robostream.video.VideoException}s naming the file. Decoders are not
- * thread-safe (one per worker); caches and counters are. Design: docs/LOADER.md and docs/NATIVE.md.
+ * The words of video decoding that users meet: the decode device ({@link
+ * org.robostream.video.Device}, {@link org.robostream.video.DecodeDeviceSpec}), the frame layout
+ * and samples, the decoder's options, what a stream is ({@link
+ * org.robostream.video.VideoStreamInfo}), decode and decoder-cache statistics, and the typed {@link
+ * org.robostream.video.VideoException}s that name the file. No code of the decoder is here: it is
+ * in the unexported {@code codec} package, with {@code decode.VideoDecoder} as its facade.
  */
 package org.robostream.video;

@@ -19,13 +19,13 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 import org.bytedeco.javacpp.Pointer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.robostream.codec.Decoder;
+import org.robostream.codec.HostFrameBuffer;
 import org.robostream.nativecore.NativeAddress;
 import org.robostream.nativecore.NativeResources;
 import org.robostream.testing.Fixtures;
 import org.robostream.testing.NativeLeakCheck;
 import org.robostream.video.FrameLayout;
-import org.robostream.video.HostFrameBuffer;
-import org.robostream.video.VideoDecoder;
 
 /**
  * Decoded frame batches leave the native side through the Arrow C Data / C Device interfaces, zero
@@ -39,8 +39,8 @@ class ArrowExportTest {
     long objectsBefore = NativeResources.liveObjects();
     try (BufferAllocator allocator = new RootAllocator();
         BatchMemoryPool pool = BatchMemoryPool.host();
-        VideoDecoder av1 = VideoDecoder.open(Fixtures.video("av1_g2.mp4"));
-        VideoDecoder h264 = VideoDecoder.open(Fixtures.video("h264_g30.mp4"))) {
+        Decoder av1 = Decoder.open(Fixtures.video("av1_g2.mp4"));
+        Decoder h264 = Decoder.open(Fixtures.video("h264_g30.mp4"))) {
       double[] q = {0.5, 0.0, 9.9666667 - 0.00000003, 0.5};
       FrameBatchBuilder batch = new FrameBatchBuilder(pool, q.length);
       FrameBatchBuilder.Column cam1 =

@@ -13,13 +13,13 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.robostream.codec.Decoder;
 import org.robostream.testing.FfmpegReference;
 import org.robostream.testing.NativeLeakCheck;
 import org.robostream.testing.PixelFormatVideos;
 import org.robostream.testing.PixelFormatVideos.DepthKind;
 import org.robostream.video.FrameLayout;
 import org.robostream.video.FrameSamples;
-import org.robostream.video.VideoDecoder;
 import org.robostream.video.VideoDecoderOptions;
 
 /**
@@ -40,7 +40,7 @@ class DepthFrameBatchTest {
         ByteBuffer.wrap(FfmpegReference.allFramesRaw(file, "gray12le"))
             .order(ByteOrder.LITTLE_ENDIAN);
     int frame = 3;
-    try (VideoDecoder decoder = VideoDecoder.open(file, VideoDecoderOptions.defaults());
+    try (Decoder decoder = Decoder.open(file, VideoDecoderOptions.defaults());
         BatchMemoryPool pool = BatchMemoryPool.host();
         BufferAllocator allocator = new RootAllocator()) {
       FrameBatchBuilder builder = new FrameBatchBuilder(pool, 1);

@@ -18,14 +18,14 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.robostream.NativeException;
+import org.robostream.codec.Decoder;
+import org.robostream.codec.HostFrameBuffer;
 import org.robostream.nativecore.NativeAddress;
 import org.robostream.nativecore.NativeCore;
 import org.robostream.nativecore.NativeResources;
 import org.robostream.testing.Fixtures;
 import org.robostream.testing.NativeLeakCheck;
 import org.robostream.video.FrameLayout;
-import org.robostream.video.HostFrameBuffer;
-import org.robostream.video.VideoDecoder;
 
 /**
  * The frame batch on every machine, through a host pool (device_type CPU): the same structs, pool
@@ -38,7 +38,7 @@ class FrameBatchTest {
     double[] q = {0.5, 0.0, 3.0, 0.5};
     try (BufferAllocator allocator = new RootAllocator();
         BatchMemoryPool pool = BatchMemoryPool.host();
-        VideoDecoder decoder = VideoDecoder.open(Fixtures.video("h264_g30.mp4"))) {
+        Decoder decoder = Decoder.open(Fixtures.video("h264_g30.mp4"))) {
       HostFrameBuffer expected =
           HostFrameBuffer.forVideo(decoder.info(), q.length, FrameLayout.HWC);
       decoder.decode(q, expected);
@@ -201,29 +201,6 @@ class FrameBatchTest {
         assertThrows(IllegalArgumentException.class, batch::tensor, "two columns: name one");
       }
       assertThrows(IllegalStateException.class, frames::data, "the batch's memory is the pool's");
-    }
-  }
-
-  @Test
-  void decodedBatchesReuseAGivenPoolAndRefuseEmptyRequests() {
-    try (BatchMemoryPool pool = BatchMemoryPool.host();
-        VideoDecoder decoder = VideoDecoder.open(Fixtures.video("h264_g30.mp4"))) {
-      assertThrows(
-          IllegalArgumentException.class, () -> FrameBatch.decode(decoder, pool, FrameLayout.HWC));
-      ByteBuffer byIndex;
-      long allocations;
-      try (FrameBatch first = FrameBatch.decodeIndices(decoder, pool, FrameLayout.HWC, 30, 0)) {
-        assertArrayEquals(new long[] {2, 120, 160, 3}, first.tensor().shape());
-        assertEquals(30, first.tensor("frames.frame_index").data().getLong(0));
-        assertEquals(1.0, first.tensor("frames.pts").data().getDouble(0), 1e-9);
-        byIndex = ByteBuffer.allocate(2 * 120 * 160 * 3).put(first.tensor().data()).flip();
-        allocations = pool.stats().allocations();
-      }
-      try (FrameBatch second = FrameBatch.decode(decoder, pool, FrameLayout.HWC, 1.0, 0.0)) {
-        assertEquals(allocations, pool.stats().allocations(), "the pool's buffers again");
-        assertEquals(byIndex, second.tensor().data(), "by time or by index: the same frames");
-      }
-      assertEquals(0, pool.stats().outstandingBytes());
     }
   }
 

@@ -14,11 +14,11 @@ import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.robostream.codec.Decoder;
 import org.robostream.dataset.synth.SyntheticDatasetSpec;
 import org.robostream.dataset.synth.SyntheticValues;
 import org.robostream.testing.Datasets;
 import org.robostream.testing.Fixtures;
-import org.robostream.video.VideoDecoder;
 
 /** v3.0 metadata of a generated dataset whose data and video files roll over. */
 class V30MetadataTest {
@@ -56,7 +56,7 @@ class V30MetadataTest {
       } else {
         assertEquals(Math.round(v.fromTimestamp() * 20), v.frameOffset(), "episode " + e.index());
       }
-      try (VideoDecoder d = VideoDecoder.open(v.file())) {
+      try (Decoder d = Decoder.open(v.file())) {
         assertEquals(v.fileFrames(), d.info().frameCount(), v.file().toString());
       }
     }

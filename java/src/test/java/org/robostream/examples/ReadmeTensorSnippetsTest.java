@@ -15,6 +15,9 @@ import org.robostream.arrow.BatchMemoryPool;
 import org.robostream.arrow.DType;
 import org.robostream.arrow.FrameBatch;
 import org.robostream.arrow.Tensor;
+import org.robostream.codec.Decoder;
+import org.robostream.codec.HostFrameBuffer;
+import org.robostream.decode.VideoDecoder;
 import org.robostream.stream.Batch;
 import org.robostream.stream.StreamingDataset;
 import org.robostream.testing.Datasets;
@@ -23,8 +26,6 @@ import org.robostream.testing.GpuTests;
 import org.robostream.testing.NativeLeakCheck;
 import org.robostream.video.DecodeDeviceSpec;
 import org.robostream.video.FrameLayout;
-import org.robostream.video.HostFrameBuffer;
-import org.robostream.video.VideoDecoder;
 
 /**
  * The README's direct-decoding and shaped-tensor snippets, verbatim between the {@code README}
@@ -37,14 +38,14 @@ class ReadmeTensorSnippetsTest {
   void directDecodingAtTimestamps() {
     Path video = Fixtures.video("h264_g30.mp4");
     HostFrameBuffer expected;
-    try (VideoDecoder plain = VideoDecoder.open(video)) {
+    try (Decoder plain = Decoder.open(video)) {
       expected = HostFrameBuffer.forVideo(plain.info(), 3, FrameLayout.CHW);
       plain.decode(new double[] {0.0, 1.0, 0.5}, expected);
     }
     // spotless:off (README.md shows this block as it is)
     // README begin: direct decoding
     try (VideoDecoder decoder = VideoDecoder.open(video);
-         FrameBatch frames = FrameBatch.decode(decoder, 0.0, 1.0, 0.5)) {  // sorted, de-duplicated, GOP-aware
+         FrameBatch frames = decoder.frames(0.0, 1.0, 0.5)) {  // sorted, de-duplicated, GOP-aware
       Tensor t = frames.tensor();                                         // [3, 3, H, W] uint8, no copy
       ByteBuffer pixels = t.data();                                       // native order; t.address() too
     // README end

@@ -20,10 +20,10 @@ import org.bytedeco.javacpp.BytePointer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.robostream.codec.ColorSpec;
+import org.robostream.codec.HeldForm;
+import org.robostream.codec.HeldFrame;
 import org.robostream.testing.HeldFrameBytes;
-import org.robostream.video.ColorSpec;
-import org.robostream.video.HeldForm;
-import org.robostream.video.HeldFrame;
 
 /**
  * The frame cache's fuzz (issue 24): a cache file with ten known frames is mutated — a byte of the

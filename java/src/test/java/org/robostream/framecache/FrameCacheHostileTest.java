@@ -28,9 +28,9 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.robostream.codec.HeldFrame;
 import org.robostream.testing.HeldFrameBytes;
 import org.robostream.testing.StderrLines;
-import org.robostream.video.HeldFrame;
 
 /**
  * The frame cache's folder and files as a hostile user, a crashed job or a stray file leave them

@@ -18,9 +18,9 @@ import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.robostream.codec.HeldFrame;
 import org.robostream.testing.HeldFrameBytes;
 import org.robostream.testing.StderrLines;
-import org.robostream.video.HeldFrame;
 
 /**
  * Cache files for some spans of a video ({@link FrameCache#expect}): they reserve those frames

@@ -21,11 +21,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.robostream.codec.ColorSpec;
+import org.robostream.codec.HeldForm;
+import org.robostream.codec.HeldFrame;
 import org.robostream.nativecore.NativeAddress;
 import org.robostream.testing.HeldFrameBytes;
-import org.robostream.video.ColorSpec;
-import org.robostream.video.HeldForm;
-import org.robostream.video.HeldFrame;
 
 /**
  * The frame cache's files on their own (no video): what is stored is read back field for field, a

@@ -3,11 +3,11 @@ package org.robostream.framecache;
 import java.util.ArrayList;
 import java.util.List;
 import org.bytedeco.javacpp.BytePointer;
+import org.robostream.codec.ColorSpec;
+import org.robostream.codec.HeldForm;
+import org.robostream.codec.HeldFrame;
+import org.robostream.codec.PicturePacker;
 import org.robostream.nativecore.NativeAddress;
-import org.robostream.video.ColorSpec;
-import org.robostream.video.HeldForm;
-import org.robostream.video.HeldFrame;
-import org.robostream.video.PicturePacker;
 
 /**
  * Native memory for the frame cache's tests: the blocks a read copies into (a {@link FrameTarget}

@@ -8,14 +8,14 @@ import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.robostream.arrow.BatchMemoryPool;
+import org.robostream.codec.DecodedPicture;
+import org.robostream.codec.HeldFrame;
+import org.robostream.codec.RawPicture;
+import org.robostream.codec.Slot;
 import org.robostream.nativecore.NativeAddress;
 import org.robostream.testing.HeldFrameBytes;
-import org.robostream.video.DecodedPicture;
 import org.robostream.video.FrameLayout;
 import org.robostream.video.FrameSamples;
-import org.robostream.video.HeldFrame;
-import org.robostream.video.RawPicture;
-import org.robostream.video.Slot;
 import org.robostream.video.UnsupportedVideoException;
 
 /**

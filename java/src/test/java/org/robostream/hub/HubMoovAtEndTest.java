@@ -16,6 +16,7 @@ import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.robostream.codec.Decoder;
 import org.robostream.dataset.LeRobotMetadata;
 import org.robostream.dataset.VideoSpan;
 import org.robostream.hub.FaultyProxy.Exchange;
@@ -26,7 +27,6 @@ import org.robostream.stream.StreamingDataset;
 import org.robostream.testing.Datasets;
 import org.robostream.testing.HubServer;
 import org.robostream.testing.Mp4Boxes;
-import org.robostream.video.VideoDecoder;
 
 /**
  * Remote MP4s as muxers write them by default — the moov box after the media data — read in many 4
@@ -165,7 +165,7 @@ class HubMoovAtEndTest {
       VideoSpan span = m.episode(3).video(camera);
       assertEquals(m.episode(0).video(camera).file(), span.file(), "episodes 0 and 3 share files");
       long block;
-      try (VideoDecoder d = VideoDecoder.open(span.file())) {
+      try (Decoder d = Decoder.open(span.file())) {
         block = d.frameTable().seekPosition(span.frameOffset()) / BLOCK;
       }
       String path = local.relativize(span.file()).toString();

@@ -240,12 +240,12 @@ class HubStreamingTest {
       for (String name : new String[] {"cam.mp4", "cam264.mp4"}) {
         HubHttp http = HubServer.client(large.endpoint(), tmp.resolve("cache-large-" + name));
         String fileUrl = large.endpoint() + "/datasets/" + HubServer.REPO + "/resolve/v3.0/" + name;
-        try (org.robostream.video.VideoDecoder d =
-            org.robostream.video.VideoDecoder.open(
+        try (org.robostream.codec.Decoder d =
+            org.robostream.codec.Decoder.open(
                 HttpRangeByteSource.open(http, fileUrl, "an MP4 video"),
                 org.robostream.video.VideoDecoderOptions.defaults())) {
           var one =
-              org.robostream.video.HostFrameBuffer.forVideo(
+              org.robostream.codec.HostFrameBuffer.forVideo(
                   d.info(), 1, org.robostream.video.FrameLayout.HWC);
           d.decodeFrames(new int[] {0}, one);
           d.decodeFrames(new int[] {151}, one);

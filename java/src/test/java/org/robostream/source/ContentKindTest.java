@@ -9,9 +9,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.robostream.codec.Decoder;
 import org.robostream.testing.Fixtures;
 import org.robostream.video.NotAVideoException;
-import org.robostream.video.VideoDecoder;
 
 /** One classifier of first bytes for the decoder, the Hub client and diagnose. */
 class ContentKindTest {
@@ -46,7 +46,7 @@ class ContentKindTest {
   void aGitAnnexPointerInPlaceOfAVideoIsNamedAsSuch() throws Exception {
     Path video = tmp.resolve("episode.mp4");
     Files.writeString(video, "../../.git/annex/objects/Xk/3f/SHA256E-s9--e.mp4/SHA256E-s9--e.mp4");
-    NotAVideoException e = assertThrows(NotAVideoException.class, () -> VideoDecoder.open(video));
+    NotAVideoException e = assertThrows(NotAVideoException.class, () -> Decoder.open(video));
     assertTrue(
         e.getMessage().contains("is a git-annex pointer file, not the video it points to"),
         e.getMessage());

@@ -11,11 +11,11 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.robostream.RobostreamException;
+import org.robostream.codec.Decoder;
 import org.robostream.dataset.V30MetadataTestAccess;
 import org.robostream.testing.Datasets;
 import org.robostream.testing.ParquetEdit;
 import org.robostream.video.FrameLayout;
-import org.robostream.video.VideoDecoder;
 
 /**
  * Real v3.0 files drift: LeRobot's concatenation shifts each appended episode by up to a
@@ -79,8 +79,7 @@ class ConcatenationDriftTest {
     Path root = tmp.resolve("ds");
     V30MetadataTestAccess.copyTree(Datasets.concatenationDrift(), root);
     double[] starts;
-    try (VideoDecoder d =
-        VideoDecoder.open(root.resolve("videos/" + CAMERA + "/chunk-000/file-000.mp4"))) {
+    try (Decoder d = Decoder.open(root.resolve("videos/" + CAMERA + "/chunk-000/file-000.mp4"))) {
       double[] pts = d.framePtsSeconds();
       starts = new double[pts.length / 4];
       for (int e = 0; e < starts.length; e++) {

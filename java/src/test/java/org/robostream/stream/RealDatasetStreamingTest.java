@@ -13,12 +13,12 @@ import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.robostream.codec.Decoder;
+import org.robostream.codec.HostFrameBuffer;
 import org.robostream.dataset.DatasetException;
 import org.robostream.testing.Datasets;
 import org.robostream.testing.Fixtures;
 import org.robostream.video.FrameLayout;
-import org.robostream.video.HostFrameBuffer;
-import org.robostream.video.VideoDecoder;
 
 /** The real G1 sample (episodes 1, 2, 4) end to end, and bad files raised with their names. */
 class RealDatasetStreamingTest {
@@ -57,7 +57,7 @@ class RealDatasetStreamingTest {
           if (checkedFrames < 4) {
             // The batch's first frame is the one the decoder gives for its timestamp.
             Path video = ds.metadata().videoFile((int) episode[0], camera);
-            try (VideoDecoder d = VideoDecoder.open(video)) {
+            try (Decoder d = Decoder.open(video)) {
               HostFrameBuffer ref = HostFrameBuffer.forVideo(d.info(), 1, FrameLayout.HWC);
               d.decode(new double[] {frame[0] / 30.0}, ref);
               ByteBuffer got = b.frames(camera).sample(0);

@@ -1,7 +1,7 @@
 package org.robostream.testing;
 
+import org.robostream.codec.HeldFrame;
 import org.robostream.nativecore.NativeAddress;
-import org.robostream.video.HeldFrame;
 
 /** The bytes of a held frame's block, copied into the heap for assertions. Stateless. */
 public final class HeldFrameBytes {

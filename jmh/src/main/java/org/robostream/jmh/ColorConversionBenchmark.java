@@ -22,14 +22,14 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 import org.robostream.arrow.BatchMemoryPool;
+import org.robostream.codec.ColorSpec;
+import org.robostream.codec.HostFrameBuffer;
+import org.robostream.codec.Slot;
+import org.robostream.codec.SwscaleConverter;
 import org.robostream.nativecore.NativeCore;
 import org.robostream.nativecore.NativeStatus;
-import org.robostream.video.ColorSpec;
 import org.robostream.video.FrameLayout;
 import org.robostream.video.FrameSamples;
-import org.robostream.video.HostFrameBuffer;
-import org.robostream.video.Slot;
-import org.robostream.video.SwscaleConverter;
 
 /**
  * One yuv420p picture (BT.601, limited range) to RGB straight into a frame slot, per converter,

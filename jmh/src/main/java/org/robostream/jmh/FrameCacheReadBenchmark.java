@@ -19,13 +19,13 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
+import org.robostream.codec.ColorSpec;
+import org.robostream.codec.HeldForm;
+import org.robostream.codec.HeldFrame;
 import org.robostream.framecache.FrameCache;
 import org.robostream.framecache.FrameCacheOptions;
 import org.robostream.framecache.FrameTarget;
 import org.robostream.nativecore.NativeCore;
-import org.robostream.video.ColorSpec;
-import org.robostream.video.HeldForm;
-import org.robostream.video.HeldFrame;
 
 /**
  * Frame-cache read: one op is one {@link FrameCache.Entry#readFrame} hit, a 640x480 yuv420p picture

@@ -15,10 +15,10 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
-import org.robostream.video.DecodeResult;
+import org.robostream.codec.DecodeResult;
+import org.robostream.codec.Decoder;
+import org.robostream.codec.HostFrameBuffer;
 import org.robostream.video.FrameLayout;
-import org.robostream.video.HostFrameBuffer;
-import org.robostream.video.VideoDecoder;
 
 /** One shuffled frame per call (what a shuffling loader asks for), per GOP size. */
 @State(Scope.Thread)
@@ -31,7 +31,7 @@ public class RandomAccessBenchmark {
   @Param({"h264_g1.mp4", "h264_g2.mp4", "h264_g30.mp4", "h264_g250.mp4", "av1_g2.mp4"})
   public String file;
 
-  private VideoDecoder decoder;
+  private Decoder decoder;
   private HostFrameBuffer one;
   private double[] pts;
   private SplittableRandom rng;
@@ -39,7 +39,7 @@ public class RandomAccessBenchmark {
 
   @Setup(Level.Trial)
   public void setUp() throws Exception {
-    decoder = VideoDecoder.open(BenchFixtures.video(file));
+    decoder = Decoder.open(BenchFixtures.video(file));
     one = HostFrameBuffer.forVideo(decoder.info(), 1, FrameLayout.CHW);
     pts = decoder.framePtsSeconds();
     rng = new SplittableRandom(42);

@@ -16,9 +16,9 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.Blackhole;
+import org.robostream.codec.Decoder;
+import org.robostream.codec.HostFrameBuffer;
 import org.robostream.video.FrameLayout;
-import org.robostream.video.HostFrameBuffer;
-import org.robostream.video.VideoDecoder;
 
 /** Sequential decode + RGB conversion of a whole file, per codec (one op = one file). */
 @State(Scope.Thread)
@@ -45,14 +45,14 @@ public class SequentialDecodeBenchmark {
   @Setup(Level.Trial)
   public void setUp() throws Exception {
     path = BenchFixtures.video(file);
-    try (VideoDecoder d = VideoDecoder.open(path)) {
+    try (Decoder d = Decoder.open(path)) {
       pts = d.framePtsSeconds();
     }
   }
 
   @Benchmark
   public void decodeWholeFile(Blackhole bh) {
-    try (VideoDecoder d = VideoDecoder.open(path)) {
+    try (Decoder d = Decoder.open(path)) {
       HostFrameBuffer buffer = HostFrameBuffer.forVideo(d.info(), CHUNK, FrameLayout.CHW);
       for (int i = 0; i < pts.length; i += CHUNK) {
         bh.consume(d.decode(Arrays.copyOfRange(pts, i, Math.min(pts.length, i + CHUNK)), buffer));

@@ -28,7 +28,7 @@ FrameAccessTest,BatchTensorTest,ReadmeTensorSnippetsTest,StreamingCloseTest,Stre
 StreamingWindowsTest,StreamingResumeTest,OutstandingBatchesTest,InterruptedConsumerTest,\
 DecoderCacheSizeTest,DepthFrameBatchTest,DepthStreamingTest,MixedCameraSizesTest,ImageFeatureStreamingTest,\
 PixelFormatStreamingTest,DeviceResizeTest,ScaledDestinationTest,FrameCacheStreamingTest,StrictImageTest,\
-ImageTransformStreamingTest,MutationFuzzTest}
+ImageTransformStreamingTest,MutationFuzzTest,VideoDecoderTest}
 started=$(date +%s)
 log() { echo "sanitize: $*"; }
 
